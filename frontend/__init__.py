@@ -1,0 +1,41 @@
+"""The P4_16 front end: preprocess, parse, resolve and type-check into the IR."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p4odp import ir
+from p4odp.diagnostics import Diagnostics
+from p4odp.frontend.lexer import tokenize
+from p4odp.frontend.parser import parse_program
+from p4odp.frontend.preprocess import preprocess
+
+__all__ = ["FrontendOptions", "parse_file", "load_program"]
+
+
+@dataclass
+class FrontendOptions:
+    include_dirs: list[str] = field(default_factory=list)
+    defines: list[str] = field(default_factory=list)
+    undefines: list[str] = field(default_factory=list)
+
+
+def parse_file(path: str, options: FrontendOptions, diags: Diagnostics) -> ir.Program | None:
+    """Preprocess and parse `path`; None if it has errors (reported to `diags`)."""
+    text = preprocess(path, options.include_dirs, options.defines, options.undefines, diags)
+    if text is None:
+        return None
+    tokens = tokenize(text, path, diags)
+    program = parse_program(tokens, diags)
+    return None if diags.error_count else program
+
+
+def load_program(path: str, options: FrontendOptions, diags: Diagnostics) -> ir.Program | None:
+    """The whole front end: the typed IR of `path`, or None after reporting its errors."""
+    from p4odp.frontend.typecheck import check_program
+
+    program = parse_file(path, options, diags)
+    if program is None:
+        return None
+    typed = check_program(program, diags)
+    return None if diags.error_count else typed
