@@ -1,3 +1,937 @@
-"""Placeholder replaced by the type checker."""
-def check_program(program, diags):
-    return program
+"""Name resolution and type checking: the parsed IR in, the typed IR out.
+
+One walk over the program in source order (P4 names must be declared before
+they are used, parser states excepted).  Each declaration is checked, then
+bound in its scope; each expression is rebuilt with its semantic type in
+`type`.  Errors are reported to `Diagnostics` and the walk goes on with the
+`Unknown` type, which is compatible with everything, so that one mistake
+gives one message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from p4odp import ir
+from p4odp import types as t
+from p4odp.diagnostics import Diagnostics, Loc, NO_LOC
+from p4odp.frontend.const_eval import evaluate, wrap
+from p4odp.frontend.scope import Scope, Symbol
+
+__all__ = ["check_program"]
+
+MAX_WIDTH = 2048
+
+UNKNOWN = t.Unknown()
+BOOL = t.Bool()
+INT = t.InfInt()
+VOID = t.Void()
+STRING = t.String()
+ERROR = t.ErrorT()
+MATCH_KIND = t.MatchKindT()
+BIT32 = t.Bits(32)
+
+
+def check_program(program: ir.Program, diags: Diagnostics) -> ir.Program:
+    return TypeChecker(diags).program(program)
+
+
+@dataclass
+class Context:
+    """Where a statement or expression stands."""
+
+    scope: Scope
+    where: str  # "global", "parser", "state", "control", "action", "function", "extern", "package"
+    returns: Optional[t.Type] = None
+    loops: int = 0
+    name_prefix: str = ""  # control-plane name prefix of the enclosing parser or control
+    control_actions: tuple = ()
+
+    def nested(self, **changes) -> "Context":
+        changes.setdefault("scope", Scope(self.scope))
+        return replace(self, **changes)
+
+
+class TypeChecker:
+    def __init__(self, diags: Diagnostics) -> None:
+        self.diags = diags
+        self.global_scope = Scope(None)
+        self.error_members: dict[str, Loc] = {}
+        self.decl_types: dict[int, t.Type] = {}
+        self.method_signatures: dict[int, t.Signature] = {}  # extern methods and constructors
+        self.ctor_params: dict[int, tuple] = {}  # parsers and controls
+        self._owner_ids = 0
+
+    def error(self, loc: Loc, message: str) -> None:
+        self.diags.error(loc, message)
+
+    # ------------------------------------------------------------------
+    # Declarations
+
+    def program(self, program: ir.Program) -> ir.Program:
+        ctx = Context(self.global_scope, "global")
+        decls = []
+        for decl in program.declarations:
+            decls.append(self.declaration(decl, ctx))
+        self.check_main(program)
+        return replace(program, declarations=tuple(decls))
+
+    def check_main(self, program: ir.Program) -> None:
+        main = self.global_scope.local("main")
+        if not main and any(isinstance(d, ir.Package) for d in program.declarations):
+            # Architectures without a `main` are still checkable libraries; p4c warns only.
+            return
+
+    def declare(self, scope: Scope, symbol: Symbol) -> None:
+        """Bind `symbol`, reporting a clash with a declaration in the same scope."""
+        for previous in scope.local(symbol.name):
+            if _overloads(previous, symbol):
+                continue
+            self.error(symbol.loc, f"{symbol.name}: duplicate declaration")
+            if previous.loc is not NO_LOC:
+                self.diags.note(previous.loc, f"{symbol.name}: previously declared here")
+            return
+        scope.add(symbol)
+
+    def declaration(self, decl, ctx: Context):
+        handler = getattr(self, "decl_" + type(decl).__name__, None)
+        if handler is None:
+            self.error(decl.loc, f"this declaration is not allowed here")
+            return decl
+        return handler(decl, ctx)
+
+    def decl_ErrorDeclaration(self, decl: ir.ErrorDeclaration, ctx: Context):
+        if ctx.where != "global":
+            self.error(decl.loc, "error declarations are only allowed at the top level")
+        for member in decl.members:
+            if member.name in self.error_members:
+                self.error(member.loc, f"error.{member.name}: duplicate declaration")
+            else:
+                self.error_members[member.name] = member.loc
+        return decl
+
+    def decl_MatchKindDeclaration(self, decl: ir.MatchKindDeclaration, ctx: Context):
+        if ctx.where != "global":
+            self.error(decl.loc, "match_kind declarations are only allowed at the top level")
+        for member in decl.members:
+            self.declare(ctx.scope, Symbol("match_kind", member.name, MATCH_KIND, member.loc, member))
+        return decl
+
+    def decl_Constant(self, decl: ir.Constant, ctx: Context):
+        typ = self.resolve(decl.type_ref, ctx)
+        value = self.expr(decl.value, ctx, expected=typ)
+        value = self.coerce(value, typ, decl.value.loc, "initializer")
+        const = self.const_value(value, ctx)
+        if const is None and not isinstance(value.type, t.Unknown) and not self.is_constant(value, ctx):
+            self.error(decl.value.loc, f"{decl.name}: the initializer is not a compile-time constant")
+        self.declare(ctx.scope, Symbol("const", decl.name, typ, decl.loc, decl, value=const))
+        return replace(decl, value=value)
+
+    def decl_Variable(self, decl: ir.Variable, ctx: Context):
+        if ctx.where == "global":
+            self.error(decl.loc, f"{decl.name}: variables cannot be declared at the top level")
+        typ = self.resolve(decl.type_ref, ctx)
+        if not _is_data_type(typ):
+            self.error(decl.type_ref.loc, f"{decl.name}: a variable cannot have type {typ}")
+        init = decl.init
+        if init is not None:
+            init = self.coerce(self.expr(init, ctx, expected=typ), typ, init.loc, "initializer")
+        self.declare(ctx.scope, Symbol("var", decl.name, typ, decl.loc, decl, writable=True))
+        return replace(decl, init=init)
+
+    def decl_Typedef(self, decl: ir.Typedef, ctx: Context):
+        typ = self.resolve(decl.type_ref, ctx)
+        if isinstance(typ, (t.ObjectT,)) and typ.kind == "package":
+            self.error(decl.type_ref.loc, f"{decl.name}: a typedef cannot name a package")
+        self.declare(ctx.scope, Symbol("type", decl.name, typ, decl.loc, decl))
+        return decl
+
+    def decl_NewType(self, decl: ir.NewType, ctx: Context):
+        base = self.resolve(decl.type_ref, ctx)
+        if not isinstance(base, (t.Bits, t.Bool, t.NewTypeT, t.Unknown)):
+            self.error(decl.type_ref.loc, f"{decl.name}: `type' can only be applied to base types")
+        self.declare(ctx.scope, Symbol("type", decl.name, t.NewTypeT(decl.name, base), decl.loc, decl))
+        return decl
+
+    def decl_Enum(self, decl: ir.Enum, ctx: Context):
+        underlying = None
+        if decl.underlying is not None:
+            underlying = self.resolve(decl.underlying, ctx)
+            if not isinstance(underlying, (t.Bits, t.Unknown)):
+                self.error(decl.underlying.loc,
+                           f"{decl.name}: illegal type for enum; only bit<> and int<> are allowed")
+                underlying = UNKNOWN
+        members, names = [], set()
+        member_ctx = ctx.nested()
+        for member in decl.members:
+            if member.name in names:
+                self.error(member.loc, f"{decl.name}.{member.name}: duplicate enum member")
+            names.add(member.name)
+            value = None
+            if underlying is not None:
+                if member.value is None:
+                    self.error(member.loc, f"{decl.name}.{member.name}: serializable enum members need a value")
+                else:
+                    typed = self.coerce(self.expr(member.value, member_ctx, expected=underlying), underlying,
+                                        member.value.loc, "enum value")
+                    value = self.const_value(typed, member_ctx)
+                    member_ctx.scope.add(Symbol("const", member.name, underlying, member.loc, member, value=value))
+                    if value is None and not isinstance(typed.type, t.Unknown):
+                        self.error(member.value.loc, f"{decl.name}.{member.name}: value is not a constant")
+            elif member.value is not None:
+                self.error(member.value.loc, f"{decl.name}: only serializable enums give members values")
+            members.append((member.name, value))
+        typ = t.EnumT(decl.name, tuple(members), underlying)
+        self.declare(ctx.scope, Symbol("type", decl.name, typ, decl.loc, decl))
+        return decl
+
+    def decl_Header(self, decl, ctx):
+        return self.struct_like(decl, "header", ctx)
+
+    def decl_HeaderUnion(self, decl, ctx):
+        return self.struct_like(decl, "header_union", ctx)
+
+    def decl_Struct(self, decl, ctx):
+        return self.struct_like(decl, "struct", ctx)
+
+    def struct_like(self, decl, kind: str, ctx: Context):
+        inner = self.type_param_context(decl.type_params, ctx)
+        # Bind the name first, so that a self-reference is reported as such.
+        placeholder = t.StructLike(kind, decl.name)
+        self.declare(ctx.scope, Symbol("type", decl.name, placeholder, decl.loc, decl))
+        self.decl_types[id(decl)] = placeholder
+        fields, names = [], set()
+        for f in decl.fields:
+            if _mentions(f.type_ref, decl.name):
+                self.error(f.type_ref.loc, f"self-referencing types are not supported: '{decl.name}' within itself")
+                ftype: t.Type = UNKNOWN
+            else:
+                ftype = self.resolve(f.type_ref, inner)
+            if f.name in names:
+                self.error(f.loc, f"{decl.name}.{f.name}: duplicate field")
+            names.add(f.name)
+            self.check_field_type(kind, decl.name, f, ftype)
+            fields.append(t.Field(f.name, ftype))
+        typ = t.StructLike(kind, decl.name, tuple(fields))
+        for sym in ctx.scope.local(decl.name):
+            if sym.decl is decl:
+                sym.type = typ
+        self.decl_types[id(decl)] = typ
+        return decl
+
+    def check_field_type(self, kind: str, owner: str, f: ir.StructField, ftype: t.Type) -> None:
+        where = f"{owner}.{f.name}"
+        if isinstance(ftype, (t.Unknown, t.TypeVar)):
+            return
+        if kind == "header":
+            if not _is_header_field_type(ftype):
+                self.error(f.type_ref.loc, f"{where}: type {ftype} cannot be used in a header")
+        elif kind == "header_union":
+            if not (isinstance(ftype, t.StructLike) and ftype.kind == "header"):
+                self.error(f.type_ref.loc, f"{where}: header_union fields must be headers, not {ftype}")
+        elif not _is_data_type(ftype) or isinstance(ftype, (t.String, t.InfInt)):
+            self.error(f.type_ref.loc, f"{where}: type {ftype} cannot be used in a struct")
+
+    def decl_Extern(self, decl: ir.Extern, ctx: Context):
+        typ = t.ExternT(decl.name, (), decl)
+        self.declare(ctx.scope, Symbol("type", decl.name, typ, decl.loc, decl))
+        inner = self.type_param_context(decl.type_params, ctx)
+        seen: dict[tuple, Loc] = {}
+        for method in decl.methods:
+            if method.return_type is None and method.name != decl.name:
+                self.error(method.loc, f"{method.name}: only the constructor may omit its return type")
+            sig = self.signature(method, inner, "constructor" if method.return_type is None else "method")
+            if method.return_type is None:
+                sig = replace(sig, returns=typ)
+            self.method_signatures[id(method)] = sig
+            key = (method.name, tuple((p.name, p.type) for p in sig.params))
+            if key in seen:
+                self.error(method.loc, f"{decl.name}.{method.name}: duplicate method")
+            seen[key] = method.loc
+            if method.return_type is None:
+                for p in sig.params:
+                    if p.direction:
+                        self.error(method.loc, f"{decl.name}: constructor parameters cannot have a direction")
+        return decl
+
+    def decl_ExternFunction(self, decl: ir.ExternFunction, ctx: Context):
+        sig = self.signature(decl.prototype, ctx, "function")
+        self.declare(ctx.scope, Symbol("extern_function", decl.name, t.CallableT(decl.name, (sig,)), decl.loc, decl))
+        return decl
+
+    def decl_Function(self, decl: ir.Function, ctx: Context):
+        inner = self.type_param_context(decl.type_params, ctx)
+        proto = ir.MethodPrototype(decl.loc, decl.name, decl.return_type, decl.type_params, decl.params)
+        sig = self.signature(proto, inner, "function")
+        if ctx.where not in ("global",):
+            self.error(decl.loc, f"{decl.name}: functions can only be declared at the top level")
+        symbol = Symbol("function", decl.name, t.CallableT(decl.name, (sig,)), decl.loc, decl)
+        self.declare(ctx.scope, symbol)
+        body_ctx = inner.nested(where="function", returns=sig.returns)
+        self.bind_params(decl.params, sig.params, body_ctx)
+        body = self.block(decl.body, body_ctx)
+        if not isinstance(sig.returns, (t.Void, t.Unknown)) and _can_fall_through(body):
+            self.error(decl.loc, f"{decl.name}: function does not return a value on every path")
+        return replace(decl, body=body)
+
+    def decl_Action(self, decl: ir.Action, ctx: Context):
+        if ctx.where not in ("global", "control"):
+            self.error(decl.loc, f"{decl.name}: actions can only be declared at the top level or in a control")
+        proto = ir.MethodPrototype(decl.loc, decl.name, ir.VoidType(decl.loc), (), decl.params)
+        sig = self.signature(proto, ctx, "action")
+        seen_directionless = False
+        for param in sig.params:
+            if not param.direction:
+                seen_directionless = True
+            elif seen_directionless:
+                self.error(decl.loc, f"{decl.name}: parameter {param.name} with a direction follows "
+                                     "directionless parameters")
+        body_ctx = ctx.nested(where="action", returns=VOID)
+        self.bind_params(decl.params, sig.params, body_ctx, action=True)
+        body = self.block(decl.body, body_ctx)
+        name = self.control_name(decl, ctx)
+        symbol = Symbol("action", decl.name, t.ActionT(name, decl), decl.loc, decl)
+        symbol.value = sig
+        self.declare(ctx.scope, symbol)
+        return replace(decl, body=body, control_name=name)
+
+    def decl_ParserType(self, decl: ir.ParserType, ctx: Context):
+        return self.object_type(decl, "parser", ctx)
+
+    def decl_ControlType(self, decl: ir.ControlType, ctx: Context):
+        return self.object_type(decl, "control", ctx)
+
+    def object_type(self, decl, kind: str, ctx: Context):
+        inner = self.type_param_context(decl.type_params, ctx)
+        proto = ir.MethodPrototype(decl.loc, "apply", ir.VoidType(decl.loc), (), decl.params)
+        apply = self.signature(proto, inner, "method")
+        type_params = tuple(self.decl_types[id(p)] for p in decl.type_params)
+        typ = t.ObjectT(kind, decl.name, type_params, decl, apply)
+        self.declare(ctx.scope, Symbol("type", decl.name, typ, decl.loc, decl))
+        return decl
+
+    def decl_Package(self, decl: ir.Package, ctx: Context):
+        inner = self.type_param_context(decl.type_params, ctx)
+        proto = ir.MethodPrototype(decl.loc, decl.name, None, (), decl.params)
+        ctor = self.signature(proto, inner, "constructor")
+        for p in ctor.params:
+            if p.direction:
+                self.error(decl.loc, f"{decl.name}: package parameters cannot have a direction")
+        type_params = tuple(self.decl_types[id(p)] for p in decl.type_params)
+        typ = t.ObjectT("package", decl.name, type_params, decl, ctor)
+        self.declare(ctx.scope, Symbol("type", decl.name, typ, decl.loc, decl))
+        return decl
+
+    def decl_Parser(self, decl: ir.Parser, ctx: Context):
+        if ctx.where != "global":
+            self.error(decl.loc, f"{decl.name}: parsers can only be declared at the top level")
+        self.object_type(decl, "parser", ctx)
+        inner = self.type_param_context(decl.type_params, ctx)
+        params = inner.nested(where="parser", name_prefix=self.object_prefix(decl))
+        self.bind_params(decl.params, self.signature_params(decl.params, inner), params)
+        ctor_params = self.signature_params(decl.ctor_params, inner)
+        self.ctor_params[id(decl)] = ctor_params
+        self.bind_params(decl.ctor_params, ctor_params, params, ctor=True)
+        body = params.nested()
+        local_decls = tuple(self.declaration(d, body) for d in decl.locals)
+        states = self.parser_states(decl, body)
+        return replace(decl, locals=local_decls, states=states)
+
+    def parser_states(self, decl: ir.Parser, ctx: Context) -> tuple:
+        state_scope = ctx.scope
+        names = {}
+        for builtin in ("accept", "reject"):
+            state_scope.add(Symbol("state", builtin, t.StateT(), NO_LOC))
+        for state in decl.states:
+            if state.name in ("accept", "reject"):
+                self.error(state.loc, f"invalid parser state: {state.name} should not be implemented, it is built-in")
+                continue
+            if state.name in names:
+                self.error(state.loc, f"{state.name}: duplicate parser state")
+                continue
+            names[state.name] = state
+            state_scope.add(Symbol("state", state.name, t.StateT(), state.loc, state))
+        if "start" not in names:
+            self.error(decl.loc, f"{decl.name}: parser has no 'start' state")
+        states = []
+        for state in decl.states:
+            state_ctx = ctx.nested(where="state")
+            components = tuple(self.statement(s, state_ctx) for s in state.components)
+            transition = state.transition
+            if transition is None:
+                transition = ir.PathExpression(state.loc, "reject")
+                transition = replace(transition, type=t.StateT())
+            else:
+                transition = self.transition(transition, state_ctx)
+            states.append(replace(state, components=components, transition=transition))
+        return tuple(states)
+
+    def transition(self, expr: ir.Expression, ctx: Context) -> ir.Expression:
+        if isinstance(expr, ir.PathExpression):
+            return self.state_ref(expr, ctx)
+        assert isinstance(expr, ir.SelectExpression)
+        keys = tuple(self.expr(k, ctx) for k in expr.keys)
+        for key in keys:
+            if not isinstance(key.type, (t.Bits, t.Bool, t.EnumT, t.ErrorT, t.NewTypeT, t.Unknown, t.TypeVar,
+                                         t.InfInt, t.StructLike, t.TupleT)):
+                self.error(key.loc, f"select keys cannot have type {key.type}")
+        key_types = [k.type for k in keys]
+        cases = []
+        for case in expr.cases:
+            keyset = self.keyset(case.keyset, key_types, ctx)
+            cases.append(replace(case, keyset=keyset, state=self.state_ref(case.state, ctx)))
+        return replace(expr, keys=keys, cases=tuple(cases), type=t.StateT())
+
+    def state_ref(self, expr: ir.PathExpression, ctx: Context) -> ir.Expression:
+        symbol = ctx.scope.lookup_one(expr.name)
+        if symbol is None or symbol.kind != "state":
+            self.error(expr.loc, f"{expr.name}: no such parser state")
+        return replace(expr, type=t.StateT())
+
+    def keyset(self, keyset: ir.Expression, key_types: list, ctx: Context) -> ir.Expression:
+        if isinstance(keyset, (ir.DefaultExpression, ir.DontCare)):
+            return replace(keyset, type=t.SetT(UNKNOWN))
+        if len(key_types) == 1 and not isinstance(keyset, ir.ListExpression):
+            return self.simple_keyset(keyset, key_types[0], ctx)
+        if len(key_types) == 1 and isinstance(keyset, ir.ListExpression) and len(keyset.elements) == 1:
+            return replace(keyset, elements=(self.simple_keyset(keyset.elements[0], key_types[0], ctx),),
+                           type=t.SetT(key_types[0]))
+        if isinstance(keyset, ir.ListExpression):
+            if len(keyset.elements) != len(key_types):
+                self.error(keyset.loc, f"the keyset has {len(keyset.elements)} elements but there are "
+                                       f"{len(key_types)} keys")
+                return replace(keyset, type=UNKNOWN)
+            elements = tuple(self.simple_keyset(e, k, ctx) for e, k in zip(keyset.elements, key_types))
+            return replace(keyset, elements=elements, type=t.SetT(t.TupleT(tuple(key_types))))
+        typed = self.expr(keyset, ctx)
+        if isinstance(typed.type, (t.SetT, t.Unknown)):
+            return typed  # a value_set of a struct type
+        self.error(keyset.loc, f"the keyset must have {len(key_types)} elements")
+        return typed
+
+    def simple_keyset(self, keyset: ir.Expression, key_type: t.Type, ctx: Context) -> ir.Expression:
+        if isinstance(keyset, (ir.DefaultExpression, ir.DontCare)):
+            return replace(keyset, type=t.SetT(key_type))
+        if isinstance(keyset, ir.Binary) and keyset.op in (ir.BinaryOp.MASK, ir.BinaryOp.RANGE):
+            left = self.coerce(self.expr(keyset.left, ctx, expected=key_type), key_type, keyset.left.loc, "keyset")
+            right = self.coerce(self.expr(keyset.right, ctx, expected=key_type), key_type, keyset.right.loc, "keyset")
+            if keyset.op is ir.BinaryOp.MASK and isinstance(key_type, (t.Bool, t.EnumT)) \
+                    and not isinstance(key_type, t.EnumT) or False:
+                self.error(keyset.loc, f"a mask cannot be applied to {key_type}")
+            return replace(keyset, left=left, right=right, type=t.SetT(key_type))
+        typed = self.expr(keyset, ctx, expected=key_type)
+        if isinstance(typed.type, t.SetT):
+            if not self.compatible(key_type, typed.type.element):
+                self.error(keyset.loc, f"value set of {typed.type.element} cannot match a key of type {key_type}")
+            return typed
+        typed = self.coerce(typed, key_type, keyset.loc, "keyset")
+        if not self.is_constant(typed, ctx):
+            self.error(keyset.loc, "keyset expressions must be compile-time constants")
+        return typed
+
+    def decl_Control(self, decl: ir.Control, ctx: Context):
+        if ctx.where != "global":
+            self.error(decl.loc, f"{decl.name}: controls can only be declared at the top level")
+        self.object_type(decl, "control", ctx)
+        inner = self.type_param_context(decl.type_params, ctx)
+        params = inner.nested(where="control", name_prefix=self.object_prefix(decl))
+        self.bind_params(decl.params, self.signature_params(decl.params, inner), params)
+        ctor_params = self.signature_params(decl.ctor_params, inner)
+        self.ctor_params[id(decl)] = ctor_params
+        self.bind_params(decl.ctor_params, ctor_params, params, ctor=True)
+        body = params.nested()
+        local_decls = tuple(self.declaration(d, body) for d in decl.locals)
+        apply_ctx = body.nested(where="control", returns=VOID)
+        apply_body = self.block(decl.body, apply_ctx)
+        return replace(decl, locals=local_decls, body=apply_body)
+
+    def decl_Instance(self, decl: ir.Instance, ctx: Context):
+        if ctx.where in ("action", "function"):
+            self.error(decl.loc, f"{decl.name}: instances cannot be declared inside {ctx.where}s")
+        typ = self.resolve(decl.type_ref, ctx, allow_generic=True)
+        size = None
+        if isinstance(typ, t.Stack):  # `T() name[N];`
+            typ, size = typ.element, typ.size
+        args, instance_type = self.construct(typ, decl.args, decl.loc, ctx)
+        initializer = decl.initializer
+        if initializer:
+            initializer = self.abstract_methods(decl, instance_type, ctx)
+        elif isinstance(instance_type, t.ExternT) and instance_type.decl is not None and \
+                any(m.abstract for m in instance_type.decl.methods):
+            self.error(decl.loc, f"{decl.name}: the abstract methods of {instance_type.name} need an implementation")
+        if size is not None:
+            instance_type = t.Stack(instance_type, size)
+        name = self.control_name(decl, ctx)
+        if isinstance(instance_type, t.ObjectT) and instance_type.kind == "package" and ctx.where != "global":
+            self.error(decl.loc, f"{decl.name}: packages can only be instantiated at the top level")
+        self.declare(ctx.scope, Symbol("instance", decl.name, instance_type, decl.loc, decl))
+        return replace(decl, args=args, initializer=initializer, control_name=name)
+
+    def abstract_methods(self, decl: ir.Instance, typ: t.Type, ctx: Context) -> tuple:
+        if not isinstance(typ, t.ExternT) or typ.decl is None:
+            self.error(decl.loc, f"{decl.name}: initializers are only allowed for extern instances")
+            return decl.initializer
+        abstract = {m.name: m for m in typ.decl.methods if m.abstract}
+        if not abstract:
+            self.error(decl.loc, f"{decl.name}: instance initializers for an extern without abstract methods")
+            return decl.initializer
+        inner = ctx.nested(where="extern")
+        inner.scope.add(Symbol("this", "this", typ, decl.loc, decl))
+        out, implemented = [], set()
+        for item in decl.initializer:
+            if not isinstance(item, ir.Function):
+                out.append(self.declaration(item, inner))
+                continue
+            if item.name not in abstract:
+                self.error(item.loc, f"{item.name}: no matching abstract method in {typ.name}")
+            implemented.add(item.name)
+            func_ctx = inner.nested(where="function")
+            proto = ir.MethodPrototype(item.loc, item.name, item.return_type, item.type_params, item.params)
+            sig = self.signature(proto, func_ctx, "function")
+            func_ctx = func_ctx.nested(returns=sig.returns)
+            self.bind_params(item.params, sig.params, func_ctx)
+            out.append(replace(item, body=self.block(item.body, func_ctx)))
+        return tuple(out)
+
+    def decl_ValueSet(self, decl: ir.ValueSet, ctx: Context):
+        element = self.resolve(decl.element_type, ctx)
+        size = self.expr(decl.size, ctx)
+        if self.const_value(size, ctx) is None:
+            self.error(decl.size.loc, f"{decl.name}: the size of a value_set must be a constant")
+        name = self.control_name(decl, ctx)
+        self.declare(ctx.scope, Symbol("value_set", decl.name, t.SetT(element), decl.loc, decl))
+        return replace(decl, size=size, control_name=name)
+
+    def decl_Table(self, decl: ir.Table, ctx: Context):
+        from p4odp.frontend.tables import check_table
+
+        if ctx.where != "control":
+            self.error(decl.loc, f"{decl.name}: tables can only be declared in controls")
+        table = check_table(self, decl, ctx)
+        name = self.control_name(decl, ctx)
+        self.declare(ctx.scope, Symbol("table", decl.name, t.TableT(name, table), decl.loc, table))
+        return replace(table, control_name=name)
+
+    # ------------------------------------------------------------------
+    # Control-plane names
+
+    def object_prefix(self, decl) -> str:
+        name = _name_annotation(decl)
+        if name is None:
+            return decl.name
+        return name[1:] if name.startswith(".") else name
+
+    def control_name(self, decl, ctx: Context) -> str:
+        """The fully qualified control-plane name p4c gives `decl`."""
+        name = _name_annotation(decl)
+        if name is not None and name.startswith("."):
+            return name[1:]
+        local = name if name is not None else decl.name
+        return f"{ctx.name_prefix}.{local}" if ctx.name_prefix else local
+
+    # ------------------------------------------------------------------
+    # Signatures and parameters
+
+    def type_param_context(self, type_params: tuple, ctx: Context) -> Context:
+        if not type_params:
+            return ctx
+        inner = ctx.nested()
+        self._owner_ids += 1
+        for p in type_params:
+            var = t.TypeVar(p.name, self._owner_ids)
+            self.decl_types[id(p)] = var
+            self.declare(inner.scope, Symbol("type", p.name, var, p.loc, p))
+        return inner
+
+    def signature_params(self, params: tuple, ctx: Context) -> tuple:
+        out = []
+        names = set()
+        for p in params:
+            if p.name in names:
+                self.error(p.loc, f"{p.name}: duplicate parameter")
+            names.add(p.name)
+            typ = self.resolve(p.type_ref, ctx, allow_generic=True)
+            if isinstance(typ, t.Void):
+                self.error(p.type_ref.loc, f"{p.name}: a parameter cannot have type void")
+            if p.direction and isinstance(typ, (t.ExternT, t.ObjectT)) and not isinstance(typ, t.Unknown):
+                self.error(p.loc, f"{p.name}: a parameter of type {typ} cannot have a direction")
+            if p.direction and isinstance(typ, t.String):
+                self.error(p.loc, f"{p.name}: a parameter with type string cannot have a direction")
+            optional = any(a.name == "optional" for a in p.annotations)
+            if p.default is not None:
+                self.expr(p.default, ctx, expected=typ)
+                if p.direction in ("out", "inout"):
+                    self.error(p.default.loc, f"{p.name}: out and inout parameters cannot have default values")
+            out.append(t.Param(p.name, p.direction, typ, p.default is not None, optional))
+        return tuple(out)
+
+    def signature(self, proto: ir.MethodPrototype, ctx: Context, kind: str) -> t.Signature:
+        inner = self.type_param_context(proto.type_params, ctx)
+        params = self.signature_params(proto.params, inner)
+        returns = VOID if proto.return_type is None else self.resolve(proto.return_type, inner)
+        if isinstance(returns, (t.InfInt,)) or (isinstance(returns, t.ObjectT)) or isinstance(returns, t.TableT):
+            self.error(proto.return_type.loc, f"{returns}: illegal return type for method")
+        type_params = tuple(self.decl_types[id(p)] for p in proto.type_params)
+        return t.Signature(proto.name, type_params, params, returns, kind, proto)
+
+    def bind_params(self, decls: tuple, params: tuple, ctx: Context, action: bool = False, ctor: bool = False):
+        for decl, param in zip(decls, params):
+            writable = param.direction in ("out", "inout")
+            kind = "param"
+            self.declare(ctx.scope, Symbol(kind, decl.name, param.type, decl.loc, decl, writable=writable,
+                                           direction=param.direction or ("ctor" if ctor else "")))
+
+    # ------------------------------------------------------------------
+    # Types
+
+    def resolve(self, ref: ir.TypeRef, ctx: Context, allow_generic: bool = False) -> t.Type:
+        """The semantic type a syntax type stands for."""
+        if isinstance(ref, ir.BitsType):
+            width = self.width(ref.width, ctx, "int" if ref.signed else "bit")
+            if width is None:
+                return UNKNOWN
+            if ref.signed and width == 0:
+                self.error(ref.loc, "width of a signed type cannot be zero")
+                return UNKNOWN
+            return t.Bits(width, ref.signed)
+        if isinstance(ref, ir.VarbitType):
+            width = self.width(ref.width, ctx, "varbit")
+            return UNKNOWN if width is None else t.Varbit(width)
+        if isinstance(ref, ir.BoolType):
+            return BOOL
+        if isinstance(ref, ir.StringType):
+            return STRING
+        if isinstance(ref, ir.IntType):
+            return INT
+        if isinstance(ref, ir.VoidType):
+            return VOID
+        if isinstance(ref, ir.ErrorType):
+            return ERROR
+        if isinstance(ref, ir.MatchKindType):
+            return MATCH_KIND
+        if isinstance(ref, ir.DontCareType):
+            return t.DontCareT()
+        if isinstance(ref, ir.StackType):
+            element = self.resolve(ref.element, ctx, allow_generic)
+            size_expr = self.expr(ref.size, ctx)
+            size = self.const_value(size_expr, ctx)
+            if size is None or isinstance(size, bool):
+                self.error(ref.size.loc, "the size of a stack or array must be a compile-time constant")
+                return UNKNOWN
+            if size < 0 or size > 1 << 20:
+                self.error(ref.size.loc, f"illegal array size: {size}")
+                return UNKNOWN
+            return t.Stack(element, int(size))
+        if isinstance(ref, ir.TupleType):
+            elements = tuple(self.resolve(e, ctx) for e in ref.elements)
+            for e, element in zip(ref.elements, elements):
+                if isinstance(element, (t.ExternT, t.ObjectT, t.DontCareT)):
+                    self.error(e.loc, f"{element}: not supported as a tuple field")
+            return t.TupleT(elements)
+        if isinstance(ref, ir.ListType):
+            return t.ListT(self.resolve(ref.element, ctx))
+        if isinstance(ref, ir.TypeName):
+            return self.named_type(ref, ctx, allow_generic)
+        if isinstance(ref, ir.SpecializedType):
+            base = self.named_type(ref.base, ctx, allow_generic=True)
+            args = tuple(self.resolve(a, ctx) for a in ref.args)
+            return self.specialize(base, args, ref.loc)
+        self.error(ref.loc, "unsupported type")
+        return UNKNOWN
+
+    def width(self, expr: ir.Expression, ctx: Context, what: str) -> Optional[int]:
+        typed = self.expr(expr, ctx)
+        value = self.const_value(typed, ctx)
+        if value is None or isinstance(value, bool):
+            self.error(expr.loc, f"{what}<...>: the width must be a compile-time integer constant")
+            return None
+        if value < 0:
+            self.error(expr.loc, f"{what}<{value}>: negative width")
+            return None
+        if value > MAX_WIDTH:
+            self.error(expr.loc, f"{what}<{value}>: widths up to {MAX_WIDTH} are supported")
+            return None
+        return int(value)
+
+    def named_type(self, ref: ir.TypeName, ctx: Context, allow_generic: bool) -> t.Type:
+        scope = self.global_scope if ref.is_global else ctx.scope
+        symbol = scope.lookup_one(ref.name)
+        if symbol is None:
+            self.error(ref.loc, f"{ref.name}: declaration not found")
+            return UNKNOWN
+        if symbol.kind != "type":
+            self.error(ref.loc, f"{ref.name} is not a type")
+            return UNKNOWN
+        typ = symbol.type
+        decl = symbol.decl
+        if not allow_generic and getattr(decl, "type_params", ()) and isinstance(decl, (ir.Header, ir.Struct,
+                                                                                        ir.HeaderUnion)):
+            self.error(ref.loc, f"{ref.name}: a generic type needs type arguments")
+            return UNKNOWN
+        return typ
+
+    def specialize(self, base: t.Type, args: tuple, loc: Loc) -> t.Type:
+        if isinstance(base, t.Unknown):
+            return base
+        decl = getattr(base, "decl", None)
+        if isinstance(base, t.StructLike):
+            decl = next((s.decl for s in self.global_scope.lookup(base.name) if s.kind == "type"), None)
+        type_params = getattr(decl, "type_params", ())
+        if not type_params:
+            self.error(loc, f"{base}: this type takes no type arguments")
+            return UNKNOWN
+        if len(type_params) != len(args):
+            self.error(loc, f"{base}: expected {len(type_params)} type arguments, got {len(args)}")
+            return UNKNOWN
+        mapping = {self.decl_types[id(p)]: a for p, a in zip(type_params, args)}
+        if isinstance(base, t.ExternT):
+            return t.ExternT(base.name, args, base.decl)
+        if isinstance(base, t.ObjectT):
+            apply = substitute_signature(base.apply, mapping) if base.apply else None
+            return t.ObjectT(base.kind, base.name, args, base.decl, apply)
+        if isinstance(base, t.StructLike):
+            name = f"{base.name}<{', '.join(map(str, args))}>"
+            fields = tuple(t.Field(f.name, substitute(f.type, mapping)) for f in base.fields)
+            return t.StructLike(base.kind, name, fields)
+        return base
+
+    # ------------------------------------------------------------------
+    # Statements
+
+    def block(self, block: ir.Block, ctx: Context) -> ir.Block:
+        inner = ctx.nested()
+        return replace(block, statements=tuple(self.statement(s, inner) for s in block.statements))
+
+    def statement(self, stmt: ir.Statement, ctx: Context) -> ir.Statement:
+        from p4odp.frontend.statements import check_statement
+
+        return check_statement(self, stmt, ctx)
+
+    # ------------------------------------------------------------------
+    # Expressions
+
+    def expr(self, expr: ir.Expression, ctx: Context, expected: Optional[t.Type] = None) -> ir.Expression:
+        from p4odp.frontend.expressions import check_expression
+
+        return check_expression(self, expr, ctx, expected)
+
+    def const_value(self, expr: ir.Expression, ctx: Context):
+        def lookup(name: str):
+            symbol = ctx.scope.lookup_one(name)
+            return symbol.value if symbol is not None and symbol.kind == "const" else None
+
+        return evaluate(expr, lookup)
+
+    def is_constant(self, expr: ir.Expression, ctx: Context) -> bool:
+        """Is `expr` known at compile time (possibly only once its instance is constructed)?"""
+        if self.const_value(expr, ctx) is not None:
+            return True
+        if isinstance(expr, (ir.IntLiteral, ir.BoolLiteral, ir.StringLiteral, ir.DefaultExpression,
+                             ir.DontCare, ir.DefaultInitializer, ir.InvalidExpression)):
+            return True
+        if isinstance(expr, ir.PathExpression):
+            symbol = ctx.scope.lookup_one(expr.name)
+            return symbol is not None and (symbol.kind == "const" or symbol.direction == "ctor")
+        if isinstance(expr, ir.Member):
+            return isinstance(expr.expr.type, t.TypeT) or self.is_constant(expr.expr, ctx)
+        if isinstance(expr, ir.ListExpression):
+            return all(self.is_constant(e, ctx) for e in expr.elements)
+        if isinstance(expr, ir.StructExpression):
+            return all(self.is_constant(f.value, ctx) for f in expr.fields)
+        if isinstance(expr, (ir.Cast, ir.Unary)):
+            return self.is_constant(expr.expr, ctx)
+        if isinstance(expr, ir.Binary):
+            return self.is_constant(expr.left, ctx) and self.is_constant(expr.right, ctx)
+        if isinstance(expr, ir.Mux):
+            return all(self.is_constant(e, ctx) for e in (expr.cond, expr.then, expr.otherwise))
+        if isinstance(expr, (ir.Slice, ir.ArrayIndex)):
+            return self.is_constant(expr.expr, ctx)
+        if isinstance(expr, ir.MethodCall) and isinstance(expr.method, ir.Member):
+            return expr.method.member in ("minSizeInBits", "minSizeInBytes", "maxSizeInBits", "maxSizeInBytes")
+        return False
+
+    def construct(self, typ: t.Type, args: tuple, loc: Loc, ctx: Context):
+        from p4odp.frontend.expressions import check_constructor
+
+        return check_constructor(self, typ, args, loc, ctx)
+
+    # ------------------------------------------------------------------
+    # Compatibility and implicit casts
+
+    def compatible(self, dst: t.Type, src: t.Type) -> bool:
+        """Can a value of type `src` be used where `dst` is expected (implicit casts included)?"""
+        if dst == src or isinstance(dst, t.Unknown) or isinstance(src, t.Unknown):
+            return True
+        if isinstance(dst, (t.TypeVar, t.DontCareT)) or isinstance(src, (t.TypeVar,)):
+            return True
+        if isinstance(src, t.InfInt):
+            return isinstance(dst, (t.Bits, t.InfInt)) or (isinstance(dst, t.EnumT) and dst.underlying is not None)
+        if isinstance(src, t.EnumT) and src.underlying is not None and isinstance(dst, (t.Bits, t.InfInt)):
+            return src.underlying == dst or isinstance(dst, t.InfInt)
+        if isinstance(dst, t.InfInt) and isinstance(src, t.Bits):
+            return True  # a constant of known width passed where `int` is wanted
+        if isinstance(src, t.InvalidT):
+            return isinstance(dst, t.StructLike) and dst.kind in ("header", "header_union")
+        if isinstance(dst, t.StructLike) and isinstance(src, t.StructLike):
+            return dst.name == src.name and dst.kind == src.kind
+        if isinstance(dst, t.StructLike) and isinstance(src, t.TupleT):
+            return len(dst.fields) == len(src.elements) and all(
+                self.compatible(f.type, e) for f, e in zip(dst.fields, src.elements))
+        if isinstance(dst, t.StructLike) and isinstance(src, t.StructLiteral):
+            if dst.kind == "header_union":
+                return len(src.fields) <= 1 and all(dst.field(f.name) is not None and
+                                                    self.compatible(dst.field(f.name).type, f.type)
+                                                    for f in src.fields)
+            names = {f.name for f in dst.fields}
+            if {f.name for f in src.fields} != names:
+                return False
+            return all(self.compatible(dst.field(f.name).type, f.type) for f in src.fields)
+        if isinstance(dst, (t.TupleT,)) and isinstance(src, t.TupleT):
+            return len(dst.elements) == len(src.elements) and all(
+                self.compatible(d, s) for d, s in zip(dst.elements, src.elements))
+        if isinstance(dst, t.ListT) and isinstance(src, t.TupleT):
+            return all(self.compatible(dst.element, s) for s in src.elements)
+        if isinstance(dst, t.Stack) and isinstance(src, t.TupleT):
+            return len(src.elements) == dst.size and all(self.compatible(dst.element, s) for s in src.elements)
+        if isinstance(dst, t.Stack) and isinstance(src, t.Stack):
+            return dst.size == src.size and self.compatible(dst.element, src.element)
+        if isinstance(dst, t.SetT) and isinstance(src, t.SetT):
+            return self.compatible(dst.element, src.element)
+        if isinstance(dst, t.ExternT) and isinstance(src, t.ExternT):
+            return dst.name == src.name and (not dst.type_args or not src.type_args or all(
+                self.compatible(a, b) for a, b in zip(dst.type_args, src.type_args)))
+        if isinstance(dst, t.ObjectT) and isinstance(src, t.ObjectT):
+            return dst.kind == src.kind
+        return False
+
+    def coerce(self, expr: ir.Expression, dst: t.Type, loc: Loc, what: str) -> ir.Expression:
+        """`expr` converted implicitly to `dst`, or reported."""
+        src = expr.type
+        if src is None or not self.compatible(dst, src):
+            self.error(loc, f"{what}: cannot convert {src} to {dst}")
+            return replace(expr, type=UNKNOWN) if src is not None else expr
+        if isinstance(src, t.InfInt) and isinstance(dst, t.Bits):
+            value = self.const_value(expr, Context(self.global_scope, "global"))
+            if isinstance(value, int) and not isinstance(value, bool) and isinstance(expr, ir.IntLiteral):
+                if wrap(value, dst) != value and not (not dst.signed and 0 <= value < 1 << dst.width):
+                    self.diags.warning(loc, f"{value} does not fit in {dst}; it is truncated")
+            return retype(expr, dst)
+        if isinstance(src, (t.TupleT, t.StructLiteral)) and isinstance(dst, (t.StructLike, t.Stack, t.TupleT,
+                                                                          t.ListT)):
+            return replace(expr, type=dst) if not isinstance(expr, ir.MethodCall) else expr
+        return expr
+
+
+def retype(expr: ir.Expression, typ: t.Type) -> ir.Expression:
+    """`expr` with the type `typ` (an implicit cast of an untyped constant)."""
+    if isinstance(expr, ir.IntLiteral):
+        return replace(expr, type=typ)
+    if isinstance(expr, ir.Unary) and isinstance(expr.type, t.InfInt):
+        return replace(expr, expr=retype(expr.expr, typ), type=typ)
+    if isinstance(expr, ir.Binary) and isinstance(expr.type, t.InfInt) and expr.op not in (
+            ir.BinaryOp.SHL, ir.BinaryOp.SHR):
+        return replace(expr, left=retype(expr.left, typ), right=retype(expr.right, typ), type=typ)
+    if isinstance(expr, ir.Mux) and isinstance(expr.type, t.InfInt):
+        return replace(expr, then=retype(expr.then, typ), otherwise=retype(expr.otherwise, typ), type=typ)
+    return replace(expr, type=typ) if isinstance(expr.type, t.InfInt) else expr
+
+
+def substitute(typ: t.Type, mapping: dict) -> t.Type:
+    if isinstance(typ, t.TypeVar):
+        return mapping.get(typ, typ)
+    if isinstance(typ, t.Stack):
+        return t.Stack(substitute(typ.element, mapping), typ.size)
+    if isinstance(typ, t.TupleT):
+        return t.TupleT(tuple(substitute(e, mapping) for e in typ.elements))
+    if isinstance(typ, t.ListT):
+        return t.ListT(substitute(typ.element, mapping))
+    if isinstance(typ, t.ExternT) and typ.type_args:
+        return t.ExternT(typ.name, tuple(substitute(a, mapping) for a in typ.type_args), typ.decl)
+    if isinstance(typ, t.ObjectT) and typ.type_args:
+        apply = substitute_signature(typ.apply, mapping) if typ.apply else None
+        return t.ObjectT(typ.kind, typ.name, tuple(substitute(a, mapping) for a in typ.type_args), typ.decl, apply)
+    if isinstance(typ, t.StructLike) and any(_has_typevar(f.type) for f in typ.fields):
+        return t.StructLike(typ.kind, typ.name, tuple(t.Field(f.name, substitute(f.type, mapping))
+                                                      for f in typ.fields))
+    return typ
+
+
+def substitute_signature(sig: t.Signature, mapping: dict) -> t.Signature:
+    params = tuple(replace(p, type=substitute(p.type, mapping)) for p in sig.params)
+    return replace(sig, params=params, returns=substitute(sig.returns, mapping))
+
+
+def _has_typevar(typ: t.Type) -> bool:
+    if isinstance(typ, t.TypeVar):
+        return True
+    if isinstance(typ, (t.Stack, t.ListT)):
+        return _has_typevar(typ.element)
+    if isinstance(typ, t.TupleT):
+        return any(_has_typevar(e) for e in typ.elements)
+    return False
+
+
+def _overloads(previous: Symbol, new: Symbol) -> bool:
+    """Functions, extern functions and packages may share a name when their parameters differ."""
+    if isinstance(previous.decl, ir.Package) and isinstance(new.decl, ir.Package):
+        return len(previous.decl.params) != len(new.decl.params)
+    kinds = ("function", "extern_function")
+    if previous.kind not in kinds or new.kind not in kinds:
+        return False
+    old_sig = previous.type.signatures[0]
+    new_sig = new.type.signatures[0]
+    return [(p.name, p.type) for p in old_sig.params] != [(p.name, p.type) for p in new_sig.params]
+
+
+def _name_annotation(decl) -> Optional[str]:
+    for anno in getattr(decl, "annotations", ()):
+        if anno.name == "name" and anno.items and isinstance(anno.items[0], ir.StringLiteral):
+            return anno.items[0].value
+    return None
+
+
+def _is_data_type(typ: t.Type) -> bool:
+    return not isinstance(typ, (t.Void, t.ExternT, t.ObjectT, t.TableT, t.ActionT, t.StateT, t.MatchKindT,
+                                t.CallableT, t.TypeT, t.DontCareT))
+
+
+def _is_header_field_type(typ: t.Type) -> bool:
+    if isinstance(typ, (t.Bits, t.Varbit, t.Bool)):
+        return True
+    if isinstance(typ, t.Stack):
+        return _is_header_field_type(typ.element)
+    if isinstance(typ, t.EnumT):
+        return typ.underlying is not None
+    if isinstance(typ, t.NewTypeT):
+        return _is_header_field_type(typ.base) if typ.base is not None else True
+    if isinstance(typ, t.StructLike) and typ.kind == "struct":
+        return all(_is_header_field_type(f.type) for f in typ.fields)
+    return False
+
+
+def _mentions(ref: ir.TypeRef, name: str) -> bool:
+    if isinstance(ref, ir.TypeName):
+        return ref.name == name
+    if isinstance(ref, ir.StackType):
+        return _mentions(ref.element, name)
+    if isinstance(ref, ir.SpecializedType):
+        return _mentions(ref.base, name) or any(_mentions(a, name) for a in ref.args)
+    if isinstance(ref, ir.TupleType):
+        return any(_mentions(e, name) for e in ref.elements)
+    return False
+
+
+def _can_fall_through(stmt: ir.Statement) -> bool:
+    """Could control reach the end of `stmt`?"""
+    if isinstance(stmt, (ir.ReturnStatement, ir.ExitStatement)):
+        return False
+    if isinstance(stmt, ir.Block):
+        return all(_can_fall_through(s) for s in stmt.statements)
+    if isinstance(stmt, ir.IfStatement):
+        return stmt.otherwise is None or _can_fall_through(stmt.then) or _can_fall_through(stmt.otherwise)
+    if isinstance(stmt, ir.SwitchStatement):
+        has_default = any(isinstance(c.label, ir.DefaultExpression) for c in stmt.cases)
+        return not has_default or any(c.body is not None and _can_fall_through(c.body) for c in stmt.cases)
+    return True
+

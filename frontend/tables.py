@@ -1,0 +1,197 @@
+"""Checking of table declarations: keys, action lists, default actions, entries."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Optional
+
+from p4odp import ir
+from p4odp import types as t
+
+if TYPE_CHECKING:
+    from p4odp.frontend.typecheck import Context, TypeChecker
+
+__all__ = ["check_table"]
+
+_KNOWN_PROPERTIES = ("key", "actions", "default_action", "entries", "size")
+
+
+def check_table(tc: "TypeChecker", decl: ir.Table, ctx: "Context") -> ir.Table:
+    return _Table(tc, decl, ctx).check()
+
+
+class _Table:
+    def __init__(self, tc: "TypeChecker", decl: ir.Table, ctx: "Context") -> None:
+        self.tc = tc
+        self.decl = decl
+        self.ctx = ctx
+        self.key_types: list = []
+        self.match_kinds: list = []
+        self.actions: dict[str, ir.ActionRef] = {}
+
+    def error(self, loc, message: str) -> None:
+        self.tc.error(loc, message)
+
+    def check(self) -> ir.Table:
+        decl = self.decl
+        by_name: dict[str, ir.TableProperty] = {}
+        for prop in decl.properties:
+            if prop.name in by_name:
+                self.error(prop.loc, f"{decl.name}: property {prop.name} is specified twice")
+            by_name[prop.name] = prop
+        if "actions" not in by_name:
+            self.error(decl.loc, f"table {decl.name}: the actions property is missing")
+        order = ("key", "actions", "default_action", "entries")
+        checked: dict[int, ir.TableProperty] = {}
+        for name in order:
+            if name in by_name:
+                prop = by_name[name]
+                checked[id(prop)] = getattr(self, f"p_{name}")(prop)
+        for prop in decl.properties:
+            if id(prop) not in checked:
+                checked[id(prop)] = self.other(prop)
+        if "default_action" not in by_name:
+            self.implicit_default()
+        return replace(decl, properties=tuple(checked[id(p)] for p in decl.properties))
+
+    def p_key(self, prop: ir.TableProperty) -> ir.TableProperty:
+        elements = []
+        for element in prop.value:
+            expr = self.tc.expr(element.expr, self.ctx)
+            typ = expr.type
+            kind_symbol = self.ctx.scope.lookup_one(element.match_kind)
+            if kind_symbol is None or kind_symbol.kind != "match_kind":
+                self.error(element.match_kind_loc or element.loc,
+                           f"{element.match_kind}: not a match kind")
+            if not isinstance(typ, (t.Bits, t.Bool, t.EnumT, t.ErrorT, t.NewTypeT, t.Unknown, t.Varbit, t.InfInt)):
+                self.error(element.expr.loc, f"a table key cannot have type {typ}")
+            if isinstance(typ, t.InfInt):
+                self.error(element.expr.loc, "a table key needs a width; cast the value")
+            self.key_types.append(typ)
+            self.match_kinds.append(element.match_kind)
+            elements.append(replace(element, expr=expr))
+        return replace(prop, value=tuple(elements))
+
+    def p_actions(self, prop: ir.TableProperty) -> ir.TableProperty:
+        refs = []
+        for ref in prop.value:
+            sig = self.action_signature(ref)
+            if ref.name in self.actions:
+                self.error(ref.loc, f"{ref.name}: action listed twice")
+            self.actions[ref.name] = ref
+            if sig is None:
+                refs.append(ref)
+                continue
+            args = self.bind(ref, sig, complete=False)
+            refs.append(replace(ref, args=args))
+        return replace(prop, value=tuple(refs))
+
+    def action_signature(self, ref: ir.ActionRef) -> Optional[t.Signature]:
+        scope = self.tc.global_scope if ref.is_global else self.ctx.scope
+        symbol = scope.lookup_one(ref.name)
+        if symbol is None:
+            self.error(ref.loc, f"{ref.name}: declaration not found")
+            return None
+        if symbol.kind != "action":
+            self.error(ref.loc, f"{ref.name} is not an action")
+            return None
+        return symbol.value
+
+    def bind(self, ref: ir.ActionRef, sig: t.Signature, complete: bool) -> tuple:
+        """Check the arguments given to `ref`; `complete` asks for every parameter."""
+        args = list(ref.args)
+        if len(args) > len(sig.params):
+            self.error(ref.loc, f"{ref.name}: too many arguments")
+            return ref.args
+        typed = []
+        for param, arg in zip(sig.params, args):
+            if arg.value is None:
+                typed.append(arg)
+                continue
+            value = self.tc.expr(arg.value, self.ctx, param.type)
+            value = self.tc.coerce(value, param.type, arg.loc, f"{ref.name}: argument {param.name}")
+            if param.direction in ("out", "inout"):
+                from p4odp.frontend.expressions import is_lvalue
+
+                if not is_lvalue(value, self.ctx):
+                    self.error(arg.loc, f"{ref.name}: argument {param.name} must be something that can be assigned")
+            typed.append(replace(arg, value=value))
+        for param in sig.params[len(args):]:
+            if param.direction:
+                self.error(ref.loc, f"{ref.name}: parameter {param.name} must be bound")
+            elif complete:
+                self.error(ref.loc, f"{ref.name}: parameter {param.name} must be given a value")
+        return tuple(typed)
+
+    def p_default_action(self, prop: ir.TableProperty) -> ir.TableProperty:
+        ref: ir.ActionRef = prop.value
+        if not isinstance(ref, ir.ActionRef):
+            self.error(prop.loc, "default_action must name an action")
+            return prop
+        sig = self.action_signature(ref)
+        if sig is None:
+            return prop
+        if self.actions and ref.name not in self.actions:
+            self.error(ref.loc, f"{ref.name}: the default action is not in the table's action list")
+            return prop
+        listed = self.actions.get(ref.name)
+        if listed is not None and listed.args and not ref.args:
+            ref = replace(ref, args=listed.args)
+        args = self.bind(ref, sig, complete=True)
+        return replace(prop, value=replace(ref, args=args))
+
+    def implicit_default(self) -> None:
+        symbol = self.tc.global_scope.lookup_one("NoAction")
+        if symbol is None or symbol.kind != "action":
+            self.error(self.decl.loc, f"table {self.decl.name}: the action NoAction, the default default action, "
+                                      "is not declared; did you include core.p4?")
+
+    def p_entries(self, prop: ir.TableProperty) -> ir.TableProperty:
+        if not self.key_types and prop.value:
+            self.error(prop.loc, f"table {self.decl.name}: entries need a table with a key")
+            return prop
+        entries = []
+        needs_priority = any(k in ("ternary", "range", "lpm", "optional") for k in self.match_kinds)
+        for entry in prop.value:
+            keyset = self.tc.keyset(entry.keyset, self.key_types, self.ctx)
+            if isinstance(entry.keyset, ir.ListExpression) and len(self.key_types) > 1 and \
+                    len(entry.keyset.elements) != len(self.key_types):
+                pass  # reported by keyset()
+            self.check_entry_kinds(keyset)
+            sig = self.action_signature(entry.action)
+            action = entry.action
+            if sig is not None:
+                if self.actions and action.name not in self.actions:
+                    self.error(action.loc, f"{action.name}: not in the table's action list")
+                action = replace(action, args=self.bind(action, sig, complete=True))
+            priority = entry.priority
+            if priority is not None:
+                if not needs_priority:
+                    self.error(priority.loc, f"table {self.decl.name}: exact keys do not take priorities")
+                priority = self.tc.expr(priority, self.ctx)
+                value = self.tc.const_value(priority, self.ctx)
+                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                    self.error(priority.loc, "an entry priority must be a non-negative constant")
+            entries.append(replace(entry, keyset=keyset, action=action, priority=priority))
+        return replace(prop, value=tuple(entries))
+
+    def check_entry_kinds(self, keyset: ir.Expression) -> None:
+        elements = keyset.elements if isinstance(keyset, ir.ListExpression) and len(self.key_types) > 1 \
+            else (keyset,)
+        for element, kind in zip(elements, self.match_kinds):
+            if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.RANGE and kind not in ("range",):
+                self.error(element.loc, f"a {kind} key cannot take a range")
+
+    def other(self, prop: ir.TableProperty) -> ir.TableProperty:
+        value = prop.value
+        if isinstance(value, tuple):
+            self.error(prop.loc, f"{prop.name}: unexpected list")
+            return prop
+        typed = self.tc.expr(value, self.ctx)
+        if prop.name == "size":
+            size = self.tc.const_value(typed, self.ctx)
+            if size is None and self.tc.is_constant(typed, self.ctx):
+                size = 0  # a constructor parameter: known once the control is instantiated
+            if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+                self.error(value.loc, f"table {self.decl.name}: size must be a non-negative integer constant")
+        return replace(prop, value=typed)
