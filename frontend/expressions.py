@@ -27,8 +27,9 @@ _SIZE_METHODS = ("minSizeInBits", "minSizeInBytes", "maxSizeInBits", "maxSizeInB
 
 
 def check_expression(tc: "TypeChecker", expr: ir.Expression, ctx: "Context",
-                     expected: Optional[t.Type] = None) -> ir.Expression:
-    return _Expressions(tc, ctx).visit(expr, expected)
+                     expected: Optional[t.Type] = None, switch_subject: bool = False) -> ir.Expression:
+    """Type `expr`; `switch_subject` allows `t.apply().action_run`, which is only valid there."""
+    return _Expressions(tc, ctx, switch_subject).visit(expr, expected)
 
 
 def check_constructor(tc: "TypeChecker", typ: t.Type, args: tuple, loc: Loc, ctx: "Context"):
@@ -50,9 +51,10 @@ def is_lvalue(expr: ir.Expression, ctx: "Context") -> bool:
 
 
 class _Expressions:
-    def __init__(self, tc: "TypeChecker", ctx: "Context") -> None:
+    def __init__(self, tc: "TypeChecker", ctx: "Context", allow_action_run: bool = False) -> None:
         self.tc = tc
         self.ctx = ctx
+        self.ctx_allows_action_run = allow_action_run
 
     def error(self, loc: Loc, message: str) -> None:
         self.tc.error(loc, message)
@@ -88,7 +90,8 @@ class _Expressions:
         return replace(expr, type=t.SetT(expected or UNKNOWN))
 
     def e_DontCare(self, expr, expected):
-        return replace(expr, type=expected or UNKNOWN)
+        self.error(expr.loc, "'_' cannot be used as a value")
+        return replace(expr, type=UNKNOWN)
 
     def e_DefaultInitializer(self, expr, expected):
         if expected is None:
@@ -162,6 +165,8 @@ class _Expressions:
             if name == "size":
                 return replace(result, type=INT)
             if name in ("lastIndex", "nextIndex"):
+                if self.ctx.where not in ("state", "parser"):
+                    self.error(expr.loc, f"{name}: '{name}' of a stack can only be used in a parser")
                 return replace(result, type=t.Bits(32))
             if name in ("push_front", "pop_front"):
                 return replace(result, type=_builtin(name, (t.Param("count", "in", INT),), VOID))
@@ -183,6 +188,8 @@ class _Expressions:
             if name in ("hit", "miss"):
                 return replace(result, type=BOOL)
             if name == "action_run":
+                if not self.ctx_allows_action_run:
+                    self.error(expr.loc, "action_run can only be used as the expression of a switch statement")
                 return replace(result, type=t.ActionEnum(btype.table, btype.actions))
         self.error(expr.loc, f"{name}: {btype} has no member of this name")
         return replace(result, type=UNKNOWN)
@@ -282,6 +289,10 @@ class _Expressions:
         width = self.visit(expr.width)
         result = replace(expr, expr=base, low=low, width=width)
         w = self.tc.const_value(width, self.ctx)
+        lo = self.tc.const_value(low, self.ctx)
+        if isinstance(lo, int) and lo < 0:
+            self.error(expr.low.loc, f"negative bit index {lo}")
+            return replace(result, type=UNKNOWN)
         if not isinstance(w, int) or isinstance(w, bool) or w <= 0:
             self.error(expr.width.loc, "the width of a slice must be a positive constant")
             return replace(result, type=UNKNOWN)
@@ -312,10 +323,10 @@ class _Expressions:
                 self.error(expr.loc, f"~: cannot be applied to an expression of type {typ}")
                 return replace(result, type=UNKNOWN)
             return replace(result, type=typ)
-        if not isinstance(typ, (t.Bits, t.InfInt)):
+        if not isinstance(_underlying(typ), (t.Bits, t.InfInt)):
             self.error(expr.loc, f"{expr.op.value}: cannot be applied to an expression of type {typ}")
             return replace(result, type=UNKNOWN)
-        return replace(result, type=typ)
+        return replace(result, type=_underlying(typ))
 
     def e_Binary(self, expr: ir.Binary, expected):
         op = expr.op
@@ -353,11 +364,17 @@ class _Expressions:
                 self.error(expr.loc, f"++: cannot concatenate {lt} and {rt}")
                 return replace(result, type=UNKNOWN)
             return replace(result, type=t.Bits(lb.width + rb.width, lb.signed))
+        if op in (ir.BinaryOp.DIV, ir.BinaryOp.MOD):
+            divisor = self.tc.const_value(right, self.ctx)
+            if isinstance(divisor, int) and not isinstance(divisor, bool) and divisor < 0:
+                self.error(expr.loc, f"{where}: division is not defined on negative numbers")
+                return replace(result, type=UNKNOWN)
         if op in (ir.BinaryOp.EQ, ir.BinaryOp.NE):
             left, right, common = self.unify_operands(left, right, expr.loc, where)
             if common is None:
                 return replace(result, left=left, right=right, type=UNKNOWN)
-            if isinstance(common, (t.ExternT, t.ObjectT, t.TableT, t.Void, t.CallableT, t.TypeT)):
+            if isinstance(common, (t.ExternT, t.ObjectT, t.TableT, t.Void, t.CallableT, t.TypeT, t.ApplyResult,
+                                   t.ActionEnum, t.TypeVar)):
                 self.error(expr.loc, f"{where}: values of type {common} cannot be compared")
             return replace(result, left=left, right=right, type=BOOL)
         # arithmetic and ordering
@@ -365,7 +382,7 @@ class _Expressions:
         result = replace(result, left=left, right=right)
         if common is None:
             return replace(result, type=UNKNOWN)
-        base = common
+        base = common = _underlying(common)
         if not isinstance(base, (t.Bits, t.InfInt)):
             self.error(expr.loc, f"{where}: cannot be applied to expressions of type {common}")
             return replace(result, type=UNKNOWN)
@@ -376,6 +393,9 @@ class _Expressions:
             divisor = self.tc.const_value(right, self.ctx)
             if divisor == 0 and divisor is not False:
                 self.error(expr.loc, f"{where}: division by zero")
+                return replace(result, type=UNKNOWN)
+            if isinstance(divisor, int) and divisor < 0:
+                self.error(expr.loc, f"{where}: division is not defined on negative numbers")
                 return replace(result, type=UNKNOWN)
             if isinstance(base, t.InfInt):
                 dividend = self.tc.const_value(left, self.ctx)
@@ -473,6 +493,11 @@ class _Expressions:
         if not _castable(self.tc, src, to):
             self.error(expr.loc, f"cast from {src} to {to} is not supported")
             return replace(result, type=UNKNOWN)
+        if isinstance(to, t.Bool) and isinstance(src, t.InfInt):
+            value = self.tc.const_value(inner, self.ctx)
+            if value not in (0, 1):
+                self.error(expr.loc, "only 0 and 1 can be cast to bool")
+                return replace(result, type=UNKNOWN)
         if isinstance(inner.type, (t.TupleT, t.StructLiteral)):
             return replace(result, expr=self.tc.coerce(inner, to, expr.loc, "cast"))
         return result
@@ -561,11 +586,46 @@ class _Expressions:
         if self.ctx.where in ("action", "function") and _is_table_apply(callee):
             pass
         sig, args, returns = self.call(ctype, expr.args, type_args, expr.loc)
-        if sig is not None and sig.kind == "action" and self.ctx.where in ("parser", "state"):
-            self.error(expr.loc, f"{ctype.name}: actions cannot be called from a parser")
+        self.check_call_site(expr, callee, sig, args)
         if _is_table_apply(callee) and self.ctx.where in ("action", "function", "parser", "state"):
             self.error(expr.loc, f"{_describe(expr.method)}: tables can only be applied in a control's apply block")
         return replace(expr, method=callee, type_args=expr.type_args, args=args, type=returns)
+
+    def check_call_site(self, expr: ir.MethodCall, callee: ir.Expression, sig, args: tuple) -> None:
+        """Rules on where a call may stand and on the arguments of the core externs."""
+        if sig is None:
+            return
+        where = self.ctx.where
+        name = _describe(expr.method)
+        if sig.kind == "action" and where in ("parser", "state", "function"):
+            self.error(expr.loc, f"{name}: actions cannot be called from a {where if where != 'state' else 'parser'}")
+        if isinstance(callee, ir.Member) and callee.member == "apply" and isinstance(callee.expr.type, t.ObjectT) \
+                and where in ("action", "function"):
+            self.error(expr.loc, f"{name}: apply cannot be called from {where}s")
+        if isinstance(callee, ir.PathExpression) and callee.name == "verify" and where not in ("parser", "state"):
+            self.error(expr.loc, "verify may only be invoked in parsers")
+        if not isinstance(callee, ir.Member) or not isinstance(callee.expr.type, t.ExternT):
+            return
+        extern = callee.expr.type.name
+        if extern == "packet_in" and callee.member == "extract" and args and args[0].value is not None:
+            target = args[0].value.type
+            if not (isinstance(target, t.StructLike) and target.kind in ("header", "header_union")) and \
+                    not isinstance(target, t.Unknown):
+                self.error(args[0].loc, f"{_describe(args[0].value)}: the argument of extract must be a header")
+            elif isinstance(target, t.StructLike):
+                varbits = sum(isinstance(f.type, t.Varbit) for f in target.fields)
+                has_varbit = varbits > 0
+                if varbits > 1:
+                    self.error(args[0].loc, f"{target}: a header to extract can have only one varbit field")
+                if len(args) == 1 and has_varbit:
+                    self.error(args[0].loc, f"{_describe(args[0].value)}: a header with a varbit field needs the "
+                                            "two-argument extract")
+                if len(args) == 2 and not has_varbit:
+                    self.error(args[0].loc, f"{_describe(args[0].value)}: the two-argument extract needs a header "
+                                            "with a varbit field")
+        if extern == "packet_in" and callee.member == "lookahead" and expr.type_args and \
+                isinstance(expr.type_args[0], ir.VoidType):
+            self.error(expr.loc, "void: illegal type argument for lookahead")
 
     def argument_unknown(self, arg: ir.Argument) -> ir.Argument:
         if arg.value is None:
@@ -622,6 +682,12 @@ class _Expressions:
             if _has_var(ptype):
                 self.unify(ptype, value.type, bindings, sig.type_params)
                 ptype = substitute(ptype, bindings)
+                if isinstance(ptype, t.InfInt) and sig.kind != "builtin":
+                    self.error(arg.loc, f"{_describe(arg.value)}: could not infer a width; cast the value")
+                elif isinstance(ptype, t.String) and param.direction:
+                    self.error(arg.loc, f"{param.name}: a parameter with type string cannot have a direction")
+            if isinstance(value.type, t.TypeT):
+                self.error(arg.loc, f"{_describe(arg.value)}: a type cannot be used as a value")
             if param.direction in ("out", "inout"):
                 if not is_lvalue(value, self.ctx):
                     self.error(arg.loc, f"{_describe(arg.value)}: an {param.direction} argument must be "
@@ -668,8 +734,14 @@ class _Expressions:
             return tuple(self.argument_unknown(a) for a in args), UNKNOWN
         if isinstance(typ, t.ExternT):
             decl = typ.decl
+            from p4odp.frontend.typecheck import substitute_signature
+
             ctors = tuple(self.tc.method_signatures[id(m)] for m in decl.methods
                           if m.return_type is None and id(m) in self.tc.method_signatures)
+            if typ.type_args and len(typ.type_args) == len(decl.type_params):
+                mapping = {self.tc.decl_types[id(p)]: a for p, a in zip(decl.type_params, typ.type_args)
+                           if not isinstance(a, t.DontCareT)}
+                ctors = tuple(substitute_signature(c, mapping) for c in ctors)
             if not ctors:
                 if args:
                     self.error(loc, f"{typ.name}: this extern has no constructor with arguments")

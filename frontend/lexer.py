@@ -25,7 +25,7 @@ KEYWORDS = frozenset(
 # into `>>`: the parser joins adjacent `>` tokens where a shift is meant, so
 # that `bit<bit<8>>` closes two type-argument lists.
 OPERATORS = sorted(
-    """&&& |+|= |-|= |+| |-| <<= ... ++= ++ +: += -= *= /= %= &= |= ^= << <= >= == != && ||
+    """{#} &&& |+|= |-|= |+| |-| <<= ... ++= ++ +: += -= *= /= %= &= |= ^= << <= >= == != && ||
     .. & | ^ ~ ! + - * / % < > = ? : ; , . ( ) [ ] { } @ #""".split(),
     key=len,
     reverse=True,

@@ -1375,6 +1375,9 @@ class Parser:
                 self.in_angles = saved
             self.expect(")")
             return inner
+        if tok.is_("op", "{#}"):
+            self.pos += 1
+            return ir.InvalidExpression(loc)
         if tok.is_("op", "{"):
             return self.brace_expression()
         if tok.is_("op", "..."):
@@ -1388,10 +1391,6 @@ class Parser:
 
     def brace_expression(self) -> ir.Expression:
         loc = self.expect("{").loc
-        if self.at_op("#"):
-            self.pos += 1
-            self.expect("}")
-            return ir.InvalidExpression(loc)
         if self.accept("}"):
             return ir.ListExpression(loc, ())
         if self.tok.kind == "id" and self.peek().is_("op", "=") and not self.peek(2).is_("op", "="):

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.frontend.expressions import is_lvalue
+from p4odp.frontend.expressions import check_expression, is_lvalue
 
 if TYPE_CHECKING:
     from p4odp.frontend.typecheck import Context, TypeChecker
@@ -64,7 +64,9 @@ class _Statements:
             self.error(stmt.target.loc, f"{_text(stmt.target)} cannot be assigned")
         elif isinstance(target.type, (t.ExternT, t.ObjectT, t.TableT, t.TypeT, t.CallableT)):
             self.error(stmt.target.loc, f"values of type {target.type} cannot be assigned")
-        if stmt.op is None:
+        if isinstance(value.type, t.TypeT):
+            self.error(stmt.value.loc, "a type cannot be used as a value")
+        elif stmt.op is None:
             value = self.tc.coerce(value, target.type, stmt.value.loc, "assignment")
         return replace(stmt, target=target, value=value)
 
@@ -91,7 +93,7 @@ class _Statements:
     def s_SwitchStatement(self, stmt: ir.SwitchStatement):
         if self.ctx.where in ("parser", "state"):
             self.error(stmt.loc, "switch statements are not allowed in parsers")
-        expr = self.expr(stmt.expr)
+        expr = check_expression(self.tc, stmt.expr, self.ctx, switch_subject=True)
         typ = expr.type
         cases = []
         seen: set = set()

@@ -28,6 +28,7 @@ class _Table:
         self.key_types: list = []
         self.match_kinds: list = []
         self.actions: dict[str, ir.ActionRef] = {}
+        self.action_decls: dict[str, object] = {}
 
     def error(self, loc, message: str) -> None:
         self.tc.error(loc, message)
@@ -41,6 +42,9 @@ class _Table:
             by_name[prop.name] = prop
         if "actions" not in by_name:
             self.error(decl.loc, f"table {decl.name}: the actions property is missing")
+        if "entries" in by_name and "key" in by_name and \
+                decl.properties.index(by_name["entries"]) < decl.properties.index(by_name["key"]):
+            self.error(by_name["entries"].loc, f"table {decl.name}: entries must come after the key")
         order = ("key", "actions", "default_action", "entries")
         checked: dict[int, ir.TableProperty] = {}
         for name in order:
@@ -59,6 +63,8 @@ class _Table:
         for element in prop.value:
             expr = self.tc.expr(element.expr, self.ctx)
             typ = expr.type
+            if not _simple_key(expr) and not any(a.name == "name" for a in element.annotations):
+                self.error(element.expr.loc, "a complex key expression needs a @name annotation")
             kind_symbol = self.ctx.scope.lookup_one(element.match_kind)
             if kind_symbol is None or kind_symbol.kind != "match_kind":
                 self.error(element.match_kind_loc or element.loc,
@@ -79,12 +85,18 @@ class _Table:
             if ref.name in self.actions:
                 self.error(ref.loc, f"{ref.name}: action listed twice")
             self.actions[ref.name] = ref
+            self.action_decls[ref.name] = self.action_decl(ref)
             if sig is None:
                 refs.append(ref)
                 continue
             args = self.bind(ref, sig, complete=False)
             refs.append(replace(ref, args=args))
         return replace(prop, value=tuple(refs))
+
+    def action_decl(self, ref: ir.ActionRef):
+        scope = self.tc.global_scope if ref.is_global else self.ctx.scope
+        symbol = scope.lookup_one(ref.name)
+        return symbol.decl if symbol is not None else None
 
     def action_signature(self, ref: ir.ActionRef) -> Optional[t.Signature]:
         scope = self.tc.global_scope if ref.is_global else self.ctx.scope
@@ -131,14 +143,28 @@ class _Table:
         sig = self.action_signature(ref)
         if sig is None:
             return prop
-        if self.actions and ref.name not in self.actions:
+        if ref.name not in self.actions:
             self.error(ref.loc, f"{ref.name}: the default action is not in the table's action list")
             return prop
+        if self.action_decls.get(ref.name) is not self.action_decl(ref):
+            self.error(ref.loc, f"{ref.name}: the default action and the listed action are different actions")
+        if any(a.name == "tableonly" for a in self.actions[ref.name].annotations):
+            self.error(ref.loc, f"{ref.name}: an action marked @tableonly cannot be the default action")
         listed = self.actions.get(ref.name)
         if listed is not None and listed.args and not ref.args:
             ref = replace(ref, args=listed.args)
         args = self.bind(ref, sig, complete=True)
+        if listed is not None:
+            self.same_bound_args(listed, args)
         return replace(prop, value=replace(ref, args=args))
+
+    def same_bound_args(self, listed: ir.ActionRef, args: tuple) -> None:
+        """Arguments bound in the action list must be repeated unchanged by the default action."""
+        for bound, given in zip(listed.args, args):
+            if bound.value is None or given.value is None:
+                continue
+            if _shape(self.tc, bound.value, self.ctx) != _shape(self.tc, given.value, self.ctx):
+                self.error(given.loc, f"{listed.name}: the argument does not match the one in the actions list")
 
     def implicit_default(self) -> None:
         symbol = self.tc.global_scope.lookup_one("NoAction")
@@ -161,9 +187,14 @@ class _Table:
             sig = self.action_signature(entry.action)
             action = entry.action
             if sig is not None:
-                if self.actions and action.name not in self.actions:
+                if action.name not in self.actions:
                     self.error(action.loc, f"{action.name}: not in the table's action list")
+                elif any(a.name == "defaultonly" for a in self.actions[action.name].annotations):
+                    self.error(action.loc, f"{action.name}: an action marked @defaultonly cannot be used in entries")
                 action = replace(action, args=self.bind(action, sig, complete=True))
+                for arg in action.args:
+                    if arg.value is not None and not self.tc.is_constant(arg.value, self.ctx):
+                        self.error(arg.loc, "the action arguments of an entry must be compile-time constants")
             priority = entry.priority
             if priority is not None:
                 if not needs_priority:
@@ -178,11 +209,29 @@ class _Table:
     def check_entry_kinds(self, keyset: ir.Expression) -> None:
         elements = keyset.elements if isinstance(keyset, ir.ListExpression) and len(self.key_types) > 1 \
             else (keyset,)
-        for element, kind in zip(elements, self.match_kinds):
-            if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.RANGE and kind not in ("range",):
-                self.error(element.loc, f"a {kind} key cannot take a range")
+        for element, kind, key_type in zip(elements, self.match_kinds, self.key_types):
+            is_mask = isinstance(element, ir.Binary) and element.op is ir.BinaryOp.MASK
+            if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.RANGE:
+                if kind != "range":
+                    self.error(element.loc, f"a {kind} key cannot take a range")
+                for bound in (element.left, element.right):
+                    if not self.tc.is_constant(bound, self.ctx):
+                        self.error(bound.loc, "range bounds must be compile-time constants")
+            if is_mask and kind == "optional":
+                self.error(element.loc, "an optional key takes a value or '_', not a mask")
+            if not isinstance(key_type, t.Bits):
+                continue
+            parts = (element.left, element.right) if isinstance(element, ir.Binary) else (element,)
+            for part in parts:
+                if isinstance(part, ir.IntLiteral) and part.width is None and not key_type.signed and \
+                        not 0 <= part.value < 1 << key_type.width:
+                    self.error(part.loc, f"{part.value} does not fit in the key's type {key_type}")
+            if is_mask and kind == "lpm":
+                mask = self.tc.const_value(element.right, self.ctx)
+                if isinstance(mask, int) and not _is_prefix_mask(mask, key_type.width):
+                    self.error(element.loc, "invalid mask for an lpm key: the ones must be a prefix")
 
-    def other(self, prop: ir.TableProperty) -> ir.TableProperty:
+    def other(self, prop: ir.TableProperty) -> ir.TableProperty:  # size, implementation, counters, ...
         value = prop.value
         if isinstance(value, tuple):
             self.error(prop.loc, f"{prop.name}: unexpected list")
@@ -195,3 +244,38 @@ class _Table:
             if not isinstance(size, int) or isinstance(size, bool) or size < 0:
                 self.error(value.loc, f"table {self.decl.name}: size must be a non-negative integer constant")
         return replace(prop, value=typed)
+
+
+def _simple_key(expr: ir.Expression) -> bool:
+    """Keys that have a natural control-plane name: paths, fields, indexes, slices, isValid()."""
+    if isinstance(expr, ir.PathExpression):
+        return True
+    if isinstance(expr, (ir.Member, ir.ArrayIndex, ir.Slice)):
+        return _simple_key(expr.expr)
+    if isinstance(expr, ir.MethodCall) and isinstance(expr.method, ir.Member) and not expr.args:
+        return expr.method.member == "isValid" and _simple_key(expr.method.expr)
+    if isinstance(expr, ir.Binary) and expr.op is ir.BinaryOp.BAND:  # a field under a constant mask
+        return _simple_key(expr.left) and isinstance(expr.right, ir.IntLiteral)
+    return False
+
+
+def _is_prefix_mask(mask: int, width: int) -> bool:
+    mask &= (1 << width) - 1
+    inverted = ~mask & ((1 << width) - 1)
+    return inverted & (inverted + 1) == 0
+
+
+def _shape(tc, expr: ir.Expression, ctx):
+    """What an argument stands for: its value when constant, else its text."""
+    value = tc.const_value(expr, ctx)
+    if value is not None:
+        return value
+    return _without_positions(ir.to_json(expr))
+
+
+def _without_positions(tree):
+    if isinstance(tree, dict):
+        return {k: _without_positions(v) for k, v in tree.items() if k not in ("loc", "type")}
+    if isinstance(tree, list):
+        return [_without_positions(v) for v in tree]
+    return tree

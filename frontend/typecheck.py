@@ -97,9 +97,18 @@ class TypeChecker:
     def declaration(self, decl, ctx: Context):
         handler = getattr(self, "decl_" + type(decl).__name__, None)
         if handler is None:
-            self.error(decl.loc, f"this declaration is not allowed here")
+            self.error(decl.loc, "this declaration is not allowed here")
             return decl
+        self.annotations(getattr(decl, "annotations", ()), ctx)
+        if ctx.where == "global" and getattr(decl, "name", None) == "main" and isinstance(decl, ir.Extern):
+            self.error(decl.loc, "main: must be an instance of a package")
         return handler(decl, ctx)
+
+    def annotations(self, annotations: tuple, ctx: Context) -> None:
+        """Structured annotations hold constants; a few standard ones need a string."""
+        from p4odp.frontend.annotations import check_annotations
+
+        check_annotations(self, annotations, ctx)
 
     def decl_ErrorDeclaration(self, decl: ir.ErrorDeclaration, ctx: Context):
         if ctx.where != "global":
@@ -132,7 +141,7 @@ class TypeChecker:
         if ctx.where == "global":
             self.error(decl.loc, f"{decl.name}: variables cannot be declared at the top level")
         typ = self.resolve(decl.type_ref, ctx)
-        if not _is_data_type(typ):
+        if not _is_data_type(typ) or isinstance(typ, (t.InfInt, t.String)):
             self.error(decl.type_ref.loc, f"{decl.name}: a variable cannot have type {typ}")
         init = decl.init
         if init is not None:
@@ -241,10 +250,15 @@ class TypeChecker:
         for method in decl.methods:
             if method.return_type is None and method.name != decl.name:
                 self.error(method.loc, f"{method.name}: only the constructor may omit its return type")
+            if method.return_type is not None and method.name == decl.name:
+                self.error(method.loc, f"{method.name}: a constructor cannot have a return type")
             sig = self.signature(method, inner, "constructor" if method.return_type is None else "method")
             if method.return_type is None:
                 sig = replace(sig, returns=typ)
             self.method_signatures[id(method)] = sig
+            for p in sig.params:
+                if isinstance(p.type, (t.ObjectT, t.TableT)):
+                    self.error(method.loc, f"{p.name}: extern parameters cannot have type {p.type}")
             key = (method.name, tuple((p.name, p.type) for p in sig.params))
             if key in seen:
                 self.error(method.loc, f"{decl.name}.{method.name}: duplicate method")
@@ -269,8 +283,9 @@ class TypeChecker:
         symbol = Symbol("function", decl.name, t.CallableT(decl.name, (sig,)), decl.loc, decl)
         self.declare(ctx.scope, symbol)
         body_ctx = inner.nested(where="function", returns=sig.returns)
+        self.check_param_kinds(sig, "function")
         self.bind_params(decl.params, sig.params, body_ctx)
-        body = self.block(decl.body, body_ctx)
+        body = self.body_block(decl.body, body_ctx)
         if not isinstance(sig.returns, (t.Void, t.Unknown)) and _can_fall_through(body):
             self.error(decl.loc, f"{decl.name}: function does not return a value on every path")
         return replace(decl, body=body)
@@ -288,8 +303,11 @@ class TypeChecker:
                 self.error(decl.loc, f"{decl.name}: parameter {param.name} with a direction follows "
                                      "directionless parameters")
         body_ctx = ctx.nested(where="action", returns=VOID)
-        self.bind_params(decl.params, sig.params, body_ctx, action=True)
-        body = self.block(decl.body, body_ctx)
+        self.check_param_kinds(sig, "action")
+        self.bind_params(decl.params, sig.params, body_ctx)
+        body = self.body_block(decl.body, body_ctx)
+        if decl.name == "NoAction" and ctx.where == "global" and sig.params:
+            self.error(decl.loc, "NoAction: expected an action with no parameters")
         name = self.control_name(decl, ctx)
         symbol = Symbol("action", decl.name, t.ActionT(name, decl), decl.loc, decl)
         symbol.value = sig
@@ -297,13 +315,18 @@ class TypeChecker:
         return replace(decl, body=body, control_name=name)
 
     def decl_ParserType(self, decl: ir.ParserType, ctx: Context):
-        return self.object_type(decl, "parser", ctx)
+        inner = self.type_param_context(decl.type_params, ctx)
+        self.check_runtime_params(decl, inner)
+        return self.object_type(decl, "parser", ctx, inner)
 
     def decl_ControlType(self, decl: ir.ControlType, ctx: Context):
-        return self.object_type(decl, "control", ctx)
-
-    def object_type(self, decl, kind: str, ctx: Context):
         inner = self.type_param_context(decl.type_params, ctx)
+        self.check_runtime_params(decl, inner)
+        return self.object_type(decl, "control", ctx, inner)
+
+    def object_type(self, decl, kind: str, ctx: Context, inner: Optional[Context] = None):
+        """Declare the parser, control or package type of `decl` in `ctx`."""
+        inner = inner or self.type_param_context(decl.type_params, ctx)
         proto = ir.MethodPrototype(decl.loc, "apply", ir.VoidType(decl.loc), (), decl.params)
         apply = self.signature(proto, inner, "method")
         type_params = tuple(self.decl_types[id(p)] for p in decl.type_params)
@@ -326,9 +349,9 @@ class TypeChecker:
     def decl_Parser(self, decl: ir.Parser, ctx: Context):
         if ctx.where != "global":
             self.error(decl.loc, f"{decl.name}: parsers can only be declared at the top level")
-        self.object_type(decl, "parser", ctx)
         inner = self.type_param_context(decl.type_params, ctx)
         params = inner.nested(where="parser", name_prefix=self.object_prefix(decl))
+        self.check_runtime_params(decl, inner)
         self.bind_params(decl.params, self.signature_params(decl.params, inner), params)
         ctor_params = self.signature_params(decl.ctor_params, inner)
         self.ctor_params[id(decl)] = ctor_params
@@ -336,6 +359,7 @@ class TypeChecker:
         body = params.nested()
         local_decls = tuple(self.declaration(d, body) for d in decl.locals)
         states = self.parser_states(decl, body)
+        self.object_type(decl, "parser", ctx, inner)
         return replace(decl, locals=local_decls, states=states)
 
     def parser_states(self, decl: ir.Parser, ctx: Context) -> tuple:
@@ -433,9 +457,9 @@ class TypeChecker:
     def decl_Control(self, decl: ir.Control, ctx: Context):
         if ctx.where != "global":
             self.error(decl.loc, f"{decl.name}: controls can only be declared at the top level")
-        self.object_type(decl, "control", ctx)
         inner = self.type_param_context(decl.type_params, ctx)
         params = inner.nested(where="control", name_prefix=self.object_prefix(decl))
+        self.check_runtime_params(decl, inner)
         self.bind_params(decl.params, self.signature_params(decl.params, inner), params)
         ctor_params = self.signature_params(decl.ctor_params, inner)
         self.ctor_params[id(decl)] = ctor_params
@@ -444,7 +468,23 @@ class TypeChecker:
         local_decls = tuple(self.declaration(d, body) for d in decl.locals)
         apply_ctx = body.nested(where="control", returns=VOID)
         apply_body = self.block(decl.body, apply_ctx)
+        self.object_type(decl, "control", ctx, inner)
         return replace(decl, locals=local_decls, body=apply_body)
+
+    def check_runtime_params(self, decl, ctx: Context) -> None:
+        """Apply parameters of parsers and controls: no parsers or controls, no clash with type parameters."""
+        type_params = {p.name for p in decl.type_params}
+        for p in (*decl.params, *getattr(decl, "ctor_params", ())):
+            if p.name in type_params:
+                self.error(p.loc, f"{p.name}: duplicates the type parameter {p.name}")
+        for p in decl.params:
+            if isinstance(self.resolve(p.type_ref, ctx, allow_generic=True), (t.ObjectT, t.TableT)):
+                self.error(p.loc, f"{p.name}: an apply parameter cannot be a parser, control or package")
+        own_kind = "parser" if isinstance(decl, (ir.Parser, ir.ParserType)) else "control"
+        for p in getattr(decl, "ctor_params", ()):
+            typ = self.resolve(p.type_ref, ctx, allow_generic=True)
+            if isinstance(typ, t.ObjectT) and typ.kind in ("parser", "control") and typ.kind != own_kind:
+                self.error(p.loc, f"{p.name}: a {typ.kind} cannot be instantiated in a {own_kind}")
 
     def decl_Instance(self, decl: ir.Instance, ctx: Context):
         if ctx.where in ("action", "function"):
@@ -463,8 +503,18 @@ class TypeChecker:
         if size is not None:
             instance_type = t.Stack(instance_type, size)
         name = self.control_name(decl, ctx)
-        if isinstance(instance_type, t.ObjectT) and instance_type.kind == "package" and ctx.where != "global":
-            self.error(decl.loc, f"{decl.name}: packages can only be instantiated at the top level")
+        if isinstance(instance_type, t.ObjectT):
+            kind = instance_type.kind
+            if kind == "package" and ctx.where != "global":
+                self.error(decl.loc, f"{decl.name}: packages can only be instantiated at the top level")
+            elif kind != "package" and ctx.where == "global":
+                self.error(decl.loc, f"{decl.name}: a {kind} cannot be instantiated at the top level")
+            elif kind == "parser" and ctx.where == "control" or kind == "control" and ctx.where == "parser":
+                self.error(decl.loc, f"{decl.name}: a {kind} cannot be instantiated in a {ctx.where}")
+        if decl.name == "main" and ctx.where == "global" and not (
+                isinstance(instance_type, t.ObjectT) and instance_type.kind == "package"):
+            if not isinstance(instance_type, t.Unknown):
+                self.error(decl.loc, "main: must be an instance of a package")
         self.declare(ctx.scope, Symbol("instance", decl.name, instance_type, decl.loc, decl))
         return replace(decl, args=args, initializer=initializer, control_name=name)
 
@@ -479,6 +529,10 @@ class TypeChecker:
         inner = ctx.nested(where="extern")
         inner.scope.add(Symbol("this", "this", typ, decl.loc, decl))
         out, implemented = [], set()
+        for name, method in abstract.items():
+            if name not in {i.name for i in decl.initializer if isinstance(i, ir.Function)} and \
+                    not any(a.name == "optional" for a in method.annotations):
+                self.error(decl.loc, f"{decl.name}: abstract method {name} is not implemented")
         for item in decl.initializer:
             if not isinstance(item, ir.Function):
                 out.append(self.declaration(item, inner))
@@ -496,6 +550,8 @@ class TypeChecker:
 
     def decl_ValueSet(self, decl: ir.ValueSet, ctx: Context):
         element = self.resolve(decl.element_type, ctx)
+        if not isinstance(element, (t.Bits, t.StructLike, t.TupleT, t.EnumT, t.NewTypeT, t.Unknown, t.Bool)):
+            self.error(decl.element_type.loc, f"{element}: illegal type for value_set element type")
         size = self.expr(decl.size, ctx)
         if self.const_value(size, ctx) is None:
             self.error(decl.size.loc, f"{decl.name}: the size of a value_set must be a constant")
@@ -575,12 +631,28 @@ class TypeChecker:
         type_params = tuple(self.decl_types[id(p)] for p in proto.type_params)
         return t.Signature(proto.name, type_params, params, returns, kind, proto)
 
-    def bind_params(self, decls: tuple, params: tuple, ctx: Context, action: bool = False, ctor: bool = False):
+    def bind_params(self, decls: tuple, params: tuple, ctx: Context, ctor: bool = False):
         for decl, param in zip(decls, params):
             writable = param.direction in ("out", "inout")
-            kind = "param"
-            self.declare(ctx.scope, Symbol(kind, decl.name, param.type, decl.loc, decl, writable=writable,
+            self.declare(ctx.scope, Symbol("param", decl.name, param.type, decl.loc, decl, writable=writable,
                                            direction=param.direction or ("ctor" if ctor else "")))
+
+    def body_block(self, block: ir.Block, ctx: Context) -> ir.Block:
+        """The body of an action or function: its declarations share the parameters' scope."""
+        return replace(block, statements=tuple(self.statement(s, ctx) for s in block.statements))
+
+    def check_param_kinds(self, sig: t.Signature, what: str) -> None:
+        for p in sig.params:
+            loc = sig.decl.loc if sig.decl is not None else NO_LOC
+            typ = p.type
+            if isinstance(typ, t.ObjectT) or isinstance(typ, t.TableT):
+                self.error(loc, f"{p.name}: a parameter of an {what} cannot have type {typ}")
+            elif what == "action" and isinstance(typ, t.ExternT):
+                self.error(loc, f"{p.name}: action parameters cannot have extern types")
+            elif isinstance(typ, t.InfInt) and p.direction:
+                self.error(loc, f"{p.name}: parameters of type int must be directionless")
+            elif what == "action" and not p.direction and isinstance(typ, (t.InfInt, t.String)):
+                self.error(loc, f"{p.name}: action parameters cannot have type {typ}")
 
     # ------------------------------------------------------------------
     # Types
@@ -808,6 +880,9 @@ class TypeChecker:
     def coerce(self, expr: ir.Expression, dst: t.Type, loc: Loc, what: str) -> ir.Expression:
         """`expr` converted implicitly to `dst`, or reported."""
         src = expr.type
+        if isinstance(src, t.TupleT) and isinstance(dst, t.StructLike) and not _is_list_literal(expr):
+            self.error(loc, f"{what}: a tuple value cannot be converted to {dst}")
+            return replace(expr, type=UNKNOWN)
         if src is None or not self.compatible(dst, src):
             self.error(loc, f"{what}: cannot convert {src} to {dst}")
             return replace(expr, type=UNKNOWN) if src is not None else expr
@@ -920,6 +995,12 @@ def _mentions(ref: ir.TypeRef, name: str) -> bool:
     if isinstance(ref, ir.TupleType):
         return any(_mentions(e, name) for e in ref.elements)
     return False
+
+
+def _is_list_literal(expr: ir.Expression) -> bool:
+    if isinstance(expr, ir.Mux):
+        return _is_list_literal(expr.then) and _is_list_literal(expr.otherwise)
+    return isinstance(expr, ir.ListExpression)
 
 
 def _can_fall_through(stmt: ir.Statement) -> bool:

@@ -28,6 +28,9 @@
 #ifndef V1MODEL_VERSION
 #define V1MODEL_VERSION 20180101
 #endif
+#if V1MODEL_VERSION < 20180101 || V1MODEL_VERSION > 20200408
+#error "unknown v1model version: the supported versions are 20180101 to 20200408"
+#endif
 
 // Match kinds v1model adds to exact, ternary and lpm.
 match_kind {
