@@ -17,8 +17,12 @@ _STRING_BODIES = ("name", "deprecated")
 
 
 def check_annotations(tc: "TypeChecker", annotations: tuple, ctx: "Context") -> None:
+    structured: set[str] = set()
     for anno in annotations:
         if anno.structured:
+            if anno.name in structured:
+                tc.error(anno.loc, f"@{anno.name}: duplicate structured annotation")
+            structured.add(anno.name)
             _structured(tc, anno, ctx)
         elif anno.name in _STRING_BODIES and anno.items:
             if len(anno.items) != 1 or not isinstance(_fold_strings(anno.items[0]), str):

@@ -70,7 +70,7 @@ def evaluate(expr: ir.Expression, lookup: Callable[[str], Optional[Value]]) -> O
     if isinstance(expr, ir.Slice):
         base = evaluate(expr.expr, lookup)
         high, low = evaluate(expr.high, lookup), evaluate(expr.low, lookup)
-        if base is None or high is None or low is None:
+        if base is None or high is None or low is None or low < 0 or high < low:
             return None
         return (int(base) >> low) & ((1 << (high - low + 1)) - 1)
     return None

@@ -221,10 +221,7 @@ class _Expressions:
         if decl is None:
             return ()
         sigs = []
-        mapping = {}
-        if typ.type_args and len(typ.type_args) == len(decl.type_params):
-            mapping = {self.tc.decl_types[id(p)]: a for p, a in zip(decl.type_params, typ.type_args)
-                       if not isinstance(a, t.DontCareT)}
+        mapping = extern_type_mapping(self.tc, typ)
         for method in decl.methods:
             if method.name == name and method.return_type is not None:
                 sig = self.tc.method_signatures.get(id(method))
@@ -536,6 +533,9 @@ class _Expressions:
         literal = t.StructLiteral(tuple(t.Field(f.name, f.value.type) for f in fields))
         result = replace(expr, fields=tuple(fields), type=literal)
         if expr.dots and isinstance(hint_type, t.StructLike):
+            for f in fields:
+                if hint_type.field(f.name) is None:
+                    self.error(f.loc, f"{f.name}: {hint_type} has no field of this name")
             return replace(result, type=hint_type)
         if isinstance(declared, t.StructLike):
             return self.tc.coerce(result, declared, expr.loc, "initializer")
@@ -550,7 +550,7 @@ class _Expressions:
         self.error(expr.loc, "select expressions are only allowed in transitions")
         return replace(expr, type=UNKNOWN)
 
-    def e_ConstructorCall(self, expr: ir.ConstructorCall, expected):
+    def e_ConstructorCall(self, expr: ir.ConstructorCall, expected):  # built only by `e_MethodCall`
         typ = self.tc.resolve(expr.type_ref, self.ctx, allow_generic=True)
         args, result_type = self.construct(typ, expr.args, expr.loc)
         return replace(expr, args=args, type=result_type)
@@ -573,6 +573,9 @@ class _Expressions:
             if type_args:
                 typ = self.tc.specialize(typ, type_args, expr.loc)
             args, result_type = self.construct(typ, expr.args, expr.loc)
+            if isinstance(typ, t.ExternT) and typ.decl is not None and any(m.abstract for m in typ.decl.methods):
+                self.error(expr.loc, f"{typ.name}: an extern with abstract methods must be instantiated with "
+                                     "a declaration that implements them")
             type_ref = expr.method.type_ref if isinstance(expr.method, ir.TypeNameExpression) else \
                 ir.TypeName(expr.method.loc, getattr(expr.method, "name", "?"))
             return ir.ConstructorCall(expr.loc, type_ref, args, type=result_type)
@@ -688,6 +691,11 @@ class _Expressions:
                     self.error(arg.loc, f"{param.name}: a parameter with type string cannot have a direction")
             if isinstance(value.type, t.TypeT):
                 self.error(arg.loc, f"{_describe(arg.value)}: a type cannot be used as a value")
+            if isinstance(value.type, (t.ObjectT, t.TableT)) and not isinstance(param.type, (t.ObjectT, t.TableT)):
+                self.error(arg.loc, f"{_describe(arg.value)}: an argument cannot have type {value.type}")
+            if sig.kind == "builtin" and sig.name in ("push_front", "pop_front") and \
+                    not self.tc.is_constant(value, self.ctx):
+                self.error(arg.loc, f"{sig.name}: the count must be a compile-time constant")
             if param.direction in ("out", "inout"):
                 if not is_lvalue(value, self.ctx):
                     self.error(arg.loc, f"{_describe(arg.value)}: an {param.direction} argument must be "
@@ -738,14 +746,12 @@ class _Expressions:
 
             ctors = tuple(self.tc.method_signatures[id(m)] for m in decl.methods
                           if m.return_type is None and id(m) in self.tc.method_signatures)
-            if typ.type_args and len(typ.type_args) == len(decl.type_params):
-                mapping = {self.tc.decl_types[id(p)]: a for p, a in zip(decl.type_params, typ.type_args)
-                           if not isinstance(a, t.DontCareT)}
+            mapping = extern_type_mapping(self.tc, typ)
+            if mapping:
                 ctors = tuple(substitute_signature(c, mapping) for c in ctors)
             if not ctors:
-                if args:
-                    self.error(loc, f"{typ.name}: this extern has no constructor with arguments")
-                return (), typ
+                self.error(loc, f"{typ.name}: this extern has no constructor")
+                return tuple(self.argument_unknown(a) for a in args), typ
             sig, typed_args, _ = self.call(t.CallableT(typ.name, ctors), args, (), loc)
             if sig is None:
                 return typed_args, typ
@@ -753,8 +759,12 @@ class _Expressions:
         if isinstance(typ, t.ObjectT):
             decl = typ.decl
             if typ.kind == "package":
-                ctors = tuple(s.type.apply for s in self.tc.global_scope.lookup(typ.name)
-                              if isinstance(s.decl, ir.Package) and isinstance(s.type, t.ObjectT)) or (typ.apply,)
+                overloads = [s.type for s in self.tc.global_scope.lookup(typ.name)
+                             if isinstance(s.decl, ir.Package) and isinstance(s.type, t.ObjectT)] or [typ]
+                if typ.type_args and not _has_var(typ):
+                    overloads = [self.tc.specialize(o, typ.type_args, loc) for o in overloads
+                                 if len(o.decl.type_params) == len(typ.type_args)] or [typ]
+                ctors = tuple(o.apply for o in overloads if isinstance(o, t.ObjectT))
                 sig, typed_args, _ = self.call(t.CallableT(typ.name, ctors), args, (), loc)
                 self.check_package_args(typ, sig, typed_args, loc)
                 return typed_args, typ
@@ -824,6 +834,14 @@ class _Expressions:
                     not isinstance(want, t.Unknown) and not isinstance(a.type, t.Unknown):
                 return False
         return True
+
+
+def extern_type_mapping(tc: "TypeChecker", typ: t.ExternT) -> dict:
+    """The extern's type parameters bound to the type arguments of `typ`."""
+    decl = typ.decl
+    if decl is None or not typ.type_args or len(typ.type_args) != len(decl.type_params):
+        return {}
+    return {tc.decl_types[id(p)]: a for p, a in zip(decl.type_params, typ.type_args) if not isinstance(a, t.DontCareT)}
 
 
 def _builtin(name: str, params: tuple, returns: t.Type) -> t.CallableT:

@@ -45,6 +45,9 @@ class _Table:
         if "entries" in by_name and "key" in by_name and \
                 decl.properties.index(by_name["entries"]) < decl.properties.index(by_name["key"]):
             self.error(by_name["entries"].loc, f"table {decl.name}: entries must come after the key")
+        if "default_action" in by_name and "actions" in by_name and \
+                decl.properties.index(by_name["default_action"]) < decl.properties.index(by_name["actions"]):
+            self.error(by_name["default_action"].loc, f"table {decl.name}: default_action must come after actions")
         order = ("key", "actions", "default_action", "entries")
         checked: dict[int, ir.TableProperty] = {}
         for name in order:
@@ -156,6 +159,9 @@ class _Table:
         args = self.bind(ref, sig, complete=True)
         if listed is not None:
             self.same_bound_args(listed, args)
+        for param, arg in zip(sig.params, args):
+            if not param.direction and arg.value is not None and not self.tc.is_constant(arg.value, self.ctx):
+                self.error(arg.loc, f"{ref.name}: the argument for {param.name} must be a compile-time constant")
         return replace(prop, value=replace(ref, args=args))
 
     def same_bound_args(self, listed: ir.ActionRef, args: tuple) -> None:

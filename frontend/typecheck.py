@@ -46,10 +46,12 @@ class Context:
     returns: Optional[t.Type] = None
     loops: int = 0
     name_prefix: str = ""  # control-plane name prefix of the enclosing parser or control
+    in_apply: bool = False  # directly in a control's apply block
     control_actions: tuple = ()
 
     def nested(self, **changes) -> "Context":
         changes.setdefault("scope", Scope(self.scope))
+        changes.setdefault("in_apply", False)
         return replace(self, **changes)
 
 
@@ -61,6 +63,7 @@ class TypeChecker:
         self.decl_types: dict[int, t.Type] = {}
         self.method_signatures: dict[int, t.Signature] = {}  # extern methods and constructors
         self.ctor_params: dict[int, tuple] = {}  # parsers and controls
+        self.control_plane_names: dict[str, tuple] = {}  # name -> (declaration, kind)
         self._owner_ids = 0
 
     def error(self, loc: Loc, message: str) -> None:
@@ -140,6 +143,9 @@ class TypeChecker:
     def decl_Variable(self, decl: ir.Variable, ctx: Context):
         if ctx.where == "global":
             self.error(decl.loc, f"{decl.name}: variables cannot be declared at the top level")
+        shadowed = ctx.scope.lookup_one(decl.name)
+        if shadowed is not None and shadowed.kind == "param" and shadowed.direction != "ctor" and ctx.in_apply:
+            self.error(decl.loc, f"{decl.name}: this declaration shadows a parameter")
         typ = self.resolve(decl.type_ref, ctx)
         if not _is_data_type(typ) or isinstance(typ, (t.InfInt, t.String)):
             self.error(decl.type_ref.loc, f"{decl.name}: a variable cannot have type {typ}")
@@ -277,7 +283,7 @@ class TypeChecker:
     def decl_Function(self, decl: ir.Function, ctx: Context):
         inner = self.type_param_context(decl.type_params, ctx)
         proto = ir.MethodPrototype(decl.loc, decl.name, decl.return_type, decl.type_params, decl.params)
-        sig = self.signature(proto, inner, "function")
+        sig = self.signature(proto, inner, "function", allow_optional=False)  # @optional is for externs
         if ctx.where not in ("global",):
             self.error(decl.loc, f"{decl.name}: functions can only be declared at the top level")
         symbol = Symbol("function", decl.name, t.CallableT(decl.name, (sig,)), decl.loc, decl)
@@ -309,6 +315,7 @@ class TypeChecker:
         if decl.name == "NoAction" and ctx.where == "global" and sig.params:
             self.error(decl.loc, "NoAction: expected an action with no parameters")
         name = self.control_name(decl, ctx)
+        self.register_control_name(name, decl, "action")
         symbol = Symbol("action", decl.name, t.ActionT(name, decl), decl.loc, decl)
         symbol.value = sig
         self.declare(ctx.scope, symbol)
@@ -378,6 +385,8 @@ class TypeChecker:
             state_scope.add(Symbol("state", state.name, t.StateT(), state.loc, state))
         if "start" not in names:
             self.error(decl.loc, f"{decl.name}: parser has no 'start' state")
+        elif not _reaches_final_state(names):
+            self.error(decl.loc, f"parser {decl.name}: the parser never reaches the accept or reject state")
         states = []
         for state in decl.states:
             state_ctx = ctx.nested(where="state")
@@ -438,13 +447,12 @@ class TypeChecker:
         if isinstance(keyset, (ir.DefaultExpression, ir.DontCare)):
             return replace(keyset, type=t.SetT(key_type))
         if isinstance(keyset, ir.Binary) and keyset.op in (ir.BinaryOp.MASK, ir.BinaryOp.RANGE):
-            left = self.coerce(self.expr(keyset.left, ctx, expected=key_type), key_type, keyset.left.loc, "keyset")
-            right = self.coerce(self.expr(keyset.right, ctx, expected=key_type), key_type, keyset.right.loc, "keyset")
-            if keyset.op is ir.BinaryOp.MASK and isinstance(key_type, (t.Bool, t.EnumT)) \
-                    and not isinstance(key_type, t.EnumT) or False:
-                self.error(keyset.loc, f"a mask cannot be applied to {key_type}")
+            left = self.simple_keyset(keyset.left, key_type, ctx)
+            right = self.simple_keyset(keyset.right, key_type, ctx)
             return replace(keyset, left=left, right=right, type=t.SetT(key_type))
         typed = self.expr(keyset, ctx, expected=key_type)
+        if isinstance(typed.type, t.InfInt) and isinstance(key_type, t.EnumT) and key_type.underlying is not None:
+            return retype(typed, key_type.underlying)  # a number matching a serializable enum key
         if isinstance(typed.type, t.SetT):
             if not self.compatible(key_type, typed.type.element):
                 self.error(keyset.loc, f"value set of {typed.type.element} cannot match a key of type {key_type}")
@@ -466,8 +474,8 @@ class TypeChecker:
         self.bind_params(decl.ctor_params, ctor_params, params, ctor=True)
         body = params.nested()
         local_decls = tuple(self.declaration(d, body) for d in decl.locals)
-        apply_ctx = body.nested(where="control", returns=VOID)
-        apply_body = self.block(decl.body, apply_ctx)
+        apply_ctx = body.nested(where="control", returns=VOID, in_apply=True)
+        apply_body = self.body_block(decl.body, apply_ctx)
         self.object_type(decl, "control", ctx, inner)
         return replace(decl, locals=local_decls, body=apply_body)
 
@@ -543,10 +551,27 @@ class TypeChecker:
             func_ctx = inner.nested(where="function")
             proto = ir.MethodPrototype(item.loc, item.name, item.return_type, item.type_params, item.params)
             sig = self.signature(proto, func_ctx, "function")
+            declared = abstract.get(item.name)
+            if declared is not None:
+                self.check_implementation(item, sig, self.method_signatures.get(id(declared)), typ)
             func_ctx = func_ctx.nested(returns=sig.returns)
             self.bind_params(item.params, sig.params, func_ctx)
             out.append(replace(item, body=self.block(item.body, func_ctx)))
         return tuple(out)
+
+    def check_implementation(self, item: ir.Function, sig: t.Signature, declared, typ: t.ExternT) -> None:
+        """An abstract method's implementation takes the declared parameters and returns the declared type."""
+        if declared is None:
+            return
+        from p4odp.frontend.expressions import extern_type_mapping
+
+        declared = substitute_signature(declared, extern_type_mapping(self, typ))
+        given, wanted = sig.params, declared.params
+        same = len(given) <= len(wanted) and all(d.optional for d in wanted[len(given):]) and all(
+            p.direction == d.direction and (p.type == d.type or _has_typevar(d.type))
+            for p, d in zip(given, wanted)) and (sig.returns == declared.returns or _has_typevar(declared.returns))
+        if not same:
+            self.error(item.loc, f"{item.name}: the implementation does not match the abstract method's signature")
 
     def decl_ValueSet(self, decl: ir.ValueSet, ctx: Context):
         element = self.resolve(decl.element_type, ctx)
@@ -556,6 +581,7 @@ class TypeChecker:
         if self.const_value(size, ctx) is None:
             self.error(decl.size.loc, f"{decl.name}: the size of a value_set must be a constant")
         name = self.control_name(decl, ctx)
+        self.register_control_name(name, decl, "value_set")
         self.declare(ctx.scope, Symbol("value_set", decl.name, t.SetT(element), decl.loc, decl))
         return replace(decl, size=size, control_name=name)
 
@@ -566,6 +592,7 @@ class TypeChecker:
             self.error(decl.loc, f"{decl.name}: tables can only be declared in controls")
         table = check_table(self, decl, ctx)
         name = self.control_name(decl, ctx)
+        self.register_control_name(name, decl, "table")
         self.declare(ctx.scope, Symbol("table", decl.name, t.TableT(name, table), decl.loc, table))
         return replace(table, control_name=name)
 
@@ -586,6 +613,15 @@ class TypeChecker:
         local = name if name is not None else decl.name
         return f"{ctx.name_prefix}.{local}" if ctx.name_prefix else local
 
+    def register_control_name(self, name: str, decl, kind: str) -> None:
+        """Tables, actions and value sets need distinct control-plane names (P4Runtime addresses them so)."""
+        previous = self.control_plane_names.get(name)
+        if previous is None:
+            self.control_plane_names[name] = (decl, kind)
+        elif previous[0] is not decl and previous[1] == kind:
+            self.error(decl.loc, f"{name}: conflicting control-plane name")
+            self.diags.note(previous[0].loc, f"{name}: also used here")
+
     # ------------------------------------------------------------------
     # Signatures and parameters
 
@@ -600,7 +636,7 @@ class TypeChecker:
             self.declare(inner.scope, Symbol("type", p.name, var, p.loc, p))
         return inner
 
-    def signature_params(self, params: tuple, ctx: Context) -> tuple:
+    def signature_params(self, params: tuple, ctx: Context, allow_optional: bool = True) -> tuple:
         out = []
         names = set()
         for p in params:
@@ -615,6 +651,10 @@ class TypeChecker:
             if p.direction and isinstance(typ, t.String):
                 self.error(p.loc, f"{p.name}: a parameter with type string cannot have a direction")
             optional = any(a.name == "optional" for a in p.annotations)
+            if optional and not allow_optional:
+                self.error(p.loc, f"{p.name}: an @optional parameter is only allowed in extern declarations")
+            if isinstance(typ, t.ObjectT) and isinstance(typ.decl, (ir.Parser, ir.Control)):
+                self.error(p.loc, f"{p.name}: a parameter cannot have the type of {typ}; use a {typ.kind} type")
             if p.default is not None:
                 self.expr(p.default, ctx, expected=typ)
                 if p.direction in ("out", "inout"):
@@ -622,9 +662,10 @@ class TypeChecker:
             out.append(t.Param(p.name, p.direction, typ, p.default is not None, optional))
         return tuple(out)
 
-    def signature(self, proto: ir.MethodPrototype, ctx: Context, kind: str) -> t.Signature:
+    def signature(self, proto: ir.MethodPrototype, ctx: Context, kind: str,
+                  allow_optional: bool = True) -> t.Signature:
         inner = self.type_param_context(proto.type_params, ctx)
-        params = self.signature_params(proto.params, inner)
+        params = self.signature_params(proto.params, inner, allow_optional)
         returns = VOID if proto.return_type is None else self.resolve(proto.return_type, inner)
         if isinstance(returns, (t.InfInt,)) or (isinstance(returns, t.ObjectT)) or isinstance(returns, t.TableT):
             self.error(proto.return_type.loc, f"{returns}: illegal return type for method")
@@ -698,7 +739,7 @@ class TypeChecker:
         if isinstance(ref, ir.TupleType):
             elements = tuple(self.resolve(e, ctx) for e in ref.elements)
             for e, element in zip(ref.elements, elements):
-                if isinstance(element, (t.ExternT, t.ObjectT, t.DontCareT)):
+                if isinstance(element, (t.ExternT, t.ObjectT, t.DontCareT, t.String, t.MatchKindT, t.Void)):
                     self.error(e.loc, f"{element}: not supported as a tuple field")
             return t.TupleT(elements)
         if isinstance(ref, ir.ListType):
@@ -765,6 +806,11 @@ class TypeChecker:
         if isinstance(base, t.StructLike):
             name = f"{base.name}<{', '.join(map(str, args))}>"
             fields = tuple(t.Field(f.name, substitute(f.type, mapping)) for f in base.fields)
+            for f in fields:
+                if base.kind == "header" and not _is_header_field_type(f.type) and not _has_typevar(f.type) or \
+                        base.kind == "header_union" and not (isinstance(f.type, t.StructLike) and
+                                                             f.type.kind == "header") and not _has_typevar(f.type):
+                    self.error(loc, f"{name}: field {f.name} cannot have type {f.type} in a {base.kind}")
             return t.StructLike(base.kind, name, fields)
         return base
 
@@ -838,7 +884,7 @@ class TypeChecker:
         if isinstance(dst, (t.TypeVar, t.DontCareT)) or isinstance(src, (t.TypeVar,)):
             return True
         if isinstance(src, t.InfInt):
-            return isinstance(dst, (t.Bits, t.InfInt)) or (isinstance(dst, t.EnumT) and dst.underlying is not None)
+            return isinstance(dst, (t.Bits, t.InfInt))
         if isinstance(src, t.EnumT) and src.underlying is not None and isinstance(dst, (t.Bits, t.InfInt)):
             return src.underlying == dst or isinstance(dst, t.InfInt)
         if isinstance(dst, t.InfInt) and isinstance(src, t.Bits):
@@ -994,6 +1040,26 @@ def _mentions(ref: ir.TypeRef, name: str) -> bool:
         return _mentions(ref.base, name) or any(_mentions(a, name) for a in ref.args)
     if isinstance(ref, ir.TupleType):
         return any(_mentions(e, name) for e in ref.elements)
+    return False
+
+
+def _reaches_final_state(states: dict) -> bool:
+    """Can the parser get from `start` to accept or reject?"""
+    seen, work = set(), ["start"]
+    while work:
+        name = work.pop()
+        if name in ("accept", "reject"):
+            return True
+        if name in seen or name not in states:
+            continue
+        seen.add(name)
+        transition = states[name].transition
+        if transition is None:
+            return True  # falls into reject
+        if isinstance(transition, ir.PathExpression):
+            work.append(transition.name)
+        elif isinstance(transition, ir.SelectExpression):
+            work.extend(case.state.name for case in transition.cases)
     return False
 
 
