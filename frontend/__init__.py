@@ -26,7 +26,7 @@ def parse_file(path: str, options: FrontendOptions, diags: Diagnostics) -> ir.Pr
     if text is None:
         return None
     tokens = tokenize(text, path, diags)
-    program = parse_program(tokens, diags)
+    program = parse_program(tokens, diags, text)
     return None if diags.error_count else program
 
 

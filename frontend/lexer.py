@@ -9,6 +9,7 @@ text where they matter, as the grammar allows them as names elsewhere.
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass
 
@@ -76,7 +77,7 @@ def tokenize(text: str, filename: str, diags: Diagnostics) -> list[Token]:
             if marker:
                 # The marker names the line that follows it.
                 line = int(marker.group(1)) - 1
-                file = marker.group(2).encode().decode("unicode_escape")
+                file = _unescape(marker.group(2))
             elif not text[pos:end].lstrip("#").strip().startswith("pragma"):
                 diags.error(Loc(file, line, pos - line_start + 1), "unexpected preprocessor directive")
             pos = end
@@ -141,6 +142,12 @@ def tokenize(text: str, filename: str, diags: Diagnostics) -> list[Token]:
             pos += 1
     tokens.append(Token("eof", "end of input", Loc(file, line, pos - line_start + 1), n, n))
     return tokens
+
+
+def _unescape(name: str) -> str:
+    """A file name as cpp quotes it: backslash escapes, octal for odd bytes, UTF-8 otherwise."""
+    raw = codecs.escape_decode(name.encode("utf-8"))[0]
+    return raw.decode("utf-8", errors="replace")
 
 
 def _int_value(match: re.Match) -> tuple[int, int | None, bool, int]:

@@ -13,6 +13,7 @@ falling back to an expression statement.
 
 from __future__ import annotations
 
+import sys
 from typing import Callable, Optional, TypeVar
 
 from p4odp import ir
@@ -20,6 +21,8 @@ from p4odp.diagnostics import Diagnostics, Loc
 from p4odp.frontend.lexer import Token
 
 T = TypeVar("T")
+
+_RECURSION_LIMIT = 20_000
 
 _BASE_TYPE_WORDS = frozenset({"bit", "int", "varbit", "bool", "string", "error", "void", "tuple", "match_kind"})
 
@@ -51,13 +54,18 @@ class ParseError(Exception):
         self.message = message
 
 
-def parse_program(tokens: list[Token], diags: Diagnostics) -> ir.Program:
-    return Parser(tokens, diags).program()
+def parse_program(tokens: list[Token], diags: Diagnostics, text: str) -> ir.Program:
+    """Parse `tokens`; `text` is the source they came from, kept for annotation bodies."""
+    # Each nesting level of an expression takes about a dozen Python frames;
+    # Python 3.11 keeps those off the C stack, so a higher limit is safe.
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), _RECURSION_LIMIT))
+    return Parser(tokens, diags, text).program()
 
 
 class Parser:
-    def __init__(self, tokens: list[Token], diags: Diagnostics) -> None:
+    def __init__(self, tokens: list[Token], diags: Diagnostics, text: str) -> None:
         self.tokens = tokens
+        self.text = text
         self.pos = 0
         self.diags = diags
         self.type_names: set[str] = set()
@@ -97,8 +105,13 @@ class Parser:
 
     def error(self, expecting: str = "") -> ParseError:
         tok = self.tok
-        what = tok.text if tok.kind != "str" else "string literal"
-        message = f"syntax error, unexpected {'end of input' if tok.kind == 'eof' else repr(what)}"
+        if tok.kind == "eof":
+            what = "end of input"
+        elif tok.kind == "str":
+            what = "string literal"
+        else:
+            what = repr(tok.text)
+        message = f"syntax error, unexpected {what}"
         if expecting:
             message += f", {expecting}"
         return ParseError(tok.loc, message)
@@ -139,33 +152,38 @@ class Parser:
             except ParseError as err:
                 self.diags.error(err.loc, err.message)
                 self.recover(start)
+            except RecursionError:
+                self.diags.error(self.tokens[start].loc, "this declaration is nested too deeply to compile")
+                self.recover(start)
         return ir.Program(self.tokens[0].loc, tuple(decls))
 
     def recover(self, start: int) -> None:
-        """Skip to the start of what looks like the next top-level declaration."""
+        """Skip the whole declaration that failed to parse, from its first token.
+
+        Braces are matched from the declaration's start, so an error deep in
+        a body does not leave its closing braces behind as more errors.  A
+        declaration keyword in the first column after the error also ends the
+        skip, in case the broken declaration lost a brace.
+        """
+        error_pos = max(self.pos, start + 1)
+        self.pos = start
         depth = 0
-        if self.pos == start:
-            self.pos += 1
         while self.tok.kind != "eof":
             tok = self.tok
-            if tok.kind == "op" and tok.text == "{":
-                depth += 1
-            elif tok.kind == "op" and tok.text == "}":
-                depth -= 1
-                if depth <= 0:
-                    self.pos += 1
-                    if self.at_op(";"):
-                        self.pos += 1
-                    if depth < 0 or self.tok.loc.col == 1 or self.tok.text in _TOP_LEVEL_STARTERS:
-                        return
-                    depth = 0
-                    continue
-            elif depth == 0 and tok.kind == "op" and tok.text == ";":
-                self.pos += 1
-                return
-            elif depth <= 0 and tok.loc.col == 1 and tok.text in _TOP_LEVEL_STARTERS:
+            if self.pos >= error_pos and tok.loc.col == 1 and tok.text in _TOP_LEVEL_STARTERS:
                 return
             self.pos += 1
+            if tok.kind != "op":
+                continue
+            if tok.text == "{":
+                depth += 1
+            elif tok.text == "}":
+                depth = max(depth - 1, 0)
+                if depth == 0 and self.pos > error_pos:
+                    self.accept(";")
+                    return
+            elif tok.text == ";" and depth == 0 and self.pos > error_pos:
+                return
 
     def annotations(self) -> tuple:
         annos = []
@@ -179,7 +197,7 @@ class Parser:
         if tok.kind not in ("id", "kw"):
             raise self.error("expecting an annotation name")
         self.pos += 1
-        if self.at_op("[") and self.tok.start == tok.end:
+        if self.at_op("["):
             return self.structured_annotation(at.loc, tok.text)
         if tok.text == "pragma":
             return self.pragma(at.loc, tok)
@@ -199,7 +217,8 @@ class Parser:
                 self.pos += 1
             close_index = self.pos
             self.pos += 1
-            body = " ".join(t.text for t in self.tokens[open_index + 1 : close_index])
+            inner = self.tokens[open_index + 1 : close_index]
+            body = self.text[inner[0].start : inner[-1].end] if inner else ""
             return ir.Annotation(at.loc, tok.text, body=body, items=self.annotation_items(open_index, close_index))
         return ir.Annotation(at.loc, tok.text)
 
@@ -618,6 +637,8 @@ class Parser:
         self.expect(")")
         if not self.at_op(":"):
             raise self.error("expecting ':'")
+        if len(elements) == 1:
+            return elements[0]  # `(k): state;` is the plain keyset `k`
         return ir.ListExpression(loc, tuple(elements))
 
     def simple_keyset(self) -> ir.Expression:
@@ -1319,8 +1340,7 @@ class Parser:
         # `a < b > (c)` would be a comparison chain, which P4 has no type for;
         # when the first argument is not a type, require a known type name.
         first = self.peek()
-        return first.kind == "kw" or first.is_("op", ".") or first.is_("kw", "_") or self.is_type_name(first.text) \
-            or first.kind == "id"
+        return first.kind == "kw" or first.is_("op", ".") or self.is_type_name(first.text)
 
     def primary(self) -> ir.Expression:
         tok = self.tok
@@ -1413,7 +1433,7 @@ class Parser:
             if self.accept("..."):
                 dots = True
                 break
-            elements.append(self.keyset_expression() if self.at_op("(") else self.simple_keyset())
+            elements.append(self.simple_keyset())
             if not self.accept(","):
                 break
         self.expect("}")

@@ -739,7 +739,7 @@ class TypeChecker:
         if isinstance(ref, ir.TupleType):
             elements = tuple(self.resolve(e, ctx) for e in ref.elements)
             for e, element in zip(ref.elements, elements):
-                if isinstance(element, (t.ExternT, t.ObjectT, t.DontCareT, t.String, t.MatchKindT, t.Void)):
+                if isinstance(element, (t.ExternT, t.ObjectT, t.DontCareT, t.String, t.Void)):
                     self.error(e.loc, f"{element}: not supported as a tuple field")
             return t.TupleT(elements)
         if isinstance(ref, ir.ListType):

@@ -1,0 +1,94 @@
+# p4odp: the two first commands are `make example` and `make test`; both set
+# themselves up on a fresh Debian machine (see `setup`).
+#
+#   make setup        install the tools and the p4odp package (editable, with test extras)
+#   make example      run the main job on a bundled example (EXAMPLE=l3fwd by default)
+#   make test         run the test suite
+#   make bench        time the front end on a generated 1,000+ line program
+#   make conformance  measure the front end on p4c's corpus (P4C_TESTDATA=.../p4c/testdata)
+
+PYTHON ?= python3
+# Run as a module so that it works wherever pip put the console script.
+P4ODP ?= $(PYTHON) -m p4odp.cli
+BUILD ?= build
+EXAMPLE ?= l3fwd
+EXAMPLE_P4 = examples/$(EXAMPLE)/$(EXAMPLE).p4
+P4C_TESTDATA ?=
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CONFORMANCE_FLAGS ?=
+
+# Debian packages, each with the command that tells whether it is there.
+DEBIAN_NEEDS = cpp:"command -v cpp" gcc:"command -v gcc" make:"command -v make" \
+               python3-pip:"$(PYTHON) -m pip --version"
+
+# Never wait for an answer (CI has no standard input).
+export DEBIAN_FRONTEND = noninteractive
+export PIP_NO_INPUT = 1
+export PIP_DISABLE_PIP_VERSION_CHECK = 1
+export PIP_ROOT_USER_ACTION = ignore
+
+SETUP_STAMP = $(BUILD)/.setup-done
+
+.PHONY: setup example test bench conformance clean
+
+# 1. Debian packages that are missing (apt-get update only then).
+# 2. `pip install -e .[test]`, unless this checkout is already installed and
+#    setup.py has not changed since; --break-system-packages on a Python that
+#    is externally managed (Debian's own) outside a virtual environment.
+setup:
+	@missing=""; \
+	for need in $(DEBIAN_NEEDS); do \
+	    package=$${need%%:*}; test=$${need#*:}; \
+	    sh -c "$$test" >/dev/null 2>&1 || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	        echo "setup: installing Debian packages:$$missing"; \
+	        apt-get update -q && apt-get install -y -q --no-install-recommends $$missing || exit 1; \
+	    else \
+	        echo "setup: missing:$$missing; install them (Debian: apt-get install$$missing)" >&2; \
+	        exit 1; \
+	    fi; \
+	fi
+	@if [ -f $(SETUP_STAMP) ] && [ ! setup.py -nt $(SETUP_STAMP) ] && \
+	    $(PYTHON) -P -c 'import sys, p4odp.frontend, jinja2, pytest; \
+	        sys.exit(p4odp.frontend.__file__ != sys.argv[1])' "$(CURDIR)/frontend/__init__.py" 2>/dev/null; then \
+	    echo "setup: p4odp is installed from this checkout"; \
+	else \
+	    flags="--use-pep517"; \
+	    if $(PYTHON) -c 'import os, sys, sysconfig; sys.exit(not (sys.prefix == sys.base_prefix and \
+	        os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))))'; then \
+	        flags="$$flags --break-system-packages"; \
+	    fi; \
+	    echo "setup: $(PYTHON) -m pip install $$flags -e '.[test]'"; \
+	    $(PYTHON) -m pip install -q $$flags -e '.[test]' && \
+	    mkdir -p $(BUILD) && touch $(SETUP_STAMP); \
+	fi
+
+# The main job on a bundled example.  Today: the front end (check, then the IR
+# as JSON).  When the switch build lands, compile it here and run it on the
+# example's pcap with its commands file.
+example: setup
+	$(P4ODP) check $(EXAMPLE_P4)
+	$(P4ODP) compile $(EXAMPLE_P4) --emit ir -o $(BUILD)/$(EXAMPLE)
+	@echo "example: the IR of $(EXAMPLE_P4) is in $(BUILD)/$(EXAMPLE)/$(EXAMPLE).ir.json"
+
+test: setup
+	$(PYTHON) -m pytest -q tests
+
+bench: setup
+	$(PYTHON) bench/frontend_speed.py
+
+conformance: setup
+	@if [ -z "$(P4C_TESTDATA)" ]; then \
+	    echo "conformance: set P4C_TESTDATA to the testdata folder of a p4c checkout, e.g." >&2; \
+	    echo "    git clone --depth 1 https://github.com/p4lang/p4c /tmp/p4c" >&2; \
+	    echo "    make conformance P4C_TESTDATA=/tmp/p4c/testdata" >&2; \
+	    echo "(keep it outside this repository: p4c's files are never committed here)" >&2; \
+	    exit 1; \
+	fi
+	$(PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_16_samples --jobs $(JOBS) $(CONFORMANCE_FLAGS)
+	$(PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_16_errors --jobs $(JOBS) $(CONFORMANCE_FLAGS)
+
+clean:
+	rm -rf $(BUILD)
