@@ -14,7 +14,8 @@ Layout of the tree:
   *syntax types* (`TypeName`, `BitsType`, ...) as the user wrote them.
 * Statements and expressions form the bodies.  After type checking every
   `Expression` carries its semantic type in `type` (a `p4odp.types.Type`);
-  straight from the parser `type` is None.
+  straight from the parser `type` is None.  The JSON dump prints types as
+  P4 spells them (`bit<8>`, `header ethernet_t`).
 * Control-plane names: tables, actions, value sets and extern instances carry
   `control_name`, the fully qualified name p4c would give them (honouring
   `@name`), filled in by the front end.
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 from p4odp.diagnostics import Loc
+from p4odp.types import Type
 
 node = dataclass(frozen=True, slots=True, eq=False)
 
@@ -704,7 +706,9 @@ Decl = Union[Declaration, ErrorDeclaration, MatchKindDeclaration]
 
 
 def to_json(value: Any) -> Any:
-    """A JSON-ready rendering of an IR node (and of semantic types)."""
+    """A JSON-ready rendering of an IR node; semantic types print as P4 spells them."""
+    if isinstance(value, Type):
+        return str(value)
     if isinstance(value, Loc):
         return f"{value.file}:{value.line}:{value.col}"
     if isinstance(value, enum.Enum):
