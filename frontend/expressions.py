@@ -413,6 +413,9 @@ class _Expressions:
         if not isinstance(_underlying(lt), (t.Bits, t.InfInt)):
             self.error(result.loc, f"{where}: cannot shift a value of type {lt}")
             return replace(result, type=UNKNOWN)
+        if isinstance(rt, t.NewTypeT):
+            self.error(result.loc, f"{where}: the shift amount must be bit<> or a constant, not {rt}")
+            return replace(result, type=UNKNOWN)
         rt = _underlying(rt)
         amount = self.tc.const_value(result.right, self.ctx)
         if isinstance(rt, t.Bits) and rt.signed and amount is None:
@@ -626,9 +629,11 @@ class _Expressions:
                 if len(args) == 2 and not has_varbit:
                     self.error(args[0].loc, f"{_describe(args[0].value)}: the two-argument extract needs a header "
                                             "with a varbit field")
-        if extern == "packet_in" and callee.member == "lookahead" and expr.type_args and \
-                isinstance(expr.type_args[0], ir.VoidType):
-            self.error(expr.loc, "void: illegal type argument for lookahead")
+        if extern == "packet_in" and callee.member == "lookahead" and expr.type_args:
+            looked = self.tc.resolve(expr.type_args[0], self.ctx)
+            if isinstance(looked, t.Void) or isinstance(looked, t.StructLike) and any(
+                    isinstance(f.type, t.Varbit) for f in looked.fields):
+                self.error(expr.loc, f"{looked}: lookahead needs a fixed-width type")
 
     def argument_unknown(self, arg: ir.Argument) -> ir.Argument:
         if arg.value is None:

@@ -174,8 +174,19 @@ class _Statements:
         inner = self.ctx.nested(loops=self.ctx.loops + 1)
         collection = self.tc.expr(stmt.collection, inner)
         var = self.tc.declaration(stmt.var, inner)
+        element = _element_type(collection.type)
+        var_type = inner.scope.lookup_one(stmt.var.name).type
+        if element is not None and not self.tc.compatible(var_type, element):
+            self.error(stmt.var.loc, f"{stmt.var.name}: a {var_type} cannot range over elements of type {element}")
         body = check_statement(self.tc, stmt.body, inner.nested())
         return replace(stmt, var=var, collection=collection, body=body)
+
+
+def _element_type(typ: t.Type):
+    """The type of the elements a for-in loop visits, if known."""
+    if isinstance(typ, (t.Stack, t.ListT, t.SetT)):
+        return typ.element
+    return None
 
 
 def _text(expr: ir.Expression) -> str:

@@ -502,6 +502,9 @@ class TypeChecker:
         if isinstance(typ, t.Stack):  # `T() name[N];`
             typ, size = typ.element, typ.size
         args, instance_type = self.construct(typ, decl.args, decl.loc, ctx)
+        for arg in args:
+            if arg.value is not None and _is_data_type(arg.value.type) and not self.is_constant(arg.value, ctx):
+                self.error(arg.loc, "constructor arguments must be compile-time constants")
         initializer = decl.initializer
         if initializer:
             initializer = self.abstract_methods(decl, instance_type, ctx)
@@ -590,10 +593,13 @@ class TypeChecker:
 
         if ctx.where != "control":
             self.error(decl.loc, f"{decl.name}: tables can only be declared in controls")
-        table = check_table(self, decl, ctx)
         name = self.control_name(decl, ctx)
+        # Bound before its properties are checked: inside them the name means the table itself.
+        symbol = Symbol("table", decl.name, t.TableT(name, decl), decl.loc, decl)
+        self.declare(ctx.scope, symbol)
+        table = check_table(self, decl, ctx)
+        symbol.type, symbol.decl = t.TableT(name, table), table
         self.register_control_name(name, decl, "table")
-        self.declare(ctx.scope, Symbol("table", decl.name, t.TableT(name, table), decl.loc, table))
         return replace(table, control_name=name)
 
     # ------------------------------------------------------------------
@@ -656,7 +662,9 @@ class TypeChecker:
             if isinstance(typ, t.ObjectT) and isinstance(typ.decl, (ir.Parser, ir.Control)):
                 self.error(p.loc, f"{p.name}: a parameter cannot have the type of {typ}; use a {typ.kind} type")
             if p.default is not None:
-                self.expr(p.default, ctx, expected=typ)
+                default = self.expr(p.default, ctx, expected=typ)
+                if not self.is_constant(default, ctx):
+                    self.error(p.default.loc, f"{p.name}: a default value must be a compile-time constant")
                 if p.direction in ("out", "inout"):
                     self.error(p.default.loc, f"{p.name}: out and inout parameters cannot have default values")
             out.append(t.Param(p.name, p.direction, typ, p.default is not None, optional))
@@ -803,7 +811,14 @@ class TypeChecker:
         if isinstance(base, t.ObjectT):
             apply = substitute_signature(base.apply, mapping) if base.apply else None
             return t.ObjectT(base.kind, base.name, args, base.decl, apply)
+        if isinstance(base, t.ExternT) and any(_mentions_extern(a, base.name) for a in args):
+            self.error(loc, f"{base.name}: an extern cannot be its own type argument")
+            return UNKNOWN
         if isinstance(base, t.StructLike):
+            for arg in args:
+                if not _is_data_type(arg):
+                    self.error(loc, f"{arg}: cannot be used as the type argument of {base}")
+                    return UNKNOWN
             name = f"{base.name}<{', '.join(map(str, args))}>"
             fields = tuple(t.Field(f.name, substitute(f.type, mapping)) for f in base.fields)
             for f in fields:
@@ -846,7 +861,7 @@ class TypeChecker:
         if self.const_value(expr, ctx) is not None:
             return True
         if isinstance(expr, (ir.IntLiteral, ir.BoolLiteral, ir.StringLiteral, ir.DefaultExpression,
-                             ir.DontCare, ir.DefaultInitializer, ir.InvalidExpression)):
+                             ir.DontCare, ir.DefaultInitializer, ir.InvalidExpression, ir.ConstructorCall)):
             return True
         if isinstance(expr, ir.PathExpression):
             symbol = ctx.scope.lookup_one(expr.name)
@@ -990,6 +1005,16 @@ def _has_typevar(typ: t.Type) -> bool:
         return _has_typevar(typ.element)
     if isinstance(typ, t.TupleT):
         return any(_has_typevar(e) for e in typ.elements)
+    return False
+
+
+def _mentions_extern(typ: t.Type, name: str) -> bool:
+    if isinstance(typ, t.ExternT):
+        return typ.name == name or any(_mentions_extern(a, name) for a in typ.type_args)
+    if isinstance(typ, (t.Stack, t.ListT)):
+        return _mentions_extern(typ.element, name)
+    if isinstance(typ, t.TupleT):
+        return any(_mentions_extern(e, name) for e in typ.elements)
     return False
 
 
