@@ -36,6 +36,14 @@ def evaluate(expr: ir.Expression, lookup: Callable[[str], Optional[Value]]) -> O
         return expr.value
     if isinstance(expr, ir.PathExpression):
         return lookup(expr.name)
+    if isinstance(expr, ir.Member) and isinstance(expr.expr.type, t.TypeT):
+        enum = expr.expr.type.of  # a member of a serializable enum has its declared value
+        if isinstance(enum, t.EnumT) and enum.underlying is not None:
+            return dict(enum.members).get(expr.member)
+        return None
+    if isinstance(expr, ir.MethodCall) and isinstance(expr.method, ir.PathExpression) and \
+            expr.method.name == "static_assert" and expr.args and expr.args[0].value is not None:
+        return evaluate(expr.args[0].value, lookup)
     if isinstance(expr, ir.Cast):
         inner = evaluate(expr.expr, lookup)
         if inner is None:

@@ -174,6 +174,8 @@ class _Expressions:
                 return replace(result, type=_builtin(name, (), INT))
             self.error(expr.loc, f"{name}: a stack has no member of this name")
             return replace(result, type=UNKNOWN)
+        if name in _SIZE_METHODS and isinstance(btype, (t.Bits, t.Varbit, t.Bool, t.EnumT, t.NewTypeT)):
+            return replace(result, type=_builtin(name, (), INT))
         if isinstance(btype, t.ExternT):
             sigs = self.extern_methods(btype, name)
             if not sigs:
@@ -248,7 +250,8 @@ class _Expressions:
             self.error(expr.index.loc, f"an array index must be an integer, not {index.type}")
         if isinstance(base.type, t.Stack):
             value = self.tc.const_value(index, self.ctx)
-            if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value < base.type.size:
+            if isinstance(value, int) and not isinstance(value, bool) and base.type.size and \
+                    not 0 <= value < base.type.size:
                 self.error(expr.index.loc, f"index {value} is out of bounds for {base.type}")
             return replace(result, type=base.type.element)
         if isinstance(base.type, t.TupleT):
@@ -449,6 +452,13 @@ class _Expressions:
             return left, self.tc.coerce(right, lt, right.loc, where), lt
         if isinstance(lt, t.EnumT) and lt.underlying is not None and isinstance(rt, t.Bits) and lt.underlying == rt:
             return left, right, rt
+        if isinstance(lt, t.EnumT) and isinstance(rt, t.EnumT) and lt.underlying is not None and \
+                lt.underlying == rt.underlying:
+            return left, right, lt.underlying
+        if isinstance(lt, t.EnumT) and lt.underlying is not None and isinstance(rt, t.InfInt):
+            return left, self.tc.coerce(right, lt.underlying, right.loc, where), lt.underlying
+        if isinstance(rt, t.EnumT) and rt.underlying is not None and isinstance(lt, t.InfInt):
+            return self.tc.coerce(left, rt.underlying, left.loc, where), right, rt.underlying
         if isinstance(rt, t.EnumT) and rt.underlying is not None and isinstance(lt, t.Bits) and rt.underlying == lt:
             return left, right, lt
         if isinstance(lt, t.InfInt) and isinstance(rt, (t.EnumT, t.NewTypeT)) or \

@@ -865,7 +865,7 @@ class TypeChecker:
             return True
         if isinstance(expr, ir.PathExpression):
             symbol = ctx.scope.lookup_one(expr.name)
-            return symbol is not None and (symbol.kind == "const" or symbol.direction == "ctor")
+            return symbol is not None and (symbol.kind in ("const", "match_kind") or symbol.direction == "ctor")
         if isinstance(expr, ir.Member):
             return isinstance(expr.expr.type, t.TypeT) or self.is_constant(expr.expr, ctx)
         if isinstance(expr, ir.ListExpression):
@@ -941,6 +941,10 @@ class TypeChecker:
     def coerce(self, expr: ir.Expression, dst: t.Type, loc: Loc, what: str) -> ir.Expression:
         """`expr` converted implicitly to `dst`, or reported."""
         src = expr.type
+        if isinstance(expr, ir.ListExpression) and expr.dots and isinstance(dst, t.StructLike) and \
+                len(expr.elements) <= len(dst.fields) and all(
+                    self.compatible(f.type, e.type) for f, e in zip(dst.fields, expr.elements)):
+            return replace(expr, type=dst)  # `{a, ...}`: the remaining fields take their default values
         if isinstance(src, t.TupleT) and isinstance(dst, t.StructLike) and not _is_list_literal(expr):
             self.error(loc, f"{what}: a tuple value cannot be converted to {dst}")
             return replace(expr, type=UNKNOWN)
@@ -1022,6 +1026,8 @@ def _overloads(previous: Symbol, new: Symbol) -> bool:
     """Functions, extern functions and packages may share a name when their parameters differ."""
     if isinstance(previous.decl, ir.Package) and isinstance(new.decl, ir.Package):
         return len(previous.decl.params) != len(new.decl.params)
+    if type(previous.decl) is type(new.decl) and isinstance(new.decl, (ir.Parser, ir.Control)):
+        return [p.name for p in previous.decl.ctor_params] != [p.name for p in new.decl.ctor_params]
     kinds = ("function", "extern_function")
     if previous.kind not in kinds or new.kind not in kinds:
         return False
