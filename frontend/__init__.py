@@ -37,5 +37,9 @@ def load_program(path: str, options: FrontendOptions, diags: Diagnostics) -> ir.
     program = parse_file(path, options, diags)
     if program is None:
         return None
-    typed = check_program(program, diags)
+    try:
+        typed = check_program(program, diags)
+    except RecursionError:
+        diags.error(program.loc, "the program nests expressions or statements too deeply to check")
+        return None
     return None if diags.error_count else typed

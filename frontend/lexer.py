@@ -109,7 +109,13 @@ def tokenize(text: str, filename: str, diags: Diagnostics) -> list[Token]:
                 diags.error(loc, f"malformed integer literal '{bad}'")
                 pos = word.end() if word else end + 1
                 continue
-            tokens.append(Token("int", text[pos:end], loc, pos, end, _int_value(match)))
+            try:
+                value = _int_value(match)
+            except ValueError:  # more digits than Python converts by default
+                diags.error(loc, "integer literal too large")
+                pos = end
+                continue
+            tokens.append(Token("int", text[pos:end], loc, pos, end, value))
             pos = end
             continue
         if ch.isalpha() or ch == "_":

@@ -535,6 +535,9 @@ class Parser:
                          annotations=annos)
 
     def parser_local(self, annos: tuple):
+        if self.at("table") or self.at("action"):
+            raise ParseError(self.tok.loc, f"{self.tok.text}s cannot be declared in a parser; "
+                                           "declare them in a control")
         if self.at("const"):
             return self.constant(annos)
         if self.at("value_set"):

@@ -145,7 +145,8 @@ class _Statements:
 
     def s_ExitStatement(self, stmt):
         if self.ctx.where in ("parser", "state", "function"):
-            self.error(stmt.loc, f"exit statements are not allowed in {self.ctx.where}s")
+            where = "parser" if self.ctx.where == "state" else self.ctx.where
+            self.error(stmt.loc, f"exit statements are not allowed in {where}s")
         return stmt
 
     def s_BreakStatement(self, stmt):

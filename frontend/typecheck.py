@@ -407,7 +407,7 @@ class TypeChecker:
         keys = tuple(self.expr(k, ctx) for k in expr.keys)
         for key in keys:
             if not isinstance(key.type, (t.Bits, t.Bool, t.EnumT, t.ErrorT, t.NewTypeT, t.Unknown, t.TypeVar,
-                                         t.InfInt, t.StructLike, t.TupleT)):
+                                         t.InfInt, t.TupleT)):
                 self.error(key.loc, f"select keys cannot have type {key.type}")
         key_types = [k.type for k in keys]
         cases = []

@@ -23,6 +23,10 @@ class Loc:
     col: int
 
     def __str__(self) -> str:
+        if self.line <= 0:
+            return self.file  # a whole file, or the command line: no position to give
+        if self.col <= 0:
+            return f"{self.file}:{self.line}"
         return f"{self.file}:{self.line}:{self.col}"
 
 
@@ -59,6 +63,7 @@ class Diagnostics:
     def error(self, loc: Loc, message: str) -> None:
         self._add("error", loc, message)
         if self.error_count >= self.max_errors:
+            self._add("note", Loc("p4odp", 0, 0), f"stopping after {self.max_errors} errors (--max-errors)")
             raise CompileError(f"too many errors (limit {self.max_errors})")
 
     def warning(self, loc: Loc, message: str) -> None:
@@ -79,7 +84,8 @@ class Diagnostics:
         if self.error_count:
             raise CompileError(f"{self.error_count} error(s)")
 
-    def render(self, out: TextIO = sys.stderr) -> None:
+    def render(self, out: TextIO | None = None) -> None:
+        out = out if out is not None else sys.stderr  # looked up now: tests and tools replace stderr
         for diag in self.items:
             out.write(format_diagnostic(diag))
 
