@@ -6,6 +6,10 @@ PACKAGES = {
     "p4odp.frontend": "frontend",
     "p4odp.transpiler": "transpiler",
     "p4odp.backend": "backend",
+    "p4odp.backend.targets": "backend/targets",
+    "p4odp.stf": "stf",
+    "p4odp.templates": "templates",
+    "p4odp.runtime": "runtime",
 }
 
 setup(
@@ -15,8 +19,20 @@ setup(
     python_requires=">=3.11",
     packages=list(PACKAGES),
     package_dir=PACKAGES,
-    package_data={"p4odp.frontend": ["include/*.p4"]},
+    package_data={
+        "p4odp.frontend": ["include/*.p4"],
+        "p4odp.templates": ["*.j2"],
+        "p4odp.runtime": ["*/*.c", "*/*.h", "*/Makefile", "include/*.h", "odp/include/*.h", "odp/include/*/*.h",
+                          "odp/include/*/*/*.h"],
+    },
     install_requires=["Jinja2>=3.1,<4"],
     extras_require={"test": ["pytest>=7"]},
-    entry_points={"console_scripts": ["p4odp = p4odp.cli:main"]},
+    entry_points={
+        "console_scripts": ["p4odp = p4odp.cli:main"],
+        # Built-in targets register like third-party ones.
+        "p4odp.targets": [
+            "x86 = p4odp.backend.targets:X86",
+            "arm64 = p4odp.backend.targets:ARM64",
+        ],
+    },
 )

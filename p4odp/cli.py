@@ -11,9 +11,10 @@ import json
 import os
 import sys
 import traceback
+from pathlib import Path
 
 from p4odp import __version__, ir
-from p4odp.diagnostics import CompileError, Diagnostics, InternalError
+from p4odp.diagnostics import CompileError, Diagnostics, InternalError, Loc
 
 EXIT_OK, EXIT_USER_ERROR, EXIT_INTERNAL = 0, 1, 2
 
@@ -41,13 +42,29 @@ def build_parser() -> argparse.ArgumentParser:
     _add_frontend_options(check)
     check.set_defaults(run=run_check)
 
-    compile_ = commands.add_parser("compile", help="compile a program")
+    compile_ = commands.add_parser("compile", help="compile a program into a switch binary")
     _add_frontend_options(compile_)
-    compile_.add_argument("-o", dest="output", metavar="DIR", help="output folder (default: stdout for --emit)")
-    compile_.add_argument("--emit", choices=["ir"], required=True,
-                          help="what to produce: ir, the front end's IR as JSON "
-                               "(switch binaries come with the target backends)")
+    compile_.add_argument("-o", dest="output", metavar="DIR",
+                          help="output folder (required unless --emit ir, which can print to stdout)")
+    compile_.add_argument("--target", default="x86", help="the target to build for (see `p4odp targets`)")
+    compile_.add_argument("--emit", choices=["ir", "c"],
+                          help="stop early: ir, the front end's IR as JSON; c, the generated C sources")
+    compile_.add_argument("--cc", help="the C compiler (default: $CC, else the target's)")
+    compile_.add_argument("--odp-prefix", metavar="DIR", help="build against the ODP installed under DIR")
+    compile_.add_argument("-v", "--verbose", action="store_true", help="show the compiler commands")
     compile_.set_defaults(run=run_compile)
+
+    stf = commands.add_parser("stf", help="run a p4c STF packet test on a program")
+    _add_frontend_options(stf)
+    stf.add_argument("test", help="the .stf file")
+    stf.add_argument("--target", default="x86", help="the target to build for (see `p4odp targets`)")
+    stf.add_argument("--cc", help="the C compiler (default: $CC, else the target's)")
+    stf.add_argument("--keep", metavar="DIR", help="build and run in DIR and keep the pcaps, commands and switch")
+    stf.add_argument("-v", "--verbose", action="store_true", help="show the compiler commands")
+    stf.set_defaults(run=run_stf)
+
+    targets = commands.add_parser("targets", help="list the targets")
+    targets.set_defaults(run=run_targets)
     return parser
 
 
@@ -64,23 +81,94 @@ def run_check(args: argparse.Namespace, diags: Diagnostics) -> int:
 
 
 def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
+    if args.emit != "ir" and not args.output:
+        diags.error(Loc("<command line>", 0, 0), "compile needs -o DIR")
+        return EXIT_USER_ERROR
+    target = _target(args.target, diags)
+    if target is None:
+        return EXIT_USER_ERROR
     program = _frontend(args, diags)
     if program is None:
         return EXIT_USER_ERROR
-    text = json.dumps(ir.to_json(program), indent=1) + "\n"
-    if args.output:
-        os.makedirs(args.output, exist_ok=True)
-        stem = os.path.splitext(os.path.basename(args.program))[0]
-        with open(os.path.join(args.output, f"{stem}.ir.json"), "w", encoding="utf-8") as out:
-            out.write(text)
+    if args.emit == "ir":
+        text = json.dumps(ir.to_json(program), indent=1) + "\n"
+        if args.output:
+            os.makedirs(args.output, exist_ok=True)
+            stem = os.path.splitext(os.path.basename(args.program))[0]
+            with open(os.path.join(args.output, f"{stem}.ir.json"), "w", encoding="utf-8") as out:
+                out.write(text)
+        else:
+            sys.stdout.write(text)
+        return EXIT_OK
+    from p4odp.transpiler import generate_c
+
+    c_files = generate_c(program, args.program, diags)
+    if c_files is None:
+        return EXIT_USER_ERROR
+    out_dir = Path(args.output)
+    if args.emit == "c":
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for name, text in c_files.items():
+            (out_dir / name).write_text(text)
+        return EXIT_OK
+    from p4odp.backend.build import BuildOptions, build_switch
+
+    options = BuildOptions(cc=args.cc, odp_prefix=args.odp_prefix, verbose=args.verbose)
+    binary = build_switch(c_files, out_dir, target, options, diags)
+    if binary is None:
+        return EXIT_USER_ERROR
+    if args.verbose:
+        sys.stderr.write(f"built {binary}\n")
+    return EXIT_OK
+
+
+def run_stf(args: argparse.Namespace, diags: Diagnostics) -> int:
+    from p4odp.backend.build import BuildOptions
+    from p4odp.stf.runner import run_stf as run_test
+
+    target = _target(args.target, diags)
+    if target is None:
+        return EXIT_USER_ERROR
+    program = _frontend(args, diags)
+    if program is None:
+        return EXIT_USER_ERROR
+    keep = Path(args.keep) if args.keep else None
+    result = run_test(program, args.program, args.test, target, BuildOptions(cc=args.cc, verbose=args.verbose),
+                      keep, diags)
+    if result is None:
+        return EXIT_USER_ERROR
+    sys.stdout.write(result.report + "\n")
+    return EXIT_OK if result.passed else EXIT_USER_ERROR
+
+
+def _target(name: str, diags: Diagnostics):
+    from p4odp.plugins import load_targets
+
+    found = load_targets()
+    if name in found["targets"]:
+        return found["targets"][name]
+    if name in found["broken"]:
+        diags.error(Loc("<command line>", 0, 0), f"target {name}: its plugin failed to load: {found['broken'][name]}")
     else:
-        sys.stdout.write(text)
+        known = ", ".join(sorted(found["targets"])) or "none"
+        diags.error(Loc("<command line>", 0, 0), f"unknown target '{name}' (known: {known})")
+    return None
+
+
+def run_targets(args: argparse.Namespace, diags: Diagnostics) -> int:
+    from p4odp.plugins import load_targets
+
+    found = load_targets()
+    for name, target in sorted(found["targets"].items()):
+        print(f"{name:12} {target.description}")
+    for name, reason in sorted(found["broken"].items()):
+        print(f"{name:12} (broken plugin: {reason})")
     return EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    diags = Diagnostics(max_errors=args.max_errors)
+    diags = Diagnostics(max_errors=getattr(args, "max_errors", 50))
     try:
         status = args.run(args, diags)
     except CompileError:

@@ -1,0 +1,581 @@
+/*
+ * The control plane's commands, in BMv2 simple_switch_CLI syntax:
+ *
+ *   table_add TABLE ACTION KEY... => PARAM... [PRIORITY]
+ *   table_set_default TABLE ACTION PARAM...
+ *   table_modify TABLE ACTION HANDLE => PARAM...
+ *   table_delete TABLE HANDLE
+ *   table_clear TABLE
+ *   mc_mgrp_create GROUP / mc_node_create RID PORT... / mc_node_associate GROUP NODE
+ *
+ * Keys: exact `V`, lpm `V/LEN`, ternary `V&&&MASK`, range `LOW->HIGH`,
+ * optional `V` or `V&&&MASK`.  Values: decimal, 0x hex, 0b binary, MAC
+ * (aa:bb:cc:dd:ee:ff), IPv4 (a.b.c.d), IPv6 (x:y::z).  Tables and actions
+ * are named in full or by a unique suffix (`ipv4_lpm` for
+ * `MyIngress.ipv4_lpm`).  A bad command changes nothing.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "switch.h"
+
+#define MAX_TOKENS 256
+#define MAX_VALUE_BYTES 256
+
+struct command {
+	char *tokens[MAX_TOKENS];
+	int n;
+	char *err;
+	size_t err_len;
+};
+
+static int fail(struct command *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->err, c->err_len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A name that is `want` or ends in `.want`. */
+static bool name_matches(const char *name, const char *want)
+{
+	size_t n = strlen(name), w = strlen(want);
+	return n == w ? strcmp(name, want) == 0 : n > w && name[n - w - 1] == '.' && strcmp(name + n - w, want) == 0;
+}
+
+static int find_table(struct command *c, const struct p4odp_program *p, const char *name)
+{
+	int found = -1;
+	for (uint32_t i = 0; i < p->n_tables; i++) {
+		if (strcmp(p->tables[i].name, name) == 0)
+			return (int)i;
+		if (name_matches(p->tables[i].name, name)) {
+			if (found >= 0)
+				return fail(c, "table name '%s' is ambiguous", name);
+			found = (int)i;
+		}
+	}
+	return found >= 0 ? found : fail(c, "no table named '%s'", name);
+}
+
+static const struct p4odp_action_info *find_action(struct command *c, const struct p4odp_program *p,
+						   const struct p4odp_table_info *table, const char *name)
+{
+	const struct p4odp_action_info *found = NULL;
+	for (uint32_t i = 0; i < table->n_actions; i++) {
+		for (uint32_t j = 0; j < p->n_actions; j++) {
+			const struct p4odp_action_info *a = &p->actions[j];
+			if (a->id != table->action_ids[i])
+				continue;
+			if (strcmp(a->name, name) == 0)
+				return a;
+			if (name_matches(a->name, name)) {
+				if (found && found != a) {
+					fail(c, "action name '%s' is ambiguous in table %s", name, table->name);
+					return NULL;
+				}
+				found = a;
+			}
+		}
+	}
+	if (!found)
+		fail(c, "table %s has no action named '%s'", table->name, name);
+	return found;
+}
+
+/* Parse `text` as an unsigned number of `width` bits into `out`
+ * (ceil(width/8) bytes, network order). */
+static int parse_value(struct command *c, const char *text, uint32_t width, uint8_t *out)
+{
+	uint32_t nbytes = (width + 7) / 8;
+	uint8_t buf[MAX_VALUE_BYTES] = { 0 };
+	const char *s = text;
+
+	if (nbytes > MAX_VALUE_BYTES)
+		return fail(c, "value '%s' is wider than supported", text);
+	if (!*s)
+		return fail(c, "empty value");
+	if (strchr(s, ':') && !strchr(s, '.') && strlen(s) == 17 && width <= 48) {
+		unsigned int b[6];
+		if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) != 6)
+			return fail(c, "bad MAC address '%s'", text);
+		for (int i = 0; i < 6; i++)
+			buf[MAX_VALUE_BYTES - 6 + i] = (uint8_t)b[i];
+	} else if (strchr(s, ':')) {
+		struct in6_addr a6;
+		if (inet_pton(AF_INET6, s, &a6) != 1)
+			return fail(c, "bad IPv6 address '%s'", text);
+		memcpy(buf + MAX_VALUE_BYTES - 16, &a6, 16);
+	} else if (strchr(s, '.')) {
+		struct in_addr a4;
+		if (inet_pton(AF_INET, s, &a4) != 1)
+			return fail(c, "bad IPv4 address '%s'", text);
+		memcpy(buf + MAX_VALUE_BYTES - 4, &a4, 4);
+	} else {
+		unsigned base = 10;
+		bool negative = false;
+		if (*s == '-') {
+			negative = true;
+			s++;
+		}
+		if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+			base = 16;
+			s += 2;
+		} else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
+			base = 2;
+			s += 2;
+		}
+		if (!*s)
+			return fail(c, "bad number '%s'", text);
+		for (; *s; s++) {
+			unsigned digit;
+			if (*s == '_')
+				continue;
+			if (isdigit((unsigned char)*s))
+				digit = (unsigned)(*s - '0');
+			else if (isxdigit((unsigned char)*s))
+				digit = (unsigned)(tolower((unsigned char)*s) - 'a' + 10);
+			else
+				return fail(c, "bad number '%s'", text);
+			if (digit >= base)
+				return fail(c, "bad number '%s'", text);
+			unsigned carry = digit;
+			for (int i = MAX_VALUE_BYTES - 1; i >= 0; i--) {
+				unsigned v = buf[i] * base + carry;
+				buf[i] = (uint8_t)v;
+				carry = v >> 8;
+			}
+			if (carry)
+				return fail(c, "value '%s' is too large", text);
+		}
+		if (negative) { /* two's complement, for int<W> parameters */
+			unsigned carry = 1;
+			for (int i = MAX_VALUE_BYTES - 1; i >= 0; i--) {
+				unsigned v = (uint8_t)~buf[i] + carry;
+				buf[i] = (uint8_t)v;
+				carry = v >> 8;
+			}
+			for (uint32_t i = 0; i < MAX_VALUE_BYTES - nbytes; i++)
+				buf[i] = 0;
+			if (width % 8)
+				buf[MAX_VALUE_BYTES - nbytes] &= (uint8_t)(0xff >> (8 - width % 8));
+		}
+	}
+	for (uint32_t i = 0; i < MAX_VALUE_BYTES - nbytes; i++)
+		if (buf[i])
+			return fail(c, "value '%s' does not fit in %u bits", text, width);
+	if (width % 8 && buf[MAX_VALUE_BYTES - nbytes] >> (width % 8))
+		return fail(c, "value '%s' does not fit in %u bits", text, width);
+	memcpy(out, buf + MAX_VALUE_BYTES - nbytes, nbytes);
+	return 0;
+}
+
+static int parse_uint(struct command *c, const char *text, uint32_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(text, &end, 0);
+	if (errno || *end || end == text || v > UINT32_MAX)
+		return fail(c, "'%s' is not a number", text);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int parse_handle(struct command *c, const char *text, int64_t *out)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(text, &end, 0);
+	if (errno || *end || end == text || v < 0)
+		return fail(c, "'%s' is not an entry handle", text);
+	*out = v;
+	return 0;
+}
+
+/* Parse the key fields of an entry. */
+static int parse_key(struct command *c, const struct p4odp_table_info *t, char **tokens, int n,
+		     struct p4odp_match *m, uint8_t *bytes)
+{
+	if ((uint32_t)n != t->n_keys)
+		return fail(c, "table %s has %u key fields, %d given", t->name, t->n_keys, n);
+	for (uint32_t i = 0; i < t->n_keys; i++) {
+		const struct p4odp_key_field_info *k = &t->keys[i];
+		struct p4odp_field_match *f = &m->fields[i];
+		uint32_t nbytes = (k->width + 7) / 8;
+		char *tok = tokens[i], *sep;
+		uint8_t *value = bytes, *mask = bytes + nbytes, *high = bytes + 2 * nbytes;
+		bytes += 3 * nbytes;
+		f->value = value;
+		f->low = value;
+		f->mask = NULL;
+		f->high = high;
+		f->prefix_len = k->width;
+		f->wildcard = false;
+		switch (k->match_kind) {
+		case P4ODP_MATCH_LPM:
+			sep = strchr(tok, '/');
+			if (!sep)
+				return fail(c, "key %s: expected VALUE/LENGTH for an lpm field", k->name);
+			*sep = '\0';
+			if (parse_value(c, tok, k->width, value) || parse_uint(c, sep + 1, &f->prefix_len))
+				return -1;
+			if (f->prefix_len > k->width)
+				return fail(c, "key %s: prefix length %u is longer than the field", k->name, f->prefix_len);
+			/* As BMv2 does, bits past the prefix are ignored rather than refused. */
+			for (uint32_t bit = f->prefix_len; bit < k->width; bit++) {
+				uint32_t pos = nbytes * 8 - k->width + bit;
+				value[pos / 8] &= (uint8_t)~(0x80 >> (pos % 8));
+			}
+			break;
+		case P4ODP_MATCH_TERNARY:
+		case P4ODP_MATCH_OPTIONAL:
+			sep = strstr(tok, "&&&");
+			if (sep) {
+				*sep = '\0';
+				if (parse_value(c, sep + 3, k->width, mask))
+					return -1;
+			} else {
+				memset(mask, 0xff, nbytes);
+				p4odp_wide_trunc(mask, nbytes, k->width);
+			}
+			if (parse_value(c, tok, k->width, value))
+				return -1;
+			bool all_zero = true;
+			for (uint32_t i = 0; i < nbytes; i++) {
+				value[i] &= mask[i]; /* bits outside the mask do not matter */
+				all_zero = all_zero && mask[i] == 0;
+			}
+			if (k->match_kind == P4ODP_MATCH_OPTIONAL) {
+				f->wildcard = all_zero;
+				if (!all_zero && sep) {
+					for (uint32_t i = 0; i < nbytes; i++)
+						if ((uint8_t)(mask[i] | (i == 0 ? (uint8_t)~(0xff >> (nbytes * 8 - k->width)) : 0)) != 0xff)
+							return fail(c, "key %s: an optional field takes a value or a zero mask", k->name);
+				}
+			} else {
+				f->mask = mask;
+			}
+			break;
+		case P4ODP_MATCH_RANGE:
+			sep = strstr(tok, "->");
+			if (!sep)
+				return fail(c, "key %s: expected LOW->HIGH for a range field", k->name);
+			*sep = '\0';
+			if (parse_value(c, tok, k->width, value) || parse_value(c, sep + 2, k->width, high))
+				return -1;
+			break;
+		default:
+			if (parse_value(c, tok, k->width, value))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_action_data(struct command *c, const struct p4odp_action_info *a, char **tokens, int n,
+			     uint8_t *data, uint32_t data_len)
+{
+	uint32_t offset = 0;
+	if ((uint32_t)n != a->n_params)
+		return fail(c, "action %s takes %u parameters, %d given", a->name, a->n_params, n);
+	memset(data, 0, data_len);
+	for (uint32_t i = 0; i < a->n_params; i++) {
+		if (parse_value(c, tokens[i], a->params[i].width, data + offset)) {
+			size_t len = strlen(c->err);
+			snprintf(c->err + len, c->err_len - len, " (parameter %s)", a->params[i].name);
+			return -1;
+		}
+		offset += (a->params[i].width + 7) / 8;
+	}
+	return 0;
+}
+
+static bool needs_priority(const struct p4odp_table_info *t)
+{
+	for (uint32_t i = 0; i < t->n_keys; i++)
+		if (t->keys[i].match_kind == P4ODP_MATCH_TERNARY || t->keys[i].match_kind == P4ODP_MATCH_RANGE ||
+		    t->keys[i].match_kind == P4ODP_MATCH_OPTIONAL)
+			return true;
+	return false;
+}
+
+static int find_arrow(struct command *c)
+{
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->tokens[i], "=>") == 0)
+			return i;
+	return c->n;
+}
+
+static int cmd_table_add(struct p4odp_switch *sw, struct command *c, FILE *out)
+{
+	if (c->n < 3)
+		return fail(c, "usage: table_add TABLE ACTION KEY... => PARAM... [PRIORITY]");
+	int ti = find_table(c, sw->program, c->tokens[1]);
+	if (ti < 0)
+		return -1;
+	const struct p4odp_table_info *t = &sw->program->tables[ti];
+	const struct p4odp_action_info *a = find_action(c, sw->program, t, c->tokens[2]);
+	if (!a)
+		return -1;
+	int arrow = find_arrow(c);
+	int n_params = arrow < c->n ? c->n - arrow - 1 : 0;
+	uint32_t priority = 0;
+	if (needs_priority(t)) {
+		if (n_params == (int)a->n_params + 1) {
+			if (parse_uint(c, c->tokens[c->n - 1], &priority))
+				return -1;
+			n_params--;
+		} else if (n_params != (int)a->n_params) {
+			return fail(c, "table %s needs a priority after the action parameters", t->name);
+		}
+	}
+	struct p4odp_field_match fields[t->n_keys ? t->n_keys : 1];
+	/* simple_switch_CLI: the smaller priority wins; the tables: the larger. */
+	struct p4odp_match m = { .fields = fields, .priority = (int32_t)(INT32_MAX - (priority & 0x7fffffff)) };
+	uint32_t key_bytes = 0;
+	for (uint32_t i = 0; i < t->n_keys; i++)
+		key_bytes += 3 * ((t->keys[i].width + 7) / 8);
+	uint8_t bytes[key_bytes + 1], data[t->action_data_len + 1];
+	if (parse_key(c, t, c->tokens + 3, arrow - 3, &m, bytes) ||
+	    parse_action_data(c, a, c->tokens + arrow + 1, n_params, data, t->action_data_len))
+		return -1;
+	int64_t handle = p4odp_table_add(sw->tables[ti].table, &m, (uint16_t)a->id, data);
+	if (handle == -EEXIST)
+		return fail(c, "table %s already has an entry with this key", t->name);
+	if (handle == -ENOSPC)
+		return fail(c, "table %s is full", t->name);
+	if (handle < 0)
+		return fail(c, "table %s: invalid entry (%s)", t->name, strerror((int)-handle));
+	if (out)
+		fprintf(out, "Entry has been added with handle %lld\n", (long long)handle);
+	return 0;
+}
+
+static int cmd_table_set_default(struct p4odp_switch *sw, struct command *c)
+{
+	if (c->n < 3)
+		return fail(c, "usage: table_set_default TABLE ACTION PARAM...");
+	int ti = find_table(c, sw->program, c->tokens[1]);
+	if (ti < 0)
+		return -1;
+	const struct p4odp_table_info *t = &sw->program->tables[ti];
+	if (t->default_const)
+		return fail(c, "the default action of table %s is const", t->name);
+	const struct p4odp_action_info *a = find_action(c, sw->program, t, c->tokens[2]);
+	if (!a)
+		return -1;
+	int first = 3;
+	if (first < c->n && strcmp(c->tokens[first], "=>") == 0)
+		first++;
+	uint8_t data[t->action_data_len + 1];
+	if (parse_action_data(c, a, c->tokens + first, c->n - first, data, t->action_data_len))
+		return -1;
+	if (p4odp_table_set_default(sw->tables[ti].table, (uint16_t)a->id, data))
+		return fail(c, "table %s: cannot set the default action", t->name);
+	return 0;
+}
+
+static int cmd_table_modify(struct p4odp_switch *sw, struct command *c)
+{
+	if (c->n < 4)
+		return fail(c, "usage: table_modify TABLE ACTION HANDLE => PARAM...");
+	int ti = find_table(c, sw->program, c->tokens[1]);
+	if (ti < 0)
+		return -1;
+	const struct p4odp_table_info *t = &sw->program->tables[ti];
+	const struct p4odp_action_info *a = find_action(c, sw->program, t, c->tokens[2]);
+	int64_t handle;
+	if (!a || parse_handle(c, c->tokens[3], &handle))
+		return -1;
+	int first = 4;
+	if (first < c->n && strcmp(c->tokens[first], "=>") == 0)
+		first++;
+	uint8_t data[t->action_data_len + 1];
+	if (parse_action_data(c, a, c->tokens + first, c->n - first, data, t->action_data_len))
+		return -1;
+	if (p4odp_table_modify(sw->tables[ti].table, handle, (uint16_t)a->id, data))
+		return fail(c, "table %s has no entry with handle %lld", t->name, (long long)handle);
+	return 0;
+}
+
+static int cmd_table_delete(struct p4odp_switch *sw, struct command *c)
+{
+	int64_t handle;
+	if (c->n != 3)
+		return fail(c, "usage: table_delete TABLE HANDLE");
+	int ti = find_table(c, sw->program, c->tokens[1]);
+	if (ti < 0 || parse_handle(c, c->tokens[2], &handle))
+		return -1;
+	if (p4odp_table_delete(sw->tables[ti].table, handle))
+		return fail(c, "table %s has no entry with handle %lld", sw->program->tables[ti].name,
+			    (long long)handle);
+	return 0;
+}
+
+static int cmd_table_clear(struct p4odp_switch *sw, struct command *c)
+{
+	if (c->n != 2)
+		return fail(c, "usage: table_clear TABLE");
+	int ti = find_table(c, sw->program, c->tokens[1]);
+	if (ti < 0)
+		return -1;
+	p4odp_table_clear(sw->tables[ti].table);
+	return 0;
+}
+
+static int cmd_mc_mgrp_create(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t group;
+	if (c->n != 2 || parse_uint(c, c->tokens[1], &group))
+		return c->n != 2 ? fail(c, "usage: mc_mgrp_create GROUP") : -1;
+	if (group == 0 || group >= P4ODP_MAX_MC_GROUPS)
+		return fail(c, "multicast group %u is out of range 1..%d", group, P4ODP_MAX_MC_GROUPS - 1);
+	if (sw->mc_groups[group].used)
+		return fail(c, "multicast group %u exists", group);
+	sw->mc_groups[group].n_nodes = 0;
+	sw->mc_groups[group].used = true;
+	return 0;
+}
+
+static int cmd_mc_node_create(struct p4odp_switch *sw, struct command *c, FILE *out)
+{
+	uint32_t rid, ports[P4ODP_MAX_NODE_PORTS];
+	if (c->n < 2)
+		return fail(c, "usage: mc_node_create RID PORT...");
+	if (c->n - 2 > P4ODP_MAX_NODE_PORTS)
+		return fail(c, "too many ports");
+	if (parse_uint(c, c->tokens[1], &rid))
+		return -1;
+	for (int i = 2; i < c->n; i++) {
+		if (parse_uint(c, c->tokens[i], &ports[i - 2]))
+			return -1;
+		if (ports[i - 2] >= P4ODP_MAX_PORTS)
+			return fail(c, "port %u is out of range", ports[i - 2]);
+	}
+	for (uint32_t h = 0; h < P4ODP_MAX_MC_NODES; h++) {
+		struct p4odp_mc_node *node = &sw->mc_nodes[h];
+		if (node->used)
+			continue;
+		node->rid = rid;
+		node->n_ports = (uint32_t)(c->n - 2);
+		memcpy(node->ports, ports, sizeof(uint32_t) * node->n_ports);
+		node->used = true;
+		if (out)
+			fprintf(out, "Node was created with handle %u\n", h);
+		return 0;
+	}
+	return fail(c, "no room for another multicast node");
+}
+
+static int cmd_mc_node_associate(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t group, handle;
+	if (c->n != 3)
+		return fail(c, "usage: mc_node_associate GROUP NODE");
+	if (parse_uint(c, c->tokens[1], &group) || parse_uint(c, c->tokens[2], &handle))
+		return -1;
+	if (group >= P4ODP_MAX_MC_GROUPS || !sw->mc_groups[group].used)
+		return fail(c, "no multicast group %u", group);
+	if (handle >= P4ODP_MAX_MC_NODES || !sw->mc_nodes[handle].used)
+		return fail(c, "no multicast node %u", handle);
+	struct p4odp_mc_group *g = &sw->mc_groups[group];
+	if (g->n_nodes == sizeof g->nodes / sizeof g->nodes[0])
+		return fail(c, "multicast group %u is full", group);
+	g->nodes[g->n_nodes++] = handle;
+	return 0;
+}
+
+uint32_t p4odp_multicast_group(struct p4odp_switch *sw, uint32_t group, uint32_t *ports, uint32_t *rids,
+			       uint32_t max)
+{
+	uint32_t n = 0;
+	if (group >= P4ODP_MAX_MC_GROUPS || !sw->mc_groups[group].used)
+		return 0;
+	const struct p4odp_mc_group *g = &sw->mc_groups[group];
+	for (uint32_t i = 0; i < g->n_nodes; i++) {
+		const struct p4odp_mc_node *node = &sw->mc_nodes[g->nodes[i]];
+		for (uint32_t j = 0; j < node->n_ports && n < max; j++) {
+			ports[n] = node->ports[j];
+			rids[n++] = node->rid;
+		}
+	}
+	return n;
+}
+
+static int tokenize(struct command *c, char *line)
+{
+	c->n = 0;
+	for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
+		if (c->n == MAX_TOKENS)
+			return fail(c, "too many words");
+		c->tokens[c->n++] = tok;
+	}
+	return 0;
+}
+
+int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, char *err, size_t err_len)
+{
+	struct command c = { .err = err, .err_len = err_len };
+	char line[8192];
+
+	if (strlen(text) >= sizeof line) {
+		snprintf(err, err_len, "line too long");
+		return -1;
+	}
+	strcpy(line, text);
+	char *hash = strchr(line, '#');
+	if (hash)
+		*hash = '\0';
+	if (tokenize(&c, line))
+		return -1;
+	if (c.n == 0)
+		return 0;
+	const char *cmd = c.tokens[0];
+	if (!strcmp(cmd, "table_add"))
+		return cmd_table_add(sw, &c, out);
+	if (!strcmp(cmd, "table_set_default"))
+		return cmd_table_set_default(sw, &c);
+	if (!strcmp(cmd, "table_modify"))
+		return cmd_table_modify(sw, &c);
+	if (!strcmp(cmd, "table_delete"))
+		return cmd_table_delete(sw, &c);
+	if (!strcmp(cmd, "table_clear"))
+		return cmd_table_clear(sw, &c);
+	if (!strcmp(cmd, "mc_mgrp_create"))
+		return cmd_mc_mgrp_create(sw, &c);
+	if (!strcmp(cmd, "mc_node_create"))
+		return cmd_mc_node_create(sw, &c, out);
+	if (!strcmp(cmd, "mc_node_associate"))
+		return cmd_mc_node_associate(sw, &c);
+	return fail(&c, "unknown command '%s'", cmd);
+}
+
+int p4odp_control_file(struct p4odp_switch *sw, const char *path, FILE *out)
+{
+	FILE *f = fopen(path, "r");
+	char line[8192], err[512];
+	int number = 0;
+
+	if (!f) {
+		fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof line, f)) {
+		number++;
+		if (p4odp_control_command(sw, line, out, err, sizeof err)) {
+			fprintf(stderr, "%s:%d: error: %s\n", path, number, err);
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	return 0;
+}

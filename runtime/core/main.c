@@ -1,0 +1,271 @@
+/*
+ * The switch binary: command line, ODP set-up, the packet loop, clean stop.
+ *
+ *   switch -i 0=pcap:in=a.pcap:out=b.pcap -i 1=veth1 [--commands FILE]
+ *          [--exit-when-done]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "switch.h"
+
+#ifdef P4ODP_ODP_BUNDLED
+#include <odp_bundled_ext.h>
+#endif
+
+#define POOL_PACKETS 8192
+#define POOL_PACKET_LEN 9600
+
+static struct p4odp_switch the_switch;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	the_switch.stop = 1;
+}
+
+static void usage(FILE *out, const char *prog)
+{
+	fprintf(out,
+		"usage: %s -i PORT=INTERFACE [-i ...] [--commands FILE] [--exit-when-done]\n"
+		"  -i PORT=INTERFACE  attach P4 port PORT (0..%d) to an ODP interface, e.g.\n"
+		"                     pcap:in=in.pcap:out=out.pcap, loop, or a Linux interface name\n"
+		"  --commands FILE    run simple_switch_CLI commands from FILE before forwarding\n"
+		"  --exit-when-done   stop once every pcap input is read and its output written\n"
+		"program: %s\n",
+		prog, P4ODP_MAX_PORTS - 1, p4odp_program.name);
+}
+
+static int open_port(struct p4odp_switch *sw, uint32_t index, const char *name)
+{
+	struct p4odp_port *port = &sw->ports[index];
+	odp_pktio_param_t param;
+	odp_pktin_queue_param_t in_param;
+	odp_pktout_queue_param_t out_param;
+
+	odp_pktio_param_init(&param);
+	param.in_mode = ODP_PKTIN_MODE_DIRECT;
+	param.out_mode = ODP_PKTOUT_MODE_DIRECT;
+	port->pktio = odp_pktio_open(name, sw->pool, &param);
+	if (port->pktio == ODP_PKTIO_INVALID) {
+		fprintf(stderr, "error: cannot open interface '%s' for port %u\n", name, index);
+		return -1;
+	}
+	odp_pktin_queue_param_init(&in_param);
+	odp_pktout_queue_param_init(&out_param);
+	if (odp_pktin_queue_config(port->pktio, &in_param) || odp_pktout_queue_config(port->pktio, &out_param) ||
+	    odp_pktin_queue(port->pktio, &port->in, 1) != 1 || odp_pktout_queue(port->pktio, &port->out, 1) != 1 ||
+	    odp_pktio_start(port->pktio)) {
+		fprintf(stderr, "error: cannot set up interface '%s' for port %u\n", name, index);
+		odp_pktio_close(port->pktio);
+		return -1;
+	}
+	snprintf(port->name, sizeof port->name, "%s", name);
+	port->open = true;
+	return 0;
+}
+
+static int parse_port_option(struct p4odp_switch *sw, const char *arg)
+{
+	char *end;
+	const char *eq = strchr(arg, '=');
+	unsigned long index = strtoul(arg, &end, 10);
+
+	if (!eq || end != eq || end == arg || index >= P4ODP_MAX_PORTS) {
+		fprintf(stderr, "error: -i %s: expected PORT=INTERFACE with PORT in 0..%d\n", arg, P4ODP_MAX_PORTS - 1);
+		return -1;
+	}
+	if (sw->ports[index].open) {
+		fprintf(stderr, "error: -i %s: port %lu is given twice\n", arg, index);
+		return -1;
+	}
+	return open_port(sw, (uint32_t)index, eq + 1);
+}
+
+/* Every input port that can still deliver packets has delivered all of them. */
+static bool inputs_done(struct p4odp_switch *sw)
+{
+#ifdef P4ODP_ODP_BUNDLED
+	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
+		if (sw->ports[i].open && odp_bundled_pktio_input_done(sw->ports[i].pktio) != 1)
+			return false;
+	return true;
+#else
+	(void)sw;
+	return false; /* a system ODP has no end of input: stop with a signal */
+#endif
+}
+
+static void process_burst(struct p4odp_switch *sw, uint32_t port_index, odp_packet_t *pkts, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (i + 2 < n)
+			__builtin_prefetch(odp_packet_data(pkts[i + 2]));
+		struct p4odp_pctx pc = {
+			.sw = sw,
+			.pkt = pkts[i],
+			.data = odp_packet_data(pkts[i]),
+			.len = odp_packet_len(pkts[i]),
+			.in_port = port_index,
+		};
+		sw->program->run(&pc);
+		odp_packet_free(pkts[i]);
+	}
+}
+
+static void run(struct p4odp_switch *sw, bool exit_when_done)
+{
+	odp_packet_t pkts[P4ODP_BURST];
+
+	while (!sw->stop) {
+		int received = 0;
+		for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
+			struct p4odp_port *port = &sw->ports[i];
+			if (!port->open)
+				continue;
+			int n = odp_pktin_recv(port->in, pkts, P4ODP_BURST);
+			if (n <= 0)
+				continue;
+			port->rx += (uint64_t)n;
+			received += n;
+			process_burst(sw, i, pkts, n);
+		}
+		if (!received && exit_when_done && inputs_done(sw))
+			break;
+		if (!received)
+			odp_time_wait_ns(10000);
+	}
+}
+
+static void print_counters(const struct p4odp_switch *sw)
+{
+	fprintf(stderr, "port  rx  tx  tx_errors  interface\n");
+	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
+		const struct p4odp_port *port = &sw->ports[i];
+		if (port->open)
+			fprintf(stderr, "%4u  %llu  %llu  %llu  %s\n", i, (unsigned long long)port->rx,
+				(unsigned long long)port->tx, (unsigned long long)port->tx_errors, port->name);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "commands", required_argument, NULL, 'c' },
+		{ "exit-when-done", no_argument, NULL, 'x' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct p4odp_switch *sw = &the_switch;
+	const char *commands = NULL;
+	const char *port_args[P4ODP_MAX_PORTS];
+	int n_ports = 0, opt, status = 0;
+	bool exit_when_done = false;
+
+	while ((opt = getopt_long(argc, argv, "i:h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'i':
+			if (n_ports == P4ODP_MAX_PORTS) {
+				fprintf(stderr, "error: at most %d ports\n", P4ODP_MAX_PORTS);
+				return 2;
+			}
+			port_args[n_ports++] = optarg;
+			break;
+		case 'c':
+			commands = optarg;
+			break;
+		case 'x':
+			exit_when_done = true;
+			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			return 0;
+		default:
+			usage(stderr, argv[0]);
+			return 2;
+		}
+	}
+	if (optind != argc || n_ports == 0) {
+		usage(stderr, argv[0]);
+		return 2;
+	}
+
+	sw->program = &p4odp_program;
+	if (odp_init_global(&sw->instance, NULL, NULL) || odp_init_local(sw->instance, ODP_THREAD_CONTROL)) {
+		fprintf(stderr, "error: ODP initialisation failed\n");
+		return 1;
+	}
+	odp_pool_param_t pool_param;
+	odp_pool_param_init(&pool_param);
+	pool_param.type = ODP_POOL_PACKET;
+	pool_param.pkt.num = POOL_PACKETS;
+	pool_param.pkt.len = POOL_PACKET_LEN;
+	pool_param.pkt.seg_len = POOL_PACKET_LEN;
+	sw->pool = odp_pool_create("p4odp_packets", &pool_param);
+	if (sw->pool == ODP_POOL_INVALID) {
+		fprintf(stderr, "error: cannot create the packet pool\n");
+		return 1;
+	}
+	if (p4odp_tables_init(sw)) {
+		status = 1;
+		goto out;
+	}
+	for (int i = 0; i < n_ports; i++)
+		if (parse_port_option(sw, port_args[i])) {
+			status = 1;
+			goto out;
+		}
+	if (commands && p4odp_control_file(sw, commands, stdout)) {
+		status = 1;
+		goto out;
+	}
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	run(sw, exit_when_done);
+	print_counters(sw);
+out:
+	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
+		if (sw->ports[i].open) {
+			odp_pktio_stop(sw->ports[i].pktio);
+			odp_pktio_close(sw->ports[i].pktio);
+		}
+	p4odp_tables_destroy(sw);
+	odp_pool_destroy(sw->pool);
+	odp_term_local();
+	odp_term_global(sw->instance);
+	return status;
+}
+
+void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs, uint32_t hdr_len, bool copy)
+{
+	struct p4odp_switch *sw = pc->sw;
+	uint32_t consumed = pc->cursor / 8;
+	uint32_t payload = pc->len > consumed ? pc->len - consumed : 0;
+	(void)copy; /* every send builds a new packet: the original stays for the other copies */
+
+	if (port_index >= P4ODP_MAX_PORTS || !sw->ports[port_index].open) {
+		sw->dropped++;
+		return;
+	}
+	struct p4odp_port *port = &sw->ports[port_index];
+	odp_packet_t out = odp_packet_alloc(sw->pool, hdr_len + payload);
+	if (out == ODP_PACKET_INVALID) {
+		port->tx_errors++;
+		return;
+	}
+	uint8_t *data = odp_packet_data(out);
+	memcpy(data, hdrs, hdr_len);
+	memcpy(data + hdr_len, pc->data + consumed, payload);
+	if (odp_pktout_send(port->out, &out, 1) == 1) {
+		port->tx++;
+	} else {
+		port->tx_errors++;
+		odp_packet_free(out);
+	}
+}

@@ -1,0 +1,91 @@
+/*
+ * The program's tables: created from the generated metadata, filled with
+ * their const entries, looked up by the generated code.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "switch.h"
+
+static int create_table(struct p4odp_switch *sw, uint32_t index)
+{
+	const struct p4odp_table_info *info = &sw->program->tables[index];
+	struct p4odp_runtime_table *rt = &sw->tables[index];
+	struct p4odp_key_field fields[info->n_keys ? info->n_keys : 1];
+
+	for (uint32_t i = 0; i < info->n_keys; i++) {
+		fields[i].width_bits = (uint16_t)info->keys[i].width;
+		fields[i].match_kind = (uint8_t)info->keys[i].match_kind;
+	}
+	struct p4odp_table_spec spec = {
+		.name = info->name,
+		.n_fields = info->n_keys,
+		.fields = fields,
+		.max_entries = info->size ? info->size : 1024,
+		.action_data_len = info->action_data_len,
+	};
+	uint8_t default_data[info->action_data_len + 1];
+
+	rt->info = info;
+	memset(default_data, 0, sizeof default_data);
+	memcpy(default_data, info->default_data, info->default_data_len);
+	/* One thread both configures and forwards, so the table needs no RCU domain yet. */
+	if (p4odp_table_create(&spec, NULL, &rt->table) ||
+	    p4odp_table_set_default(rt->table, (uint16_t)info->default_action, default_data)) {
+		fprintf(stderr, "error: cannot create table %s\n", info->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Const entries are kept as `table_add` arguments: add them as the control plane would. */
+static int add_const_entries(struct p4odp_switch *sw, uint32_t index)
+{
+	const struct p4odp_table_info *info = &sw->program->tables[index];
+	char line[8192], err[512];
+
+	for (uint32_t i = 0; i < info->n_entries; i++) {
+		snprintf(line, sizeof line, "table_add %s %s", info->name, info->entries[i]);
+		if (p4odp_control_command(sw, line, NULL, err, sizeof err)) {
+			fprintf(stderr, "error: const entry %u of table %s: %s\n", i, info->name, err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int p4odp_tables_init(struct p4odp_switch *sw)
+{
+	uint32_t n = sw->program->n_tables;
+	sw->tables = calloc(n ? n : 1, sizeof *sw->tables);
+	if (!sw->tables)
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		if (create_table(sw, i) || add_const_entries(sw, i))
+			return -1;
+	return 0;
+}
+
+void p4odp_tables_destroy(struct p4odp_switch *sw)
+{
+	if (!sw->tables)
+		return;
+	for (uint32_t i = 0; i < sw->program->n_tables; i++) {
+		if (sw->tables[i].table)
+			p4odp_table_destroy(sw->tables[i].table);
+	}
+	free(sw->tables);
+	sw->tables = NULL;
+}
+
+const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint32_t index, const uint8_t *key,
+						 bool *hit)
+{
+	const struct p4odp_runtime_table *rt = &sw->tables[index];
+	const struct p4odp_table_entry *entry = rt->info->n_keys ? p4odp_table_lookup(rt->table, key) : NULL;
+
+	*hit = entry != NULL;
+	return entry ? entry : p4odp_table_get_default(rt->table);
+}

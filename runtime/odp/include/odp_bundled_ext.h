@@ -1,0 +1,40 @@
+/*
+ * p4odp extensions to the bundled ODP; not part of the ODP API.
+ *
+ * Only the bundled implementation has this header. Code that must also
+ * build against a system ODP includes it only when its build uses the
+ * bundled ODP (e.g. under a macro the build defines), and can test
+ * ODP_BUNDLED_EXT for the version of this interface.
+ */
+#ifndef ODP_BUNDLED_EXT_H_
+#define ODP_BUNDLED_EXT_H_
+
+#include <odp_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version of this extension interface. */
+#define ODP_BUNDLED_EXT 1
+
+/**
+ * Has the interface's input come to its end?
+ *
+ * Returns 1 when the interface will never receive another packet: a pcap
+ * interface whose input file has been read to the end the requested number
+ * of times (every packet of it has been returned by odp_pktin_recv()), or
+ * one opened without an input file. Returns 0 while more packets may come,
+ * which is always the case for live interfaces (loop, Linux interfaces).
+ * Returns <0 for an invalid handle.
+ *
+ * A pcap-driven switch stops when all its pcap inputs return 1 and its
+ * own queues are empty.
+ */
+int odp_bundled_pktio_input_done(odp_pktio_t pktio);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

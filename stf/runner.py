@@ -1,0 +1,185 @@
+"""`p4odp stf PROG.p4 TEST.stf`: build the switch, play the test, compare packets.
+
+The switch runs offline: each port reads its input packets from a pcap file
+and writes what it sends to another; table entries reach it as a commands
+file in simple_switch_CLI syntax, translated from the test's `add` and
+`setdefault` statements with the switch's own control-plane metadata.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from p4odp import ir
+from p4odp.backend.build import BuildOptions, build_switch
+from p4odp.backend.target import Target
+from p4odp.diagnostics import Diagnostics, Loc
+from p4odp.stf import parser as stf
+from p4odp.stf.packets import ExpectedOutputs
+from p4odp.stf.pcap import read_packets, write_pcap
+from p4odp.transpiler.codegen import generate_model
+from p4odp.transpiler.emit import render_datapath
+from p4odp.transpiler.model import CProgram, CTable
+
+__all__ = ["StfResult", "run_stf"]
+
+# simple_switch_CLI priorities: the smaller number wins.  STF: the larger one.
+_CLI_PRIORITY_TOP = 1 << 24
+SWITCH_TIMEOUT = 60
+
+
+@dataclass
+class StfResult:
+    passed: bool
+    report: str
+
+
+def run_stf(program: ir.Program, program_path: str, stf_path: str, target: Target, options: BuildOptions,
+            keep: Optional[Path], diags: Diagnostics) -> Optional[StfResult]:
+    """Run one STF test; None after reporting an error that stopped it."""
+    statements = stf.parse_stf_file(stf_path, diags)
+    if diags.error_count:
+        return None
+    model = generate_model(program, program_path, diags)
+    if model is None:
+        return None
+    work = keep if keep is not None else Path(tempfile.mkdtemp(prefix="p4odp-stf-"))
+    work.mkdir(parents=True, exist_ok=True)
+    commands = _commands(statements, model, diags)
+    if commands is None:
+        return None
+    binary = build_switch({"datapath.c": render_datapath(model)}, work, target, options, diags)
+    if binary is None:
+        return None
+    expected = stf.expected_outputs(statements)
+    inputs: dict[int, list[bytes]] = {port: [] for port in expected.ports}
+    for statement in statements:
+        if isinstance(statement, stf.Packet):
+            inputs[statement.port].append(statement.data)
+    (work / "commands.txt").write_text("".join(line + "\n" for line in commands))
+    argv = [str(binary), "--exit-when-done", "--commands", str(work / "commands.txt")]
+    for port in sorted(inputs):
+        write_pcap(str(work / f"in{port}.pcap"), inputs[port])
+        argv += ["-i", f"{port}=pcap:in={work / f'in{port}.pcap'}:out={work / f'out{port}.pcap'}"]
+    try:
+        run = subprocess.run(argv, capture_output=True, text=True, timeout=SWITCH_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return StfResult(False, f"the switch did not finish within {SWITCH_TIMEOUT} s")
+    if run.returncode != 0:
+        return StfResult(False, f"the switch failed (exit {run.returncode}):\n{run.stderr.strip()}")
+    received = {port: read_packets(str(work / f"out{port}.pcap")) for port in inputs
+                if (work / f"out{port}.pcap").exists()}
+    if keep is not None:
+        _write_expected(work, expected)
+    failures = expected.check(received)
+    if not failures:
+        return StfResult(True, f"PASS: {len(statements)} statements, "
+                               f"{sum(len(v) for v in received.values())} packets out")
+    return StfResult(False, "FAIL: " + failures[0].render())
+
+
+def _write_expected(work: Path, expected: ExpectedOutputs) -> None:
+    """For --keep: the expected packets of each port as text (patterns may have wildcards)."""
+    for port, patterns in expected.packets.items():
+        (work / f"expected{port}.txt").write_text(
+            "".join(f"{p if p is not None else '(any packet)'}\n" for p in patterns))
+
+
+def _commands(statements: list, model: CProgram, diags: Diagnostics) -> Optional[list[str]]:
+    commands = []
+    order = _CLI_PRIORITY_TOP - 1
+    for statement in statements:
+        if isinstance(statement, stf.Add):
+            table = _find(model.tables, statement.table, statement.loc, "table", diags)
+            if table is None:
+                return None
+            line = _table_add(statement, table, model, order, diags)
+            if line is None:
+                return None
+            order -= 1
+            commands.append(line)
+        elif isinstance(statement, stf.SetDefault):
+            table = _find(model.tables, statement.table, statement.loc, "table", diags)
+            if table is None:
+                return None
+            action_line = _action(statement.action, table, model, diags)
+            if action_line is None:
+                return None
+            name, args = action_line
+            commands.append(f"table_set_default {table.name} {name} {' '.join(args)}".rstrip())
+        elif isinstance(statement, stf.CliCommand):
+            commands.append(statement.line)
+    return commands
+
+
+def _find(items, name: str, loc: Loc, what: str, diags: Diagnostics):
+    exact = [i for i in items if i.name == name]
+    if exact:
+        return exact[0]
+    suffix = [i for i in items if i.name.endswith("." + name) or name.endswith("." + i.name)]
+    if len(suffix) == 1:
+        return suffix[0]
+    diags.error(loc, f"no {what} named '{name}'" if not suffix else f"{what} name '{name}' is ambiguous")
+    return None
+
+
+def _action(call: stf.ActionCall, table: CTable, model: CProgram, diags: Diagnostics):
+    candidates = [a for a in model.actions if a.id in table.action_ids]
+    action = _find(candidates, call.name, call.loc, f"action of table {table.name}", diags)
+    if action is None:
+        return None
+    given = {arg.name: arg.value.value for arg in call.args}
+    args = []
+    for param in action.params:
+        if param.name not in given:
+            diags.error(call.loc, f"action {action.name}: no value for parameter {param.name}")
+            return None
+        args.append(str(given[param.name] % (1 << param.width)))
+    return action.name, args
+
+
+def _table_add(add: stf.Add, table: CTable, model: CProgram, order: int, diags: Diagnostics) -> Optional[str]:
+    given = {}
+    for match in add.matches:
+        key = _find(table.keys, match.field, match.loc, f"key field of table {table.name}", diags)
+        if key is None:
+            return None
+        given[key.name] = match
+    keys = []
+    for key in table.keys:
+        match = given.get(key.name)
+        full = (1 << key.width) - 1
+        if key.match_kind == "P4ODP_MATCH_LPM":
+            if match is None:
+                keys.append("0/0")
+            else:
+                length = match.prefix_len if match.prefix_len is not None else key.width
+                keys.append(f"{match.value.value & full}/{length}")
+        elif key.match_kind in ("P4ODP_MATCH_TERNARY", "P4ODP_MATCH_OPTIONAL"):
+            if match is None:
+                keys.append("0&&&0")
+            else:
+                mask = match.value.mask if match.value.mask is not None else full
+                keys.append(f"{match.value.value & full}&&&{mask & full}")
+        elif key.match_kind == "P4ODP_MATCH_RANGE":
+            keys.append(f"0->{full}" if match is None else f"{match.value.value}->{match.value.value}")
+        else:
+            if match is None:
+                diags.error(add.loc, f"table {table.name}: no value for the exact key {key.name}")
+                return None
+            keys.append(str(match.value.value & full))
+    action = _action(add.action, table, model, diags)
+    if action is None:
+        return None
+    name, args = action
+    line = f"table_add {table.name} {name} {' '.join(keys)} => {' '.join(args)}"
+    if any(k.match_kind in ("P4ODP_MATCH_TERNARY", "P4ODP_MATCH_RANGE", "P4ODP_MATCH_OPTIONAL")
+           for k in table.keys):
+        priority = _CLI_PRIORITY_TOP - 1 - add.priority if add.priority is not None else _CLI_PRIORITY_TOP - order
+        line += f" {max(priority, 0)}"
+    return line.rstrip()

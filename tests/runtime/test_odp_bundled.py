@@ -1,0 +1,326 @@
+"""Tests of the bundled ODP implementation (runtime/odp).
+
+Builds libodp-bundled.a and the C programs tests/runtime/c/odp_test_*.c with each
+compiler variant (the default C compiler, clang when installed, and an
+AddressSanitizer + UBSan build), with -Werror, runs them, and checks the
+pcap files they read and write byte by byte. The socket_mmap test runs on a
+veth pair in a network namespace of its own (root only).
+"""
+
+import os
+import random
+import shlex
+import shutil
+import struct
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ODP_DIR = ROOT / "runtime" / "odp"
+C_DIR = Path(__file__).resolve().parent / "c"
+PROGRAMS = ["odp_test_pool", "odp_test_loop", "odp_test_pcap", "odp_test_sock",
+            "odp_test_misuse"]
+WARNINGS = ["-Wall", "-Wextra", "-Werror"]
+SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"]
+SANITIZER_REPORTS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
+TIMEOUT = 120
+
+PCAP_USEC = 0xA1B2C3D4
+PCAP_NSEC = 0xA1B23C4D
+
+
+@dataclass
+class Build:
+    """Library and test programs built with one compiler variant."""
+
+    name: str
+    cc: list
+    out: Path
+    sanitize: bool
+    env: dict = field(default_factory=dict)
+
+    def prog(self, name: str) -> Path:
+        return self.out / name
+
+    def run(self, args, *, expect_rc=0, timeout=TIMEOUT, prefix=()):
+        """Run a test program; fail on an unexpected exit code or a sanitizer report."""
+        cmd = [*prefix, str(self.prog(args[0])), *map(str, args[1:])]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, **self.env})
+        for report in SANITIZER_REPORTS:
+            assert report not in proc.stderr, f"{cmd}: sanitizer report:\n{proc.stderr}"
+        assert proc.returncode == expect_rc, (
+            f"{cmd} exited {proc.returncode}, expected {expect_rc}\n"
+            f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
+        return proc
+
+
+def _variants():
+    """Compiler variants: name -> (compiler command, sanitizers on). $CC picks the compiler."""
+    cc = shlex.split(os.environ.get("CC", "cc"))
+    return {"cc": (cc, False), "clang": (["clang"], False), "asan": (cc, True)}
+
+
+@pytest.fixture(scope="session", params=list(_variants()))
+def build(request, tmp_path_factory):
+    name = request.param
+    cc, sanitize = _variants()[name]
+    if shutil.which(cc[0]) is None:
+        pytest.skip(f"compiler {cc[0]} not installed")
+    if shutil.which("make") is None:
+        pytest.skip("make not installed")
+    out = tmp_path_factory.mktemp(f"odp-{name}")
+    extra = ["-Werror", *(SANITIZE if sanitize else [])]
+    subprocess.run(["make", "-s", "-C", str(ODP_DIR), f"O={out}", f"CC={shlex.join(cc)}",
+                    f"EXTRA_CFLAGS={' '.join(extra)}"], check=True, timeout=TIMEOUT)
+    lib = out / "libodp-bundled.a"
+    assert lib.is_file()
+    for prog in PROGRAMS:
+        subprocess.run([*cc, "-std=c11", *WARNINGS, "-O1", "-g", *(SANITIZE if sanitize else []),
+                        "-I", str(ODP_DIR / "include"), str(C_DIR / f"{prog}.c"), str(lib),
+                        "-lpthread", "-o", str(out / prog)], check=True, timeout=TIMEOUT)
+    env = {}
+    if sanitize:
+        env = {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0",
+               "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
+    return Build(name, cc, out, sanitize, env)
+
+
+# ---- Build and headers ----
+
+def test_makefile_builds_every_source():
+    listed = subprocess.run(["make", "-s", "-C", str(ODP_DIR), "sources"], check=True,
+                            capture_output=True, text=True).stdout.split()
+    assert sorted(listed) == sorted(p.name for p in ODP_DIR.glob("*.c"))
+
+
+def test_headers_strict(build, tmp_path):
+    """The public headers build alone, in strict C11 and as C++."""
+    src = tmp_path / "hdr.c"
+    src.write_text("#include <odp_api.h>\n#include <odp_bundled_ext.h>\n"
+                   "int main(void) { odp_packet_t p = ODP_PACKET_INVALID;\n"
+                   "  return p != ODP_PACKET_INVALID || ODP_BUNDLED_EXT != 1; }\n")
+    subprocess.run([*build.cc, "-std=c11", "-pedantic", *WARNINGS, "-Wshadow",
+                    "-Wstrict-prototypes", "-I", str(ODP_DIR / "include"), "-c", str(src),
+                    "-o", str(tmp_path / "hdr.o")], check=True, timeout=TIMEOUT)
+    cxx = {"clang": "clang++"}.get(build.name, "g++")
+    if shutil.which(cxx):
+        subprocess.run([cxx, "-std=c++17", *WARNINGS, "-x", "c++", "-I",
+                        str(ODP_DIR / "include"), "-c", str(src), "-o",
+                        str(tmp_path / "hdr_cxx.o")], check=True, timeout=TIMEOUT)
+
+
+# ---- Pools, packets, threads; the loop pktio ----
+
+def test_pool_packets_threads(build):
+    assert "odp_test_pool: OK" in build.run(["odp_test_pool"]).stdout
+
+
+def test_loop_pktio(build):
+    assert "odp_test_loop: OK" in build.run(["odp_test_loop"]).stdout
+
+
+@pytest.mark.parametrize("build", ["asan"], indirect=True)
+@pytest.mark.parametrize("misuse", ["use-after-free", "double-free", "overflow"])
+def test_asan_sees_packet_misuse(build, misuse):
+    """Free packets and the bytes past a buffer are poisoned in ASan builds."""
+    proc = subprocess.run([str(build.prog("odp_test_misuse")), misuse], capture_output=True,
+                          text=True, timeout=TIMEOUT, env={**os.environ, **build.env})
+    assert proc.returncode != 0
+    assert "AddressSanitizer: use-after-poison" in proc.stderr
+
+
+# ---- pcap ----
+
+def pcap_bytes(records, *, endian="<", magic=PCAP_USEC, linktype=1, snaplen=65535):
+    """A classic pcap file; records are (sec, frac, data[, orig_len])."""
+    out = [struct.pack(endian + "IHHiIII", magic, 2, 4, 0, 0, snaplen, linktype)]
+    for rec in records:
+        sec, frac, data = rec[:3]
+        orig = rec[3] if len(rec) > 3 else len(data)
+        out.append(struct.pack(endian + "IIII", sec, frac, len(data), orig) + data)
+    return b"".join(out)
+
+
+def read_pcap(path):
+    """Header fields and records (sec, usec, data, orig_len) of a pcap file."""
+    raw = Path(path).read_bytes()
+    assert len(raw) >= 24, "no pcap file header"
+    magic = struct.unpack("=I", raw[:4])[0]
+    assert magic == PCAP_USEC, f"written in host byte order with usec stamps, got {magic:#x}"
+    _, major, minor, _, _, snaplen, linktype = struct.unpack("=IHHiIII", raw[:24])
+    records = []
+    off = 24
+    while off < len(raw):
+        assert off + 16 <= len(raw), "truncated record header"
+        sec, usec, caplen, orig = struct.unpack("=IIII", raw[off:off + 16])
+        assert off + 16 + caplen <= len(raw), "truncated record"
+        assert usec < 1_000_000
+        records.append((sec, usec, raw[off + 16:off + 16 + caplen], orig))
+        off += 16 + caplen
+    return {"version": (major, minor), "snaplen": snaplen, "linktype": linktype}, records
+
+
+def random_frames(count, seed, lengths=(60, 1514)):
+    rng = random.Random(seed)
+    return [rng.randbytes(rng.randint(*lengths)) for _ in range(count)]
+
+
+def run_fwd(build, devname, pool_num=512, data_room=2048):
+    proc = build.run(["odp_test_pcap", "fwd", devname, pool_num, data_room], timeout=TIMEOUT)
+    fields = dict(item.split("=") for item in proc.stdout.split())
+    return {k: int(v) for k, v in fields.items()}
+
+
+@pytest.mark.parametrize("endian", ["<", ">"], ids=["le", "be"])
+@pytest.mark.parametrize("magic", [PCAP_USEC, PCAP_NSEC], ids=["usec", "nsec"])
+def test_pcap_in_out_copy(build, tmp_path, endian, magic):
+    frames = random_frames(25, seed=magic ^ ord(endian))
+    src = tmp_path / "in.pcap"
+    dst = tmp_path / "out.pcap"
+    frac = 999_999_999 if magic == PCAP_NSEC else 999_999
+    src.write_bytes(pcap_bytes([(1000 + i, frac, f) for i, f in enumerate(frames)],
+                               endian=endian, magic=magic))
+    before = time.time()
+    counts = run_fwd(build, f"pcap:in={src}:out={dst}")
+    assert counts == {"rx": 25, "tx": 25, "discards": 0, "errors": 0}
+    header, records = read_pcap(dst)
+    assert header == {"version": (2, 4), "snaplen": 262144, "linktype": 1}
+    assert [r[2] for r in records] == frames
+    for sec, _, data, orig in records:
+        assert orig == len(data)
+        assert before - 5 <= sec <= time.time() + 5, "output stamps are the send time"
+
+
+def test_pcap_loops_and_small_pool(build, tmp_path):
+    frames = random_frames(7, seed=7)
+    src = tmp_path / "in.pcap"
+    src.write_bytes(pcap_bytes([(1, 0, f) for f in frames]))
+    dst = tmp_path / "out.pcap"
+    # Four packets in the pool: reading stops when it is empty and goes on later.
+    counts = run_fwd(build, f"pcap:in={src}:out={dst}:loops=3", pool_num=4)
+    assert counts["rx"] == counts["tx"] == 21
+    assert [r[2] for r in read_pcap(dst)[1]] == frames * 3
+
+
+def test_pcap_input_only(build, tmp_path):
+    frames = random_frames(5, seed=5)
+    src = tmp_path / "in.pcap"
+    src.write_bytes(pcap_bytes([(1, 0, f) for f in frames]))
+    assert run_fwd(build, f"pcap:in={src}")["rx"] == 5
+
+
+def test_pcap_skips_records_too_long_for_the_pool(build, tmp_path):
+    frames = random_frames(6, seed=6, lengths=(60, 1000))
+    frames[2] = bytes(1500)
+    src = tmp_path / "in.pcap"
+    dst = tmp_path / "out.pcap"
+    src.write_bytes(pcap_bytes([(1, 0, f) for f in frames]))
+    counts = run_fwd(build, f"pcap:in={src}:out={dst}", data_room=1024)
+    assert counts == {"rx": 5, "tx": 5, "discards": 1, "errors": 0}
+    assert [r[2] for r in read_pcap(dst)[1]] == frames[:2] + frames[3:]
+
+
+def test_pcap_truncated_file(build, tmp_path):
+    frames = random_frames(4, seed=4)
+    src = tmp_path / "in.pcap"
+    dst = tmp_path / "out.pcap"
+    raw = pcap_bytes([(1, 0, f) for f in frames])
+    src.write_bytes(raw[:-10])
+    counts = run_fwd(build, f"pcap:in={src}:out={dst}:loops=5")
+    assert counts == {"rx": 3, "tx": 3, "discards": 0, "errors": 1}
+    assert [r[2] for r in read_pcap(dst)[1]] == frames[:3]
+
+
+def test_pcap_snapped_records_keep_captured_bytes(build, tmp_path):
+    src = tmp_path / "in.pcap"
+    dst = tmp_path / "out.pcap"
+    src.write_bytes(pcap_bytes([(1, 0, bytes(range(64)), 1500)], snaplen=64))
+    assert run_fwd(build, f"pcap:in={src}:out={dst}")["rx"] == 1
+    assert read_pcap(dst)[1][0][2] == bytes(range(64))
+
+
+def test_pcap_empty_capture_drains_even_when_looping(build, tmp_path):
+    src = tmp_path / "in.pcap"
+    dst = tmp_path / "out.pcap"
+    src.write_bytes(pcap_bytes([]))
+    assert run_fwd(build, f"pcap:in={src}:out={dst}:loops=0")["rx"] == 0
+    assert read_pcap(dst)[1] == []
+
+
+def test_pcap_output_only(build, tmp_path):
+    dst = tmp_path / "out.pcap"
+    build.run(["odp_test_pcap", "gen", f"pcap:out={dst}", 10, dst])
+    _, records = read_pcap(dst)
+    assert [len(r[2]) for r in records] == list(range(60, 70))
+    for i, (_, _, data, orig) in enumerate(records):
+        assert data == bytes((i + j) & 0xFF for j in range(60 + i))
+        assert orig == len(data)
+
+
+def test_pcap_bad_names_and_files(build, tmp_path):
+    good = tmp_path / "good.pcap"
+    good.write_bytes(pcap_bytes([(1, 0, bytes(60))]))
+    pcapng = tmp_path / "x.pcapng"
+    pcapng.write_bytes(struct.pack("<IIIHHq", 0x0A0D0D0A, 28, 0x1A2B3C4D, 1, 0, -1)
+                       + struct.pack("<I", 28))
+    raw_ip = tmp_path / "rawip.pcap"
+    raw_ip.write_bytes(pcap_bytes([(1, 0, bytes(40))], linktype=101))
+    empty = tmp_path / "empty.pcap"
+    empty.write_bytes(b"")
+    bad = [
+        f"pcap:in={tmp_path / 'missing.pcap'}",
+        f"pcap:in={pcapng}",
+        f"pcap:in={raw_ip}",
+        f"pcap:in={empty}",
+        f"pcap:in={good}:loops=x",
+        f"pcap:in={good}:speed=10",
+        f"pcap:out={tmp_path / 'no' / 'such' / 'dir.pcap'}",
+        "pcap:",
+    ]
+    for devname in bad:
+        build.run(["odp_test_pcap", "open", devname], expect_rc=3)
+    build.run(["odp_test_pcap", "open", f"pcap:in={good}:loops=2"])
+
+
+# ---- socket_mmap on a veth pair ----
+
+def _ip(*args, check=True):
+    return subprocess.run(["ip", *args], capture_output=True, text=True, check=check,
+                          timeout=30)
+
+
+@pytest.fixture
+def veth_netns(build):
+    """A network namespace holding an up veth pair (va, vb); removed afterwards."""
+    if os.geteuid() != 0:
+        pytest.skip("socket_mmap test needs root (network namespaces, packet sockets)")
+    if shutil.which("ip") is None:
+        pytest.skip("socket_mmap test needs the 'ip' command (iproute2)")
+    ns = f"p4odp-test-{os.getpid()}-{build.name}"
+    try:
+        _ip("netns", "add", ns)
+    except subprocess.CalledProcessError as err:
+        pytest.skip(f"cannot create a network namespace: {err.stderr.strip()}")
+    try:
+        # No IPv6 chatter on the test links (the test filters it out anyway).
+        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
+                        "net.ipv6.conf.all.disable_ipv6=1",
+                        "net.ipv6.conf.default.disable_ipv6=1"],
+                       capture_output=True, check=False, timeout=30)
+        _ip("-n", ns, "link", "add", "va", "type", "veth", "peer", "name", "vb")
+        _ip("-n", ns, "link", "set", "va", "up")
+        _ip("-n", ns, "link", "set", "vb", "up")
+        yield ns
+    finally:
+        _ip("netns", "del", ns, check=False)
+    assert ns not in _ip("netns", "list").stdout
+
+
+def test_socket_mmap_veth(build, veth_netns):
+    proc = build.run(["odp_test_sock", "va", "vb"], prefix=("ip", "netns", "exec", veth_netns))
+    assert "odp_test_sock: OK" in proc.stdout

@@ -1,0 +1,1157 @@
+"""From the typed IR of a v1model program to the C-shaped model of its datapath.
+
+The walk starts at `main`, the V1Switch instance: each of its six blocks
+becomes a C function, its tables and actions become control-plane metadata.
+Actions are inlined where they run (a table's switch or a direct call), so
+that they see the locals of their control.  Every P4 call passes arguments
+copy-in/copy-out through temporaries, as the language defines.
+
+What this generator cannot translate yet is reported as a positioned error,
+never as a crash.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Optional
+
+from p4odp import ir
+from p4odp import types as t
+from p4odp.diagnostics import Diagnostics, Loc
+from p4odp.transpiler.ctypes_map import c_ident, c_type, is_wide, stack_name, struct_name
+from p4odp.transpiler.model import (CAction, CActionParam, CExternInstance, CFunction, CKeyField, CProgram,
+                                    CStruct, CTable)
+
+__all__ = ["generate_model", "Unsupported"]
+
+V1SWITCH_BLOCKS = ("parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser")
+MATCH_KINDS = {"exact": "P4ODP_MATCH_EXACT", "lpm": "P4ODP_MATCH_LPM", "ternary": "P4ODP_MATCH_TERNARY",
+               "range": "P4ODP_MATCH_RANGE", "optional": "P4ODP_MATCH_OPTIONAL"}
+DROP_PORT = 511
+
+
+class Unsupported(Exception):
+    """A construct this generator does not translate yet."""
+
+    def __init__(self, loc: Loc, what: str) -> None:
+        super().__init__(what)
+        self.loc = loc
+        self.what = what
+
+
+def generate_model(program: ir.Program, source: str, diags: Diagnostics) -> Optional[CProgram]:
+    try:
+        return _Generator(program, source).run()
+    except Unsupported as err:
+        diags.error(err.loc, f"not supported by the C generator yet: {err.what}")
+        return None
+
+
+@dataclass
+class Binding:
+    """What a P4 name means in the C code being generated."""
+
+    c: str  # a C l-value or value expression
+    type: t.Type
+    const: Optional[int] = None
+
+
+@dataclass
+class Scope:
+    parent: Optional["Scope"]
+    names: dict[str, object] = field(default_factory=dict)
+
+    def lookup(self, name: str):
+        scope = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+
+class _Generator:
+    def __init__(self, program: ir.Program, source: str) -> None:
+        self.program = program
+        self.source = source
+        self.globals = Scope(None)
+        self.structs: dict[str, CStruct] = {}
+        self.functions: list[CFunction] = []
+        self.tables: list[CTable] = []
+        self.actions: dict[int, CAction] = {}
+        self.action_ids: dict[int, int] = {}  # id(ir.Action) -> action id
+        self.externs: list[CExternInstance] = []
+        self.errors: list[str] = []
+        self.tmp = itertools.count()
+        self.decls: dict[str, object] = {}
+
+    # ------------------------------------------------------------------
+    # Program
+
+    def run(self) -> CProgram:
+        for decl in self.program.declarations:
+            if isinstance(decl, ir.ErrorDeclaration):
+                self.errors.extend(m.name for m in decl.members)
+            elif isinstance(decl, ir.MatchKindDeclaration):
+                continue
+            elif isinstance(decl, ir.Constant):
+                self.globals.names[decl.name] = Binding(self.const_c(decl.value), decl.value.type,
+                                                        self.const_int(decl.value))
+            elif isinstance(decl, ir.Action):
+                self.globals.names[decl.name] = decl
+            elif hasattr(decl, "name"):
+                self.decls.setdefault(decl.name, decl)
+        main = next((d for d in self.program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
+        if main is None:
+            raise Unsupported(self.program.loc, "a program without a 'main' instance")
+        if not isinstance(main.type_ref, (ir.TypeName, ir.SpecializedType)) or \
+                _type_name(main.type_ref) != "V1Switch":
+            raise Unsupported(main.loc, "architectures other than v1model's V1Switch")
+        blocks = {}
+        for role, arg in zip(V1SWITCH_BLOCKS, main.args):
+            blocks[role] = self.block_decl(arg)
+        if len(blocks) != len(V1SWITCH_BLOCKS):
+            raise Unsupported(main.loc, "V1Switch needs its six blocks")
+        functions = {role: self.gen_block(role, decl) for role, decl in blocks.items()}
+        parser_types = functions["parser"]["types"]
+        pipeline = {role: info["function"] for role, info in functions.items()}
+        pipeline.update(headers=parser_types[1], meta=parser_types[2], std=parser_types[3])
+        return CProgram(self.source, list(self.structs.values()), self.functions, self.tables,
+                        [self.actions[i] for i in sorted(self.actions)], self.externs, self.errors, pipeline)
+
+    def block_decl(self, arg: ir.Argument):
+        value = arg.value
+        if isinstance(value, ir.ConstructorCall) and isinstance(value.type_ref, ir.TypeName):
+            decl = self.decls.get(value.type_ref.name)
+            if isinstance(decl, (ir.Parser, ir.Control)):
+                if value.args or decl.ctor_params:
+                    raise Unsupported(value.loc, "constructor parameters of V1Switch blocks")
+                return decl
+        raise Unsupported(arg.loc, "V1Switch arguments other than parser and control instances")
+
+    # ------------------------------------------------------------------
+    # Types
+
+    def type_c(self, typ: t.Type, loc: Loc) -> str:
+        """Declare the C struct behind `typ` if needed; return its C type name."""
+        if isinstance(typ, t.StructLike):
+            name = struct_name(typ)
+            if name not in self.structs:
+                self.structs[name] = None  # type: ignore[assignment]  # guards recursion
+                members = []
+                if typ.kind == "header":
+                    members.append("uint8_t _valid")
+                for f in typ.fields:
+                    self.type_c(f.type, loc)
+                    members.append(self.member_decl(f.type, c_ident(f.name), loc))
+                if typ.kind == "header_union" and not members:
+                    members.append("uint8_t _unused")
+                if not members:
+                    members.append("uint8_t _empty")
+                del self.structs[name]
+                self.structs[name] = CStruct(name, typ.name, members)
+            return f"struct {name}"
+        if isinstance(typ, t.Stack):
+            element = self.type_c(typ.element, loc)
+            name = stack_name(typ)
+            if name not in self.structs:
+                self.structs[name] = CStruct(name, str(typ), [f"{element} e[{typ.size}]", "uint32_t _next"])
+            return f"struct {name}"
+        if isinstance(typ, t.Varbit):
+            raise Unsupported(loc, "varbit fields")
+        try:
+            return c_type(typ).decl
+        except NotImplementedError:
+            raise Unsupported(loc, f"values of type {typ}") from None
+
+    def member_decl(self, typ: t.Type, name: str, loc: Loc) -> str:
+        decl = self.type_c(typ, loc)
+        array = c_type(typ).array if isinstance(typ, t.Bits) else ""
+        return f"{decl} {name}{array}"
+
+    # ------------------------------------------------------------------
+    # Blocks
+
+    def gen_block(self, role: str, decl) -> dict:
+        fn = f"p4_{role}"
+        ctx = FunctionContext(self, decl, Scope(self.globals))
+        params = []
+        for p in decl.params:
+            typ = self.param_type(p)
+            if isinstance(typ, t.ExternT):
+                ctx.scope.names[p.name] = Binding("pc", typ)
+                continue
+            c = self.type_c(typ, p.loc)
+            params.append(f"{c} *{c_ident(p.name)}")
+            ctx.scope.names[p.name] = Binding(f"(*{c_ident(p.name)})", typ)
+        for local in decl.locals:
+            ctx.local_decl(local)
+        if isinstance(decl, ir.Parser):
+            body = ctx.parser_body(decl)
+            ret = "int"
+        else:
+            body = ctx.control_body(decl)
+            ret = "void"
+        signature = f"static {ret} {fn}(struct p4odp_pctx *pc{''.join(', ' + p for p in params)})"
+        self.functions.append(CFunction(signature, ctx.prelude + body, f"{role}: {decl.name} ({decl.loc})"))
+        return {"function": fn, "params": [self.param_type(p) for p in decl.params],
+                "types": [self.type_c(self.param_type(p), p.loc) if not isinstance(self.param_type(p), t.ExternT)
+                          else None for p in decl.params]}
+
+    def param_type(self, p: ir.Parameter) -> t.Type:
+        return self.resolve_type(p.type_ref)
+
+    def resolve_type(self, ref: ir.TypeRef) -> t.Type:
+        """The semantic type of a syntax type in a declaration (the IR keeps syntax types there)."""
+        if isinstance(ref, ir.BitsType):
+            return t.Bits(self.const_int(ref.width) or 0, ref.signed)
+        if isinstance(ref, ir.BoolType):
+            return t.Bool()
+        if isinstance(ref, ir.ErrorType):
+            return t.ErrorT()
+        if isinstance(ref, ir.StackType):
+            return t.Stack(self.resolve_type(ref.element), self.const_int(ref.size) or 0)
+        if isinstance(ref, ir.TypeName):
+            decl = self.decls.get(ref.name)
+            if isinstance(decl, ir.Typedef):
+                return self.resolve_type(decl.type_ref)
+            if isinstance(decl, ir.NewType):
+                return t.NewTypeT(decl.name, self.resolve_type(decl.type_ref))
+            if isinstance(decl, (ir.Header, ir.Struct, ir.HeaderUnion)):
+                kind = {ir.Header: "header", ir.Struct: "struct", ir.HeaderUnion: "header_union"}[type(decl)]
+                fields = tuple(t.Field(f.name, self.resolve_type(f.type_ref)) for f in decl.fields)
+                return t.StructLike(kind, decl.name, fields)
+            if isinstance(decl, ir.Enum):
+                underlying = self.resolve_type(decl.underlying) if decl.underlying is not None else None
+                values = tuple((m.name, self.const_int(m.value) if m.value is not None else i)
+                               for i, m in enumerate(decl.members))
+                return t.EnumT(decl.name, values, underlying)
+            if isinstance(decl, ir.Extern):
+                return t.ExternT(decl.name, (), decl)
+        if isinstance(ref, ir.SpecializedType):
+            decl = self.decls.get(ref.base.name)
+            if isinstance(decl, ir.Extern):
+                return t.ExternT(decl.name, tuple(self.resolve_type(a) for a in ref.args), decl)
+        raise Unsupported(ref.loc, "this type in a declaration")
+
+    # ------------------------------------------------------------------
+    # Constants
+
+    def const_int(self, expr: Optional[ir.Expression]) -> Optional[int]:
+        from p4odp.frontend.const_eval import evaluate
+
+        if expr is None:
+            return None
+
+        def lookup(name: str):
+            binding = self.globals.lookup(name)
+            return binding.const if isinstance(binding, Binding) else None
+
+        value = evaluate(expr, lookup)
+        return int(value) if value is not None else None
+
+    def const_c(self, expr: ir.Expression) -> str:
+        value = self.const_int(expr)
+        return f"UINT64_C({value})" if value is not None and value >= 0 else str(value)
+
+    def error_code(self, name: str) -> int:
+        return self.errors.index(name)
+
+    def action_id(self, action: ir.Action, name: str, params: list[CActionParam]) -> int:
+        key = id(action)
+        if key not in self.action_ids:
+            new_id = len(self.action_ids) + 1
+            self.action_ids[key] = new_id
+            self.actions[new_id] = CAction(new_id, name, params)
+        return self.action_ids[key]
+
+
+class FunctionContext:
+    """Generates the body of one C function (a parser, a control) and the actions inlined in it."""
+
+    def __init__(self, gen: _Generator, decl, scope: Scope) -> None:
+        self.gen = gen
+        self.decl = decl
+        self.scope = scope
+        self.prelude: list[str] = []
+        self.lines: list[str] = []
+        self.indent = 1
+        self.action_end: Optional[str] = None  # label a `return` inside an inlined action jumps to
+        self.in_parser = isinstance(decl, ir.Parser)
+
+    def emit(self, line: str) -> None:
+        self.lines.append("\t" * self.indent + line)
+
+    def temp(self, prefix: str = "t") -> str:
+        return f"{prefix}{next(self.gen.tmp)}"
+
+    def loc_line(self, loc: Loc) -> None:
+        self.emit(f"/* {loc.file}:{loc.line} */")
+
+    # ------------------------------------------------------------------
+    # Declarations inside blocks
+
+    def local_decl(self, decl) -> None:
+        if isinstance(decl, ir.Variable):
+            typ = decl.init.type if decl.init is not None and not isinstance(
+                decl.init.type, (t.InfInt, t.TupleT, t.StructLiteral)) else self.gen.resolve_type(decl.type_ref)
+            typ = self.gen.resolve_type(decl.type_ref)
+            name = f"v_{c_ident(decl.name)}_{next(self.gen.tmp)}"
+            self.prelude.append("\t" + self.gen.member_decl(typ, name, decl.loc) + ";")
+            self.prelude.append(f"\tmemset(&{name}, 0, sizeof {name});")
+            self.scope.names[decl.name] = Binding(name, typ)
+            if decl.init is not None:
+                self.assign(Binding(name, typ), decl.init, decl.loc)
+        elif isinstance(decl, ir.Constant):
+            self.scope.names[decl.name] = Binding(self.gen.const_c(decl.value), decl.value.type,
+                                                  self.gen.const_int(decl.value))
+        elif isinstance(decl, ir.Action):
+            self.scope.names[decl.name] = decl
+        elif isinstance(decl, ir.Table):
+            self.scope.names[decl.name] = decl
+        elif isinstance(decl, ir.Instance):
+            raise Unsupported(decl.loc, f"instances of {_type_name(decl.type_ref)} inside blocks")
+        elif isinstance(decl, ir.ValueSet):
+            raise Unsupported(decl.loc, "value_set")
+        else:
+            raise Unsupported(decl.loc, "this declaration")
+
+    # ------------------------------------------------------------------
+    # Parsers
+
+    def parser_body(self, decl: ir.Parser) -> list[str]:
+        self.emit("goto st_start;")
+        for state in decl.states:
+            self.lines.append(f"st_{c_ident(state.name)}:")
+            self.loc_line(state.loc)
+            for stmt in state.components:
+                self.statement(stmt)
+            self.transition(state.transition)
+        self.lines.append("st_accept:")
+        self.emit("return 1;")
+        self.lines.append("st_reject:")
+        self.emit("return 0;")
+        return self.lines
+
+    def transition(self, expr: ir.Expression) -> None:
+        if isinstance(expr, ir.PathExpression):
+            if expr.name == "reject":
+                self.emit(f"pc->error = {self.gen.error_code('NoMatch')};")
+            self.emit(f"goto st_{c_ident(expr.name)};")
+            return
+        assert isinstance(expr, ir.SelectExpression)
+        keys = []
+        for key in expr.keys:
+            name = self.temp("k")
+            self.emit(f"uint64_t {name} = {self.value(key)};")
+            keys.append((name, key.type))
+        for case in expr.cases:
+            cond = self.keyset_match(case.keyset, keys)
+            target = c_ident(case.state.name)
+            self.emit(f"if ({cond})")
+            self.emit(f"\tgoto st_{target};")
+        self.emit(f"pc->error = {self.gen.error_code('NoMatch')};")
+        self.emit("goto st_reject;")
+
+    def keyset_match(self, keyset: ir.Expression, keys: list) -> str:
+        if isinstance(keyset, (ir.DefaultExpression, ir.DontCare)):
+            return "1"
+        if isinstance(keyset, ir.ListExpression) and len(keys) > 1:
+            parts = [self.keyset_match(e, [k]) for e, k in zip(keyset.elements, keys)]
+            return " && ".join(f"({p})" for p in parts) or "1"
+        if isinstance(keyset, ir.ListExpression) and len(keyset.elements) == 1:
+            return self.keyset_match(keyset.elements[0], keys)
+        key, _ = keys[0]
+        if isinstance(keyset, ir.Binary) and keyset.op is ir.BinaryOp.MASK:
+            mask = self.value(keyset.right)
+            return f"({key} & {mask}) == ({self.value(keyset.left)} & {mask})"
+        if isinstance(keyset, ir.Binary) and keyset.op is ir.BinaryOp.RANGE:
+            return f"{key} >= {self.value(keyset.left)} && {key} <= {self.value(keyset.right)}"
+        if isinstance(keyset.type, t.SetT):
+            raise Unsupported(keyset.loc, "value sets in select")
+        return f"{key} == (uint64_t){self.value(keyset)}"
+
+    # ------------------------------------------------------------------
+    # Controls
+
+    def control_body(self, decl: ir.Control) -> list[str]:
+        self.block(decl.body)
+        self.lines.append("ctl_end:")
+        self.emit(";")
+        return self.lines
+
+    # ------------------------------------------------------------------
+    # Statements
+
+    def block(self, block: ir.Block) -> None:
+        outer = self.scope
+        self.scope = Scope(outer)
+        for stmt in block.statements:
+            self.statement(stmt)
+        self.scope = outer
+
+    def statement(self, stmt: ir.Statement) -> None:
+        handler = getattr(self, "s_" + type(stmt).__name__, None)
+        if handler is None:
+            raise Unsupported(stmt.loc, type(stmt).__name__)
+        handler(stmt)
+
+    def s_Block(self, stmt: ir.Block) -> None:
+        self.emit("{")
+        self.indent += 1
+        self.block(stmt)
+        self.indent -= 1
+        self.emit("}")
+
+    def s_EmptyStatement(self, stmt) -> None:
+        pass
+
+    def s_DeclarationStatement(self, stmt: ir.DeclarationStatement) -> None:
+        self.local_decl(stmt.decl)
+
+    def s_Assignment(self, stmt: ir.Assignment) -> None:
+        if stmt.op is not None:
+            value = ir.Binary(stmt.loc, ir.BinaryOp(stmt.op), stmt.target, stmt.value, type=stmt.target.type)
+            self.assign_to(stmt.target, value, stmt.loc)
+        else:
+            self.assign_to(stmt.target, stmt.value, stmt.loc)
+
+    def s_IfStatement(self, stmt: ir.IfStatement) -> None:
+        cond = self.value(stmt.cond)
+        self.emit(f"if ({cond}) {{")
+        self.nested(stmt.then)
+        if stmt.otherwise is not None:
+            self.emit("} else {")
+            self.nested(stmt.otherwise)
+        self.emit("}")
+
+    def nested(self, stmt: ir.Statement) -> None:
+        self.indent += 1
+        if isinstance(stmt, ir.Block):
+            self.block(stmt)
+        else:
+            self.statement(stmt)
+        self.indent -= 1
+
+    def s_ExitStatement(self, stmt) -> None:
+        if self.in_parser:
+            raise Unsupported(stmt.loc, "exit in a parser")
+        self.emit("pc->exited = 1;")
+        self.emit("goto ctl_end;")
+
+    def s_ReturnStatement(self, stmt: ir.ReturnStatement) -> None:
+        if stmt.value is not None:
+            raise Unsupported(stmt.loc, "functions")
+        self.emit(f"goto {self.action_end};" if self.action_end else "goto ctl_end;")
+
+    def s_SwitchStatement(self, stmt: ir.SwitchStatement) -> None:
+        subject = stmt.expr
+        if isinstance(subject.type, t.ActionEnum):
+            run = self.apply_table(subject.expr.method.expr if isinstance(subject, ir.Member) else subject)
+            value = run["action_run"]
+            labels = {}
+            for case in stmt.cases:
+                if not isinstance(case.label, ir.DefaultExpression):
+                    labels[case.label.name] = run["actions"][case.label.name]
+            self.emit(f"switch ({value}) {{")
+            for case in stmt.cases:
+                if isinstance(case.label, ir.DefaultExpression):
+                    self.emit("default:")
+                else:
+                    self.emit(f"case {labels[case.label.name]}:")
+                if case.body is not None:
+                    self.emit("{")
+                    self.nested(case.body)
+                    self.emit("}")
+                    self.emit("break;")
+            self.emit("}")
+            return
+        value = self.value(subject)
+        self.emit(f"switch ({value}) {{")
+        for case in stmt.cases:
+            if isinstance(case.label, ir.DefaultExpression):
+                self.emit("default:")
+            else:
+                self.emit(f"case {self.value(case.label)}:")
+            if case.body is not None:
+                self.emit("{")
+                self.nested(case.body)
+                self.emit("}")
+                self.emit("break;")
+        self.emit("}")
+
+    def s_MethodCallStatement(self, stmt: ir.MethodCallStatement) -> None:
+        self.call(stmt.call, as_statement=True)
+
+    # ------------------------------------------------------------------
+    # Assignment
+
+    def assign_to(self, target: ir.Expression, value: ir.Expression, loc: Loc) -> None:
+        if isinstance(target, ir.Slice):
+            base = self.lvalue(target.expr)
+            hi, lo = self.gen.const_int(target.high), self.gen.const_int(target.low)
+            width = hi - lo + 1
+            mask = f"(p4odp_mask({width}) << {lo})"
+            self.emit(f"{base.c} = ({base.c} & ~{mask}) | ((((uint64_t){self.value(value)}) & p4odp_mask({width}))"
+                      f" << {lo});")
+            return
+        self.assign(self.lvalue(target), value, loc)
+
+    def assign(self, dst: Binding, value: ir.Expression, loc: Loc) -> None:
+        typ = dst.type
+        if isinstance(value, (ir.ListExpression, ir.StructExpression)) and isinstance(typ, t.StructLike):
+            self.assign_fields(dst, value, loc)
+            return
+        if isinstance(value, ir.InvalidExpression):
+            self.emit(f"{dst.c}._valid = 0;")
+            return
+        if is_wide(typ):
+            self.emit(f"memcpy({dst.c}, {self.wide_value(value)}, sizeof {dst.c});")
+            return
+        if isinstance(typ, (t.StructLike, t.Stack)):
+            self.emit(f"{dst.c} = {self.lvalue(value).c};")
+            return
+        self.emit(f"{dst.c} = {self.value(value)};")
+
+    def assign_fields(self, dst: Binding, value: ir.Expression, loc: Loc) -> None:
+        typ = dst.type
+        if isinstance(value, ir.ListExpression):
+            pairs = list(zip(typ.fields, value.elements))
+        else:
+            by_name = {f.name: f.value for f in value.fields}
+            pairs = [(f, by_name[f.name]) for f in typ.fields if f.name in by_name]
+        for f, v in pairs:
+            self.assign(Binding(f"{dst.c}.{c_ident(f.name)}", f.type), v, loc)
+        if typ.kind == "header":
+            self.emit(f"{dst.c}._valid = 1;")
+
+    # ------------------------------------------------------------------
+    # Expressions
+
+    def lvalue(self, expr: ir.Expression) -> Binding:
+        if isinstance(expr, ir.PathExpression):
+            binding = self.scope.lookup(expr.name)
+            if not isinstance(binding, Binding):
+                raise Unsupported(expr.loc, f"'{expr.name}' here")
+            return binding
+        if isinstance(expr, ir.Member):
+            base = self.lvalue(expr.expr)
+            btype = base.type
+            if isinstance(btype, t.Stack):
+                if expr.member == "next":
+                    return Binding(f"{base.c}.e[{base.c}._next < {btype.size} ? {base.c}._next : 0]", btype.element)
+                if expr.member == "last":
+                    return Binding(f"{base.c}.e[{base.c}._next ? {base.c}._next - 1 : 0]", btype.element)
+                raise Unsupported(expr.loc, f"stack member {expr.member}")
+            return Binding(f"{base.c}.{c_ident(expr.member)}", expr.type)
+        if isinstance(expr, ir.ArrayIndex):
+            base = self.lvalue(expr.expr)
+            index = self.gen.const_int(expr.index)
+            if index is None:
+                size = base.type.size
+                return Binding(f"{base.c}.e[({self.value(expr.index)}) < {size} ? ({self.value(expr.index)}) : 0]",
+                               expr.type)
+            return Binding(f"{base.c}.e[{index}]", expr.type)
+        raise Unsupported(expr.loc, f"{type(expr).__name__} as an l-value")
+
+    def wide_value(self, expr: ir.Expression) -> str:
+        if isinstance(expr, ir.IntLiteral):
+            nbytes = (expr.type.width + 7) // 8
+            data = expr.value.to_bytes(nbytes, "big") if expr.value >= 0 else \
+                (expr.value % (1 << (8 * nbytes))).to_bytes(nbytes, "big")
+            return "((const uint8_t[]){" + ", ".join(str(b) for b in data) + "})"
+        return self.lvalue(expr).c
+
+    def value(self, expr: ir.Expression) -> str:
+        """A C expression for the value of `expr` (64-bit for integers)."""
+        typ = expr.type
+        if is_wide(typ):
+            raise Unsupported(expr.loc, "arithmetic on values wider than 64 bits")
+        handler = getattr(self, "v_" + type(expr).__name__, None)
+        if handler is None:
+            raise Unsupported(expr.loc, f"{type(expr).__name__} expressions")
+        return handler(expr)
+
+    def v_IntLiteral(self, expr: ir.IntLiteral) -> str:
+        typ = expr.type
+        if isinstance(typ, t.Bits):
+            value = expr.value & ((1 << typ.width) - 1) if typ.width else 0
+            if typ.signed and value >= 1 << (typ.width - 1):
+                return f"INT64_C({value - (1 << typ.width)})"
+            return f"UINT64_C({value})"
+        return f"INT64_C({expr.value})" if expr.value < 0 else f"UINT64_C({expr.value})"
+
+    def v_BoolLiteral(self, expr: ir.BoolLiteral) -> str:
+        return "1" if expr.value else "0"
+
+    def v_PathExpression(self, expr: ir.PathExpression) -> str:
+        binding = self.scope.lookup(expr.name)
+        if isinstance(binding, Binding):
+            return binding.c
+        raise Unsupported(expr.loc, f"'{expr.name}' as a value")
+
+    def v_Member(self, expr: ir.Member) -> str:
+        btype = expr.expr.type
+        if isinstance(btype, t.TypeT):
+            of = btype.of
+            if isinstance(of, t.ErrorT):
+                return str(self.gen.error_code(expr.member))
+            if isinstance(of, t.EnumT):
+                values = dict(of.members)
+                value = values.get(expr.member)
+                if value is None:
+                    value = [m for m, _ in of.members].index(expr.member)
+                return f"UINT64_C({value})"
+        if isinstance(btype, t.ApplyResult):
+            run = self.apply_table(expr.expr.method.expr)
+            return run["hit"] if expr.member == "hit" else f"!{run['hit']}"
+        if isinstance(btype, t.Stack) and expr.member in ("lastIndex", "nextIndex", "size"):
+            base = self.lvalue(expr.expr)
+            if expr.member == "size":
+                return str(btype.size)
+            return f"(uint64_t){base.c}._next" if expr.member == "nextIndex" else f"(uint64_t)({base.c}._next - 1)"
+        return self.lvalue(expr).c
+
+    def v_ArrayIndex(self, expr) -> str:
+        return self.lvalue(expr).c
+
+    def v_Cast(self, expr: ir.Cast) -> str:
+        inner = self.value(expr.expr)
+        to, src = expr.type, expr.expr.type
+        if isinstance(to, t.Bool):
+            return f"(({inner}) != 0)"
+        if isinstance(to, t.Bits):
+            if to.signed:
+                return f"p4odp_sext((uint64_t)({inner}), {to.width})"
+            return f"p4odp_trunc((uint64_t)({inner}), {to.width})"
+        if isinstance(to, (t.EnumT, t.NewTypeT, t.InfInt)):
+            return inner
+        raise Unsupported(expr.loc, f"casts to {to}")
+
+    def v_Unary(self, expr: ir.Unary) -> str:
+        inner = self.value(expr.expr)
+        typ = expr.type
+        if expr.op is ir.UnaryOp.NOT:
+            return f"(!({inner}))"
+        if expr.op is ir.UnaryOp.PLUS:
+            return inner
+        width = typ.width if isinstance(typ, t.Bits) else 64
+        if expr.op is ir.UnaryOp.NEG:
+            return self.wrap(f"(0 - (uint64_t)({inner}))", typ)
+        return self.wrap(f"(~(uint64_t)({inner}))", typ) if width else "0"
+
+    def wrap(self, c: str, typ: t.Type) -> str:
+        if isinstance(typ, t.Bits):
+            if typ.signed:
+                return f"p4odp_sext({c}, {typ.width})"
+            return f"p4odp_trunc({c}, {typ.width})"
+        return c
+
+    def v_Binary(self, expr: ir.Binary) -> str:
+        op, typ = expr.op, expr.type
+        left, right = self.value(expr.left), self.value(expr.right)
+        ltype = expr.left.type
+        signed = isinstance(ltype, t.Bits) and ltype.signed
+        width = ltype.width if isinstance(ltype, t.Bits) else 64
+        if op in (ir.BinaryOp.AND, ir.BinaryOp.OR):
+            return f"({left} {op.value} {right})"
+        if op in (ir.BinaryOp.EQ, ir.BinaryOp.NE, ir.BinaryOp.LT, ir.BinaryOp.LE, ir.BinaryOp.GT, ir.BinaryOp.GE):
+            if isinstance(ltype, (t.StructLike, t.Stack)):
+                raise Unsupported(expr.loc, "comparison of structs and headers")
+            cast = "(int64_t)" if signed else "(uint64_t)"
+            return f"({cast}({left}) {op.value} {cast}({right}))"
+        if op is ir.BinaryOp.SHL:
+            return self.wrap(f"p4odp_shl((uint64_t)({left}), (uint64_t)({right}), {width})", typ)
+        if op is ir.BinaryOp.SHR:
+            if signed:
+                return f"p4odp_sshr((int64_t)({left}), (uint64_t)({right}))"
+            return f"p4odp_shr((uint64_t)({left}), (uint64_t)({right}))"
+        if op is ir.BinaryOp.CONCAT:
+            rwidth = expr.right.type.width
+            return self.wrap(f"(((uint64_t)({left}) << {rwidth}) | p4odp_trunc((uint64_t)({right}), {rwidth}))", typ)
+        if op is ir.BinaryOp.ADD_SAT:
+            if signed:
+                return f"p4odp_sadd_sat((int64_t)({left}), (int64_t)({right}), {width})"
+            return f"p4odp_add_sat((uint64_t)({left}), (uint64_t)({right}), {width})"
+        if op is ir.BinaryOp.SUB_SAT:
+            if signed:
+                return f"p4odp_ssub_sat((int64_t)({left}), (int64_t)({right}), {width})"
+            return f"p4odp_sub_sat((uint64_t)({left}), (uint64_t)({right}))"
+        if op in (ir.BinaryOp.DIV, ir.BinaryOp.MOD):
+            return self.wrap(f"((uint64_t)({right}) ? (uint64_t)({left}) {op.value} (uint64_t)({right}) : 0)", typ)
+        if op in (ir.BinaryOp.ADD, ir.BinaryOp.SUB, ir.BinaryOp.MUL, ir.BinaryOp.BAND, ir.BinaryOp.BOR,
+                  ir.BinaryOp.BXOR):
+            return self.wrap(f"((uint64_t)({left}) {op.value} (uint64_t)({right}))", typ)
+        raise Unsupported(expr.loc, f"the operator {op.value}")
+
+    def v_Mux(self, expr: ir.Mux) -> str:
+        return f"(({self.value(expr.cond)}) ? ({self.value(expr.then)}) : ({self.value(expr.otherwise)}))"
+
+    def v_Slice(self, expr: ir.Slice) -> str:
+        hi, lo = self.gen.const_int(expr.high), self.gen.const_int(expr.low)
+        return f"p4odp_trunc((uint64_t)({self.value(expr.expr)}) >> {lo}, {hi - lo + 1})"
+
+    def v_MethodCall(self, expr: ir.MethodCall) -> str:
+        result = self.call(expr, as_statement=False)
+        if result is None:
+            raise Unsupported(expr.loc, "this call as a value")
+        return result
+
+    # ------------------------------------------------------------------
+    # Calls
+
+    def call(self, expr: ir.MethodCall, as_statement: bool) -> Optional[str]:
+        method = expr.method
+        args = [a.value for a in expr.args]
+        if isinstance(method, ir.Member):
+            base_type = method.expr.type
+            name = method.member
+            if isinstance(base_type, t.StructLike) and base_type.kind == "header":
+                base = self.lvalue(method.expr).c
+                if name == "isValid":
+                    return f"({base}._valid != 0)"
+                if name == "setValid":
+                    self.emit(f"{base}._valid = 1;")
+                    return None
+                if name == "setInvalid":
+                    self.emit(f"{base}._valid = 0;")
+                    return None
+            if isinstance(base_type, t.StructLike) and base_type.kind == "header_union" and name == "isValid":
+                base = self.lvalue(method.expr).c
+                checks = " || ".join(f"{base}.{c_ident(f.name)}._valid" for f in base_type.fields) or "0"
+                return f"({checks})"
+            if isinstance(base_type, t.TableT) and name == "apply":
+                self.apply_table(method.expr)
+                return None
+            if isinstance(base_type, t.ExternT):
+                return self.extern_method(expr, base_type, name, args)
+            if isinstance(base_type, t.Stack) and name in ("push_front", "pop_front"):
+                return self.stack_shift(method.expr, name, args, expr.loc)
+        if isinstance(method, ir.PathExpression):
+            target = self.scope.lookup(method.name)
+            if isinstance(target, ir.Action):
+                self.inline_action(target, [a for a in expr.args], None)
+                return None
+            return self.extern_function(expr, method.name, args)
+        raise Unsupported(expr.loc, "this call")
+
+    def extern_method(self, expr: ir.MethodCall, typ: t.ExternT, name: str, args: list) -> Optional[str]:
+        if typ.name == "packet_in":
+            if name == "extract" and len(args) == 1:
+                self.extract(args[0])
+                return None
+            if name == "lookahead":
+                width = expr.type.width if isinstance(expr.type, t.Bits) else None
+                if width is None or width > 64:
+                    raise Unsupported(expr.loc, f"lookahead of {expr.type}")
+                self.emit(f"if (p4odp_unlikely(pc->cursor + {width} > pc->len * 8)) {{ "
+                          f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
+                return f"p4odp_load_bits(pc->data, pc->cursor, {width})"
+            if name == "advance":
+                amount = self.value(args[0])
+                self.emit(f"if (p4odp_unlikely(pc->cursor + ({amount}) > pc->len * 8)) {{ "
+                          f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
+                self.emit(f"pc->cursor += (uint32_t)({amount});")
+                return None
+            if name == "length":
+                return "(uint64_t)pc->len"
+        if typ.name == "packet_out" and name == "emit":
+            self.emit_header(args[0])
+            return None
+        raise Unsupported(expr.loc, f"{typ.name}.{name}")
+
+    def extern_function(self, expr: ir.MethodCall, name: str, args: list) -> Optional[str]:
+        if name == "mark_to_drop":
+            sm = self.lvalue(args[0]).c if args else self.standard_metadata(expr.loc)
+            self.emit(f"{sm}.egress_spec = {DROP_PORT};")
+            self.emit(f"{sm}.mcast_grp = 0;")
+            return None
+        if name == "verify":
+            cond = self.value(args[0])
+            self.emit(f"if (!({cond})) {{ pc->error = {self.value(args[1])}; goto st_reject; }}")
+            return None
+        if name in ("verify_checksum", "update_checksum") and \
+                isinstance(args[3], ir.TypeNameExpression) is False:
+            return self.checksum(name, expr, args)
+        raise Unsupported(expr.loc, f"the extern function {name}")
+
+    def standard_metadata(self, loc: Loc) -> str:
+        for name, binding in self.scope.names.items():
+            if isinstance(binding, Binding) and isinstance(binding.type, t.StructLike) and \
+                    binding.type.name == "standard_metadata_t":
+                return binding.c
+        scope = self.scope.parent
+        while scope is not None:
+            for binding in scope.names.values():
+                if isinstance(binding, Binding) and isinstance(binding.type, t.StructLike) and \
+                        binding.type.name == "standard_metadata_t":
+                    return binding.c
+            scope = scope.parent
+        raise Unsupported(loc, "mark_to_drop() without standard_metadata in scope")
+
+    def checksum(self, name: str, expr: ir.MethodCall, args: list) -> None:
+        cond, data, field_expr, algo = args[0], args[1], args[2], args[3]
+        if not (isinstance(algo, ir.Member) and algo.member == "csum16"):
+            raise Unsupported(expr.loc, "checksum algorithms other than csum16")
+        elements = data.elements if isinstance(data, ir.ListExpression) else None
+        if elements is None:
+            raise Unsupported(data.loc, "checksum data that is not a list of fields")
+        total = sum(e.type.width for e in elements if isinstance(e.type, t.Bits))
+        if total % 8:
+            raise Unsupported(data.loc, "checksum data that is not a whole number of bytes")
+        buf = self.temp("ck")
+        self.emit("{")
+        self.indent += 1
+        self.emit(f"uint8_t {buf}[{max(total // 8, 1)}] = {{0}};")
+        offset = 0
+        for element in elements:
+            width = element.type.width
+            if width > 64:
+                self.emit(f"p4odp_copy_bits({buf}, {offset}, {self.wide_value(element)}, "
+                          f"{(width + 7) // 8 * 8 - width}, {width});")
+            else:
+                self.emit(f"p4odp_store_bits({buf}, {offset}, {width}, (uint64_t)({self.value(element)}));")
+            offset += width
+        sum_expr = f"p4odp_csum16_finish(p4odp_csum16_add(0, {buf}, {total // 8}))"
+        target = self.lvalue(field_expr).c
+        if name == "verify_checksum":
+            self.emit(f"if (({self.value(cond)}) && (uint64_t)({target}) != (uint64_t){sum_expr})")
+            self.emit("\tpc->checksum_error = 1;")
+        else:
+            self.emit(f"if ({self.value(cond)})")
+            self.emit(f"\t{target} = {sum_expr};")
+        self.indent -= 1
+        self.emit("}")
+
+    def stack_shift(self, stack_expr, name: str, args: list, loc: Loc) -> None:
+        stack = self.lvalue(stack_expr)
+        count = self.gen.const_int(args[0])
+        size = stack.type.size
+        i = self.temp("i")
+        if name == "push_front":
+            self.emit(f"for (int {i} = {size} - 1; {i} >= 0; {i}--)")
+            self.emit(f"\tif ({i} >= {count}) {stack.c}.e[{i}] = {stack.c}.e[{i} - {count}]; "
+                      f"else {stack.c}.e[{i}]._valid = 0;")
+            self.emit(f"{stack.c}._next = {stack.c}._next + {count} > {size} ? {size} : {stack.c}._next + {count};")
+        else:
+            self.emit(f"for (int {i} = 0; {i} < {size}; {i}++)")
+            self.emit(f"\tif ({i} + {count} < {size}) {stack.c}.e[{i}] = {stack.c}.e[{i} + {count}]; "
+                      f"else {stack.c}.e[{i}]._valid = 0;")
+            self.emit(f"{stack.c}._next = {stack.c}._next > {count} ? {stack.c}._next - {count} : 0;")
+
+    # ------------------------------------------------------------------
+    # Headers in and out of packets
+
+    def extract(self, target: ir.Expression) -> None:
+        typ = target.type
+        if not isinstance(typ, t.StructLike) or typ.kind != "header":
+            raise Unsupported(target.loc, f"extract into {typ}")
+        if isinstance(target, ir.Member) and target.member == "next":
+            stack = self.lvalue(target.expr)
+            self.emit(f"if (p4odp_unlikely({stack.c}._next >= {stack.type.size})) {{ "
+                      f"pc->error = {self.gen.error_code('StackOutOfBounds')}; goto st_reject; }}")
+        dst = self.lvalue(target).c
+        width = sum(f.type.width for f in typ.fields)
+        self.emit(f"if (p4odp_unlikely(pc->cursor + {width} > pc->len * 8)) {{ "
+                  f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
+        offset = 0
+        for f in typ.fields:
+            self.field_io(f, dst, offset, load=True)
+            offset += f.type.width
+        self.emit(f"{dst}._valid = 1;")
+        self.emit(f"pc->cursor += {width};")
+        if isinstance(target, ir.Member) and target.member == "next":
+            stack = self.lvalue(target.expr)
+            self.emit(f"{stack.c}._next++;")
+
+    def field_io(self, f: t.Field, dst: str, offset: int, load: bool) -> None:
+        ftype = f.type
+        if isinstance(ftype, (t.EnumT, t.NewTypeT)):
+            ftype = ftype.underlying if isinstance(ftype, t.EnumT) else ftype.base
+        if isinstance(ftype, t.Bool):
+            ftype = t.Bits(1)
+        if not isinstance(ftype, t.Bits):
+            raise Unsupported(Loc("<header>", 0, 0), f"header fields of type {f.type}")
+        member = f"{dst}.{c_ident(f.name)}"
+        width = ftype.width
+        if width > 64:
+            pad = (width + 7) // 8 * 8 - width
+            if load:
+                self.emit(f"p4odp_copy_bits({member}, {pad}, pc->data, pc->cursor + {offset}, {width});")
+            else:
+                self.emit(f"p4odp_copy_bits(pc->out, pc->out_bits, {member}, {pad}, {width}); "
+                          f"pc->out_bits += {width};")
+            return
+        if load:
+            value = f"p4odp_load_bits(pc->data, pc->cursor + {offset}, {width})"
+            if ftype.signed:
+                value = f"p4odp_sext({value}, {width})"
+            self.emit(f"{member} = {value};")
+        else:
+            self.emit(f"p4odp_store_bits(pc->out, pc->out_bits, {width}, (uint64_t){member}); "
+                      f"pc->out_bits += {width};")
+
+    def emit_header(self, target: ir.Expression) -> None:
+        typ = target.type
+        if isinstance(typ, t.StructLike) and typ.kind == "struct":
+            for f in typ.fields:
+                self.emit_header(ir.Member(target.loc, target, f.name, type=f.type))
+            return
+        if isinstance(typ, t.Stack):
+            for i in range(typ.size):
+                self.emit_header(ir.ArrayIndex(target.loc, target, ir.IntLiteral(target.loc, i, type=t.InfInt()),
+                                               type=typ.element))
+            return
+        if isinstance(typ, t.StructLike) and typ.kind == "header_union":
+            for f in typ.fields:
+                self.emit_header(ir.Member(target.loc, target, f.name, type=f.type))
+            return
+        if not isinstance(typ, t.StructLike) or typ.kind != "header":
+            raise Unsupported(target.loc, f"emit of {typ}")
+        src = self.lvalue(target).c
+        width = sum(f.type.width for f in typ.fields)
+        self.emit(f"if ({src}._valid && pc->out_bits + {width} <= P4ODP_MAX_HEADER_BITS) {{")
+        self.indent += 1
+        for f in typ.fields:
+            self.field_io(f, src, 0, load=False)
+        self.indent -= 1
+        self.emit("}")
+
+    # ------------------------------------------------------------------
+    # Tables and actions
+
+    def apply_table(self, table_expr: ir.Expression) -> dict:
+        """Generate a table application; the C names of its results."""
+        table = self.scope.lookup(table_expr.name) if isinstance(table_expr, ir.PathExpression) else None
+        if not isinstance(table, ir.Table):
+            raise Unsupported(table_expr.loc, "this table reference")
+        info = self.table_info(table)
+        hit, run = self.temp("hit"), self.temp("run")
+        self.prelude.append(f"\tbool {hit} = 0;")
+        self.prelude.append(f"\tuint32_t {run} = 0;")
+        self.emit(f"/* table {info['name']} */")
+        self.emit("{")
+        self.indent += 1
+        key_len = info["key_len"]
+        if key_len:
+            self.emit(f"uint8_t key[{key_len}] = {{0}};")
+            for key in info["key_exprs"]:
+                expr, offset, width = key
+                if width > 64:
+                    self.emit(f"p4odp_copy_bits(key, {offset}, {self.wide_value(expr)}, {offset % 8}, {width});")
+                else:
+                    self.emit(f"p4odp_store_bits(key, {offset}, {width}, (uint64_t)({self.value(expr)}));")
+        else:
+            self.emit("const uint8_t *key = NULL;")
+        self.emit(f"const struct p4odp_table_entry *entry = p4odp_table_apply(pc->sw, {info['index']}, key, &{hit});")
+        self.emit(f"{run} = entry->action_id;")
+        self.emit(f"switch ({run}) {{")
+        for action, bound, action_id in info["actions"]:
+            self.emit(f"case {action_id}: {{")
+            self.indent += 1
+            self.inline_action(action, bound, "entry->data")
+            self.indent -= 1
+            self.emit("\tbreak;")
+            self.emit("}")
+        self.emit("default:")
+        self.emit("\tbreak;")
+        self.emit("}")
+        self.indent -= 1
+        self.emit("}")
+        return {"hit": hit, "action_run": run, "actions": {a.name: i for a, _, i in info["actions"]}}
+
+    def table_info(self, table: ir.Table) -> dict:
+        cache = getattr(self.gen, "_tables", None)
+        if cache is None:
+            cache = self.gen._tables = {}
+        if id(table) in cache:
+            return cache[id(table)]
+        props = {p.name: p for p in table.properties}
+        keys, key_exprs, offset = [], [], 0
+        for element in props["key"].value if "key" in props else ():
+            width = _bits_width(element.expr.type)
+            if width is None:
+                raise Unsupported(element.loc, f"table keys of type {element.expr.type}")
+            nbytes = (width + 7) // 8
+            name = _key_name(element)
+            keys.append(CKeyField(name, width, MATCH_KINDS.get(element.match_kind, "")))
+            if not keys[-1].match_kind:
+                raise Unsupported(element.loc, f"the match kind {element.match_kind}")
+            key_exprs.append((element.expr, offset * 8 + nbytes * 8 - width, width))
+            offset += nbytes
+        actions = []
+        data_len = 0
+        for ref in props["actions"].value if "actions" in props else ():
+            action = self.scope.lookup(ref.name)
+            if not isinstance(action, ir.Action):
+                raise Unsupported(ref.loc, f"the action {ref.name}")
+            cp_params = []
+            layout = 0
+            for p in action.params[len(ref.args):]:
+                width = _bits_width(self.gen.resolve_type(p.type_ref))
+                if width is None:
+                    raise Unsupported(p.loc, "action parameters that are not bit<W>, int<W> or bool")
+                cp_params.append(CActionParam(p.name, width))
+                layout += (width + 7) // 8
+            data_len = max(data_len, layout)
+            action_id = self.gen.action_id(action, action.control_name, cp_params)
+            actions.append((action, ref.args, action_id))
+        index = len(self.gen.tables)
+        default_id, default_data, default_const = 0, [], False
+        if "default_action" in props:
+            ref = props["default_action"].value
+            default_const = props["default_action"].is_const
+            for action, bound, action_id in actions:
+                if action.name == ref.name:
+                    default_id = action_id
+                    params = action.params[len(bound):]
+                    for p, arg in zip(params, ref.args[len(bound):]):
+                        width = _bits_width(self.gen.resolve_type(p.type_ref))
+                        value = self.gen.const_int(arg.value) or 0
+                        default_data += list((value % (1 << (8 * ((width + 7) // 8)))).to_bytes(
+                            (width + 7) // 8, "big"))
+        else:
+            for action, bound, action_id in actions:
+                if action.name == "NoAction":
+                    default_id = action_id
+            if not default_id:
+                noaction = self.gen.globals.lookup("NoAction")
+                if isinstance(noaction, ir.Action):
+                    default_id = self.gen.action_id(noaction, "NoAction", [])
+                    actions.append((noaction, (), default_id))
+        size = self.gen.const_int(props["size"].value) if "size" in props else 1024
+        entries = []
+        if "entries" in props:
+            entries = [self.entry_command(table, e, keys, actions) for e in props["entries"].value]
+        name = table.control_name or table.name
+        self.gen.tables.append(CTable(index, f"tbl_{c_ident(name)}", name, keys, [a[2] for a in actions],
+                                      size or 1024, default_id, default_data, default_const, data_len, entries))
+        info = {"index": index, "name": name, "key_len": offset, "key_exprs": key_exprs, "actions": actions}
+        cache[id(table)] = info
+        return info
+
+    def entry_command(self, table: ir.Table, entry: ir.Entry, keys: list, actions: list) -> str:
+        """A const entry, written as the control plane would add it."""
+        elements = entry.keyset.elements if isinstance(entry.keyset, ir.ListExpression) and len(keys) > 1 \
+            else (entry.keyset,)
+        parts = []
+        for element, key in zip(elements, keys):
+            parts.append(self.entry_key(element, key))
+        action_args = [str(self.gen.const_int(a.value) or 0) for a in entry.action.args]
+        priority = self.gen.const_int(entry.priority) if entry.priority is not None else None
+        text = f"{entry.action.name} {' '.join(parts)} => {' '.join(action_args)}"
+        return text + (f" {priority}" if priority is not None else "")
+
+    def entry_key(self, element: ir.Expression, key: CKeyField) -> str:
+        if isinstance(element, (ir.DefaultExpression, ir.DontCare)):
+            if key.match_kind == "P4ODP_MATCH_LPM":
+                return "0/0"
+            if key.match_kind == "P4ODP_MATCH_RANGE":
+                return f"0->{(1 << key.width) - 1}"
+            return "0&&&0"
+        if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.MASK:
+            value, mask = self.gen.const_int(element.left), self.gen.const_int(element.right)
+            if key.match_kind == "P4ODP_MATCH_LPM":
+                return f"{value}/{bin(mask).count('1')}"
+            return f"{value}&&&{mask}"
+        if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.RANGE:
+            return f"{self.gen.const_int(element.left)}->{self.gen.const_int(element.right)}"
+        value = self.gen.const_int(element)
+        if value is None:
+            raise Unsupported(element.loc, "this entry key")
+        if key.match_kind == "P4ODP_MATCH_LPM":
+            return f"{value}/{key.width}"
+        if key.match_kind == "P4ODP_MATCH_TERNARY":
+            return f"{value}&&&{(1 << key.width) - 1}"
+        if key.match_kind == "P4ODP_MATCH_RANGE":
+            return f"{value}->{value}"
+        return str(value)
+
+    def inline_action(self, action: ir.Action, args: tuple, data: Optional[str]) -> None:
+        """The body of `action`, its parameters bound to `args` then to the action data `data`."""
+        outer_scope, outer_end = self.scope, self.action_end
+        declared_here = any(local is action for local in getattr(self.decl, "locals", ()))
+        self.scope = Scope(outer_scope if declared_here else self.gen.globals)
+        end = self.temp("act_end")
+        self.emit(f"/* action {action.control_name or action.name} */")
+        self.emit("{")
+        self.indent += 1
+        copy_back = []
+        offset = 0
+        for i, p in enumerate(action.params):
+            typ = self.gen.resolve_type(p.type_ref)
+            name = f"p_{c_ident(p.name)}_{next(self.gen.tmp)}"
+            self.emit(self.gen.member_decl(typ, name, p.loc) + ";")
+            binding = Binding(name, typ)
+            if i < len(args):
+                arg = args[i]
+                saved = self.scope
+                self.scope = outer_scope
+                if p.direction in ("in", "inout", ""):
+                    self.assign(binding, arg.value, arg.loc)
+                if p.direction in ("out", "inout"):
+                    copy_back.append((self.lvalue(arg.value), name))
+                self.scope = saved
+            elif data is not None:
+                width = _bits_width(typ)
+                if width > 64:
+                    self.emit(f"memcpy({name}, {data} + {offset}, sizeof {name});")
+                else:
+                    load = f"p4odp_load_bits({data}, {offset * 8 + (width + 7) // 8 * 8 - width}, {width})"
+                    self.emit(f"{name} = {self.wrap(load, typ) if isinstance(typ, t.Bits) and typ.signed else load};")
+                offset += (width + 7) // 8
+            self.scope.names[p.name] = binding
+        self.action_end = end
+        self.block(action.body)
+        self.action_end = outer_end
+        self.lines.append(f"{end}:;")
+        for target, name in copy_back:
+            self.emit(f"{target.c} = {name};")
+        self.indent -= 1
+        self.emit("}")
+        self.scope = outer_scope
+
+
+def _type_name(ref: ir.TypeRef) -> str:
+    if isinstance(ref, ir.TypeName):
+        return ref.name
+    if isinstance(ref, ir.SpecializedType):
+        return ref.base.name
+    return "?"
+
+
+def _bits_width(typ: t.Type) -> Optional[int]:
+    if isinstance(typ, t.Bits):
+        return typ.width
+    if isinstance(typ, t.Bool):
+        return 1
+    if isinstance(typ, t.EnumT) and typ.underlying is not None:
+        return typ.underlying.width
+    if isinstance(typ, t.NewTypeT):
+        return _bits_width(typ.base)
+    if isinstance(typ, t.ErrorT):
+        return 32
+    return None
+
+
+def _key_name(element: ir.KeyElement) -> str:
+    for anno in element.annotations:
+        if anno.name == "name" and anno.items and isinstance(anno.items[0], ir.StringLiteral):
+            return anno.items[0].value
+    return _expr_text(element.expr)
+
+
+def _expr_text(expr: ir.Expression) -> str:
+    if isinstance(expr, ir.PathExpression):
+        return expr.name
+    if isinstance(expr, ir.Member):
+        return f"{_expr_text(expr.expr)}.{expr.member}"
+    if isinstance(expr, ir.ArrayIndex) and isinstance(expr.index, ir.IntLiteral):
+        return f"{_expr_text(expr.expr)}[{expr.index.value}]"
+    if isinstance(expr, ir.MethodCall) and isinstance(expr.method, ir.Member) and expr.method.member == "isValid":
+        return f"{_expr_text(expr.method.expr)}.$valid$"
+    if isinstance(expr, ir.Slice):
+        return f"{_expr_text(expr.expr)}[{expr.high.value if isinstance(expr.high, ir.IntLiteral) else '?'}:" \
+               f"{expr.low.value if isinstance(expr.low, ir.IntLiteral) else '?'}]"
+    return "key"

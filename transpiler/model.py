@@ -1,0 +1,82 @@
+"""The C-shaped model the templates print.
+
+The transpiler decides everything (names, layouts, statement order) and
+fills these records; the Jinja2 templates only loop over them and print.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["CStruct", "CFunction", "CKeyField", "CActionParam", "CAction", "CTable", "CExternInstance",
+           "CProgram"]
+
+
+@dataclass
+class CStruct:
+    name: str
+    p4_name: str
+    members: list[str]  # C member declarations, without the ';'
+
+
+@dataclass
+class CFunction:
+    signature: str
+    body: list[str]  # C lines, already indented relative to the body
+    comment: str = ""
+
+
+@dataclass
+class CKeyField:
+    name: str  # control-plane name of the key field
+    width: int
+    match_kind: str  # P4ODP_MATCH_*
+
+
+@dataclass
+class CActionParam:
+    name: str
+    width: int
+
+
+@dataclass
+class CAction:
+    id: int
+    name: str  # control-plane name
+    params: list[CActionParam]
+
+
+@dataclass
+class CTable:
+    index: int
+    c_name: str
+    name: str  # control-plane name
+    keys: list[CKeyField]
+    action_ids: list[int]
+    size: int
+    default_action: int
+    default_data: list[int]  # action data bytes of the default action
+    default_const: bool
+    action_data_len: int
+    entries: list[str] = field(default_factory=list)  # const entries, in the control-plane command syntax
+
+
+@dataclass
+class CExternInstance:
+    index: int
+    kind: str  # "register", "counter", "direct_counter", "meter", "direct_meter"
+    name: str
+    size: int
+    width: int = 0
+
+
+@dataclass
+class CProgram:
+    source: str
+    structs: list[CStruct]
+    functions: list[CFunction]
+    tables: list[CTable]
+    actions: list[CAction]
+    externs: list[CExternInstance]
+    errors: list[str]  # names of the error members, by code
+    pipeline: dict  # names of the v1model blocks' functions and argument types
