@@ -75,6 +75,11 @@ def evaluate(expr: ir.Expression, lookup: Callable[[str], Optional[Value]]) -> O
         if cond is None:
             return None
         return evaluate(expr.then if cond else expr.otherwise, lookup)
+    if isinstance(expr, ir.IndexedSlice):
+        base, low, width = evaluate(expr.expr, lookup), evaluate(expr.low, lookup), evaluate(expr.width, lookup)
+        if base is None or low is None or width is None or low < 0 or width <= 0:
+            return None
+        return (int(base) >> low) & ((1 << width) - 1)
     if isinstance(expr, ir.Slice):
         base = evaluate(expr.expr, lookup)
         high, low = evaluate(expr.high, lookup), evaluate(expr.low, lookup)

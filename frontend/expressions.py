@@ -293,6 +293,11 @@ class _Expressions:
         if isinstance(lo, int) and lo < 0:
             self.error(expr.low.loc, f"negative bit index {lo}")
             return replace(result, type=UNKNOWN)
+        base_bits = _underlying(base.type)
+        if isinstance(base_bits, t.Bits) and isinstance(lo, int) and isinstance(w, int) and \
+                lo + w > base_bits.width:
+            self.error(expr.loc, f"[{lo} +: {w}]: slice out of range for {base.type}")
+            return replace(result, type=UNKNOWN)
         if not isinstance(w, int) or isinstance(w, bool) or w <= 0:
             self.error(expr.width.loc, "the width of a slice must be a positive constant")
             return replace(result, type=UNKNOWN)
@@ -611,6 +616,11 @@ class _Expressions:
         """Rules on where a call may stand and on the arguments of the core externs."""
         if sig is None:
             return
+        if isinstance(callee, ir.PathExpression) and callee.name == "static_assert" and args and \
+                args[0].value is not None and self.tc.const_value(args[0].value, self.ctx) is False:
+            message = args[1].value.value if len(args) > 1 and isinstance(args[1].value, ir.StringLiteral) \
+                else "the condition is false"
+            self.error(expr.loc, f"static assertion failed: {message}")
         where = self.ctx.where
         name = _describe(expr.method)
         if sig.kind == "action" and where in ("parser", "state", "function"):
@@ -689,10 +699,10 @@ class _Expressions:
         typed_args = []
         for param, arg in pairs:
             ptype = substitute(param.type, bindings)
-            if arg.value is None:  # `_`: a don't-care argument
-                if param.direction not in ("out",) and sig.kind != "builtin":
-                    if param.direction in ("in", "inout", "") and not param.optional:
-                        pass
+            if arg.value is None:  # `_`: a don't-care argument, only where a value comes out
+                if param.direction != "out" and not param.optional:
+                    self.error(arg.loc, f"{sig.name}: '_' can only be passed for out parameters, "
+                                        f"not for {param.name}")
                 typed_args.append(arg)
                 continue
             hint = ptype if not _has_var(ptype) else None

@@ -177,7 +177,9 @@ class _Statements:
         var = self.tc.declaration(stmt.var, inner)
         element = _element_type(collection.type)
         var_type = inner.scope.lookup_one(stmt.var.name).type
-        if element is not None and not self.tc.compatible(var_type, element):
+        if element is None and not isinstance(collection.type, t.Unknown):
+            self.error(stmt.collection.loc, f"a for-in loop cannot range over a value of type {collection.type}")
+        elif element is not None and not self.tc.compatible(var_type, element):
             self.error(stmt.var.loc, f"{stmt.var.name}: a {var_type} cannot range over elements of type {element}")
         body = check_statement(self.tc, stmt.body, inner.nested())
         return replace(stmt, var=var, collection=collection, body=body)

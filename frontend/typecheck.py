@@ -511,6 +511,11 @@ class TypeChecker:
         elif isinstance(instance_type, t.ExternT) and instance_type.decl is not None and \
                 any(m.abstract for m in instance_type.decl.methods):
             self.error(decl.loc, f"{decl.name}: the abstract methods of {instance_type.name} need an implementation")
+        own_params = {self.decl_types[id(p)] for p in getattr(instance_type.decl, "type_params", ())} \
+            if isinstance(instance_type, t.ExternT) and instance_type.decl is not None else set()
+        if any(a in own_params for a in getattr(instance_type, "type_args", ())):
+            self.error(decl.loc, f"{decl.name}: the type arguments of {instance_type.name} cannot be inferred; "
+                                 "give them explicitly")
         if size is not None:
             instance_type = t.Stack(instance_type, size)
         name = self.control_name(decl, ctx)
@@ -682,6 +687,8 @@ class TypeChecker:
 
     def bind_params(self, decls: tuple, params: tuple, ctx: Context, ctor: bool = False):
         for decl, param in zip(decls, params):
+            if ctx.scope.local(decl.name) and any(s.kind == "param" for s in ctx.scope.local(decl.name)):
+                continue  # a duplicate parameter, already reported by signature_params
             writable = param.direction in ("out", "inout")
             self.declare(ctx.scope, Symbol("param", decl.name, param.type, decl.loc, decl, writable=writable,
                                            direction=param.direction or ("ctor" if ctor else "")))
@@ -755,7 +762,7 @@ class TypeChecker:
         if isinstance(ref, ir.TypeName):
             return self.named_type(ref, ctx, allow_generic)
         if isinstance(ref, ir.SpecializedType):
-            base = self.named_type(ref.base, ctx, allow_generic=True)
+            base = self.named_type(ref.base, ctx, allow_generic=True, specializing=True)
             args = tuple(self.resolve(a, ctx) for a in ref.args)
             return self.specialize(base, args, ref.loc)
         self.error(ref.loc, "unsupported type")
@@ -775,7 +782,7 @@ class TypeChecker:
             return None
         return int(value)
 
-    def named_type(self, ref: ir.TypeName, ctx: Context, allow_generic: bool) -> t.Type:
+    def named_type(self, ref: ir.TypeName, ctx: Context, allow_generic: bool, specializing: bool = False) -> t.Type:
         scope = self.global_scope if ref.is_global else ctx.scope
         symbol = scope.lookup_one(ref.name)
         if symbol is None:
@@ -786,8 +793,8 @@ class TypeChecker:
             return UNKNOWN
         typ = symbol.type
         decl = symbol.decl
-        if not allow_generic and getattr(decl, "type_params", ()) and isinstance(decl, (ir.Header, ir.Struct,
-                                                                                        ir.HeaderUnion)):
+        if not specializing and getattr(decl, "type_params", ()) and isinstance(decl, (ir.Header, ir.Struct,
+                                                                                       ir.HeaderUnion)):
             self.error(ref.loc, f"{ref.name}: a generic type needs type arguments")
             return UNKNOWN
         return typ
@@ -956,24 +963,49 @@ class TypeChecker:
             if isinstance(value, int) and not isinstance(value, bool) and isinstance(expr, ir.IntLiteral):
                 if wrap(value, dst) != value and not (not dst.signed and 0 <= value < 1 << dst.width):
                     self.diags.warning(loc, f"{value} does not fit in {dst}; it is truncated")
-            return retype(expr, dst)
+            return retype(expr, dst, value)
         if isinstance(src, (t.TupleT, t.StructLiteral)) and isinstance(dst, (t.StructLike, t.Stack, t.TupleT,
                                                                           t.ListT)):
-            return replace(expr, type=dst) if not isinstance(expr, ir.MethodCall) else expr
+            return self.coerce_initializer(expr, dst, loc, what)
         return expr
 
+    def coerce_initializer(self, expr: ir.Expression, dst: t.Type, loc: Loc, what: str) -> ir.Expression:
+        """A list or struct initializer with every element converted to its field's type."""
+        if isinstance(expr, ir.ListExpression):
+            if isinstance(dst, t.StructLike):
+                targets = [f.type for f in dst.fields]
+            elif isinstance(dst, t.TupleT):
+                targets = list(dst.elements)
+            elif isinstance(dst, (t.Stack, t.ListT)):
+                targets = [dst.element] * len(expr.elements)
+            else:
+                return replace(expr, type=dst)
+            elements = tuple(self.coerce(e, d, e.loc, what) for e, d in zip(expr.elements, targets))
+            return replace(expr, elements=elements, type=dst)
+        if isinstance(expr, ir.StructExpression) and isinstance(dst, t.StructLike):
+            fields = []
+            for f in expr.fields:
+                declared = dst.field(f.name)
+                value = self.coerce(f.value, declared.type, f.value.loc, what) if declared is not None else f.value
+                fields.append(replace(f, value=value))
+            return replace(expr, fields=tuple(fields), type=dst)
+        if isinstance(expr, ir.Mux):
+            return replace(expr, then=self.coerce_initializer(expr.then, dst, loc, what),
+                           otherwise=self.coerce_initializer(expr.otherwise, dst, loc, what), type=dst)
+        return replace(expr, type=dst) if not isinstance(expr, ir.MethodCall) else expr
 
-def retype(expr: ir.Expression, typ: t.Type) -> ir.Expression:
-    """`expr` with the type `typ` (an implicit cast of an untyped constant)."""
+
+def retype(expr: ir.Expression, typ: t.Type, value=None) -> ir.Expression:
+    """`expr`, an untyped integer, implicitly cast to `typ`.
+
+    The untyped arithmetic is done first, at unbounded precision: a known
+    `value` replaces the expression by a literal; otherwise only the result
+    is typed, and the generated code wraps it once.
+    """
     if isinstance(expr, ir.IntLiteral):
         return replace(expr, type=typ)
-    if isinstance(expr, ir.Unary) and isinstance(expr.type, t.InfInt):
-        return replace(expr, expr=retype(expr.expr, typ), type=typ)
-    if isinstance(expr, ir.Binary) and isinstance(expr.type, t.InfInt) and expr.op not in (
-            ir.BinaryOp.SHL, ir.BinaryOp.SHR):
-        return replace(expr, left=retype(expr.left, typ), right=retype(expr.right, typ), type=typ)
-    if isinstance(expr, ir.Mux) and isinstance(expr.type, t.InfInt):
-        return replace(expr, then=retype(expr.then, typ), otherwise=retype(expr.otherwise, typ), type=typ)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return ir.IntLiteral(expr.loc, value, type=typ)
     return replace(expr, type=typ) if isinstance(expr.type, t.InfInt) else expr
 
 
