@@ -138,7 +138,7 @@ class TypeChecker:
         if const is None and not isinstance(value.type, t.Unknown) and not self.is_constant(value, ctx):
             self.error(decl.value.loc, f"{decl.name}: the initializer is not a compile-time constant")
         self.declare(ctx.scope, Symbol("const", decl.name, typ, decl.loc, decl, value=const))
-        return replace(decl, value=value)
+        return replace(decl, value=value, type=typ)
 
     def decl_Variable(self, decl: ir.Variable, ctx: Context):
         if ctx.where == "global":
@@ -153,7 +153,7 @@ class TypeChecker:
         if init is not None:
             init = self.coerce(self.expr(init, ctx, expected=typ), typ, init.loc, "initializer")
         self.declare(ctx.scope, Symbol("var", decl.name, typ, decl.loc, decl, writable=True))
-        return replace(decl, init=init)
+        return replace(decl, init=init, type=typ)
 
     def decl_Typedef(self, decl: ir.Typedef, ctx: Context):
         typ = self.resolve(decl.type_ref, ctx)
@@ -294,7 +294,7 @@ class TypeChecker:
         body = self.body_block(decl.body, body_ctx)
         if not isinstance(sig.returns, (t.Void, t.Unknown)) and _can_fall_through(body):
             self.error(decl.loc, f"{decl.name}: function does not return a value on every path")
-        return replace(decl, body=body)
+        return replace(decl, body=body, params=_typed(decl.params, sig.params))
 
     def decl_Action(self, decl: ir.Action, ctx: Context):
         if ctx.where not in ("global", "control"):
@@ -319,7 +319,7 @@ class TypeChecker:
         symbol = Symbol("action", decl.name, t.ActionT(name, decl), decl.loc, decl)
         symbol.value = sig
         self.declare(ctx.scope, symbol)
-        return replace(decl, body=body, control_name=name)
+        return replace(decl, body=body, control_name=name, params=_typed(decl.params, sig.params))
 
     def decl_ParserType(self, decl: ir.ParserType, ctx: Context):
         inner = self.type_param_context(decl.type_params, ctx)
@@ -359,7 +359,8 @@ class TypeChecker:
         inner = self.type_param_context(decl.type_params, ctx)
         params = inner.nested(where="parser", name_prefix=self.object_prefix(decl))
         self.check_runtime_params(decl, inner)
-        self.bind_params(decl.params, self.signature_params(decl.params, inner), params)
+        params_types = self.signature_params(decl.params, inner)
+        self.bind_params(decl.params, params_types, params)
         ctor_params = self.signature_params(decl.ctor_params, inner)
         self.ctor_params[id(decl)] = ctor_params
         self.bind_params(decl.ctor_params, ctor_params, params, ctor=True)
@@ -367,7 +368,8 @@ class TypeChecker:
         local_decls = tuple(self.declaration(d, body) for d in decl.locals)
         states = self.parser_states(decl, body)
         self.object_type(decl, "parser", ctx, inner)
-        return replace(decl, locals=local_decls, states=states)
+        return replace(decl, locals=local_decls, states=states, params=_typed(decl.params, params_types),
+                       ctor_params=_typed(decl.ctor_params, ctor_params))
 
     def parser_states(self, decl: ir.Parser, ctx: Context) -> tuple:
         state_scope = ctx.scope
@@ -468,7 +470,8 @@ class TypeChecker:
         inner = self.type_param_context(decl.type_params, ctx)
         params = inner.nested(where="control", name_prefix=self.object_prefix(decl))
         self.check_runtime_params(decl, inner)
-        self.bind_params(decl.params, self.signature_params(decl.params, inner), params)
+        params_types = self.signature_params(decl.params, inner)
+        self.bind_params(decl.params, params_types, params)
         ctor_params = self.signature_params(decl.ctor_params, inner)
         self.ctor_params[id(decl)] = ctor_params
         self.bind_params(decl.ctor_params, ctor_params, params, ctor=True)
@@ -477,7 +480,8 @@ class TypeChecker:
         apply_ctx = body.nested(where="control", returns=VOID, in_apply=True)
         apply_body = self.body_block(decl.body, apply_ctx)
         self.object_type(decl, "control", ctx, inner)
-        return replace(decl, locals=local_decls, body=apply_body)
+        return replace(decl, locals=local_decls, body=apply_body, params=_typed(decl.params, params_types),
+                       ctor_params=_typed(decl.ctor_params, ctor_params))
 
     def check_runtime_params(self, decl, ctx: Context) -> None:
         """Apply parameters of parsers and controls: no parsers or controls, no clash with type parameters."""
@@ -1042,6 +1046,11 @@ def _has_typevar(typ: t.Type) -> bool:
     if isinstance(typ, t.TupleT):
         return any(_has_typevar(e) for e in typ.elements)
     return False
+
+
+def _typed(decls: tuple, params: tuple) -> tuple:
+    """Parameter declarations with the semantic types the checker gave them."""
+    return tuple(replace(d, type=p.type) for d, p in zip(decls, params))
 
 
 def _mentions_extern(typ: t.Type, name: str) -> bool:

@@ -368,9 +368,12 @@ class Declaration(Node):
 
 @node
 class Parameter(Declaration):
+    """`type` is the semantic type of `type_ref`, set by the type checker (as for `Variable`, `Constant`)."""
+
     direction: str  # "", "in", "out", "inout"
     type_ref: TypeRef
     default: Optional[Expression] = None
+    type: Any = field(default=None, kw_only=True)
 
 
 @node
@@ -435,12 +438,14 @@ class NewType(Declaration):
 class Constant(Declaration):
     type_ref: TypeRef
     value: Expression
+    type: Any = field(default=None, kw_only=True)
 
 
 @node
 class Variable(Declaration):
     type_ref: TypeRef
     init: Optional[Expression] = None
+    type: Any = field(default=None, kw_only=True)
 
 
 @node

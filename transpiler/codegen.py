@@ -58,6 +58,14 @@ class Binding:
 
 
 @dataclass
+class ControlInstance:
+    """A control instantiated inside another control; its apply is inlined where it is called."""
+
+    name: str
+    control: ir.Control
+
+
+@dataclass
 class Scope:
     parent: Optional["Scope"]
     names: dict[str, object] = field(default_factory=dict)
@@ -80,7 +88,7 @@ class _Generator:
         self.functions: list[CFunction] = []
         self.tables: list[CTable] = []
         self.actions: dict[int, CAction] = {}
-        self.action_ids: dict[int, int] = {}  # id(ir.Action) -> action id
+        self.action_ids: dict[tuple, int] = {}  # (id(ir.Action), control instance) -> action id
         self.externs: list[CExternInstance] = []
         self.errors: list[str] = []
         self.tmp = itertools.count()
@@ -98,7 +106,7 @@ class _Generator:
             elif isinstance(decl, ir.Constant):
                 self.globals.names[decl.name] = Binding(self.const_c(decl.value), decl.value.type,
                                                         self.const_int(decl.value))
-            elif isinstance(decl, ir.Action):
+            elif isinstance(decl, (ir.Action, ir.Function)):
                 self.globals.names[decl.name] = decl
             elif hasattr(decl, "name"):
                 self.decls.setdefault(decl.name, decl)
@@ -178,7 +186,7 @@ class _Generator:
         ctx = FunctionContext(self, decl, Scope(self.globals))
         params = []
         for p in decl.params:
-            typ = self.param_type(p)
+            typ = p.type
             if isinstance(typ, t.ExternT):
                 ctx.scope.names[p.name] = Binding("pc", typ)
                 continue
@@ -195,45 +203,9 @@ class _Generator:
             ret = "void"
         signature = f"static {ret} {fn}(struct p4odp_pctx *pc{''.join(', ' + p for p in params)})"
         self.functions.append(CFunction(signature, ctx.prelude + body, f"{role}: {decl.name} ({decl.loc})"))
-        return {"function": fn, "params": [self.param_type(p) for p in decl.params],
-                "types": [self.type_c(self.param_type(p), p.loc) if not isinstance(self.param_type(p), t.ExternT)
+        return {"function": fn, "params": [p.type for p in decl.params],
+                "types": [self.type_c(p.type, p.loc) if not isinstance(p.type, t.ExternT)
                           else None for p in decl.params]}
-
-    def param_type(self, p: ir.Parameter) -> t.Type:
-        return self.resolve_type(p.type_ref)
-
-    def resolve_type(self, ref: ir.TypeRef) -> t.Type:
-        """The semantic type of a syntax type in a declaration (the IR keeps syntax types there)."""
-        if isinstance(ref, ir.BitsType):
-            return t.Bits(self.const_int(ref.width) or 0, ref.signed)
-        if isinstance(ref, ir.BoolType):
-            return t.Bool()
-        if isinstance(ref, ir.ErrorType):
-            return t.ErrorT()
-        if isinstance(ref, ir.StackType):
-            return t.Stack(self.resolve_type(ref.element), self.const_int(ref.size) or 0)
-        if isinstance(ref, ir.TypeName):
-            decl = self.decls.get(ref.name)
-            if isinstance(decl, ir.Typedef):
-                return self.resolve_type(decl.type_ref)
-            if isinstance(decl, ir.NewType):
-                return t.NewTypeT(decl.name, self.resolve_type(decl.type_ref))
-            if isinstance(decl, (ir.Header, ir.Struct, ir.HeaderUnion)):
-                kind = {ir.Header: "header", ir.Struct: "struct", ir.HeaderUnion: "header_union"}[type(decl)]
-                fields = tuple(t.Field(f.name, self.resolve_type(f.type_ref)) for f in decl.fields)
-                return t.StructLike(kind, decl.name, fields)
-            if isinstance(decl, ir.Enum):
-                underlying = self.resolve_type(decl.underlying) if decl.underlying is not None else None
-                values = tuple((m.name, self.const_int(m.value) if m.value is not None else i)
-                               for i, m in enumerate(decl.members))
-                return t.EnumT(decl.name, values, underlying)
-            if isinstance(decl, ir.Extern):
-                return t.ExternT(decl.name, (), decl)
-        if isinstance(ref, ir.SpecializedType):
-            decl = self.decls.get(ref.base.name)
-            if isinstance(decl, ir.Extern):
-                return t.ExternT(decl.name, tuple(self.resolve_type(a) for a in ref.args), decl)
-        raise Unsupported(ref.loc, "this type in a declaration")
 
     # ------------------------------------------------------------------
     # Constants
@@ -258,8 +230,9 @@ class _Generator:
     def error_code(self, name: str) -> int:
         return self.errors.index(name)
 
-    def action_id(self, action: ir.Action, name: str, params: list[CActionParam]) -> int:
-        key = id(action)
+    def action_id(self, action: ir.Action, name: str, params: list[CActionParam],
+                  instance: Optional[str] = None) -> int:
+        key = (id(action), instance)
         if key not in self.action_ids:
             new_id = len(self.action_ids) + 1
             self.action_ids[key] = new_id
@@ -278,6 +251,9 @@ class FunctionContext:
         self.lines: list[str] = []
         self.indent = 1
         self.action_end: Optional[str] = None  # label a `return` inside an inlined action jumps to
+        self.return_value = None  # (C variable, type) a `return` inside an inlined function assigns
+        # Control-plane name prefix of the control instance being inlined (None: the block itself).
+        self.instance_prefix: Optional[str] = None
         self.in_parser = isinstance(decl, ir.Parser)
 
     def emit(self, line: str) -> None:
@@ -294,9 +270,7 @@ class FunctionContext:
 
     def local_decl(self, decl) -> None:
         if isinstance(decl, ir.Variable):
-            typ = decl.init.type if decl.init is not None and not isinstance(
-                decl.init.type, (t.InfInt, t.TupleT, t.StructLiteral)) else self.gen.resolve_type(decl.type_ref)
-            typ = self.gen.resolve_type(decl.type_ref)
+            typ = decl.type
             name = f"v_{c_ident(decl.name)}_{next(self.gen.tmp)}"
             self.prelude.append("\t" + self.gen.member_decl(typ, name, decl.loc) + ";")
             self.prelude.append(f"\tmemset(&{name}, 0, sizeof {name});")
@@ -311,7 +285,11 @@ class FunctionContext:
         elif isinstance(decl, ir.Table):
             self.scope.names[decl.name] = decl
         elif isinstance(decl, ir.Instance):
-            raise Unsupported(decl.loc, f"instances of {_type_name(decl.type_ref)} inside blocks")
+            target = self.gen.decls.get(_type_name(decl.type_ref))
+            if isinstance(target, ir.Control) and not target.ctor_params and not decl.args:
+                self.scope.names[decl.name] = ControlInstance(decl.name, target)
+            else:
+                raise Unsupported(decl.loc, f"instances of {_type_name(decl.type_ref)} inside blocks")
         elif isinstance(decl, ir.ValueSet):
             raise Unsupported(decl.loc, "value_set")
         else:
@@ -442,7 +420,8 @@ class FunctionContext:
 
     def s_ReturnStatement(self, stmt: ir.ReturnStatement) -> None:
         if stmt.value is not None:
-            raise Unsupported(stmt.loc, "functions")
+            target, typ = self.return_value
+            self.assign(Binding(target, typ), stmt.value, stmt.loc)
         self.emit(f"goto {self.action_end};" if self.action_end else "goto ctl_end;")
 
     def s_SwitchStatement(self, stmt: ir.SwitchStatement) -> None:
@@ -668,7 +647,7 @@ class FunctionContext:
                 return f"p4odp_sshr((int64_t)({left}), (uint64_t)({right}))"
             return f"p4odp_shr((uint64_t)({left}), (uint64_t)({right}))"
         if op is ir.BinaryOp.CONCAT:
-            rwidth = expr.right.type.width
+            rwidth = _bits_width(expr.right.type)
             return self.wrap(f"(((uint64_t)({left}) << {rwidth}) | p4odp_trunc((uint64_t)({right}), {rwidth}))", typ)
         if op is ir.BinaryOp.ADD_SAT:
             if signed:
@@ -724,6 +703,11 @@ class FunctionContext:
             if isinstance(base_type, t.TableT) and name == "apply":
                 self.apply_table(method.expr)
                 return None
+            if isinstance(base_type, t.ObjectT) and name == "apply" and isinstance(method.expr, ir.PathExpression):
+                instance = self.scope.lookup(method.expr.name)
+                if isinstance(instance, ControlInstance):
+                    self.inline_control(instance, expr.args)
+                    return None
             if isinstance(base_type, t.ExternT):
                 return self.extern_method(expr, base_type, name, args)
             if isinstance(base_type, t.Stack) and name in ("push_front", "pop_front"):
@@ -733,6 +717,8 @@ class FunctionContext:
             if isinstance(target, ir.Action):
                 self.inline_action(target, [a for a in expr.args], None)
                 return None
+            if isinstance(target, ir.Function):
+                return self.inline_function(target, expr.args)
             return self.extern_function(expr, method.name, args)
         raise Unsupported(expr.loc, "this call")
 
@@ -742,7 +728,7 @@ class FunctionContext:
                 self.extract(args[0])
                 return None
             if name == "lookahead":
-                width = expr.type.width if isinstance(expr.type, t.Bits) else None
+                width = _bits_width(expr.type)
                 if width is None or width > 64:
                     raise Unsupported(expr.loc, f"lookahead of {expr.type}")
                 self.emit(f"if (p4odp_unlikely(pc->cursor + {width} > pc->len * 8)) {{ "
@@ -797,7 +783,7 @@ class FunctionContext:
         elements = data.elements if isinstance(data, ir.ListExpression) else None
         if elements is None:
             raise Unsupported(data.loc, "checksum data that is not a list of fields")
-        total = sum(e.type.width for e in elements if isinstance(e.type, t.Bits))
+        total = sum(_bits_width(e.type) or 0 for e in elements)
         if total % 8:
             raise Unsupported(data.loc, "checksum data that is not a whole number of bytes")
         buf = self.temp("ck")
@@ -806,7 +792,7 @@ class FunctionContext:
         self.emit(f"uint8_t {buf}[{max(total // 8, 1)}] = {{0}};")
         offset = 0
         for element in elements:
-            width = element.type.width
+            width = _bits_width(element.type)
             if width > 64:
                 self.emit(f"p4odp_copy_bits({buf}, {offset}, {self.wide_value(element)}, "
                           f"{(width + 7) // 8 * 8 - width}, {width});")
@@ -852,13 +838,13 @@ class FunctionContext:
             self.emit(f"if (p4odp_unlikely({stack.c}._next >= {stack.type.size})) {{ "
                       f"pc->error = {self.gen.error_code('StackOutOfBounds')}; goto st_reject; }}")
         dst = self.lvalue(target).c
-        width = sum(f.type.width for f in typ.fields)
+        width = sum(_bits_width(f.type) or 0 for f in typ.fields)
         self.emit(f"if (p4odp_unlikely(pc->cursor + {width} > pc->len * 8)) {{ "
                   f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
         offset = 0
         for f in typ.fields:
             self.field_io(f, dst, offset, load=True)
-            offset += f.type.width
+            offset += _bits_width(f.type) or 0
         self.emit(f"{dst}._valid = 1;")
         self.emit(f"pc->cursor += {width};")
         if isinstance(target, ir.Member) and target.member == "next":
@@ -910,7 +896,7 @@ class FunctionContext:
         if not isinstance(typ, t.StructLike) or typ.kind != "header":
             raise Unsupported(target.loc, f"emit of {typ}")
         src = self.lvalue(target).c
-        width = sum(f.type.width for f in typ.fields)
+        width = sum(_bits_width(f.type) or 0 for f in typ.fields)
         self.emit(f"if ({src}._valid && pc->out_bits + {width} <= P4ODP_MAX_HEADER_BITS) {{")
         self.indent += 1
         for f in typ.fields:
@@ -965,8 +951,9 @@ class FunctionContext:
         cache = getattr(self.gen, "_tables", None)
         if cache is None:
             cache = self.gen._tables = {}
-        if id(table) in cache:
-            return cache[id(table)]
+        key = (id(table), self.instance_prefix)
+        if key in cache:
+            return cache[key]
         props = {p.name: p for p in table.properties}
         keys, key_exprs, offset = [], [], 0
         for element in props["key"].value if "key" in props else ():
@@ -989,13 +976,16 @@ class FunctionContext:
             cp_params = []
             layout = 0
             for p in action.params[len(ref.args):]:
-                width = _bits_width(self.gen.resolve_type(p.type_ref))
+                width = _bits_width(p.type)
                 if width is None:
                     raise Unsupported(p.loc, "action parameters that are not bit<W>, int<W> or bool")
                 cp_params.append(CActionParam(p.name, width))
                 layout += (width + 7) // 8
             data_len = max(data_len, layout)
-            action_id = self.gen.action_id(action, action.control_name, cp_params)
+            action_name = action.control_name
+            if self.instance_prefix is not None and "." in action_name:  # an action of a control instance
+                action_name = f"{self.instance_prefix}.{action_name.split('.', 1)[-1]}"
+            action_id = self.gen.action_id(action, action_name, cp_params, self.instance_prefix)
             actions.append((action, ref.args, action_id))
         index = len(self.gen.tables)
         default_id, default_data, default_const = 0, [], False
@@ -1007,7 +997,7 @@ class FunctionContext:
                     default_id = action_id
                     params = action.params[len(bound):]
                     for p, arg in zip(params, ref.args[len(bound):]):
-                        width = _bits_width(self.gen.resolve_type(p.type_ref))
+                        width = _bits_width(p.type)
                         value = self.gen.const_int(arg.value) or 0
                         default_data += list((value % (1 << (8 * ((width + 7) // 8)))).to_bytes(
                             (width + 7) // 8, "big"))
@@ -1025,10 +1015,12 @@ class FunctionContext:
         if "entries" in props:
             entries = [self.entry_command(table, e, keys, actions) for e in props["entries"].value]
         name = table.control_name or table.name
+        if self.instance_prefix is not None:  # a table of a control instantiated in another control
+            name = f"{self.instance_prefix}.{name.split('.', 1)[-1]}"
         self.gen.tables.append(CTable(index, f"tbl_{c_ident(name)}", name, keys, [a[2] for a in actions],
                                       size or 1024, default_id, default_data, default_const, data_len, entries))
         info = {"index": index, "name": name, "key_len": offset, "key_exprs": key_exprs, "actions": actions}
-        cache[id(table)] = info
+        cache[key] = info
         return info
 
     def entry_command(self, table: ir.Table, entry: ir.Entry, keys: list, actions: list) -> str:
@@ -1070,17 +1062,58 @@ class FunctionContext:
 
     def inline_action(self, action: ir.Action, args: tuple, data: Optional[str]) -> None:
         """The body of `action`, its parameters bound to `args` then to the action data `data`."""
-        outer_scope, outer_end = self.scope, self.action_end
-        declared_here = any(local is action for local in getattr(self.decl, "locals", ()))
-        self.scope = Scope(outer_scope if declared_here else self.gen.globals)
-        end = self.temp("act_end")
-        self.emit(f"/* action {action.control_name or action.name} */")
+        declared_here = self.scope.lookup(action.name) is action and not self.gen.globals.lookup(action.name) is action
+        self.inline_body(f"action {action.control_name or action.name}", action.params, action.body, args, data,
+                         self.scope if declared_here else self.gen.globals, None)
+
+    def inline_control(self, instance: "ControlInstance", args: tuple) -> None:
+        """A sub-control's apply, inlined with its own locals and tables."""
+        control = instance.control
+        outer_prefix = self.instance_prefix
+        base = outer_prefix if outer_prefix is not None else _control_prefix(self.decl)
+        self.instance_prefix = f"{base}.{instance.name}"
+        outer_scope = self.scope
+        # The control's locals are declared in the scope its body sees, after its parameters.
+        wrapper = ir.Block(control.body.loc, (*(ir.DeclarationStatement(d.loc, d) for d in control.locals),
+                                              *control.body.statements))
+        self.inline_body(f"control {control.name} as {self.instance_prefix}", control.params, wrapper, args, None,
+                         self.gen.globals, None)
+        self.scope = outer_scope
+        self.instance_prefix = outer_prefix
+
+    def inline_function(self, function: ir.Function, args: tuple) -> Optional[str]:
+        """The body of `function`, inlined; the C variable holding its result."""
+        returns = function.return_type
+        result = None
+        rtype = None
+        if not isinstance(returns, ir.VoidType):
+            rtype = self.function_return_type(function)
+            result = self.temp("ret")
+            self.emit(self.gen.member_decl(rtype, result, function.loc) + ";")
+        self.inline_body(f"function {function.name}", function.params, function.body, args, None, self.gen.globals,
+                         (result, rtype))
+        return result
+
+    def function_return_type(self, function: ir.Function) -> t.Type:
+        for stmt in _walk_statements(function.body):
+            if isinstance(stmt, ir.ReturnStatement) and stmt.value is not None:
+                return stmt.value.type
+        raise Unsupported(function.loc, "functions that never return a value")
+
+    def inline_body(self, what: str, params: tuple, body: ir.Block, args: tuple, data: Optional[str],
+                    scope_parent: Scope, result) -> None:
+        """Inline a callable's body: parameters copied in from `args` (then read from the action
+        data `data`), copied out at the end; `return` jumps to the end (storing into `result`)."""
+        outer_scope, outer_end, outer_result = self.scope, self.action_end, self.return_value
+        self.scope = Scope(scope_parent)
+        end = self.temp("end")
+        self.emit(f"/* {what} */")
         self.emit("{")
         self.indent += 1
         copy_back = []
         offset = 0
-        for i, p in enumerate(action.params):
-            typ = self.gen.resolve_type(p.type_ref)
+        for i, p in enumerate(params):
+            typ = p.type
             name = f"p_{c_ident(p.name)}_{next(self.gen.tmp)}"
             self.emit(self.gen.member_decl(typ, name, p.loc) + ";")
             binding = Binding(name, typ)
@@ -1102,15 +1135,35 @@ class FunctionContext:
                     self.emit(f"{name} = {self.wrap(load, typ) if isinstance(typ, t.Bits) and typ.signed else load};")
                 offset += (width + 7) // 8
             self.scope.names[p.name] = binding
-        self.action_end = end
-        self.block(action.body)
-        self.action_end = outer_end
+        self.action_end, self.return_value = end, result
+        self.block(body)
+        self.action_end, self.return_value = outer_end, outer_result
         self.lines.append(f"{end}:;")
         for target, name in copy_back:
             self.emit(f"{target.c} = {name};")
         self.indent -= 1
         self.emit("}")
         self.scope = outer_scope
+
+
+def _control_prefix(decl) -> str:
+    for anno in decl.annotations:
+        if anno.name == "name" and anno.items and isinstance(anno.items[0], ir.StringLiteral):
+            return anno.items[0].value.lstrip(".")
+    return decl.name
+
+
+def _walk_statements(stmt: ir.Statement):
+    yield stmt
+    children = []
+    if isinstance(stmt, ir.Block):
+        children = stmt.statements
+    elif isinstance(stmt, ir.IfStatement):
+        children = [stmt.then] + ([stmt.otherwise] if stmt.otherwise else [])
+    elif isinstance(stmt, ir.SwitchStatement):
+        children = [c.body for c in stmt.cases if c.body is not None]
+    for child in children:
+        yield from _walk_statements(child)
 
 
 def _type_name(ref: ir.TypeRef) -> str:

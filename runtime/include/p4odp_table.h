@@ -76,7 +76,7 @@ enum p4odp_table_kind {
 
 /* Limits checked by p4odp_table_create. */
 #define P4ODP_TABLE_KEY_MAX 512u           /* bytes of a key */
-#define P4ODP_TABLE_ENTRIES_MAX (1u << 30)
+#define P4ODP_TABLE_ENTRIES_MAX (1u << 26)
 
 struct p4odp_key_field {
 	uint16_t width_bits;  /* 1 .. 4096 */
@@ -242,6 +242,7 @@ struct p4odp__cuckoo {
 	/* Bumped on every displacement; a miss seen while it moved is
 	 * retried (an object moving between its two buckets). */
 	_Atomic uint32_t moves;
+	void *base;          /* the allocation (writer) */
 	struct p4odp__bucket b[];
 };
 

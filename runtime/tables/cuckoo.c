@@ -17,19 +17,32 @@ struct p4odp__cuckoo *p4odp__cuckoo_new(uint32_t buckets, uint32_t key_words, ui
 {
 	size_t size = sizeof(struct p4odp__cuckoo) + (size_t)buckets * sizeof(struct p4odp__bucket);
 	struct p4odp__cuckoo *h;
+	void *base;
 
 	if (buckets < 2 || (buckets & (buckets - 1)))
 		return NULL;
-	size = (size + 63) & ~(size_t)63;
-	h = aligned_alloc(64, size);
-	if (!h)
+	/* calloc, not aligned_alloc + memset: large tables come as zero
+	 * pages from the kernel, touched only as they fill. */
+	base = calloc(1, size + 63);
+	if (!base)
 		return NULL;
-	memset(h, 0, size);
+	h = (struct p4odp__cuckoo *)(((uintptr_t)base + 63) & ~(uintptr_t)63);
+	h->base = base;
 	h->mask = buckets - 1;
 	h->key_words = key_words;
 	h->key_off = key_off;
 	h->seed = P4ODP__SEED;
 	return h;
+}
+
+void *p4odp__cuckoo_mem(struct p4odp__cuckoo *h)
+{
+	return h ? h->base : NULL;
+}
+
+void p4odp__cuckoo_free(struct p4odp__cuckoo *h)
+{
+	free(p4odp__cuckoo_mem(h));
 }
 
 static const uint64_t *obj_key(const struct p4odp__cuckoo *h, const void *obj)
@@ -217,7 +230,7 @@ struct p4odp__cuckoo *p4odp__cuckoo_grow(const struct p4odp__cuckoo *h, const vo
 			atomic_store_explicit(&n->moves, 0, memory_order_relaxed);
 			return n;
 		}
-		free(n);
+		p4odp__cuckoo_free(n);
 	}
 	return NULL;
 }

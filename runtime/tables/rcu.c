@@ -72,7 +72,9 @@ static uint64_t safe_cookie(struct p4odp_rcu *rcu, uint64_t want)
 		gp = want;
 	}
 	/* Pairs with the fence in p4odp_rcu_online(). */
+#if !P4ODP__TSAN
 	atomic_thread_fence(memory_order_seq_cst);
+#endif
 	safe = gp;
 	for (struct p4odp_rcu_thread *thr = rcu->threads; thr; thr = thr->next) {
 		uint64_t ctr = atomic_load_explicit(&thr->ctr, memory_order_acquire);

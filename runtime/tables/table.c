@@ -701,14 +701,14 @@ void p4odp_table_destroy(struct p4odp_table *t)
 	if (!t)
 		return;
 	w = t->w;
-	if (t->entries) {
+	if (t->entries && w->gen) {
 		for (uint32_t i = 0; i < w->max_entries; i++)
 			if (p4odp__used(w, i))
 				free((void *)atomic_load_explicit(&t->entries[i],
 								   memory_order_relaxed));
 	}
 	free((void *)atomic_load_explicit(&t->default_entry, memory_order_relaxed));
-	free(atomic_load_explicit(&t->cuckoo, memory_order_relaxed));
+	p4odp__cuckoo_free(atomic_load_explicit(&t->cuckoo, memory_order_relaxed));
 	if (w->dir)
 		p4odp__dir_fini(t);
 	if (w->tss)
@@ -804,7 +804,7 @@ int64_t p4odp_table_add(struct p4odp_table *t, const struct p4odp_match *m, uint
 		err = p4odp__cuckoo_add(&h, e, &old, &w->st.cuckoo_moves, &w->st.rebuilds);
 		if (!err && old) {
 			atomic_store_explicit(&t->cuckoo, h, memory_order_release);
-			p4odp__defer_free(w->rcu, old);
+			p4odp__defer_free(w->rcu, p4odp__cuckoo_mem(old));
 		}
 		break;
 	}
@@ -941,8 +941,8 @@ int p4odp_table_clear(struct p4odp_table *t)
 		struct p4odp__cuckoo *old = atomic_load_explicit(&t->cuckoo, memory_order_relaxed);
 		struct p4odp__cuckoo *h = p4odp__cuckoo_new(old->mask + 1, old->key_words, old->key_off);
 
-		if (!h || p4odp__bulk_add(&bulk, old)) {
-			free(h);
+		if (!h || p4odp__bulk_add(&bulk, p4odp__cuckoo_mem(old))) {
+			p4odp__cuckoo_free(h);
 			err = -ENOMEM;
 			goto fail;
 		}
@@ -1089,8 +1089,9 @@ void p4odp_table_lookup_burst(const struct p4odp_table *t, const uint8_t *const 
 		uint32_t m = n - base < BURST ? n - base : BURST;
 		uint64_t w0[BURST], w1[BURST], hv[BURST];
 
-		/* Hash everything and prefetch both buckets, then search:
-		 * the cache misses of the burst overlap. */
+		/* Hash everything and prefetch both buckets, then the
+		 * entries, then search: the cache misses of the burst
+		 * overlap instead of following each other. */
 		for (uint32_t i = 0; i < m; i++) {
 			const uint8_t *key = keys[base + i];
 			uint32_t b1, b2;
@@ -1107,6 +1108,24 @@ void p4odp_table_lookup_burst(const struct p4odp_table *t, const uint8_t *const 
 			p4odp__cuckoo_pos(h, hv[i], &b1, &b2, &pat);
 			P4ODP__PREFETCH(&h->b[b1]);
 			P4ODP__PREFETCH(&h->b[b2]);
+		}
+		/* Then the entries the tags point to. */
+		for (uint32_t i = 0; i < m; i++) {
+			uint32_t b1, b2;
+			uint64_t pat, x;
+
+			p4odp__cuckoo_pos(h, hv[i], &b1, &b2, &pat);
+			x = p4odp__tag_match(atomic_load_explicit(&h->b[b1].tags, memory_order_relaxed),
+					     pat);
+			if (!x) {
+				b1 = b2;
+				x = p4odp__tag_match(atomic_load_explicit(&h->b[b1].tags,
+									  memory_order_relaxed),
+						     pat);
+			}
+			if (x)
+				P4ODP__PREFETCH(atomic_load_explicit(
+					&h->b[b1].obj[__builtin_ctzll(x) >> 3], memory_order_relaxed));
 		}
 		for (uint32_t i = 0; i < m; i++)
 			out[base + i] = p4odp__cuckoo_find2(h, hv[i], w0[i], w1[i]);

@@ -60,6 +60,9 @@ int p4odp__idpool_retire(struct p4odp__idpool *p, uint32_t id, uint64_t cookie);
 /* ---- Cuckoo hash (writer side; lookups in p4odp_table.h) ---- */
 
 struct p4odp__cuckoo *p4odp__cuckoo_new(uint32_t buckets, uint32_t key_words, uint32_t key_off);
+void p4odp__cuckoo_free(struct p4odp__cuckoo *h);
+/* The block to free (for deferred and bulk frees); NULL for NULL. */
+void *p4odp__cuckoo_mem(struct p4odp__cuckoo *h);
 uint64_t p4odp__cuckoo_hash_obj(const struct p4odp__cuckoo *h, const void *obj);
 /* 0, or -ENOSPC when no displacement path was found (grow then). */
 int p4odp__cuckoo_insert(struct p4odp__cuckoo *h, const void *obj, uint64_t *moves);

@@ -195,10 +195,10 @@ static void group_free_all(struct p4odp__tss_group *g, struct p4odp__bulk *bulk)
 			free((void *)o);
 	}
 	if (bulk) {
-		p4odp__bulk_add(bulk, h);
+		p4odp__bulk_add(bulk, p4odp__cuckoo_mem(h));
 		p4odp__bulk_add(bulk, g);
 	} else {
-		free(h);
+		p4odp__cuckoo_free(h);
 		free(g);
 	}
 }
@@ -302,7 +302,7 @@ int p4odp__tss_add(struct p4odp_table *t, uint32_t idx, const struct p4odp__pmat
 		h = p4odp__cuckoo_new(2, kw, NODE_KEY_OFF);
 		if (!g || !h) {
 			free(g);
-			free(h);
+			p4odp__cuckoo_free(h);
 			return -ENOMEM;
 		}
 		memcpy(g->mask, mask, 8 * (size_t)kw);
@@ -345,7 +345,7 @@ int p4odp__tss_add(struct p4odp_table *t, uint32_t idx, const struct p4odp__pmat
 			goto fail;
 		if (oldh) {
 			atomic_store_explicit(&g->hash, h, memory_order_release);
-			p4odp__defer_free(w->rcu, oldh);
+			p4odp__defer_free(w->rcu, p4odp__cuckoo_mem(oldh));
 		}
 	}
 	g->n_entries++;
@@ -364,7 +364,7 @@ fail:
 	free(node);
 	free(l);
 	if (fresh) {
-		free(atomic_load_explicit(&g->hash, memory_order_relaxed));
+		p4odp__cuckoo_free(atomic_load_explicit(&g->hash, memory_order_relaxed));
 		free(g);
 	}
 	return err;
@@ -420,7 +420,7 @@ int p4odp__tss_del(struct p4odp_table *t, uint32_t idx, const struct p4odp__pmat
 	if (!g->n_entries) {
 		order_remove(tw, g);
 		publish(t, l);
-		p4odp__defer_free(w->rcu, h);
+		p4odp__defer_free(w->rcu, p4odp__cuckoo_mem(h));
 		p4odp__defer_free(w->rcu, g);
 		return 0;
 	}

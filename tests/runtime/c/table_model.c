@@ -150,6 +150,8 @@ static void add_random(struct p4odp_table *t, uint32_t count)
 		struct p4odp_match m;
 		int64_t h;
 
+		bool full = p4odp_table_count(t) == cfg->entries * 2;
+
 		random_entry(&r);
 		m = ref_match(&lay, &r);
 		h = p4odp_table_add(t, &m, r.action, r.data);
@@ -157,7 +159,7 @@ static void add_random(struct p4odp_table *t, uint32_t count)
 			CHECK_EQ(h, -EEXIST);
 			continue;
 		}
-		if (p4odp_table_count(t) == cfg->entries * 2) {
+		if (full) {
 			CHECK_EQ(h, -ENOSPC);
 			return;
 		}

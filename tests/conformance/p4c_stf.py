@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Measure `p4odp stf` against p4c's v1model STF tests.
+
+    python3 tests/conformance/p4c_stf.py DIR [--jobs N] [--list-failures] [--timeout S]
+
+Runs `p4odp stf PROG.p4 PROG.stf` for every program of DIR (p4c's
+`testdata/p4_16_samples`) that has a sibling `.stf`, includes v1model.p4
+and otherwise only core.p4 or local files.  Outcomes: pass, fail (the
+packets differ, or the switch failed), unsupported (the C generator said
+what it cannot translate yet) and crash (exit 2, a traceback, a timeout).
+A measuring tool: it exits 0 whatever the numbers; it contains no p4c file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from p4c_corpus import include_problem  # noqa: E402  (the same include rule as the front-end harness)
+
+_V1MODEL = re.compile(r'^\s*#\s*include\s*[<"]v1model\.p4[>"]', re.MULTILINE)
+
+
+def eligible(directory: str) -> list[str]:
+    programs = []
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name)
+        if not name.endswith(".p4") or not os.path.isfile(path):
+            continue
+        if not os.path.isfile(path[:-3] + ".stf") or include_problem(path) is not None:
+            continue
+        with open(path, encoding="utf-8", errors="replace") as source:
+            if _V1MODEL.search(source.read()):
+                programs.append(path)
+    return programs
+
+
+def run_one(path: str, timeout: float) -> tuple[str, str, str]:
+    command = [sys.executable, "-P", "-m", "p4odp.cli", "stf", path, path[:-3] + ".stf"]
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return path, "crash", f"timeout after {timeout:.0f} s"
+    output = result.stdout + result.stderr
+    if result.returncode == 0:
+        return path, "pass", ""
+    if result.returncode == 2 or "Traceback" in output:
+        return path, "crash", output.strip().splitlines()[-1] if output.strip() else f"exit {result.returncode}"
+    unsupported = re.search(r"not supported by the C generator yet: (.*)", output)
+    if unsupported:
+        return path, "unsupported", unsupported.group(1)
+    lines = [line for line in output.splitlines() if line.strip()]
+    return path, "fail", lines[0] if lines else f"exit {result.returncode}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("directory")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout", type=float, default=120)
+    parser.add_argument("--list-failures", action="store_true")
+    args = parser.parse_args(argv)
+    programs = eligible(args.directory)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results = list(pool.map(lambda p: run_one(p, args.timeout), programs))
+    counts = collections.Counter(outcome for _, outcome, _ in results)
+    if args.list_failures:
+        for path, outcome, detail in results:
+            if outcome != "pass":
+                print(f"{outcome.upper()} {os.path.basename(path)}: {detail}")
+        reasons = collections.Counter(detail for _, outcome, detail in results if outcome == "unsupported")
+        for reason, n in reasons.most_common(25):
+            print(f"  {n:4} unsupported: {reason}")
+    total = len(results)
+    print(f"{args.directory}: {total} v1model programs with an STF test")
+    print(f"passed: {counts['pass']} of {total} ({100.0 * counts['pass'] / max(total, 1):.1f}%)")
+    print(f"failed: {counts['fail']}, unsupported: {counts['unsupported']}, crashes: {counts['crash']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
