@@ -65,13 +65,17 @@ setup:
 	    mkdir -p $(BUILD) && touch $(SETUP_STAMP); \
 	fi
 
-# The main job on a bundled example.  Today: the front end (check, then the IR
-# as JSON).  When the switch build lands, compile it here and run it on the
-# example's pcap with its commands file.
+# The main job on a bundled example: compile it into a switch, feed the switch
+# a pcap made by the example's script through its commands file, then run its
+# STF test.  Port 0 reads build/EXAMPLE/in.pcap; port N writes build/EXAMPLE/outN.pcap.
 example: setup
-	$(P4ODP) check $(EXAMPLE_P4)
-	$(P4ODP) compile $(EXAMPLE_P4) --emit ir -o $(BUILD)/$(EXAMPLE)
-	@echo "example: the IR of $(EXAMPLE_P4) is in $(BUILD)/$(EXAMPLE)/$(EXAMPLE).ir.json"
+	$(P4ODP) compile $(EXAMPLE_P4) --target x86 -o $(BUILD)/$(EXAMPLE)
+	$(PYTHON) examples/$(EXAMPLE)/make_pcap.py $(BUILD)/$(EXAMPLE)/in.pcap
+	$(PYTHON) -c 'from p4odp.stf.pcap import write_pcap; write_pcap("$(BUILD)/$(EXAMPLE)/empty.pcap", [])'
+	$(BUILD)/$(EXAMPLE)/switch --exit-when-done --commands examples/$(EXAMPLE)/commands.txt \
+	    -i 0=pcap:in=$(BUILD)/$(EXAMPLE)/in.pcap:out=$(BUILD)/$(EXAMPLE)/out0.pcap \
+	    $(foreach p,1 2 3,-i $(p)=pcap:in=$(BUILD)/$(EXAMPLE)/empty.pcap:out=$(BUILD)/$(EXAMPLE)/out$(p).pcap)
+	$(P4ODP) stf $(EXAMPLE_P4) examples/$(EXAMPLE)/$(EXAMPLE).stf
 
 test: setup
 	$(PYTHON) -m pytest -q tests

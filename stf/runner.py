@@ -48,8 +48,15 @@ def run_stf(program: ir.Program, program_path: str, stf_path: str, target: Targe
     model = generate_model(program, program_path, diags)
     if model is None:
         return None
-    work = keep if keep is not None else Path(tempfile.mkdtemp(prefix="p4odp-stf-"))
-    work.mkdir(parents=True, exist_ok=True)
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        return _run(statements, model, keep, True, target, options, diags)
+    with tempfile.TemporaryDirectory(prefix="p4odp-stf-") as work:
+        return _run(statements, model, Path(work), False, target, options, diags)
+
+
+def _run(statements: list, model: CProgram, work: Path, keep: bool, target: Target, options: BuildOptions,
+         diags: Diagnostics) -> Optional[StfResult]:
     commands = _commands(statements, model, diags)
     if commands is None:
         return None
@@ -74,7 +81,7 @@ def run_stf(program: ir.Program, program_path: str, stf_path: str, target: Targe
         return StfResult(False, f"the switch failed (exit {run.returncode}):\n{run.stderr.strip()}")
     received = {port: read_packets(str(work / f"out{port}.pcap")) for port in inputs
                 if (work / f"out{port}.pcap").exists()}
-    if keep is not None:
+    if keep:
         _write_expected(work, expected)
     failures = expected.check(received)
     if not failures:

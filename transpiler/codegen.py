@@ -40,9 +40,11 @@ class Unsupported(Exception):
         self.what = what
 
 
-def generate_model(program: ir.Program, source: str, diags: Diagnostics) -> Optional[CProgram]:
+def generate_model(program: ir.Program, source: str, diags: Diagnostics,
+                   line_directives: bool = True) -> Optional[CProgram]:
+    """The C model of `program`; `line_directives` adds `#line`s back to the P4 source."""
     try:
-        return _Generator(program, source).run()
+        return _Generator(program, source, line_directives).run()
     except Unsupported as err:
         diags.error(err.loc, f"not supported by the C generator yet: {err.what}")
         return None
@@ -80,8 +82,9 @@ class Scope:
 
 
 class _Generator:
-    def __init__(self, program: ir.Program, source: str) -> None:
+    def __init__(self, program: ir.Program, source: str, line_directives: bool) -> None:
         self.program = program
+        self.line_directives = line_directives
         self.source = source
         self.globals = Scope(None)
         self.structs: dict[str, CStruct] = {}
@@ -370,6 +373,8 @@ class FunctionContext:
         self.scope = outer
 
     def statement(self, stmt: ir.Statement) -> None:
+        if self.gen.line_directives and stmt.loc.line > 0:
+            self.lines.append(f'#line {stmt.loc.line} "{stmt.loc.file}"')
         handler = getattr(self, "s_" + type(stmt).__name__, None)
         if handler is None:
             raise Unsupported(stmt.loc, type(stmt).__name__)

@@ -23,5 +23,16 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def render_datapath(program: CProgram) -> str:
-    return _environment().get_template("datapath.c.j2").render(program=program, glue=program.pipeline)
+# Templates print this after code that has `#line`s pointing into the P4 source;
+# it becomes a `#line` that points back into the generated file.
+LINE_RESET = "#pragma p4odp line-reset"
+
+
+def render_datapath(program: CProgram, filename: str = "datapath.c") -> str:
+    text = _environment().get_template("datapath.c.j2").render(program=program, glue=program.pipeline,
+                                                               line_reset=LINE_RESET)
+    lines = text.split("\n")
+    for number, line in enumerate(lines, 1):
+        if line == LINE_RESET:
+            lines[number - 1] = f'#line {number + 1} "{filename}"'
+    return "\n".join(lines)

@@ -87,17 +87,23 @@ static int parse_port_option(struct p4odp_switch *sw, const char *arg)
 	return open_port(sw, (uint32_t)index, eq + 1);
 }
 
-/* Every input port that can still deliver packets has delivered all of them. */
-static bool inputs_done(struct p4odp_switch *sw)
+/* Every input port that can still deliver packets has delivered all of them.
+ * The bundled ODP knows when a pcap file is read to its end; a system ODP has
+ * no such call, so there the inputs count as done after IDLE_DONE_NS without
+ * a packet. */
+#define IDLE_DONE_NS (500 * 1000 * 1000ull)
+
+static bool inputs_done(struct p4odp_switch *sw, uint64_t idle_ns)
 {
 #ifdef P4ODP_ODP_BUNDLED
+	(void)idle_ns;
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
 		if (sw->ports[i].open && odp_bundled_pktio_input_done(sw->ports[i].pktio) != 1)
 			return false;
 	return true;
 #else
 	(void)sw;
-	return false; /* a system ODP has no end of input: stop with a signal */
+	return idle_ns >= IDLE_DONE_NS;
 #endif
 }
 
@@ -121,6 +127,7 @@ static void process_burst(struct p4odp_switch *sw, uint32_t port_index, odp_pack
 static void run(struct p4odp_switch *sw, bool exit_when_done)
 {
 	odp_packet_t pkts[P4ODP_BURST];
+	odp_time_t last_packet = odp_time_local();
 
 	while (!sw->stop) {
 		int received = 0;
@@ -135,10 +142,13 @@ static void run(struct p4odp_switch *sw, bool exit_when_done)
 			received += n;
 			process_burst(sw, i, pkts, n);
 		}
-		if (!received && exit_when_done && inputs_done(sw))
+		if (received) {
+			last_packet = odp_time_local();
+			continue;
+		}
+		if (exit_when_done && inputs_done(sw, odp_time_diff_ns(odp_time_local(), last_packet)))
 			break;
-		if (!received)
-			odp_time_wait_ns(10000);
+		odp_time_wait_ns(10000);
 	}
 }
 

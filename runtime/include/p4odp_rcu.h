@@ -9,7 +9,8 @@
  * Reader contract
  *   - A reader thread registers once (p4odp_rcu_register) with a
  *     p4odp_rcu_thread it owns, typically embedded in its cache-aligned
- *     per-worker state. It is then "online".
+ *     per-worker state (the struct is 64-byte aligned: heap copies need
+ *     aligned_alloc). It is then "online".
  *   - Between two calls of p4odp_rcu_quiescent() the reader may hold and
  *     dereference any pointer it loaded from an RCU-protected structure
  *     (for instance an entry returned by p4odp_table_lookup). Workers call

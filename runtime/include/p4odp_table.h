@@ -42,8 +42,10 @@
  *     which is not atomic either). clear() swaps in an empty structure at
  *     once.
  *   - Writes never wait for readers, except when an add needs an entry slot
- *     (index) that a delete freed less than a grace period ago and no other
- *     is free: then it waits for that grace period.
+ *     (index) or a DIR-24-8 tbl8 group that a delete freed less than a grace
+ *     period ago and no other is free: then it waits for that grace period.
+ *     So the control-plane thread must not be an online reader of the same
+ *     domain (go offline first).
  *   A table created with a NULL domain uses a private one with no readers:
  *   for single-threaded use (tests, tools), memory is reclaimed at once.
  */
@@ -176,8 +178,9 @@ int p4odp_table_clear(struct p4odp_table *t);
 int p4odp_table_set_default(struct p4odp_table *t, uint16_t action_id, const void *data);
 
 /* Dump entries, in index order: fn(arg, handle, match, entry) for each,
- * stopping at the first nonzero return, which foreach returns. The match
- * points into the table (valid until the next write): ternary don't-cares
+ * stopping at the first nonzero return, which foreach returns. fn may
+ * modify or delete the entry it visits. The match points into the table
+ * (valid until the next write): ternary don't-cares
  * come back as wildcards with a zero mask, range wildcards as the full range,
  * lpm tables report priority 0. get visits one entry (-ENOENT if none). */
 typedef int (*p4odp_table_visit_fn)(void *arg, int64_t handle, const struct p4odp_match *m,

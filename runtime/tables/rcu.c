@@ -58,7 +58,8 @@ int p4odp_rcu_create(struct p4odp_rcu **out)
 	return 0;
 }
 
-/* Smallest cookie not yet safe: every callback with cookie <= the returned
+/* Start the grace period of cookie want if needed, and return the newest
+ * cookie that has expired: every callback with a cookie <= the returned
  * value may run. Called with the lock held. */
 static uint64_t safe_cookie(struct p4odp_rcu *rcu, uint64_t want)
 {

@@ -399,15 +399,16 @@ static bool all_zero(const uint8_t *p, uint32_t n)
 	return true;
 }
 
-/* Entry idx's match as the dump reports it, in w->dump. */
-static void dump_match(const struct p4odp_table *t, uint32_t idx, struct p4odp_match *m)
+/* Entry idx's match as the dump reports it, in fields[n_fields]. */
+static void dump_match(const struct p4odp_table *t, uint32_t idx, struct p4odp_match *m,
+		       struct p4odp_field_match *fields)
 {
 	const struct p4odp__writer *w = t->w;
 	const uint8_t *id = p4odp__ident(w, idx);
 
 	for (uint32_t i = 0; i < w->n_fields; i++) {
 		const struct p4odp__field *f = &w->fields[i];
-		struct p4odp_field_match *fm = &w->dump[i];
+		struct p4odp_field_match *fm = &fields[i];
 		uint32_t n = f->bytes;
 
 		*fm = (struct p4odp_field_match){0};
@@ -439,7 +440,7 @@ static void dump_match(const struct p4odp_table *t, uint32_t idx, struct p4odp_m
 			break;
 		}
 	}
-	m->fields = w->dump;
+	m->fields = fields;
 	m->priority = w->has_prio ? (int32_t)((uint32_t)id[0] << 24 | (uint32_t)id[1] << 16 |
 					      (uint32_t)id[2] << 8 | id[3])
 				  : 0;
@@ -449,7 +450,8 @@ void p4odp__decode(const struct p4odp_table *t, uint32_t idx, struct p4odp__pmat
 {
 	struct p4odp_match m;
 
-	dump_match(t, idx, &m);
+	/* Not w->dump: a dump callback may delete the entry it visits. */
+	dump_match(t, idx, &m, t->w->dump + t->w->n_fields);
 	parse(t, &m, pm);
 }
 
@@ -594,7 +596,7 @@ int p4odp_table_create(const struct p4odp_table_spec *spec, struct p4odp_rcu *rc
 	w->data_len = spec->action_data_len;
 	w->has_prio = kind == P4ODP_TABLE_TSS;
 	w->fields = calloc(spec->n_fields + 1, sizeof(*w->fields));
-	w->dump = calloc(spec->n_fields + 1, sizeof(*w->dump));
+	w->dump = calloc(2 * spec->n_fields + 1, sizeof(*w->dump));
 	if (!w->name || !w->fields || !w->dump)
 		goto nomem;
 	for (uint32_t i = 0; i < spec->n_fields; i++) {
@@ -997,12 +999,13 @@ int p4odp_table_set_default(struct p4odp_table *t, uint16_t action_id, const voi
 int p4odp_table_get(const struct p4odp_table *t, int64_t handle, p4odp_table_visit_fn fn,
 		    void *arg)
 {
-	int64_t idx = handle_idx(t->w, handle);
+	const struct p4odp__writer *w = t->w;
+	int64_t idx = handle_idx(w, handle);
 	struct p4odp_match m;
 
 	if (idx < 0)
 		return (int)idx;
-	dump_match(t, (uint32_t)idx, &m);
+	dump_match(t, (uint32_t)idx, &m, w->dump);
 	return fn(arg, handle, &m, entry_at(t, (uint32_t)idx));
 }
 
@@ -1015,7 +1018,7 @@ int p4odp_table_foreach(const struct p4odp_table *t, p4odp_table_visit_fn fn, vo
 			struct p4odp_match m;
 			int r;
 
-			dump_match(t, i, &m);
+			dump_match(t, i, &m, w->dump);
 			r = fn(arg, handle_of(w, i), &m, entry_at(t, i));
 			if (r)
 				return r;

@@ -131,7 +131,7 @@ struct p4odp__writer {
 
 	/* Scratch. */
 	struct p4odp__pmatch pm, pm2;
-	struct p4odp_field_match *dump;
+	struct p4odp_field_match *dump;  /* 2 * n_fields: dumps, decode */
 	uint64_t *kw;
 
 	struct p4odp__dir_w *dir;

@@ -181,12 +181,12 @@ def test_api(builds, variant, test):
     assert f"table_api {test}: OK" in builds(variant).run(["table_api", test]).stdout
 
 
-@pytest.mark.parametrize("variant", ["cc", "clang", "asan"])
+@pytest.mark.parametrize("variant", ["cc", "asan"])
 @pytest.mark.parametrize("config", MODEL_CONFIGS)
 def test_model(builds, variant, config):
     """Random entries against the brute-force model (a fixed seed per
     variant, so that each compiler sees other tables)."""
-    seed = {"cc": 1, "clang": 2, "asan": 3}[variant]
+    seed = {"cc": 1, "asan": 3}[variant]
     entries = [1000] if variant == "asan" else []  # the model is quadratic
     proc = builds(variant).run(["table_model", config, seed, *entries])
     assert f"table_model {config}: OK" in proc.stdout

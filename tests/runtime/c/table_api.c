@@ -469,6 +469,20 @@ static int visit(void *arg, int64_t handle, const struct p4odp_match *m,
 	return s->n == s->stop_after ? 77 : 0;
 }
 
+static int delete_even(void *arg, int64_t handle, const struct p4odp_match *m,
+		       const struct p4odp_table_entry *e)
+{
+	struct p4odp_table *t = arg;
+
+	(void)e;
+	if ((uint32_t)handle % 2 == 0) {
+		CHECK_EQ(p4odp_table_find(t, m), handle);
+		CHECK_EQ(p4odp_table_delete(t, handle), 0);
+		CHECK_EQ(p4odp_table_find(t, m), -ENOENT);  /* m still readable */
+	}
+	return 0;
+}
+
 static void test_iterate(void)
 {
 	static const struct p4odp_key_field fields[] = {
@@ -553,7 +567,20 @@ static void test_iterate(void)
 	CHECK_EQ(p4odp_table_get(t, refs[0].handle, visit, &s), -ENOENT);
 	CHECK_EQ(p4odp_table_get(t, -5, visit, &s), -ENOENT);
 	CHECK_EQ(p4odp_table_get(t, 1000, visit, &s), -ENOENT);
-	/* A dump of an lpm table reports prefix lengths. */
+	/* A callback may delete what it visits. */
+	CHECK_EQ(p4odp_table_foreach(t, delete_even, t), 0);
+	for (uint32_t i = 0; i < 400; i++) {
+		if (refs[i].live && (uint32_t)refs[i].handle % 2 == 0) {
+			refs[i].live = false;
+			live--;
+		}
+	}
+	CHECK_EQ(p4odp_table_count(t), live);
+	s.n = 0;
+	CHECK_EQ(p4odp_table_foreach(t, visit, &s), 0);
+	CHECK_EQ(s.n, live);
+	for (uint32_t j = 0; j < s.n; j++)
+		CHECK((uint32_t)s.handles[j] % 2 == 1);
 	p4odp_table_destroy(t);
 }
 

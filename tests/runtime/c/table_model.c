@@ -31,7 +31,7 @@ static const struct config {
 	{"exact_long", 2, {{128, E}, {128, E}}, 3000, P4ODP_TABLE_CUCKOO},
 	{"ternary", 3, {{32, T}, {16, T}, {8, T}}, 3000, P4ODP_TABLE_TSS},
 	{"ternary_wide", 3, {{128, T}, {128, T}, {16, E}}, 2000, P4ODP_TABLE_TSS},
-	{"range", 2, {{16, R}, {12, R}}, 1500, P4ODP_TABLE_TSS},
+	{"range", 2, {{16, R}, {12, R}}, 1000, P4ODP_TABLE_TSS},
 	{"optional", 3, {{8, O}, {32, O}, {16, E}}, 2000, P4ODP_TABLE_TSS},
 	{"mixed", 5, {{8, E}, {32, T}, {16, R}, {9, O}, {24, L}}, 3000, P4ODP_TABLE_TSS},
 };

@@ -1,0 +1,131 @@
+"""Generic traversal of the IR shared by the passes.
+
+The IR's children are the dataclass fields of a node that hold nodes or
+tuples of nodes.  These helpers never enter syntax types (`ir.TypeRef`:
+they are the program as written, and the semantic types on expressions and
+declarations are what later stages read) nor annotations (their contents
+are the user's text), and never look at `loc` or semantic types.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from pathlib import Path
+from typing import Callable, Iterator, Optional
+
+from p4odp import frontend as _frontend
+from p4odp import ir
+from p4odp import types as t
+
+__all__ = ["map_children", "walk", "referenced_names", "has_call", "is_pure", "terminates", "prune_if",
+           "is_architecture_decl"]
+
+_SKIPPED_FIELDS = ("loc", "type", "annotations")
+
+# The architecture files p4odp ships (frontend/include) and their names anywhere else (-I DIR).
+_INCLUDE_DIR = Path(_frontend.__file__).resolve().parent / "include"
+_ARCHITECTURE_FILES = ("core.p4", "v1model.p4", "psa.p4", "pna.p4")
+
+
+def _is_child(value) -> bool:
+    return isinstance(value, ir.Node) and not isinstance(value, (ir.TypeRef, ir.Annotation))
+
+
+def _fields(node: ir.Node):
+    return [f.name for f in dataclasses.fields(node) if f.name not in _SKIPPED_FIELDS]
+
+
+def map_children(node: ir.Node, fn: Callable[[ir.Node], ir.Node]) -> ir.Node:
+    """`node` with `fn` applied to each child; the same object when no child changed."""
+    changes = {}
+    for name in _fields(node):
+        value = getattr(node, name)
+        if _is_child(value):
+            new = fn(value)
+            if new is not value:
+                changes[name] = new
+        elif isinstance(value, tuple) and any(_is_child(v) for v in value):
+            items = tuple(fn(v) if _is_child(v) else v for v in value)
+            if any(a is not b for a, b in zip(items, value)):
+                changes[name] = items
+    return dataclasses.replace(node, **changes) if changes else node
+
+
+def walk(node: ir.Node) -> Iterator[ir.Node]:
+    """`node` and every node below it, parents first."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        children = []
+        for name in _fields(current):
+            value = getattr(current, name)
+            if _is_child(value):
+                children.append(value)
+            elif isinstance(value, tuple):
+                children.extend(v for v in value if _is_child(v))
+        stack.extend(reversed(children))
+
+
+def referenced_names(*nodes: Optional[ir.Node]) -> Counter:
+    """How often each name is used (as a path or as an action named in a table) under `nodes`."""
+    names: Counter = Counter()
+    for root in nodes:
+        if root is None:
+            continue
+        for node in walk(root):
+            if isinstance(node, (ir.PathExpression, ir.ActionRef)):
+                names[node.name] += 1
+    return names
+
+
+def has_call(node: Optional[ir.Node]) -> bool:
+    """Does `node` contain a call (of anything: extern, action, function, table, header method)?"""
+    return node is not None and any(isinstance(n, ir.MethodCall) for n in walk(node))
+
+
+def is_pure(expr: ir.Expression) -> bool:
+    """Can `expr` be evaluated, or not, without any effect?  True when its only calls are `isValid()`."""
+    for node in walk(expr):
+        if isinstance(node, ir.MethodCall) and not _is_valid_call(node):
+            return False
+    return True
+
+
+def _is_valid_call(call: ir.MethodCall) -> bool:
+    method = call.method
+    return isinstance(method, ir.Member) and method.member == "isValid" and not call.args and \
+        isinstance(method.expr.type, t.StructLike) and method.expr.type.kind in ("header", "header_union")
+
+
+def terminates(stmt: ir.Statement) -> bool:
+    """Does control never reach the end of `stmt` (it always returns, exits, breaks or continues)?"""
+    if isinstance(stmt, (ir.ReturnStatement, ir.ExitStatement, ir.BreakStatement, ir.ContinueStatement)):
+        return True
+    if isinstance(stmt, ir.Block):
+        return any(terminates(s) for s in stmt.statements)
+    if isinstance(stmt, ir.IfStatement):
+        return stmt.otherwise is not None and terminates(stmt.then) and terminates(stmt.otherwise)
+    return False
+
+
+def prune_if(stmt: ir.IfStatement) -> Optional[ir.Statement]:
+    """The branch an `if` with a literal condition runs: the statement that replaces it, None for
+    nothing at all.  Call it only when `stmt.cond` is an `ir.BoolLiteral`."""
+    assert isinstance(stmt.cond, ir.BoolLiteral)
+    return stmt.then if stmt.cond.value else stmt.otherwise
+
+
+def is_architecture_decl(decl) -> bool:
+    """Was `decl` declared by an architecture file (core.p4, v1model.p4), not by the user's program?"""
+    loc = getattr(decl, "loc", None)
+    if loc is None:
+        return False
+    path = Path(loc.file)
+    if path.name in _ARCHITECTURE_FILES:
+        return True
+    try:
+        return path.resolve().parent == _INCLUDE_DIR
+    except OSError:
+        return False

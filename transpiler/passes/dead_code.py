@@ -1,0 +1,263 @@
+"""dead-code: remove what can never run or is never used.
+
+What it removes, each removal reported with its position:
+
+* statements after `return`, `exit`, `break` or `continue` in the same block
+  (and after an `if` whose two branches all end so);
+* the branch an `if` with a literal condition never takes (constant-folding
+  makes the literals; this pass only trusts `true` and `false` as written);
+* parser states that no chain of transitions reaches from `start`;
+* tables that are never applied;
+* actions that no table lists and nothing calls, in controls and at the top
+  level;
+* top-level functions that nothing calls;
+* local variables (of controls, parsers and blocks) that are neither read
+  nor written, unless their initializer contains a call.
+
+Removing one thing can leave another unused (the actions of a table never
+applied), so it sweeps until nothing more goes.  Uses are counted by name, so
+a name used anywhere in its scope keeps every declaration it could mean: the
+pass may keep something unused, never the reverse.
+
+What it keeps: everything declared by the architecture files (core.p4,
+v1model.p4: `NoAction`, the default action of tables without one, among
+them), types, externs and extern functions, constants, instances, value
+sets, the parser, control and package declarations and `main`.  It does not
+remove assignments to variables nobody reads, nor the cases of a `switch` on
+a constant.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Optional
+
+from p4odp import ir
+from p4odp.transpiler.passes._walk import (has_call, is_architecture_decl, map_children, prune_if,
+                                           referenced_names, terminates)
+from p4odp.transpiler.passes.manager import PassContext
+
+__all__ = ["DeadCode"]
+
+# The implicit default action of a table without `default_action` (P4_16 spec, 14.2.1.3).
+_ALWAYS_KEPT = ("NoAction",)
+
+
+class DeadCode:
+    name = "dead-code"
+
+    def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        program = _Unreachable(ctx).rewrite(program)
+        program = _remove_unreachable_states(program, ctx)
+        while True:
+            swept = _Unused(ctx).program(program)
+            if swept is program:
+                return program
+            program = swept
+
+
+# ----------------------------------------------------------------------
+# Statements that never run
+
+
+class _Unreachable:
+    def __init__(self, ctx: PassContext) -> None:
+        self.ctx = ctx
+        self.pruned: set[int] = set()  # ids of the EmptyStatements standing for pruned ifs
+
+    def rewrite(self, node: ir.Node) -> ir.Node:
+        if isinstance(node, (ir.Expression, ir.TableProperty)):
+            return node  # no statements inside
+        node = map_children(node, self.rewrite)
+        if isinstance(node, ir.IfStatement) and isinstance(node.cond, ir.BoolLiteral):
+            return self.prune(node)
+        if isinstance(node, ir.Block):
+            statements = self.block(node.statements)
+            return replace(node, statements=statements) if statements is not node.statements else node
+        if isinstance(node, ir.ParserState):
+            components = self.block(node.components)
+            return replace(node, components=components) if components is not node.components else node
+        return node
+
+    def prune(self, stmt: ir.IfStatement) -> ir.Statement:
+        never = stmt.otherwise if stmt.cond.value else stmt.then
+        if never is not None:
+            what = "else" if stmt.cond.value else "then"
+            self.ctx.report(f"removed the {what} branch of if ({'true' if stmt.cond.value else 'false'}), "
+                            "never taken", never.loc)
+        taken = prune_if(stmt)
+        if taken is None or isinstance(taken, ir.EmptyStatement):
+            empty = ir.EmptyStatement(stmt.loc)
+            self.pruned.add(id(empty))
+            return empty
+        return taken
+
+    def block(self, statements: tuple) -> tuple:
+        out = []
+        for i, stmt in enumerate(statements):
+            if id(stmt) in self.pruned:
+                continue
+            out.append(stmt)
+            if terminates(stmt) and i + 1 < len(statements):
+                rest = statements[i + 1:]
+                self.ctx.report(f"removed {len(rest)} statement(s) after {_ending(stmt)}, never reached",
+                                rest[0].loc)
+                break
+        if len(out) == len(statements):
+            return statements
+        return tuple(out)
+
+
+def _ending(stmt: ir.Statement) -> str:
+    words = {ir.ReturnStatement: "return", ir.ExitStatement: "exit", ir.BreakStatement: "break",
+             ir.ContinueStatement: "continue"}
+    if type(stmt) in words:
+        return words[type(stmt)]
+    return "a statement that always ends the block"
+
+
+# ----------------------------------------------------------------------
+# Parser states
+
+
+def _remove_unreachable_states(program: ir.Program, ctx: PassContext) -> ir.Program:
+    decls = []
+    for decl in program.declarations:
+        if isinstance(decl, ir.Parser):
+            reached = _reachable_states(decl)
+            kept = tuple(s for s in decl.states if s.name in reached)
+            if len(kept) != len(decl.states):
+                for state in decl.states:
+                    if state.name not in reached:
+                        ctx.report(f"removed parser state {decl.name}.{state.name}, unreachable from start",
+                                   state.loc)
+                decl = replace(decl, states=kept)
+        decls.append(decl)
+    return replace(program, declarations=tuple(decls))
+
+
+def _reachable_states(parser: ir.Parser) -> set[str]:
+    states = {s.name: s for s in parser.states}
+    seen: set[str] = set()
+    work = ["start"]
+    while work:
+        name = work.pop()
+        if name in seen or name not in states:
+            continue
+        seen.add(name)
+        transition = states[name].transition
+        if isinstance(transition, ir.PathExpression):
+            work.append(transition.name)
+        elif isinstance(transition, ir.SelectExpression):
+            work.extend(case.state.name for case in transition.cases)
+    return seen
+
+
+# ----------------------------------------------------------------------
+# Declarations nobody uses
+
+
+class _Unused:
+    """One sweep; returns the same program object when nothing was removed."""
+
+    def __init__(self, ctx: PassContext) -> None:
+        self.ctx = ctx
+
+    def program(self, program: ir.Program) -> ir.Program:
+        uses = referenced_names(program)
+        decls = []
+        changed = False
+        for decl in program.declarations:
+            if isinstance(decl, (ir.Action, ir.Function)) and self.unused_global(decl, uses):
+                kind = "action" if isinstance(decl, ir.Action) else "function"
+                self.ctx.report(f"removed {kind} {_name(decl)}, never used", decl.loc)
+                changed = True
+                continue
+            new = self.container(decl)
+            changed |= new is not decl
+            decls.append(new)
+        return replace(program, declarations=tuple(decls)) if changed else program
+
+    def unused_global(self, decl, uses: Counter) -> bool:
+        if is_architecture_decl(decl) or decl.name in _ALWAYS_KEPT:
+            return False
+        return uses[decl.name] - referenced_names(decl)[decl.name] <= 0
+
+    def container(self, decl):
+        """A control or parser without its unused locals, and with its blocks swept of unused variables."""
+        if isinstance(decl, ir.Control):
+            uses = referenced_names(*decl.locals, decl.body)
+            locals_ = self.locals(decl, uses)
+            body = self.blocks(decl.body)
+            if locals_ is decl.locals and body is decl.body:
+                return decl
+            return replace(decl, locals=locals_, body=body)
+        if isinstance(decl, ir.Parser):
+            uses = referenced_names(*decl.locals, *decl.states)
+            locals_ = self.locals(decl, uses)
+            states = tuple(self.blocks(s) for s in decl.states)
+            if locals_ is decl.locals and all(a is b for a, b in zip(states, decl.states)):
+                return decl
+            return replace(decl, locals=locals_, states=states)
+        if isinstance(decl, (ir.Action, ir.Function)):
+            return self.blocks(decl)
+        return decl
+
+    def locals(self, owner, uses: Counter) -> tuple:
+        kept = []
+        for local in owner.locals:
+            if self.unused_local(local, uses):
+                self.ctx.report(f"removed {_what(local, owner)}, {_why(local)}", local.loc)
+                continue
+            kept.append(self.blocks(local) if isinstance(local, ir.Action) else local)
+        if len(kept) == len(owner.locals) and all(a is b for a, b in zip(kept, owner.locals)):
+            return owner.locals
+        return tuple(kept)
+
+    def unused_local(self, local, uses: Counter) -> bool:
+        if isinstance(local, ir.Variable):
+            if local.init is not None and has_call(local.init):
+                return False
+        elif not isinstance(local, (ir.Action, ir.Table)) or local.name in _ALWAYS_KEPT:
+            return False
+        return uses[local.name] - referenced_names(local)[local.name] <= 0
+
+    def blocks(self, node: ir.Node) -> ir.Node:
+        """`node` with the unused variables declared in its blocks removed."""
+        if isinstance(node, ir.Expression):
+            return node
+        node = map_children(node, self.blocks)
+        if not isinstance(node, ir.Block):
+            return node
+        kept = []
+        statements = node.statements
+        for i, stmt in enumerate(statements):
+            decl = stmt.decl if isinstance(stmt, ir.DeclarationStatement) else None
+            if isinstance(decl, ir.Variable) and not (decl.init is not None and has_call(decl.init)) and \
+                    referenced_names(*statements[i + 1:])[decl.name] == 0:
+                self.ctx.report(f"removed variable {decl.name}, never read nor written", decl.loc)
+                continue
+            kept.append(stmt)
+        if len(kept) == len(statements):
+            return node
+        return replace(node, statements=tuple(kept))
+
+
+def _name(decl) -> str:
+    return getattr(decl, "control_name", "") or decl.name
+
+
+def _what(local, owner) -> str:
+    if isinstance(local, ir.Variable):
+        return f"variable {owner.name}.{local.name}"
+    kind = "action" if isinstance(local, ir.Action) else "table"
+    return f"{kind} {_name(local)}"
+
+
+def _why(local) -> str:
+    if isinstance(local, ir.Variable):
+        return "never read nor written"
+    if isinstance(local, ir.Table):
+        return "never applied"
+    return "never used"

@@ -1,0 +1,163 @@
+"""The pass manager: runs the midend's passes over the typed IR, in order.
+
+A pass is any object with a `name` and a call `(program, ctx) -> program`
+(a class instance, or a function given a name by `@ir_pass("name")`).  It
+returns a new `ir.Program` (nodes are immutable: it rebuilds what it changes
+with `dataclasses.replace`), reports user errors to `ctx.diags`, says what it
+did with `ctx.report`, and leaves facts for later stages in side tables of
+`ctx.result` (e.g. `table_structures`), never in annotations.
+
+As p4c's `PassManager`: the passes run in order; the run stops after the
+first pass that reports an error; `dump_after` writes the IR after one pass
+(or after each, "all") as `ir.to_json` prints it; `skip` leaves passes out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Optional, Protocol, TextIO
+
+from p4odp import ir
+from p4odp.diagnostics import Diagnostics, InternalError, Loc
+
+__all__ = ["Pass", "PassContext", "PassOptions", "PassResult", "PassManager", "ir_pass"]
+
+COMMAND_LINE = Loc("<command line>", 0, 0)
+
+
+class Pass(Protocol):
+    name: str
+
+    def __call__(self, program: ir.Program, ctx: "PassContext") -> ir.Program: ...
+
+
+def ir_pass(name: str) -> Callable:
+    """Make a function `(program, ctx) -> program` a pass called `name`."""
+
+    def named(fn: Callable) -> Callable:
+        fn.name = name
+        return fn
+
+    return named
+
+
+@dataclass
+class PassOptions:
+    """How to run the passes.
+
+    `dump_after`: a pass name or "all"; the IR after it goes to
+    `dump_dir/<dump_stem>.<pass>.ir.json` when `dump_dir` is set, else to
+    `dump_stream` (standard error by default).  `skip`: names of passes not
+    to run.  `verbose`: write each pass's reports to `report_stream`
+    (standard error by default) as they are made.
+    """
+
+    dump_after: Optional[str] = None
+    skip: Iterable[str] = ()
+    verbose: bool = False
+    dump_dir: Optional[str] = None
+    dump_stem: str = "program"
+    dump_stream: Optional[TextIO] = None
+    report_stream: Optional[TextIO] = None
+
+
+@dataclass
+class PassResult:
+    """What the passes produced.
+
+    `program` is the IR after the last pass, None when a pass reported an
+    error (or the options were wrong).  `table_structures` maps each table's
+    control-plane name to the lookup structure chosen for it (see
+    `table_structures.py`; empty when that pass did not run).  `reports` are
+    the passes' reports, `"pass: message (file:line:col)"`, verbose or not;
+    `ran` the names of the passes that ran.
+    """
+
+    program: Optional[ir.Program]
+    table_structures: dict[str, str] = field(default_factory=dict)
+    reports: list[str] = field(default_factory=list)
+    ran: list[str] = field(default_factory=list)
+
+
+@dataclass
+class PassContext:
+    """What a pass sees besides the program: diagnostics, options, the side tables being filled."""
+
+    diags: Diagnostics
+    options: PassOptions
+    result: PassResult
+    pass_name: str = ""
+
+    def report(self, message: str, loc: Optional[Loc] = None) -> None:
+        """Say what the pass did, e.g. `report("removed action a", decl.loc)`."""
+        line = f"{self.pass_name}: {message}" + (f" ({loc})" if loc is not None else "")
+        self.result.reports.append(line)
+        if self.options.verbose:
+            stream = self.options.report_stream or sys.stderr
+            stream.write(line + "\n")
+
+
+class PassManager:
+    def __init__(self, passes: Iterable[Pass]) -> None:
+        self.passes = list(passes)
+        names = [p.name for p in self.passes]
+        if len(set(names)) != len(names):
+            raise InternalError(f"two passes share a name: {names}")
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.passes]
+
+    def run(self, program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:
+        options = options or PassOptions()
+        result = PassResult(program)
+        if not self.check_options(options, diags):
+            result.program = None
+            return result
+        skip = set(options.skip)
+        for p in self.passes:
+            ctx = PassContext(diags, options, result, p.name)
+            if p.name in skip:
+                ctx.report("skipped (--skip-pass)")
+            else:
+                errors = diags.error_count
+                new = p(program, ctx)
+                if not isinstance(new, ir.Program):
+                    raise InternalError(f"pass {p.name} returned {type(new).__name__}, not a Program")
+                result.ran.append(p.name)
+                if diags.error_count > errors:
+                    result.program = None
+                    return result
+                program = new
+                result.program = program
+            if options.dump_after in (p.name, "all"):
+                self.dump(program, p.name, options)
+        return result
+
+    def check_options(self, options: PassOptions, diags: Diagnostics) -> bool:
+        known = ", ".join(self.names)
+        ok = True
+        if options.dump_after is not None and options.dump_after != "all" and options.dump_after not in self.names:
+            diags.error(COMMAND_LINE, f"--dump-after: unknown pass '{options.dump_after}' (passes: {known}, or all)")
+            ok = False
+        for name in options.skip:
+            if name not in self.names:
+                diags.error(COMMAND_LINE, f"--skip-pass: unknown pass '{name}' (passes: {known})")
+                ok = False
+        return ok
+
+    def dump(self, program: ir.Program, name: str, options: PassOptions) -> None:
+        text = json.dumps(ir.to_json(program), indent=1) + "\n"
+        if options.dump_dir is not None:
+            os.makedirs(options.dump_dir, exist_ok=True)
+            path = os.path.join(options.dump_dir, f"{options.dump_stem}.{name}.ir.json")
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(text)
+            return
+        stream = options.dump_stream or sys.stderr
+        if options.dump_after == "all":  # several documents: say which is which
+            stream.write(f"// IR after {name}\n")
+        stream.write(text)
