@@ -536,7 +536,7 @@ class TypeChecker:
             if not isinstance(instance_type, t.Unknown):
                 self.error(decl.loc, "main: must be an instance of a package")
         self.declare(ctx.scope, Symbol("instance", decl.name, instance_type, decl.loc, decl))
-        return replace(decl, args=args, initializer=initializer, control_name=name)
+        return replace(decl, args=args, initializer=initializer, control_name=name, type=instance_type)
 
     def abstract_methods(self, decl: ir.Instance, typ: t.Type, ctx: Context) -> tuple:
         if not isinstance(typ, t.ExternT) or typ.decl is None:

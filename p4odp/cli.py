@@ -51,7 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
                           help="stop early: ir, the front end's IR as JSON; c, the generated C sources")
     compile_.add_argument("--cc", help="the C compiler (default: $CC, else the target's)")
     compile_.add_argument("--odp-prefix", metavar="DIR", help="build against the ODP installed under DIR")
-    compile_.add_argument("-v", "--verbose", action="store_true", help="show the compiler commands")
+    compile_.add_argument("--dump-after", metavar="PASS|all",
+                          help="write the IR after the midend pass PASS (or after each, all) as JSON: to "
+                               "DIR/PROG.PASS.ir.json with -o DIR, else to stderr (stdout with --emit ir)")
+    compile_.add_argument("--skip-pass", action="append", default=[], metavar="PASS",
+                          help="do not run the midend pass PASS (repeatable)")
+    compile_.add_argument("-v", "--verbose", action="store_true",
+                          help="show what each midend pass did and the compiler commands")
     compile_.set_defaults(run=run_compile)
 
     stf = commands.add_parser("stf", help="run a p4c STF packet test on a program")
@@ -90,19 +96,25 @@ def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
     program = _frontend(args, diags)
     if program is None:
         return EXIT_USER_ERROR
-    if args.emit == "ir":
+    stem = os.path.splitext(os.path.basename(args.program))[0]
+    if args.emit == "ir" and not args.dump_after:  # the front end's IR, before any pass
         text = json.dumps(ir.to_json(program), indent=1) + "\n"
         if args.output:
             os.makedirs(args.output, exist_ok=True)
-            stem = os.path.splitext(os.path.basename(args.program))[0]
             with open(os.path.join(args.output, f"{stem}.ir.json"), "w", encoding="utf-8") as out:
                 out.write(text)
         else:
             sys.stdout.write(text)
         return EXIT_OK
     from p4odp.transpiler import generate_c
+    from p4odp.transpiler.passes import PassOptions, midend
 
-    c_files = generate_c(program, args.program, diags)
+    passes = PassOptions(dump_after=args.dump_after, skip=args.skip_pass, verbose=args.verbose,
+                         dump_dir=args.output, dump_stem=stem,
+                         dump_stream=sys.stdout if args.emit == "ir" else None)
+    if args.emit == "ir":  # with --dump-after: the IR after that pass is the output
+        return EXIT_OK if midend(program, diags, passes).program is not None else EXIT_USER_ERROR
+    c_files = generate_c(program, args.program, diags, passes)
     if c_files is None:
         return EXIT_USER_ERROR
     out_dir = Path(args.output)

@@ -456,6 +456,7 @@ class Instance(Declaration):
     args: tuple
     initializer: tuple = ()  # tuple[Function, ...]
     control_name: str = ""
+    type: Any = field(default=None, kw_only=True)  # the instance's semantic type, type arguments inferred
 
 
 @node

@@ -59,6 +59,20 @@ class Binding:
     const: Optional[int] = None
 
 
+STATEFUL_EXTERNS = ("register", "counter", "direct_counter", "meter", "direct_meter")
+
+
+@dataclass
+class ExternInstance:
+    """A register, counter or meter: storage in `struct p4_state` named `member`."""
+
+    name: str
+    kind: str
+    member: str
+    size: int
+    element: Optional[t.Type] = None
+
+
 @dataclass
 class ControlInstance:
     """A control instantiated inside another control; its apply is inlined where it is called."""
@@ -93,6 +107,7 @@ class _Generator:
         self.actions: dict[int, CAction] = {}
         self.action_ids: dict[tuple, int] = {}  # (id(ir.Action), control instance) -> action id
         self.externs: list[CExternInstance] = []
+        self.state: list[str] = []
         self.errors: list[str] = []
         self.tmp = itertools.count()
         self.decls: dict[str, object] = {}
@@ -129,7 +144,8 @@ class _Generator:
         pipeline = {role: info["function"] for role, info in functions.items()}
         pipeline.update(headers=parser_types[1], meta=parser_types[2], std=parser_types[3])
         return CProgram(self.source, list(self.structs.values()), self.functions, self.tables,
-                        [self.actions[i] for i in sorted(self.actions)], self.externs, self.errors, pipeline)
+                        [self.actions[i] for i in sorted(self.actions)], self.externs, self.errors, self.state,
+                        pipeline)
 
     def block_decl(self, arg: ir.Argument):
         value = arg.value
@@ -170,7 +186,11 @@ class _Generator:
                 self.structs[name] = CStruct(name, str(typ), [f"{element} e[{typ.size}]", "uint32_t _next"])
             return f"struct {name}"
         if isinstance(typ, t.Varbit):
-            raise Unsupported(loc, "varbit fields")
+            nbytes = max((typ.width + 7) // 8, 1)
+            name = f"p4odp_varbit_{nbytes}"
+            if name not in self.structs:
+                self.structs[name] = CStruct(name, f"varbit<{typ.width}>", ["uint32_t len", f"uint8_t b[{nbytes}]"])
+            return f"struct {name}"
         try:
             return c_type(typ).decl
         except NotImplementedError:
@@ -291,6 +311,8 @@ class FunctionContext:
             target = self.gen.decls.get(_type_name(decl.type_ref))
             if isinstance(target, ir.Control) and not target.ctor_params and not decl.args:
                 self.scope.names[decl.name] = ControlInstance(decl.name, target)
+            elif isinstance(decl.type, t.ExternT) and decl.type.name in STATEFUL_EXTERNS:
+                self.scope.names[decl.name] = self.extern_instance(decl)
             else:
                 raise Unsupported(decl.loc, f"instances of {_type_name(decl.type_ref)} inside blocks")
         elif isinstance(decl, ir.ValueSet):
@@ -537,6 +559,11 @@ class FunctionContext:
                 return Binding(f"{base.c}.e[({self.value(expr.index)}) < {size} ? ({self.value(expr.index)}) : 0]",
                                expr.type)
             return Binding(f"{base.c}.e[{index}]", expr.type)
+        if isinstance(expr, ir.MethodCall):  # a struct or header a call returns (lookahead, a function)
+            result = self.call(expr, as_statement=False)
+            if result is None:
+                raise Unsupported(expr.loc, "this call as a value")
+            return Binding(result, expr.type)
         raise Unsupported(expr.loc, f"{type(expr).__name__} as an l-value")
 
     def wide_value(self, expr: ir.Expression) -> str:
@@ -641,8 +668,9 @@ class FunctionContext:
         if op in (ir.BinaryOp.AND, ir.BinaryOp.OR):
             return f"({left} {op.value} {right})"
         if op in (ir.BinaryOp.EQ, ir.BinaryOp.NE, ir.BinaryOp.LT, ir.BinaryOp.LE, ir.BinaryOp.GT, ir.BinaryOp.GE):
-            if isinstance(ltype, (t.StructLike, t.Stack)):
-                raise Unsupported(expr.loc, "comparison of structs and headers")
+            if isinstance(ltype, (t.StructLike, t.Stack, t.Varbit)) and op in (ir.BinaryOp.EQ, ir.BinaryOp.NE):
+                same = self.equal(expr.left, expr.right, ltype, expr.loc)
+                return same if op is ir.BinaryOp.EQ else f"(!{same})"
             cast = "(int64_t)" if signed else "(uint64_t)"
             return f"({cast}({left}) {op.value} {cast}({right}))"
         if op is ir.BinaryOp.SHL:
@@ -727,11 +755,34 @@ class FunctionContext:
             return self.extern_function(expr, method.name, args)
         raise Unsupported(expr.loc, "this call")
 
+    def extern_instance(self, decl: ir.Instance) -> "ExternInstance":
+        """Storage in `struct p4_state` for a register, counter or meter instance."""
+        typ: t.ExternT = decl.type
+        prefix = self.instance_prefix if self.instance_prefix is not None else _control_prefix(self.decl)
+        member = c_ident(f"{typ.name}_{prefix}_{decl.name}")
+        size = self.gen.const_int(decl.args[0].value) if decl.args else 1
+        if typ.name in ("direct_counter", "direct_meter"):
+            size = 0
+        element = None
+        if typ.name == "register":
+            element = typ.type_args[0]
+            if not isinstance(element, (t.Bits, t.Bool)) or is_wide(element):
+                raise Unsupported(decl.loc, f"registers of {element}")
+            self.gen.state.append(f"{self.gen.type_c(element, decl.loc)} {member}[{max(size, 1)}]")
+        elif typ.name == "counter":
+            self.gen.state.append(f"uint64_t {member}[{max(size, 1)}][2]")
+        return ExternInstance(decl.name, typ.name, member, size or 0, element)
+
     def extern_method(self, expr: ir.MethodCall, typ: t.ExternT, name: str, args: list) -> Optional[str]:
         if typ.name == "packet_in":
-            if name == "extract" and len(args) == 1:
+            if name == "extract" and len(args) == 1 and args[0] is not None:
                 self.extract(args[0])
                 return None
+            if name == "extract" and len(args) == 2:
+                self.extract(args[0], self.value(args[1]))
+                return None
+            if name == "lookahead" and isinstance(expr.type, t.StructLike) and expr.type.kind == "header":
+                return self.lookahead_header(expr.type, expr.loc)
             if name == "lookahead":
                 width = _bits_width(expr.type)
                 if width is None or width > 64:
@@ -750,6 +801,10 @@ class FunctionContext:
         if typ.name == "packet_out" and name == "emit":
             self.emit_header(args[0])
             return None
+        instance = self.scope.lookup(expr.method.expr.name) if isinstance(expr.method.expr, ir.PathExpression) \
+            else None
+        if isinstance(instance, ExternInstance):
+            return self.stateful_call(instance, name, args, expr.loc)
         raise Unsupported(expr.loc, f"{typ.name}.{name}")
 
     def extern_function(self, expr: ir.MethodCall, name: str, args: list) -> Optional[str]:
@@ -758,14 +813,86 @@ class FunctionContext:
             self.emit(f"{sm}.egress_spec = {DROP_PORT};")
             self.emit(f"{sm}.mcast_grp = 0;")
             return None
+        if name == "hash":
+            self.hash_call(args, expr.loc)
+            return None
+        if name == "random":
+            target = self.lvalue(args[0])
+            self.emit(f"{target.c} = p4odp_random((uint64_t)({self.value(args[1])}), "
+                      f"(uint64_t)({self.value(args[2])}));")
+            return None
+        if name in ("digest", "log_msg", "assume", "assert"):
+            return None  # no control plane listens to digests yet; logs and assertions are for BMv2's debugger
         if name == "verify":
             cond = self.value(args[0])
             self.emit(f"if (!({cond})) {{ pc->error = {self.value(args[1])}; goto st_reject; }}")
             return None
-        if name in ("verify_checksum", "update_checksum") and \
-                isinstance(args[3], ir.TypeNameExpression) is False:
+        if name in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
+                    "update_checksum_with_payload"):
             return self.checksum(name, expr, args)
         raise Unsupported(expr.loc, f"the extern function {name}")
+
+    def stateful_call(self, instance: "ExternInstance", name: str, args: list, loc: Loc) -> Optional[str]:
+        member = f"STATE->{instance.member}"
+        if instance.kind == "register" and name == "read":
+            index = self.value(args[1])
+            target = self.lvalue(args[0])
+            self.emit(f"{target.c} = ({index}) < {instance.size} ? {member}[{index}] : 0;")
+            return None
+        if instance.kind == "register" and name == "write":
+            index = self.value(args[0])
+            self.emit(f"if (({index}) < {instance.size})")
+            self.emit(f"\t{member}[{index}] = {self.value(args[1])};")
+            return None
+        if instance.kind == "counter" and name == "count":
+            index = self.value(args[0])
+            self.emit(f"if (({index}) < {instance.size}) {{ {member}[{index}][0]++; "
+                      f"{member}[{index}][1] += pc->len; }}")
+            return None
+        if instance.kind == "direct_counter" and name == "count":
+            return None  # direct counters are read by the control plane, which has no reader yet
+        if instance.kind in ("meter", "direct_meter") and name in ("execute_meter", "read"):
+            # Without configured rates a v1model meter marks every packet GREEN (0), as on BMv2.
+            self.emit(f"{self.lvalue(args[-1]).c} = 0;")
+            return None
+        raise Unsupported(loc, f"{instance.kind}.{name}")
+
+    def hash_call(self, args: list, loc: Loc) -> None:
+        result, algo, base, data, limit = args
+        if not (isinstance(algo, ir.Member) and isinstance(algo.expr.type, t.TypeT)):
+            raise Unsupported(loc, "hash algorithms that are not constants")
+        buf = self.temp("hb")
+        size = self.pack_bits(buf, data, loc)
+        hashed = f"p4odp_hash(P4ODP_HASH_{algo.member.upper()}, {buf}, {size})"
+        limit_c, base_c = self.value(limit), self.value(base)
+        target = self.lvalue(result)
+        value = f"(({limit_c}) ? (uint64_t)({base_c}) + {hashed} % (uint64_t)({limit_c}) : (uint64_t)({base_c}))"
+        self.emit(f"{target.c} = {self.wrap(value, target.type)};")
+
+    def pack_bits(self, buf: str, data: ir.Expression, loc: Loc) -> int:
+        """Declare `buf` holding the fields of `data` bit after bit; the number of bytes."""
+        if isinstance(data, ir.ListExpression):
+            elements = list(data.elements)
+        elif isinstance(data, ir.StructExpression):
+            elements = [f.value for f in data.fields]
+        elif isinstance(data.type, t.StructLike):
+            elements = [ir.Member(data.loc, data, f.name, type=f.type) for f in data.type.fields]
+        else:
+            elements = [data]
+        widths = [_bits_width(e.type) for e in elements]
+        if any(w is None for w in widths):
+            raise Unsupported(loc, "hash data that is not a list of bit<> fields")
+        total = sum(widths)
+        self.emit(f"uint8_t {buf}[{max((total + 7) // 8, 1)}] = {{0}};")
+        offset = 0
+        for element, width in zip(elements, widths):
+            if width > 64:
+                self.emit(f"p4odp_copy_bits({buf}, {offset}, {self.wide_value(element)}, "
+                          f"{(width + 7) // 8 * 8 - width}, {width});")
+            elif width:
+                self.emit(f"p4odp_store_bits({buf}, {offset}, {width}, (uint64_t)({self.value(element)}));")
+            offset += width
+        return (total + 7) // 8
 
     def standard_metadata(self, loc: Loc) -> str:
         for name, binding in self.scope.names.items():
@@ -788,25 +915,31 @@ class FunctionContext:
         elements = data.elements if isinstance(data, ir.ListExpression) else None
         if elements is None:
             raise Unsupported(data.loc, "checksum data that is not a list of fields")
-        total = sum(_bits_width(e.type) or 0 for e in elements)
-        if total % 8:
-            raise Unsupported(data.loc, "checksum data that is not a whole number of bytes")
-        buf = self.temp("ck")
+        most = sum(_bits_width(e.type) or (e.type.width if isinstance(e.type, t.Varbit) else 0) for e in elements)
+        buf, bits = self.temp("ck"), self.temp("bits")
         self.emit("{")
         self.indent += 1
-        self.emit(f"uint8_t {buf}[{max(total // 8, 1)}] = {{0}};")
-        offset = 0
+        self.emit(f"uint8_t {buf}[{max((most + 7) // 8, 1)}] = {{0}};")
+        self.emit(f"uint32_t {bits} = 0;")
         for element in elements:
             width = _bits_width(element.type)
-            if width > 64:
-                self.emit(f"p4odp_copy_bits({buf}, {offset}, {self.wide_value(element)}, "
-                          f"{(width + 7) // 8 * 8 - width}, {width});")
+            if isinstance(element.type, t.Varbit):
+                field = self.lvalue(element).c
+                self.emit(f"p4odp_copy_bits({buf}, {bits}, {field}.b, 0, {field}.len); {bits} += {field}.len;")
+            elif width is None:
+                raise Unsupported(element.loc, f"checksum data of type {element.type}")
+            elif width > 64:
+                self.emit(f"p4odp_copy_bits({buf}, {bits}, {self.wide_value(element)}, "
+                          f"{(width + 7) // 8 * 8 - width}, {width}); {bits} += {width};")
             else:
-                self.emit(f"p4odp_store_bits({buf}, {offset}, {width}, (uint64_t)({self.value(element)}));")
-            offset += width
-        sum_expr = f"p4odp_csum16_finish(p4odp_csum16_add(0, {buf}, {total // 8}))"
+                self.emit(f"p4odp_store_bits({buf}, {bits}, {width}, (uint64_t)({self.value(element)})); "
+                          f"{bits} += {width};")
+        total = f"p4odp_csum16_add(0, {buf}, ({bits} + 7) / 8)"
+        if name.endswith("_with_payload"):  # the bytes the parser did not extract
+            total = f"p4odp_csum16_add({total}, pc->data + pc->cursor / 8, pc->len - pc->cursor / 8)"
+        sum_expr = f"p4odp_csum16_finish({total})"
         target = self.lvalue(field_expr).c
-        if name == "verify_checksum":
+        if name.startswith("verify_checksum"):
             self.emit(f"if (({self.value(cond)}) && (uint64_t)({target}) != (uint64_t){sum_expr})")
             self.emit("\tpc->checksum_error = 1;")
         else:
@@ -834,7 +967,7 @@ class FunctionContext:
     # ------------------------------------------------------------------
     # Headers in and out of packets
 
-    def extract(self, target: ir.Expression) -> None:
+    def extract(self, target: ir.Expression, varbit_size: Optional[str] = None) -> None:
         typ = target.type
         if not isinstance(typ, t.StructLike) or typ.kind != "header":
             raise Unsupported(target.loc, f"extract into {typ}")
@@ -843,21 +976,63 @@ class FunctionContext:
             self.emit(f"if (p4odp_unlikely({stack.c}._next >= {stack.type.size})) {{ "
                       f"pc->error = {self.gen.error_code('StackOutOfBounds')}; goto st_reject; }}")
         dst = self.lvalue(target).c
-        width = sum(_bits_width(f.type) or 0 for f in typ.fields)
+        fixed = sum(_bits_width(f.type) or 0 for f in typ.fields)
+        width = str(fixed)
+        if varbit_size is not None:
+            varbit = next(f for f in typ.fields if isinstance(f.type, t.Varbit))
+            size = self.temp("vb")
+            self.emit(f"uint32_t {size} = (uint32_t)({varbit_size});")
+            self.emit(f"if (p4odp_unlikely({size} > {varbit.type.width})) {{ "
+                      f"pc->error = {self.gen.error_code('ParserInvalidArgument')}; goto st_reject; }}")
+            width = f"({fixed} + {size})"
         self.emit(f"if (p4odp_unlikely(pc->cursor + {width} > pc->len * 8)) {{ "
                   f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
-        offset = 0
+        offset = "0"
         for f in typ.fields:
+            if isinstance(f.type, t.Varbit):
+                member = f"{dst}.{c_ident(f.name)}"
+                self.emit(f"{member}.len = {size};")
+                self.emit(f"memset({member}.b, 0, sizeof {member}.b);")
+                self.emit(f"p4odp_copy_bits({member}.b, 0, pc->data, pc->cursor + {offset}, {size});")
+                offset = f"{offset} + {size}"
+                continue
             self.field_io(f, dst, offset, load=True)
-            offset += _bits_width(f.type) or 0
+            offset = f"{offset} + {_bits_width(f.type) or 0}"
         self.emit(f"{dst}._valid = 1;")
         self.emit(f"pc->cursor += {width};")
         if isinstance(target, ir.Member) and target.member == "next":
             stack = self.lvalue(target.expr)
             self.emit(f"{stack.c}._next++;")
 
-    def field_io(self, f: t.Field, dst: str, offset: int, load: bool) -> None:
+    def lookahead_header(self, typ: t.StructLike, loc: Loc) -> str:
+        """A copy of the header that starts at the parser's cursor, which does not move."""
+        tmp = self.temp("la")
+        self.emit(f"{self.gen.type_c(typ, loc)} {tmp};")
+        self.emit(f"memset(&{tmp}, 0, sizeof {tmp});")
+        width = sum(_bits_width(f.type) or 0 for f in typ.fields)
+        self.emit(f"if (p4odp_unlikely(pc->cursor + {width} > pc->len * 8)) {{ "
+                  f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
+        offset = 0
+        for f in typ.fields:
+            self.field_io(f, tmp, str(offset), load=True)
+            offset += _bits_width(f.type) or 0
+        self.emit(f"{tmp}._valid = 1;")
+        return tmp
+
+    def equal(self, left: ir.Expression, right: ir.Expression, typ: t.Type, loc: Loc) -> str:
+        """C for `left == right` on structs, headers, stacks, varbits and wide values."""
+        if isinstance(left, (ir.ListExpression, ir.StructExpression, ir.InvalidExpression)) or \
+                isinstance(right, (ir.ListExpression, ir.StructExpression, ir.InvalidExpression)):
+            raise Unsupported(loc, "comparison with an initializer")
+        return _equal_c(self.lvalue(left).c, self.lvalue(right).c, typ)
+
+    def field_io(self, f: t.Field, dst: str, offset: str, load: bool) -> None:
         ftype = f.type
+        if isinstance(ftype, t.Varbit) and not load:
+            member = f"{dst}.{c_ident(f.name)}"
+            self.emit(f"p4odp_copy_bits(pc->out, pc->out_bits, {member}.b, 0, {member}.len); "
+                      f"pc->out_bits += {member}.len;")
+            return
         if isinstance(ftype, (t.EnumT, t.NewTypeT)):
             ftype = ftype.underlying if isinstance(ftype, t.EnumT) else ftype.base
         if isinstance(ftype, t.Bool):
@@ -901,11 +1076,11 @@ class FunctionContext:
         if not isinstance(typ, t.StructLike) or typ.kind != "header":
             raise Unsupported(target.loc, f"emit of {typ}")
         src = self.lvalue(target).c
-        width = sum(_bits_width(f.type) or 0 for f in typ.fields)
+        width = sum(_bits_width(f.type) or (f.type.width if isinstance(f.type, t.Varbit) else 0) for f in typ.fields)
         self.emit(f"if ({src}._valid && pc->out_bits + {width} <= P4ODP_MAX_HEADER_BITS) {{")
         self.indent += 1
         for f in typ.fields:
-            self.field_io(f, src, 0, load=False)
+            self.field_io(f, src, "0", load=False)
         self.indent -= 1
         self.emit("}")
 
@@ -1149,6 +1324,23 @@ class FunctionContext:
         self.indent -= 1
         self.emit("}")
         self.scope = outer_scope
+
+
+def _equal_c(a: str, b: str, typ: t.Type) -> str:
+    if isinstance(typ, t.Varbit):
+        return f"({a}.len == {b}.len && memcmp({a}.b, {b}.b, ({a}.len + 7) / 8) == 0)"
+    if is_wide(typ):
+        return f"(memcmp({a}, {b}, sizeof {a}) == 0)"
+    if isinstance(typ, t.Stack):
+        return "(" + " && ".join(_equal_c(f"{a}.e[{i}]", f"{b}.e[{i}]", typ.element)
+                                  for i in range(typ.size)) + ")" if typ.size else "1"
+    if isinstance(typ, t.StructLike):
+        fields = " && ".join(_equal_c(f"{a}.{c_ident(f.name)}", f"{b}.{c_ident(f.name)}", f.type)
+                             for f in typ.fields) or "1"
+        if typ.kind == "header":
+            return f"((!{a}._valid && !{b}._valid) || ({a}._valid && {b}._valid && {fields}))"
+        return f"({fields})"
+    return f"({a} == {b})"
 
 
 def _control_prefix(decl) -> str:

@@ -79,4 +79,5 @@ class CProgram:
     actions: list[CAction]
     externs: list[CExternInstance]
     errors: list[str]  # names of the error members, by code
+    state: list[str]  # members of `struct p4_state`: the extern instances' storage
     pipeline: dict  # names of the v1model blocks' functions and argument types

@@ -118,6 +118,7 @@ static void process_burst(struct p4odp_switch *sw, uint32_t port_index, odp_pack
 			.data = odp_packet_data(pkts[i]),
 			.len = odp_packet_len(pkts[i]),
 			.in_port = port_index,
+			.state = sw->state,
 		};
 		sw->program->run(&pc);
 		odp_packet_free(pkts[i]);
@@ -221,7 +222,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "error: cannot create the packet pool\n");
 		return 1;
 	}
-	if (p4odp_tables_init(sw)) {
+	sw->state = calloc(1, sw->program->state_size ? sw->program->state_size : 1);
+	if (!sw->state || p4odp_tables_init(sw)) {
 		status = 1;
 		goto out;
 	}
@@ -246,6 +248,7 @@ out:
 			odp_pktio_close(sw->ports[i].pktio);
 		}
 	p4odp_tables_destroy(sw);
+	free(sw->state);
 	odp_pool_destroy(sw->pool);
 	odp_term_local();
 	odp_term_global(sw->instance);

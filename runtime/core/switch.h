@@ -49,6 +49,7 @@ struct p4odp_switch {
 	odp_pool_t pool;
 	struct p4odp_port ports[P4ODP_MAX_PORTS];
 	struct p4odp_runtime_table *tables;
+	void *state;		/* the program's extern state */
 	struct p4odp_mc_node mc_nodes[P4ODP_MAX_MC_NODES];
 	struct p4odp_mc_group mc_groups[P4ODP_MAX_MC_GROUPS];
 	uint64_t dropped;

@@ -27,9 +27,22 @@
 struct p4odp_switch;
 struct p4odp_worker;
 
+/* v1model's HashAlgorithm, in its declaration order. */
+enum p4odp_hash_algorithm {
+	P4ODP_HASH_CRC32,
+	P4ODP_HASH_CRC32_CUSTOM,
+	P4ODP_HASH_CRC16,
+	P4ODP_HASH_CRC16_CUSTOM,
+	P4ODP_HASH_RANDOM,
+	P4ODP_HASH_IDENTITY,
+	P4ODP_HASH_CSUM16,
+	P4ODP_HASH_XOR16,
+};
+
 /* One packet going through the pipeline. */
 struct p4odp_pctx {
 	struct p4odp_switch *sw;
+	void *state;		/* the program's extern state (registers, counters) */
 	struct p4odp_worker *worker;
 	odp_packet_t pkt;
 	uint8_t *data;		/* the packet's bytes as received */
@@ -85,6 +98,7 @@ struct p4odp_program {
 	const struct p4odp_action_info *actions;
 	uint32_t n_errors;
 	const char *const *errors;
+	size_t state_size;	/* bytes of extern state the runtime allocates, zeroed */
 	void (*run)(struct p4odp_pctx *pc);
 };
 
@@ -99,6 +113,10 @@ const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint3
  * (what the parser consumed) replaced by `hdr_len` bytes at `hdrs`.  With
  * `copy` the packet is duplicated first, so that it can be sent again. */
 void p4odp_send(struct p4odp_pctx *pc, uint32_t port, const uint8_t *hdrs, uint32_t hdr_len, bool copy);
+
+/* v1model's hash() and random(). */
+uint64_t p4odp_hash(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len);
+uint64_t p4odp_random(uint64_t lo, uint64_t hi);
 
 /* The replicas of multicast group `group`: fills ports[] and rids[] (at most
  * `max`), returns how many there are. */

@@ -64,7 +64,8 @@ class DeadCode:
 class _Unreachable:
     def __init__(self, ctx: PassContext) -> None:
         self.ctx = ctx
-        self.pruned: set[int] = set()  # ids of the EmptyStatements standing for pruned ifs
+        # The EmptyStatements standing for pruned ifs, by id (held here so that no id is reused).
+        self.pruned: dict[int, ir.Statement] = {}
 
     def rewrite(self, node: ir.Node) -> ir.Node:
         if isinstance(node, (ir.Expression, ir.TableProperty)):
@@ -89,7 +90,7 @@ class _Unreachable:
         taken = prune_if(stmt)
         if taken is None or isinstance(taken, ir.EmptyStatement):
             empty = ir.EmptyStatement(stmt.loc)
-            self.pruned.add(id(empty))
+            self.pruned[id(empty)] = empty
             return empty
         return taken
 
@@ -224,24 +225,29 @@ class _Unused:
         return uses[local.name] - referenced_names(local)[local.name] <= 0
 
     def blocks(self, node: ir.Node) -> ir.Node:
-        """`node` with the unused variables declared in its blocks removed."""
+        """`node` with the unused variables declared in its blocks (and parser states) removed."""
         if isinstance(node, ir.Expression):
             return node
         node = map_children(node, self.blocks)
-        if not isinstance(node, ir.Block):
-            return node
+        if isinstance(node, ir.Block):
+            statements = self.declarations(node.statements, ())
+            return replace(node, statements=statements) if statements is not node.statements else node
+        if isinstance(node, ir.ParserState):
+            components = self.declarations(node.components, (node.transition,))
+            return replace(node, components=components) if components is not node.components else node
+        return node
+
+    def declarations(self, statements: tuple, after: tuple) -> tuple:
+        """`statements` without the variables that nothing after their declaration (nor `after`) uses."""
         kept = []
-        statements = node.statements
         for i, stmt in enumerate(statements):
             decl = stmt.decl if isinstance(stmt, ir.DeclarationStatement) else None
             if isinstance(decl, ir.Variable) and not (decl.init is not None and has_call(decl.init)) and \
-                    referenced_names(*statements[i + 1:])[decl.name] == 0:
+                    referenced_names(*statements[i + 1:], *after)[decl.name] == 0:
                 self.ctx.report(f"removed variable {decl.name}, never read nor written", decl.loc)
                 continue
             kept.append(stmt)
-        if len(kept) == len(statements):
-            return node
-        return replace(node, statements=tuple(kept))
+        return statements if len(kept) == len(statements) else tuple(kept)
 
 
 def _name(decl) -> str:

@@ -1,0 +1,86 @@
+/*
+ * v1model's extern functions that compute: hash algorithms and random.
+ * The hash algorithms are BMv2's, so that programs and tests written for
+ * simple_switch get the same numbers.
+ */
+#include <stdlib.h>
+
+#include "switch.h"
+
+static uint32_t reflect(uint32_t v, unsigned bits)
+{
+	uint32_t r = 0;
+	for (unsigned i = 0; i < bits; i++)
+		if (v & (1u << i))
+			r |= 1u << (bits - 1 - i);
+	return r;
+}
+
+/* CRC-16/ARC: poly 0x8005, reflected, init 0 (BMv2's crc16). */
+static uint64_t crc16(const uint8_t *buf, uint32_t len)
+{
+	uint32_t crc = 0;
+	for (uint32_t i = 0; i < len; i++) {
+		crc ^= buf[i];
+		for (int b = 0; b < 8; b++)
+			crc = (crc & 1) ? (crc >> 1) ^ reflect(0x8005, 16) : crc >> 1;
+	}
+	return crc & 0xffff;
+}
+
+/* CRC-32 (IEEE 802.3): poly 0x04C11DB7, reflected, init and xorout all ones. */
+static uint64_t crc32(const uint8_t *buf, uint32_t len)
+{
+	uint32_t crc = 0xffffffffu;
+	for (uint32_t i = 0; i < len; i++) {
+		crc ^= buf[i];
+		for (int b = 0; b < 8; b++)
+			crc = (crc & 1) ? (crc >> 1) ^ 0xedb88320u : crc >> 1;
+	}
+	return crc ^ 0xffffffffu;
+}
+
+static uint64_t identity(const uint8_t *buf, uint32_t len)
+{
+	uint64_t v = 0;
+	for (uint32_t i = len > 8 ? len - 8 : 0; i < len; i++)
+		v = v << 8 | buf[i];
+	return v;
+}
+
+static uint64_t xor16(const uint8_t *buf, uint32_t len)
+{
+	uint32_t v = 0;
+	for (uint32_t i = 0; i < len; i += 2)
+		v ^= (uint32_t)buf[i] << 8 | (i + 1 < len ? buf[i + 1] : 0);
+	return v;
+}
+
+uint64_t p4odp_hash(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len)
+{
+	switch (algo) {
+	case P4ODP_HASH_CRC16:
+	case P4ODP_HASH_CRC16_CUSTOM:
+		return crc16(buf, len);
+	case P4ODP_HASH_CRC32:
+	case P4ODP_HASH_CRC32_CUSTOM:
+		return crc32(buf, len);
+	case P4ODP_HASH_CSUM16:
+		return p4odp_csum16_finish(p4odp_csum16_add(0, buf, len));
+	case P4ODP_HASH_XOR16:
+		return xor16(buf, len);
+	case P4ODP_HASH_RANDOM:
+		return (uint64_t)rand();
+	case P4ODP_HASH_IDENTITY:
+	default:
+		return identity(buf, len);
+	}
+}
+
+uint64_t p4odp_random(uint64_t lo, uint64_t hi)
+{
+	if (hi <= lo)
+		return lo;
+	uint64_t span = hi - lo + 1, r = ((uint64_t)rand() << 31) ^ (uint64_t)rand();
+	return span ? lo + r % span : r;
+}

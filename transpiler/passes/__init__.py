@@ -1,0 +1,42 @@
+"""The midend: passes over the typed IR, run by a pass manager before C generation.
+
+    result = midend(program, diags, PassOptions(verbose=True))
+    result.program            # the IR after the passes (None after an error)
+    result.table_structures   # {"MyIngress.ipv4_lpm": "dir-24-8", ...}
+
+The passes, in the order they run (`p4odp compile --skip-pass NAME` leaves
+one out, `--dump-after NAME|all` writes the IR after it):
+
+* `constant-folding` (constant_folding.py): constants replaced by their
+  values, constant expressions folded, `if (true)`/`if (false)` simplified;
+* `dead-code` (dead_code.py): unreachable statements and parser states,
+  unused tables, actions, functions and local variables removed;
+* `table-structures` (table_structures.py): each table's lookup structure
+  chosen and recorded in `PassResult.table_structures`.
+
+Every pass keeps the switch's behaviour: what it cannot prove it leaves alone.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from p4odp import ir
+from p4odp.diagnostics import Diagnostics
+from p4odp.transpiler.passes.constant_folding import ConstantFolding
+from p4odp.transpiler.passes.dead_code import DeadCode
+from p4odp.transpiler.passes.manager import Pass, PassContext, PassManager, PassOptions, PassResult, ir_pass
+from p4odp.transpiler.passes.table_structures import TableStructures
+
+__all__ = ["Pass", "PassContext", "PassManager", "PassOptions", "PassResult", "ir_pass", "default_passes",
+           "midend", "ConstantFolding", "DeadCode", "TableStructures"]
+
+
+def default_passes() -> list[Pass]:
+    """The midend's passes, in the order they run."""
+    return [ConstantFolding(), DeadCode(), TableStructures()]
+
+
+def midend(program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:
+    """Run the default passes on `program`."""
+    return PassManager(default_passes()).run(program, diags, options)

@@ -1,0 +1,177 @@
+"""table-structures: choose the lookup structure of each table.
+
+The choice is recorded in `PassResult.table_structures`, a side table from
+the table's control-plane name to one of the structure names below; the IR
+is returned unchanged (no annotation is added).  The names are those of the
+control plane: `Table.control_name` (p4c's `@name`-honouring name), and for
+a table of a control instantiated inside another control, also the name of
+each instance (`Outer.instance.table`, as the C generator names it).
+
+| structure  | chosen when                                                          |
+| ---------- | -------------------------------------------------------------------- |
+| `empty`    | the table has no key: every lookup yields the default action        |
+| `code`     | `const entries` (16 at most) and a `const default_action`: nothing   |
+|            | can change the table at run time, so it can become code            |
+| `tss`      | any key is `ternary`, `range` or `optional`: tuple-space search     |
+|            | with priorities (also for match kinds this pass does not know)     |
+| `dir-24-8` | the only key is one `lpm` field of at most 32 bits                  |
+| `tss-lpm`  | one `lpm` field with `exact` ones, or wider than 32 bits: one tuple |
+|            | per prefix length                                                  |
+| `cuckoo`   | every key is `exact`: a cuckoo hash                                 |
+
+The rules are tried in this order.  `selector` keys (v1model's action
+selectors) choose a member, not an entry, and are left out of the choice.
+The verbose report gives each table's choice, its keys and its `size`.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from p4odp import ir
+from p4odp import types as t
+from p4odp.frontend.const_eval import evaluate
+from p4odp.transpiler.passes.manager import PassContext
+
+__all__ = ["TableStructures", "choose_structure", "STRUCTURES", "MAX_CODE_ENTRIES", "DEFAULT_SIZE"]
+
+STRUCTURES = ("empty", "code", "tss", "dir-24-8", "tss-lpm", "cuckoo")
+MAX_CODE_ENTRIES = 16
+MAX_DIR_24_8_WIDTH = 32
+DEFAULT_SIZE = 1024  # simple_switch's default for tables without `size`
+_WILDCARD_KINDS = ("ternary", "range", "optional")
+_IGNORED_KINDS = ("selector",)
+
+
+class TableStructures:
+    name = "table-structures"
+
+    def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        constants = _global_constants(program)
+        controls = {d.name: d for d in program.declarations if isinstance(d, ir.Control)}
+        for decl in program.declarations:
+            if not isinstance(decl, ir.Control):
+                continue
+            for table in decl.locals:
+                if not isinstance(table, ir.Table):
+                    continue
+                structure, why = choose_structure(table)
+                name = table.control_name or table.name
+                ctx.result.table_structures[name] = structure
+                ctx.report(f"table {name}: {structure} ({why}, size {_size(table, constants)})", table.loc)
+        for prefix, control in _instances(program, controls):
+            for table in control.locals:
+                if isinstance(table, ir.Table):
+                    declared = table.control_name or table.name
+                    name = f"{prefix}.{declared.split('.', 1)[-1]}"
+                    ctx.result.table_structures.setdefault(name, ctx.result.table_structures[declared])
+        return program
+
+
+def choose_structure(table: ir.Table) -> tuple[str, str]:
+    """The lookup structure for `table` and a few words saying why."""
+    props = {p.name: p for p in table.properties}
+    keys = [k for k in (props["key"].value if "key" in props else ()) if k.match_kind not in _IGNORED_KINDS]
+    if not keys:
+        return "empty", "no key"
+    entries = props.get("entries")
+    default = props.get("default_action")
+    if entries is not None and entries.is_const and default is not None and default.is_const and \
+            len(entries.value) <= MAX_CODE_ENTRIES:
+        return "code", f"{len(entries.value)} const entries, const default action"
+    kinds = [k.match_kind for k in keys]
+    described = ", ".join(f"{k.match_kind} {_width_text(k.expr.type)}" for k in keys)
+    if any(k not in ("exact", "lpm") for k in kinds):
+        return "tss", described
+    lpm = [k for k in keys if k.match_kind == "lpm"]
+    if not lpm:
+        return "cuckoo", described
+    if len(lpm) == 1 and len(keys) == 1:
+        width = _width(lpm[0].expr.type)
+        if width is not None and width <= MAX_DIR_24_8_WIDTH:
+            return "dir-24-8", described
+        return "tss-lpm", described
+    if len(lpm) == 1:
+        return "tss-lpm", described
+    return "tss", described  # several lpm fields: only a general wildcard search fits
+
+
+def _width(typ) -> Optional[int]:
+    if isinstance(typ, t.Bits):
+        return typ.width
+    if isinstance(typ, t.Bool):
+        return 1
+    if isinstance(typ, t.EnumT) and isinstance(typ.underlying, t.Bits):
+        return typ.underlying.width
+    if isinstance(typ, t.NewTypeT):
+        return _width(typ.base)
+    if isinstance(typ, t.ErrorT):
+        return 32
+    return None
+
+
+def _width_text(typ) -> str:
+    width = _width(typ)
+    return f"{width} bits" if width is not None else str(typ)
+
+
+def _size(table: ir.Table, constants: Optional[dict]) -> int:
+    for prop in table.properties:
+        if prop.name == "size" and isinstance(prop.value, ir.Expression):
+            value = evaluate(prop.value, (constants or {}).get)
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+    return DEFAULT_SIZE
+
+
+def _global_constants(program: ir.Program) -> dict:
+    """The values of the top-level constants, for a `size` given by name (if constant-folding was skipped)."""
+    values: dict = {}
+    for decl in program.declarations:
+        if isinstance(decl, ir.Constant):
+            value = evaluate(decl.value, values.get)
+            if value is not None:
+                values[decl.name] = value
+    return values
+
+
+def _instances(program: ir.Program, controls: dict):
+    """(instance path, control) of every control instantiated inside a control given to `main`, named as
+    the C generator names them: the outer control's prefix (its `@name` or name), then the instances'."""
+    out = []
+
+    def visit(control: ir.Control, prefix: str, depth: int) -> None:
+        if depth > len(controls):  # a cycle cannot type-check; be safe anyway
+            return
+        for local in control.locals:
+            if isinstance(local, ir.Instance) and isinstance(local.type_ref, ir.TypeName) and \
+                    local.type_ref.name in controls:
+                inner = controls[local.type_ref.name]
+                path = f"{prefix}.{local.name}"
+                out.append((path, inner))
+                visit(inner, path, depth + 1)
+
+    for control in _package_blocks(program, controls):
+        visit(control, _control_prefix(control), 0)
+    return out
+
+
+def _package_blocks(program: ir.Program, controls: dict) -> list:
+    """The controls given to `main` (all controls when there is no `main`)."""
+    main = next((d for d in program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
+    if main is None:
+        return list(controls.values())
+    blocks = []
+    for arg in main.args:
+        value = arg.value
+        if isinstance(value, ir.ConstructorCall) and isinstance(value.type_ref, ir.TypeName) and \
+                value.type_ref.name in controls:
+            blocks.append(controls[value.type_ref.name])
+    return blocks
+
+
+def _control_prefix(control: ir.Control) -> str:
+    for anno in control.annotations:
+        if anno.name == "name" and anno.items and isinstance(anno.items[0], ir.StringLiteral):
+            return anno.items[0].value.lstrip(".")
+    return control.name
