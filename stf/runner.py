@@ -8,6 +8,7 @@ file in simple_switch_CLI syntax, translated from the test's `add` and
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tempfile
@@ -125,6 +126,7 @@ def _commands(statements: list, model: CProgram, diags: Diagnostics) -> Optional
 
 
 def _find(items, name: str, loc: Loc, what: str, diags: Diagnostics):
+    name = re.sub(r"\$(\d+)", r"[\1]", name)  # STF writes stack elements as `x$0`
     exact = [i for i in items if i.name == name]
     if exact:
         return exact[0]

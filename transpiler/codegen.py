@@ -416,7 +416,15 @@ class FunctionContext:
         self.local_decl(stmt.decl)
 
     def s_Assignment(self, stmt: ir.Assignment) -> None:
-        if stmt.op is not None:
+        if stmt.op is not None and not isinstance(stmt.target, ir.Slice):
+            # `a op= b` evaluates `a` once, even when its index has side effects.
+            target = self.lvalue(stmt.target)
+            self.scope = Scope(self.scope, {"$target": target})
+            operand = ir.PathExpression(stmt.target.loc, "$target", type=stmt.target.type)
+            value = ir.Binary(stmt.loc, ir.BinaryOp(stmt.op), operand, stmt.value, type=stmt.target.type)
+            self.assign(target, value, stmt.loc)
+            self.scope = self.scope.parent
+        elif stmt.op is not None:
             value = ir.Binary(stmt.loc, ir.BinaryOp(stmt.op), stmt.target, stmt.value, type=stmt.target.type)
             self.assign_to(stmt.target, value, stmt.loc)
         else:
@@ -556,8 +564,9 @@ class FunctionContext:
             index = self.gen.const_int(expr.index)
             if index is None:
                 size = base.type.size
-                return Binding(f"{base.c}.e[({self.value(expr.index)}) < {size} ? ({self.value(expr.index)}) : 0]",
-                               expr.type)
+                position = self.temp("ix")
+                self.emit(f"uint64_t {position} = {self.value(expr.index)};")
+                return Binding(f"{base.c}.e[{position} < {size} ? {position} : 0]", expr.type)
             return Binding(f"{base.c}.e[{index}]", expr.type)
         if isinstance(expr, ir.MethodCall):  # a struct or header a call returns (lookahead, a function)
             result = self.call(expr, as_statement=False)
@@ -659,14 +668,33 @@ class FunctionContext:
             return f"p4odp_trunc({c}, {typ.width})"
         return c
 
+    def captured(self, expr: ir.Expression) -> tuple[list[str], str]:
+        """The C value of `expr` and, apart, the statements computing it needs (inlined calls)."""
+        start = len(self.lines)
+        value = self.value(expr)
+        lines = self.lines[start:]
+        del self.lines[start:]
+        return lines, value
+
     def v_Binary(self, expr: ir.Binary) -> str:
         op, typ = expr.op, expr.type
+        if op in (ir.BinaryOp.AND, ir.BinaryOp.OR):
+            left = self.value(expr.left)
+            lines, right = self.captured(expr.right)
+            if not lines:
+                return f"({left} {op.value} {right})"
+            # The right operand has side effects: evaluate it only when P4 does.
+            result = self.temp("sc")
+            self.emit(f"bool {result} = {left};")
+            self.emit(f"if ({'' if op is ir.BinaryOp.AND else '!'}{result}) {{")
+            self.lines.extend(lines)
+            self.emit(f"\t{result} = {right};")
+            self.emit("}")
+            return result
         left, right = self.value(expr.left), self.value(expr.right)
         ltype = expr.left.type
         signed = isinstance(ltype, t.Bits) and ltype.signed
         width = ltype.width if isinstance(ltype, t.Bits) else 64
-        if op in (ir.BinaryOp.AND, ir.BinaryOp.OR):
-            return f"({left} {op.value} {right})"
         if op in (ir.BinaryOp.EQ, ir.BinaryOp.NE, ir.BinaryOp.LT, ir.BinaryOp.LE, ir.BinaryOp.GT, ir.BinaryOp.GE):
             if isinstance(ltype, (t.StructLike, t.Stack, t.Varbit)) and op in (ir.BinaryOp.EQ, ir.BinaryOp.NE):
                 same = self.equal(expr.left, expr.right, ltype, expr.loc)
@@ -698,7 +726,22 @@ class FunctionContext:
         raise Unsupported(expr.loc, f"the operator {op.value}")
 
     def v_Mux(self, expr: ir.Mux) -> str:
-        return f"(({self.value(expr.cond)}) ? ({self.value(expr.then)}) : ({self.value(expr.otherwise)}))"
+        cond = self.value(expr.cond)
+        then_lines, then = self.captured(expr.then)
+        else_lines, otherwise = self.captured(expr.otherwise)
+        if not then_lines and not else_lines:
+            return f"(({cond}) ? ({then}) : ({otherwise}))"
+        # A branch has side effects: only the chosen one may run.
+        result = self.temp("mux")
+        self.emit(f"{'bool' if isinstance(expr.type, t.Bool) else 'uint64_t'} {result};")
+        self.emit(f"if ({cond}) {{")
+        self.lines.extend(then_lines)
+        self.emit(f"\t{result} = {then};")
+        self.emit("} else {")
+        self.lines.extend(else_lines)
+        self.emit(f"\t{result} = {otherwise};")
+        self.emit("}")
+        return result
 
     def v_Slice(self, expr: ir.Slice) -> str:
         hi, lo = self.gen.const_int(expr.high), self.gen.const_int(expr.low)
@@ -1193,7 +1236,7 @@ class FunctionContext:
         size = self.gen.const_int(props["size"].value) if "size" in props else 1024
         entries = []
         if "entries" in props:
-            entries = [self.entry_command(table, e, keys, actions) for e in props["entries"].value]
+            entries = [self.entry_command(e, i, keys) for i, e in enumerate(props["entries"].value)]
         name = table.control_name or table.name
         if self.instance_prefix is not None:  # a table of a control instantiated in another control
             name = f"{self.instance_prefix}.{name.split('.', 1)[-1]}"
@@ -1203,17 +1246,30 @@ class FunctionContext:
         cache[key] = info
         return info
 
-    def entry_command(self, table: ir.Table, entry: ir.Entry, keys: list, actions: list) -> str:
-        """A const entry, written as the control plane would add it."""
+    def entry_command(self, entry: ir.Entry, position: int, keys: list) -> str:
+        """A const entry, written as `table_add` arguments (simple_switch_CLI: the smaller priority wins).
+
+        `priority = N` (P4_16): the larger N wins.  `@priority(N)` (BMv2's
+        annotation): the smaller N wins.  No priority: the earlier entry wins.
+        """
         elements = entry.keyset.elements if isinstance(entry.keyset, ir.ListExpression) and len(keys) > 1 \
             else (entry.keyset,)
         parts = []
         for element, key in zip(elements, keys):
             parts.append(self.entry_key(element, key))
         action_args = [str(self.gen.const_int(a.value) or 0) for a in entry.action.args]
-        priority = self.gen.const_int(entry.priority) if entry.priority is not None else None
         text = f"{entry.action.name} {' '.join(parts)} => {' '.join(action_args)}"
-        return text + (f" {priority}" if priority is not None else "")
+        if not any(k.match_kind in ("P4ODP_MATCH_TERNARY", "P4ODP_MATCH_RANGE", "P4ODP_MATCH_OPTIONAL")
+                   for k in keys):
+            return text
+        annotated = next((a for a in entry.annotations if a.name == "priority" and a.items), None)
+        if entry.priority is not None:
+            priority = (1 << 24) - 1 - (self.gen.const_int(entry.priority) or 0)
+        elif annotated is not None:
+            priority = self.gen.const_int(annotated.items[0]) or 0
+        else:
+            priority = position + 1
+        return f"{text} {max(priority, 0)}"
 
     def entry_key(self, element: ir.Expression, key: CKeyField) -> str:
         if isinstance(element, (ir.DefaultExpression, ir.DontCare)):

@@ -32,8 +32,15 @@ def _is_child(value) -> bool:
     return isinstance(value, ir.Node) and not isinstance(value, (ir.TypeRef, ir.Annotation))
 
 
-def _fields(node: ir.Node):
-    return [f.name for f in dataclasses.fields(node) if f.name not in _SKIPPED_FIELDS]
+_FIELDS: dict[type, tuple] = {}
+
+
+def _fields(node: ir.Node) -> tuple:
+    cls = type(node)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name not in _SKIPPED_FIELDS)
+    return names
 
 
 def map_children(node: ir.Node, fn: Callable[[ir.Node], ir.Node]) -> ir.Node:

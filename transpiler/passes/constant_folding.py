@@ -334,9 +334,9 @@ class _Folder:
         if simpler is not None:
             self.folded += 1
             return simpler
-        if isinstance(new.type, _FOLDABLE) and not isinstance(new, ir.MethodCall) and not has_call(new):
+        if isinstance(new.type, _FOLDABLE) and not isinstance(new, ir.MethodCall):
             value = evaluate(new, self.value_of)
-            folded = literal(new, value) if value is not None else None
+            folded = literal(new, value) if value is not None and not has_call(new) else None
             if folded is not None:
                 self.folded += 1
                 return folded

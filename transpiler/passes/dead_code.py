@@ -124,6 +124,7 @@ def _ending(stmt: ir.Statement) -> str:
 
 def _remove_unreachable_states(program: ir.Program, ctx: PassContext) -> ir.Program:
     decls = []
+    changed = False
     for decl in program.declarations:
         if isinstance(decl, ir.Parser):
             reached = _reachable_states(decl)
@@ -134,8 +135,9 @@ def _remove_unreachable_states(program: ir.Program, ctx: PassContext) -> ir.Prog
                         ctx.report(f"removed parser state {decl.name}.{state.name}, unreachable from start",
                                    state.loc)
                 decl = replace(decl, states=kept)
+                changed = True
         decls.append(decl)
-    return replace(program, declarations=tuple(decls))
+    return replace(program, declarations=tuple(decls)) if changed else program
 
 
 def _reachable_states(parser: ir.Parser) -> set[str]:
@@ -160,17 +162,22 @@ def _reachable_states(parser: ir.Parser) -> set[str]:
 
 
 class _Unused:
-    """One sweep; returns the same program object when nothing was removed."""
+    """One sweep; returns the same program object when nothing was removed.
+
+    A declaration is unused when the uses of its name in its scope, less those
+    inside itself (a table may name itself), come to zero."""
 
     def __init__(self, ctx: PassContext) -> None:
         self.ctx = ctx
 
     def program(self, program: ir.Program) -> ir.Program:
-        uses = referenced_names(program)
+        own = [referenced_names(d) for d in program.declarations]
+        uses = _total(own)
         decls = []
         changed = False
-        for decl in program.declarations:
-            if isinstance(decl, (ir.Action, ir.Function)) and self.unused_global(decl, uses):
+        for decl, refs in zip(program.declarations, own):
+            if isinstance(decl, (ir.Action, ir.Function)) and not is_architecture_decl(decl) and \
+                    decl.name not in _ALWAYS_KEPT and uses[decl.name] - refs[decl.name] <= 0:
                 kind = "action" if isinstance(decl, ir.Action) else "function"
                 self.ctx.report(f"removed {kind} {_name(decl)}, never used", decl.loc)
                 changed = True
@@ -180,23 +187,16 @@ class _Unused:
             decls.append(new)
         return replace(program, declarations=tuple(decls)) if changed else program
 
-    def unused_global(self, decl, uses: Counter) -> bool:
-        if is_architecture_decl(decl) or decl.name in _ALWAYS_KEPT:
-            return False
-        return uses[decl.name] - referenced_names(decl)[decl.name] <= 0
-
     def container(self, decl):
         """A control or parser without its unused locals, and with its blocks swept of unused variables."""
         if isinstance(decl, ir.Control):
-            uses = referenced_names(*decl.locals, decl.body)
-            locals_ = self.locals(decl, uses)
+            locals_ = self.locals(decl, (decl.body,))
             body = self.blocks(decl.body)
             if locals_ is decl.locals and body is decl.body:
                 return decl
             return replace(decl, locals=locals_, body=body)
         if isinstance(decl, ir.Parser):
-            uses = referenced_names(*decl.locals, *decl.states)
-            locals_ = self.locals(decl, uses)
+            locals_ = self.locals(decl, decl.states)
             states = tuple(self.blocks(s) for s in decl.states)
             if locals_ is decl.locals and all(a is b for a, b in zip(states, decl.states)):
                 return decl
@@ -205,10 +205,13 @@ class _Unused:
             return self.blocks(decl)
         return decl
 
-    def locals(self, owner, uses: Counter) -> tuple:
+    def locals(self, owner, rest: tuple) -> tuple:
+        """The locals of `owner` that its locals or `rest` (its body, its states) use."""
+        own = [referenced_names(d) for d in owner.locals]
+        uses = _total(own + [referenced_names(*rest)])
         kept = []
-        for local in owner.locals:
-            if self.unused_local(local, uses):
+        for local, refs in zip(owner.locals, own):
+            if _removable(local) and uses[local.name] - refs[local.name] <= 0:
                 self.ctx.report(f"removed {_what(local, owner)}, {_why(local)}", local.loc)
                 continue
             kept.append(self.blocks(local) if isinstance(local, ir.Action) else local)
@@ -216,38 +219,55 @@ class _Unused:
             return owner.locals
         return tuple(kept)
 
-    def unused_local(self, local, uses: Counter) -> bool:
-        if isinstance(local, ir.Variable):
-            if local.init is not None and has_call(local.init):
-                return False
-        elif not isinstance(local, (ir.Action, ir.Table)) or local.name in _ALWAYS_KEPT:
-            return False
-        return uses[local.name] - referenced_names(local)[local.name] <= 0
-
     def blocks(self, node: ir.Node) -> ir.Node:
         """`node` with the unused variables declared in its blocks (and parser states) removed."""
         if isinstance(node, ir.Expression):
             return node
         node = map_children(node, self.blocks)
         if isinstance(node, ir.Block):
-            statements = self.declarations(node.statements, ())
+            statements = self.declarations(node.statements, None)
             return replace(node, statements=statements) if statements is not node.statements else node
         if isinstance(node, ir.ParserState):
-            components = self.declarations(node.components, (node.transition,))
+            components = self.declarations(node.components, node.transition)
             return replace(node, components=components) if components is not node.components else node
         return node
 
-    def declarations(self, statements: tuple, after: tuple) -> tuple:
+    def declarations(self, statements: tuple, after: Optional[ir.Node]) -> tuple:
         """`statements` without the variables that nothing after their declaration (nor `after`) uses."""
-        kept = []
-        for i, stmt in enumerate(statements):
-            decl = stmt.decl if isinstance(stmt, ir.DeclarationStatement) else None
-            if isinstance(decl, ir.Variable) and not (decl.init is not None and has_call(decl.init)) and \
-                    referenced_names(*statements[i + 1:], *after)[decl.name] == 0:
-                self.ctx.report(f"removed variable {decl.name}, never read nor written", decl.loc)
+        if not any(_local_variable(s) for s in statements):
+            return statements
+        later = referenced_names(after)  # the uses after the statement at hand, built from the end
+        keep, removed = [], []
+        for stmt in reversed(statements):
+            decl = _local_variable(stmt)
+            if decl is not None and later[decl.name] == 0:
+                removed.append(decl)
                 continue
-            kept.append(stmt)
-        return statements if len(kept) == len(statements) else tuple(kept)
+            keep.append(stmt)
+            later.update(referenced_names(stmt))
+        for decl in reversed(removed):
+            self.ctx.report(f"removed variable {decl.name}, never read nor written", decl.loc)
+        return statements if not removed else tuple(reversed(keep))
+
+
+def _local_variable(stmt: ir.Statement) -> Optional[ir.Variable]:
+    """The variable `stmt` declares, if it is one that could go unused."""
+    decl = stmt.decl if isinstance(stmt, ir.DeclarationStatement) else None
+    return decl if isinstance(decl, ir.Variable) and _removable(decl) else None
+
+
+def _removable(decl) -> bool:
+    """Could `decl` go if unused?  Tables, actions, and variables whose initializer calls nothing."""
+    if isinstance(decl, ir.Variable):
+        return decl.init is None or not has_call(decl.init)
+    return isinstance(decl, (ir.Action, ir.Table)) and decl.name not in _ALWAYS_KEPT
+
+
+def _total(counters: list) -> Counter:
+    total: Counter = Counter()
+    for c in counters:
+        total.update(c)
+    return total
 
 
 def _name(decl) -> str:
