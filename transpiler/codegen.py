@@ -74,6 +74,14 @@ class ExternInstance:
 
 
 @dataclass
+class ParserInstance:
+    """A parser instantiated inside another parser; its states are inlined where it is applied."""
+
+    name: str
+    parser: ir.Parser
+
+
+@dataclass
 class ControlInstance:
     """A control instantiated inside another control; its apply is inlined where it is called."""
 
@@ -277,6 +285,8 @@ class FunctionContext:
         self.return_value = None  # (C variable, type) a `return` inside an inlined function assigns
         # Control-plane name prefix of the control instance being inlined (None: the block itself).
         self.instance_prefix: Optional[str] = None
+        self.state_prefix = "st_"  # labels of the parser states being generated
+        self.sub_parser_accept: Optional[str] = None  # where an inlined sub-parser's accept goes
         self.in_parser = isinstance(decl, ir.Parser)
 
     def emit(self, line: str) -> None:
@@ -311,6 +321,8 @@ class FunctionContext:
             target = self.gen.decls.get(_type_name(decl.type_ref))
             if isinstance(target, ir.Control) and not target.ctor_params and not decl.args:
                 self.scope.names[decl.name] = ControlInstance(decl.name, target)
+            elif isinstance(target, ir.Parser) and not target.ctor_params and not decl.args:
+                self.scope.names[decl.name] = ParserInstance(decl.name, target)
             elif isinstance(decl.type, t.ExternT) and decl.type.name in STATEFUL_EXTERNS:
                 self.scope.names[decl.name] = self.extern_instance(decl)
             else:
@@ -324,24 +336,44 @@ class FunctionContext:
     # Parsers
 
     def parser_body(self, decl: ir.Parser) -> list[str]:
-        self.emit("goto st_start;")
-        for state in decl.states:
-            self.lines.append(f"st_{c_ident(state.name)}:")
-            self.loc_line(state.loc)
-            for stmt in state.components:
-                self.statement(stmt)
-            self.transition(state.transition)
+        self.states(decl)
         self.lines.append("st_accept:")
         self.emit("return 1;")
         self.lines.append("st_reject:")
         self.emit("return 0;")
         return self.lines
 
+    def states(self, decl: ir.Parser) -> None:
+        self.emit(f"goto {self.state_label('start')};")
+        for state in decl.states:
+            self.lines.append(f"{self.state_label(state.name)}:")
+            self.loc_line(state.loc)
+            for stmt in state.components:
+                self.statement(stmt)
+            self.transition(state.transition)
+
+    def state_label(self, name: str) -> str:
+        """The C label of a parser state; a sub-parser's accept continues its caller."""
+        if name == "reject":
+            return "st_reject"
+        if name == "accept" and self.sub_parser_accept is not None:
+            return self.sub_parser_accept
+        return f"{self.state_prefix}{c_ident(name)}"
+
+    def inline_parser(self, instance: "ParserInstance", args: tuple) -> None:
+        """A sub-parser, inlined: its states get labels of their own; its accept goes on here."""
+        outer = self.state_prefix, self.sub_parser_accept
+        self.state_prefix = f"{self.temp('sp')}_"
+        self.sub_parser_accept = f"{self.state_prefix}accepted"
+        parser = instance.parser
+        local_states = ir.Block(parser.loc, tuple(ir.DeclarationStatement(d.loc, d) for d in parser.locals))
+        self.inline_body(f"parser {parser.name} as {instance.name}", parser.params, local_states, args, None,
+                         self.gen.globals, None, parser_states=parser)
+        self.state_prefix, self.sub_parser_accept = outer
+
     def transition(self, expr: ir.Expression) -> None:
         if isinstance(expr, ir.PathExpression):
-            if expr.name == "reject":
-                self.emit(f"pc->error = {self.gen.error_code('NoMatch')};")
-            self.emit(f"goto st_{c_ident(expr.name)};")
+            self.emit(f"goto {self.state_label(expr.name)};")
             return
         assert isinstance(expr, ir.SelectExpression)
         keys = []
@@ -351,9 +383,8 @@ class FunctionContext:
             keys.append((name, key.type))
         for case in expr.cases:
             cond = self.keyset_match(case.keyset, keys)
-            target = c_ident(case.state.name)
             self.emit(f"if ({cond})")
-            self.emit(f"\tgoto st_{target};")
+            self.emit(f"\tgoto {self.state_label(case.state.name)};")
         self.emit(f"pc->error = {self.gen.error_code('NoMatch')};")
         self.emit("goto st_reject;")
 
@@ -387,9 +418,11 @@ class FunctionContext:
     # ------------------------------------------------------------------
     # Statements
 
-    def block(self, block: ir.Block) -> None:
+    def block(self, block: ir.Block, keep_scope: bool = False) -> None:
+        """The statements of `block`, in a scope of their own unless `keep_scope`."""
         outer = self.scope
-        self.scope = Scope(outer)
+        if not keep_scope:
+            self.scope = Scope(outer)
         for stmt in block.statements:
             self.statement(stmt)
         self.scope = outer
@@ -783,6 +816,9 @@ class FunctionContext:
                 instance = self.scope.lookup(method.expr.name)
                 if isinstance(instance, ControlInstance):
                     self.inline_control(instance, expr.args)
+                    return None
+                if isinstance(instance, ParserInstance):
+                    self.inline_parser(instance, expr.args)
                     return None
             if isinstance(base_type, t.ExternT):
                 return self.extern_method(expr, base_type, name, args)
@@ -1337,7 +1373,7 @@ class FunctionContext:
         raise Unsupported(function.loc, "functions that never return a value")
 
     def inline_body(self, what: str, params: tuple, body: ir.Block, args: tuple, data: Optional[str],
-                    scope_parent: Scope, result) -> None:
+                    scope_parent: Scope, result, parser_states: Optional[ir.Parser] = None) -> None:
         """Inline a callable's body: parameters copied in from `args` (then read from the action
         data `data`), copied out at the end; `return` jumps to the end (storing into `result`)."""
         outer_scope, outer_end, outer_result = self.scope, self.action_end, self.return_value
@@ -1350,6 +1386,9 @@ class FunctionContext:
         offset = 0
         for i, p in enumerate(params):
             typ = p.type
+            if isinstance(typ, t.ExternT):  # packet_in / packet_out: the packet itself
+                self.scope.names[p.name] = Binding("pc", typ)
+                continue
             name = f"p_{c_ident(p.name)}_{next(self.gen.tmp)}"
             self.emit(self.gen.member_decl(typ, name, p.loc) + ";")
             binding = Binding(name, typ)
@@ -1372,7 +1411,10 @@ class FunctionContext:
                 offset += (width + 7) // 8
             self.scope.names[p.name] = binding
         self.action_end, self.return_value = end, result
-        self.block(body)
+        self.block(body, keep_scope=parser_states is not None)
+        if parser_states is not None:
+            self.states(parser_states)
+            self.lines.append(f"{self.sub_parser_accept}:;")
         self.action_end, self.return_value = outer_end, outer_result
         self.lines.append(f"{end}:;")
         for target, name in copy_back:
