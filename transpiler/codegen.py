@@ -286,6 +286,7 @@ class FunctionContext:
         # Control-plane name prefix of the control instance being inlined (None: the block itself).
         self.instance_prefix: Optional[str] = None
         self.state_prefix = "st_"  # labels of the parser states being generated
+        self.loops: list[tuple[str, str]] = []  # (continue label, break label) of the enclosing loops
         self.sub_parser_accept: Optional[str] = None  # where an inlined sub-parser's accept goes
         self.in_parser = isinstance(decl, ir.Parser)
 
@@ -480,6 +481,66 @@ class FunctionContext:
             self.statement(stmt)
         self.indent -= 1
 
+    def s_ForStatement(self, stmt: ir.ForStatement) -> None:
+        outer = self.scope
+        self.scope = Scope(outer)
+        self.emit("{")
+        for init in stmt.init:
+            self.statement(init)
+        cond = (lambda: self.value(stmt.cond)) if stmt.cond is not None else None
+        self.loop(stmt.body, cond, lambda: [self.statement(u) for u in stmt.updates])
+        self.emit("}")
+        self.scope = outer
+
+    def s_ForInStatement(self, stmt: ir.ForInStatement) -> None:
+        collection = stmt.collection
+        if not (isinstance(collection, ir.Binary) and collection.op is ir.BinaryOp.RANGE):
+            raise Unsupported(stmt.loc, "for-in loops over anything but a range lo .. hi")
+        outer = self.scope
+        self.scope = Scope(outer)
+        var = stmt.var
+        name = f"v_{c_ident(var.name)}_{next(self.gen.tmp)}"
+        last = self.temp("last")
+        self.emit("{")
+        self.emit(f"{self.gen.member_decl(var.type, name, var.loc)} = {self.value(collection.left)};")
+        self.emit(f"uint64_t {last} = {self.value(collection.right)};")
+        self.scope.names[var.name] = Binding(name, var.type)
+        more = self.temp("more")  # stepping past the last value could wrap around: count instead
+        self.emit(f"bool {more} = (uint64_t){name} <= {last};")
+        self.loop(stmt.body, lambda: more, lambda: self.emit(f"{more} = (uint64_t){name} < {last}; {name}++;"))
+        self.emit("}")
+        self.scope = outer
+
+    def loop(self, body: ir.Statement, cond, updates) -> None:
+        """`for (;;)` with the condition first and the updates at a label `continue` jumps to;
+        `cond` gives the C condition (None: none), `updates` emits the updates."""
+        cont, brk = self.temp("next"), self.temp("done")
+        self.loops.append((cont, brk))
+        self.emit("for (;;) {")
+        self.indent += 1
+        if cond is not None:
+            self.emit(f"if (!({cond()}))")
+            self.emit(f"\tgoto {brk};")
+        self.nested_block(body)
+        self.lines.append(f"{cont}:;")
+        updates()
+        self.indent -= 1
+        self.emit("}")
+        self.lines.append(f"{brk}:;")
+        self.loops.pop()
+
+    def nested_block(self, stmt: ir.Statement) -> None:
+        if isinstance(stmt, ir.Block):
+            self.block(stmt)
+        else:
+            self.statement(stmt)
+
+    def s_BreakStatement(self, stmt) -> None:
+        self.emit(f"goto {self.loops[-1][1]};")
+
+    def s_ContinueStatement(self, stmt) -> None:
+        self.emit(f"goto {self.loops[-1][0]};")
+
     def s_ExitStatement(self, stmt) -> None:
         if self.in_parser:
             raise Unsupported(stmt.loc, "exit in a parser")
@@ -536,8 +597,13 @@ class FunctionContext:
 
     def assign_to(self, target: ir.Expression, value: ir.Expression, loc: Loc) -> None:
         if isinstance(target, ir.Slice):
-            base = self.lvalue(target.expr)
             hi, lo = self.gen.const_int(target.high), self.gen.const_int(target.low)
+            inner = target.expr
+            while isinstance(inner, ir.Slice):  # a slice of a slice is a slice of the base
+                offset = self.gen.const_int(inner.low)
+                hi, lo = hi + offset, lo + offset
+                inner = inner.expr
+            base = self.lvalue(inner)
             width = hi - lo + 1
             mask = f"(p4odp_mask({width}) << {lo})"
             self.emit(f"{base.c} = ({base.c} & ~{mask}) | ((((uint64_t){self.value(value)}) & p4odp_mask({width}))"
@@ -1398,7 +1464,9 @@ class FunctionContext:
                 self.scope = outer_scope
                 if p.direction in ("in", "inout", ""):
                     self.assign(binding, arg.value, arg.loc)
-                if p.direction in ("out", "inout"):
+                if p.direction in ("out", "inout") and isinstance(arg.value, ir.Slice):
+                    copy_back.append((arg.value, Binding(name, typ)))  # slices are copied back by bits
+                elif p.direction in ("out", "inout"):
                     copy_back.append((self.lvalue(arg.value), name))
                 self.scope = saved
             elif data is not None:
@@ -1417,8 +1485,12 @@ class FunctionContext:
             self.lines.append(f"{self.sub_parser_accept}:;")
         self.action_end, self.return_value = outer_end, outer_result
         self.lines.append(f"{end}:;")
-        for target, name in copy_back:
-            self.emit(f"{target.c} = {name};")
+        for target, source in copy_back:
+            if isinstance(target, ir.Slice):
+                self.scope = Scope(outer_scope, {"$out": source})
+                self.assign_to(target, ir.PathExpression(target.loc, "$out", type=source.type), target.loc)
+            else:
+                self.emit(f"{target.c} = {source};")
         self.indent -= 1
         self.emit("}")
         self.scope = outer_scope

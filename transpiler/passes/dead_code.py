@@ -3,7 +3,7 @@
 What it removes, each removal reported with its position:
 
 * statements after `return`, `exit`, `break` or `continue` in the same block
-  (and after an `if` whose two branches all end so);
+  (and after an `if` whose two branches both end so);
 * the branch an `if` with a literal condition never takes (constant-folding
   makes the literals; this pass only trusts `true` and `false` as written);
 * parser states that no chain of transitions reaches from `start`;
