@@ -545,7 +545,8 @@ class FunctionContext:
         if self.in_parser:
             raise Unsupported(stmt.loc, "exit in a parser")
         self.emit("pc->exited = 1;")
-        self.emit("goto ctl_end;")
+        # Inside an inlined action or function the out arguments are still copied back first.
+        self.emit(f"goto {self.action_end or 'ctl_end'};")
 
     def s_ReturnStatement(self, stmt: ir.ReturnStatement) -> None:
         if stmt.value is not None:
@@ -1491,6 +1492,8 @@ class FunctionContext:
                 self.assign_to(target, ir.PathExpression(target.loc, "$out", type=source.type), target.loc)
             else:
                 self.emit(f"{target.c} = {source};")
+        if not self.in_parser:
+            self.emit(f"if (pc->exited) goto {outer_end or 'ctl_end'};")
         self.indent -= 1
         self.emit("}")
         self.scope = outer_scope
