@@ -47,6 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("-o", dest="output", metavar="DIR",
                           help="output folder (required unless --emit ir, which can print to stdout)")
     compile_.add_argument("--target", default="x86", help="the target to build for (see `p4odp targets`)")
+    compile_.add_argument("--no-line", action="store_true",
+                          help="no #line directives back to the P4 source in the generated C")
     compile_.add_argument("--emit", choices=["ir", "c"],
                           help="stop early: ir, the front end's IR as JSON; c, the generated C sources")
     compile_.add_argument("--cc", help="the C compiler (default: $CC, else the target's)")
@@ -114,7 +116,7 @@ def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
                          dump_stream=sys.stdout if args.emit == "ir" else None)
     if args.emit == "ir":  # with --dump-after: the IR after that pass is the output
         return EXIT_OK if midend(program, diags, passes).program is not None else EXIT_USER_ERROR
-    c_files = generate_c(program, args.program, diags, passes)
+    c_files = generate_c(program, args.program, diags, passes, line_directives=not args.no_line)
     if c_files is None:
         return EXIT_USER_ERROR
     out_dir = Path(args.output)

@@ -23,7 +23,7 @@ from p4odp.diagnostics import Diagnostics, Loc
 from p4odp.stf import parser as stf
 from p4odp.stf.packets import ExpectedOutputs
 from p4odp.stf.pcap import read_packets, write_pcap
-from p4odp.transpiler.codegen import generate_model
+from p4odp.transpiler import transpile
 from p4odp.transpiler.emit import render_datapath
 from p4odp.transpiler.model import CProgram, CTable
 
@@ -46,7 +46,7 @@ def run_stf(program: ir.Program, program_path: str, stf_path: str, target: Targe
     statements = stf.parse_stf_file(stf_path, diags)
     if diags.error_count:
         return None
-    model = generate_model(program, program_path, diags)
+    model = transpile(program, program_path, diags)
     if model is None:
         return None
     if keep is not None:

@@ -8,20 +8,27 @@ from p4odp import ir
 from p4odp.diagnostics import Diagnostics
 from p4odp.transpiler.codegen import generate_model
 from p4odp.transpiler.emit import render_datapath
+from p4odp.transpiler.model import CProgram
 from p4odp.transpiler.passes import PassOptions, midend
 
-__all__ = ["generate_c"]
+__all__ = ["transpile", "generate_c"]
 
 
-def generate_c(program: ir.Program, source: str, diags: Diagnostics,
-               options: Optional[PassOptions] = None) -> Optional[dict[str, str]]:
-    """The generated C files of `program` by name, or None after reporting why not.
-
-    The midend's passes (`transpiler/passes/`) run first, as `options` say."""
+def transpile(program: ir.Program, source: str, diags: Diagnostics, options: Optional[PassOptions] = None,
+              line_directives: bool = True) -> Optional[CProgram]:
+    """The C model of `program`: the midend's passes (`transpiler/passes/`), as `options`
+    say, then code generation (`#line`s back to the P4 source unless told not to);
+    None after reporting why not."""
     result = midend(program, diags, options)
     if result.program is None:
         return None
-    model = generate_model(result.program, source, diags)
+    return generate_model(result.program, source, diags, line_directives)
+
+
+def generate_c(program: ir.Program, source: str, diags: Diagnostics, options: Optional[PassOptions] = None,
+               line_directives: bool = True) -> Optional[dict[str, str]]:
+    """The generated C files of `program` by name, or None after reporting why not."""
+    model = transpile(program, source, diags, options, line_directives)
     if model is None:
         return None
     return {"datapath.c": render_datapath(model)}

@@ -153,7 +153,7 @@ class _Generator:
         pipeline.update(headers=parser_types[1], meta=parser_types[2], std=parser_types[3])
         return CProgram(self.source, list(self.structs.values()), self.functions, self.tables,
                         [self.actions[i] for i in sorted(self.actions)], self.externs, self.errors, self.state,
-                        pipeline)
+                        pipeline, self.line_directives)
 
     def block_decl(self, arg: ir.Argument):
         value = arg.value

@@ -81,3 +81,4 @@ class CProgram:
     errors: list[str]  # names of the error members, by code
     state: list[str]  # members of `struct p4_state`: the extern instances' storage
     pipeline: dict  # names of the v1model blocks' functions and argument types
+    line_directives: bool = True  # `#line`s back to the P4 source

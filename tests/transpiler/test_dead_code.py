@@ -109,10 +109,10 @@ def test_unused_top_level_actions_and_functions_are_removed(tmp_path: Path):
     """, globals="""
         action global_used() { }
         action global_unused() { }
-        bit<8> twice(in bit<8> x) { return helper(x) + helper(x); }
         bit<8> helper(in bit<8> x) { return x; }
-        bit<8> unused_function(in bit<8> x) { return unused_helper(x); }
+        bit<8> twice(in bit<8> x) { return helper(x) + helper(x); }
         bit<8> unused_helper(in bit<8> x) { return x; }
+        bit<8> unused_function(in bit<8> x) { return unused_helper(x); }
     """)
     for name in ("global_used", "twice", "helper"):
         assert decl(after, name) is not None, name
@@ -129,12 +129,13 @@ def test_unused_local_variables_are_removed_unless_their_initializer_calls(tmp_p
         hdr.h.a = used;
         bit<8> written;
         written = 1;
+        t.apply();
     """, locals="""
         bit<8> local_unused;
         bit<8> local_read;
         action read_it() { hdr.h.b = local_read; }
         table t { key = { hdr.h.a : exact; } actions = { read_it; } }
-    """.replace("table t", "table t_") + "", globals="""
+    """, globals="""
         bit<8> bump(inout bit<8> x) { x = x + 1; return x; }
     """, parser="""
         state start {
@@ -175,6 +176,7 @@ def test_a_clean_program_is_left_as_it_was(tmp_path: Path):
 
 def test_swept_program_behaves_as_the_original(tmp_path: Path):
     source = v1model("""
+        sm.egress_spec = 1;
         bit<8> scratch = hdr.h.b;
         if (DEBUG) { hdr.h.a = 0xEE; }
         if (hdr.h.a == 1) {
@@ -183,7 +185,6 @@ def test_swept_program_behaves_as_the_original(tmp_path: Path):
             hdr.h.b = 0x22;
         }
         t.apply();
-        sm.egress_spec = 1;
     """, locals="""
         bit<8> never_used;
         action set_w(bit<16> w) { hdr.h.w = w; return; hdr.h.w = 0; }

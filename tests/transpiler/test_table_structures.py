@@ -1,0 +1,93 @@
+"""table-structures: each table's lookup structure, from its keys, entries and default action."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from midend_snippets import load, run, the, v1model
+
+from p4odp import ir
+from p4odp.transpiler.passes import TableStructures
+from p4odp.transpiler.passes.table_structures import STRUCTURES, choose_structure
+
+
+def structures(tmp_path: Path, locals: str, body: str = "", globals: str = ""):
+    program = load(tmp_path, v1model(body, locals, globals))
+    result = run(program, [TableStructures()])
+    assert result.program is program  # the IR is not touched: the choice is a side table
+    return result.table_structures, result.reports
+
+
+def table(keys: str, extra: str = "") -> str:
+    return f"""
+        action set(bit<8> v) {{ hdr.h.a = v; }}
+        table t {{
+            key = {{ {keys} }}
+            actions = {{ set; NoAction; }}
+            {extra}
+        }}
+    """
+
+
+@pytest.mark.parametrize("keys, structure", [
+    ("", "empty"),
+    ("hdr.h.a : exact;", "cuckoo"),
+    ("hdr.h.a : exact; hdr.h.w : exact;", "cuckoo"),
+    ("hdr.h.w : lpm;", "dir-24-8"),
+    ("hdr.h.w ++ hdr.h.w : lpm @name(\"w32\");", "dir-24-8"),
+    ("hdr.h.w ++ hdr.h.w ++ hdr.h.a : lpm @name(\"w40\");", "tss-lpm"),  # wider than 32 bits
+    ("hdr.h.a : exact; hdr.h.w : lpm;", "tss-lpm"),
+    ("hdr.h.a : ternary;", "tss"),
+    ("hdr.h.a : range;", "tss"),
+    ("hdr.h.a : optional;", "tss"),
+    ("hdr.h.a : exact; hdr.h.w : lpm; hdr.h.b : ternary;", "tss"),
+    ("hdr.h.a : exact; hdr.h.w : selector;", "cuckoo"),  # an action selector's key picks no entry
+])
+def test_match_kinds_choose_the_structure(tmp_path: Path, keys: str, structure: str):
+    found, _ = structures(tmp_path, table(keys), "t.apply();")
+    assert found == {"Ing.t": structure}
+    assert structure in STRUCTURES
+
+
+def test_small_constant_tables_become_code(tmp_path: Path):
+    found, reports = structures(tmp_path, table("hdr.h.a : exact;", """
+        const entries = { 1 : set(1); 2 : set(2); }
+        const default_action = set(0);
+    """), "t.apply();")
+    assert found == {"Ing.t": "code"}
+    assert any("table Ing.t: code (2 const entries, const default action, size 1024)" in r for r in reports)
+
+
+@pytest.mark.parametrize("extra", [
+    "const entries = { 1 : set(1); }",  # the control plane may still change the default action
+    "entries = { 1 : set(1); } const default_action = set(0);",  # mutable entries
+    "const entries = { " + " ".join(f"{i} : set({i});" for i in range(17)) + " } const default_action = set(0);",
+])
+def test_tables_the_control_plane_can_change_or_too_big_stay_tables(tmp_path: Path, extra: str):
+    found, _ = structures(tmp_path, table("hdr.h.a : exact;", extra), "t.apply();")
+    assert found == {"Ing.t": "cuckoo"}
+
+
+def test_keys_are_control_plane_names(tmp_path: Path):
+    found, reports = structures(tmp_path, """
+        action set(bit<8> v) { hdr.h.a = v; }
+        @name(".routes") table t { key = { hdr.h.w : lpm; } actions = { set; } size = SIZE; }
+        @name("inner") table u { key = { hdr.h.a : exact; } actions = { set; } }
+        Sub() sub;
+    """, "t.apply(); u.apply(); sub.apply(hdr);", globals="""
+        const int SIZE = 4096;
+        control Sub(inout headers_t hdr) {
+            action set_b(bit<8> v) { hdr.h.b = v; }
+            table s { key = { hdr.h.b : ternary; } actions = { set_b; } }
+            apply { s.apply(); }
+        }
+    """)
+    assert found == {"routes": "dir-24-8", "Ing.inner": "cuckoo", "Sub.s": "tss", "Ing.sub.s": "tss"}
+    assert any(r.startswith("table-structures: table routes: dir-24-8 (lpm 16 bits, size 4096) (")
+               for r in reports)
+
+
+def test_choose_structure_says_why(tmp_path: Path):
+    program = load(tmp_path, v1model("t.apply();", table("hdr.h.a : exact; hdr.h.w : lpm;")))
+    assert choose_structure(the(program, "t", ir.Table)) == ("tss-lpm", "exact 8 bits, lpm 16 bits")
