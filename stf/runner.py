@@ -92,10 +92,14 @@ def _run(statements: list, model: CProgram, work: Path, keep: bool, target: Targ
 
 
 def _write_expected(work: Path, expected: ExpectedOutputs) -> None:
-    """For --keep: the expected packets of each port as text (patterns may have wildcards)."""
+    """For --keep: the expected packets of each port, as text (with the `*` wildcards) and as a
+    pcap (wildcard nibbles as 0, to open next to the output in a packet viewer)."""
     for port, patterns in expected.packets.items():
         (work / f"expected{port}.txt").write_text(
             "".join(f"{p if p is not None else '(any packet)'}\n" for p in patterns))
+        packets = [bytes.fromhex(p.nibbles.replace("*", "0").ljust(2 * p.length, "0")) for p in patterns
+                   if p is not None]
+        write_pcap(str(work / f"expected{port}.pcap"), packets)
 
 
 def _commands(statements: list, model: CProgram, diags: Diagnostics) -> Optional[list[str]]:

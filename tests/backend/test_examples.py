@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -62,3 +64,36 @@ def test_bad_commands_line_is_named_and_stops_the_switch(tmp_path: Path):
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 1
     assert f"{commands}:2: error: bad IPv4 address '10.0.300.0'" in run.stderr
+
+
+def test_switch_stops_cleanly_on_sigterm_and_prints_counters(tmp_path: Path):
+    example = REPO / "examples" / "l2fwd"
+    build = p4odp("compile", str(example / "l2fwd.p4"), "-o", str(tmp_path / "out"))
+    assert build.returncode == 0, build.stderr
+    switch = subprocess.Popen([str(tmp_path / "out" / "switch"), "-i", "0=loop"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.5)
+        assert switch.poll() is None, "the switch stopped by itself"
+        switch.send_signal(signal.SIGTERM)
+        _, stderr = switch.communicate(timeout=10)
+    finally:
+        if switch.poll() is None:
+            switch.kill()
+    assert switch.returncode == 0, stderr
+    assert "port  rx  tx" in stderr and "loop" in stderr
+
+
+@pytest.mark.parametrize("argument, message", [
+    ("0", "expected PORT=INTERFACE"),
+    ("64=loop", "expected PORT=INTERFACE with PORT in 0..63"),
+    ("1=no-such-interface-p4odp", "cannot open interface 'no-such-interface-p4odp' for port 1"),
+])
+def test_switch_rejects_bad_ports(tmp_path: Path, argument: str, message: str):
+    example = REPO / "examples" / "l2fwd"
+    build = p4odp("compile", str(example / "l2fwd.p4"), "-o", str(tmp_path / "out"))
+    assert build.returncode == 0, build.stderr
+    run = subprocess.run([str(tmp_path / "out" / "switch"), "-i", argument], capture_output=True, text=True,
+                         timeout=30)
+    assert run.returncode != 0
+    assert message in run.stderr
