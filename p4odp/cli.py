@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     stf.add_argument("--target", default="x86", help="the target to build for (see `p4odp targets`)")
     stf.add_argument("--cc", help="the C compiler (default: $CC, else the target's)")
     stf.add_argument("--keep", metavar="DIR", help="build and run in DIR and keep the pcaps, commands and switch")
+    stf.add_argument("--odp-prefix", metavar="DIR", help="build against the ODP installed under DIR")
     stf.add_argument("-v", "--verbose", action="store_true", help="show the compiler commands")
     stf.set_defaults(run=run_stf)
 
@@ -147,8 +148,8 @@ def run_stf(args: argparse.Namespace, diags: Diagnostics) -> int:
     if program is None:
         return EXIT_USER_ERROR
     keep = Path(args.keep) if args.keep else None
-    result = run_test(program, args.program, args.test, target, BuildOptions(cc=args.cc, verbose=args.verbose),
-                      keep, diags)
+    options = BuildOptions(cc=args.cc, odp_prefix=args.odp_prefix, verbose=args.verbose)
+    result = run_test(program, args.program, args.test, target, options, keep, diags)
     if result is None:
         return EXIT_USER_ERROR
     sys.stdout.write(result.report + "\n")

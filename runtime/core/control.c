@@ -201,13 +201,13 @@ static int parse_handle(struct command *c, const char *text, int64_t *out)
 
 /* Parse the key fields of an entry. */
 static int parse_key(struct command *c, const struct p4odp_table_info *t, char **tokens, int n,
-		     struct p4odp_match *m, uint8_t *bytes)
+		     struct p4odp_field_match *fields, uint8_t *bytes)
 {
 	if ((uint32_t)n != t->n_keys)
 		return fail(c, "table %s has %u key fields, %d given", t->name, t->n_keys, n);
 	for (uint32_t i = 0; i < t->n_keys; i++) {
 		const struct p4odp_key_field_info *k = &t->keys[i];
-		struct p4odp_field_match *f = &m->fields[i];
+		struct p4odp_field_match *f = &fields[i];
 		uint32_t nbytes = (k->width + 7) / 8;
 		char *tok = tokens[i], *sep;
 		uint8_t *value = bytes, *mask = bytes + nbytes, *high = bytes + 2 * nbytes;
@@ -344,7 +344,7 @@ static int cmd_table_add(struct p4odp_switch *sw, struct command *c, FILE *out)
 	for (uint32_t i = 0; i < t->n_keys; i++)
 		key_bytes += 3 * ((t->keys[i].width + 7) / 8);
 	uint8_t bytes[key_bytes + 1], data[t->action_data_len + 1];
-	if (parse_key(c, t, c->tokens + 3, arrow - 3, &m, bytes) ||
+	if (parse_key(c, t, c->tokens + 3, arrow - 3, fields, bytes) ||
 	    parse_action_data(c, a, c->tokens + arrow + 1, n_params, data, t->action_data_len))
 		return -1;
 	int64_t handle = p4odp_table_add(sw->tables[ti].table, &m, (uint16_t)a->id, data);
