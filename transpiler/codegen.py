@@ -1128,8 +1128,12 @@ class FunctionContext:
             varbit = next(f for f in typ.fields if isinstance(f.type, t.Varbit))
             size = self.temp("vb")
             self.emit(f"uint32_t {size} = (uint32_t)({varbit_size});")
-            self.emit(f"if (p4odp_unlikely({size} > {varbit.type.width})) {{ "
+            # As BMv2: a size that is not whole bytes is ParserInvalidArgument, one past the
+            # varbit's maximum HeaderTooShort.
+            self.emit(f"if (p4odp_unlikely({size} % 8)) {{ "
                       f"pc->error = {self.gen.error_code('ParserInvalidArgument')}; goto st_reject; }}")
+            self.emit(f"if (p4odp_unlikely({size} > {varbit.type.width})) {{ "
+                      f"pc->error = {self.gen.error_code('HeaderTooShort')}; goto st_reject; }}")
             width = f"({fixed} + {size})"
         self.emit(f"if (p4odp_unlikely(pc->cursor + {width} > pc->len * 8)) {{ "
                   f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
