@@ -12,7 +12,7 @@ from p4odp.diagnostics import Loc
 if TYPE_CHECKING:
     from p4odp.frontend.typecheck import Context, TypeChecker
 
-__all__ = ["check_expression", "check_constructor", "is_lvalue"]
+__all__ = ["check_expression", "check_constructor", "is_lvalue", "describe"]
 
 UNKNOWN = t.Unknown()
 BOOL = t.Bool()
@@ -601,7 +601,7 @@ class _Expressions:
             args = tuple(self.argument_unknown(a) for a in expr.args)
             return replace(expr, method=callee, args=args, type=UNKNOWN)
         if not isinstance(ctype, t.CallableT):
-            self.error(expr.loc, f"{_describe(expr.method)} is not a method or function (it is {ctype})")
+            self.error(expr.loc, f"{describe(expr.method)} is not a method or function (it is {ctype})")
             args = tuple(self.argument_unknown(a) for a in expr.args)
             return replace(expr, method=callee, args=args, type=UNKNOWN)
         if self.ctx.where in ("action", "function") and _is_table_apply(callee):
@@ -609,7 +609,7 @@ class _Expressions:
         sig, args, returns = self.call(ctype, expr.args, type_args, expr.loc)
         self.check_call_site(expr, callee, sig, args)
         if _is_table_apply(callee) and self.ctx.where in ("action", "function", "parser", "state"):
-            self.error(expr.loc, f"{_describe(expr.method)}: tables can only be applied in a control's apply block")
+            self.error(expr.loc, f"{describe(expr.method)}: tables can only be applied in a control's apply block")
         return replace(expr, method=callee, type_args=expr.type_args, args=args, type=returns)
 
     def check_call_site(self, expr: ir.MethodCall, callee: ir.Expression, sig, args: tuple) -> None:
@@ -622,7 +622,7 @@ class _Expressions:
                 else "the condition is false"
             self.error(expr.loc, f"static assertion failed: {message}")
         where = self.ctx.where
-        name = _describe(expr.method)
+        name = describe(expr.method)
         if sig.kind == "action" and where in ("parser", "state", "function"):
             self.error(expr.loc, f"{name}: actions cannot be called from a {where if where != 'state' else 'parser'}")
         if isinstance(callee, ir.Member) and callee.member == "apply" and isinstance(callee.expr.type, t.ObjectT) \
@@ -637,17 +637,17 @@ class _Expressions:
             target = args[0].value.type
             if not (isinstance(target, t.StructLike) and target.kind in ("header", "header_union")) and \
                     not isinstance(target, t.Unknown):
-                self.error(args[0].loc, f"{_describe(args[0].value)}: the argument of extract must be a header")
+                self.error(args[0].loc, f"{describe(args[0].value)}: the argument of extract must be a header")
             elif isinstance(target, t.StructLike):
                 varbits = sum(isinstance(f.type, t.Varbit) for f in target.fields)
                 has_varbit = varbits > 0
                 if varbits > 1:
                     self.error(args[0].loc, f"{target}: a header to extract can have only one varbit field")
                 if len(args) == 1 and has_varbit:
-                    self.error(args[0].loc, f"{_describe(args[0].value)}: a header with a varbit field needs the "
+                    self.error(args[0].loc, f"{describe(args[0].value)}: a header with a varbit field needs the "
                                             "two-argument extract")
                 if len(args) == 2 and not has_varbit:
-                    self.error(args[0].loc, f"{_describe(args[0].value)}: the two-argument extract needs a header "
+                    self.error(args[0].loc, f"{describe(args[0].value)}: the two-argument extract needs a header "
                                             "with a varbit field")
         if extern == "packet_in" and callee.member == "lookahead" and expr.type_args:
             looked = self.tc.resolve(expr.type_args[0], self.ctx)
@@ -711,19 +711,19 @@ class _Expressions:
                 self.unify(ptype, value.type, bindings, sig.type_params)
                 ptype = substitute(ptype, bindings)
                 if isinstance(ptype, t.InfInt) and sig.kind != "builtin":
-                    self.error(arg.loc, f"{_describe(arg.value)}: could not infer a width; cast the value")
+                    self.error(arg.loc, f"{describe(arg.value)}: could not infer a width; cast the value")
                 elif isinstance(ptype, t.String) and param.direction:
                     self.error(arg.loc, f"{param.name}: a parameter with type string cannot have a direction")
             if isinstance(value.type, t.TypeT):
-                self.error(arg.loc, f"{_describe(arg.value)}: a type cannot be used as a value")
+                self.error(arg.loc, f"{describe(arg.value)}: a type cannot be used as a value")
             if isinstance(value.type, (t.ObjectT, t.TableT)) and not isinstance(param.type, (t.ObjectT, t.TableT)):
-                self.error(arg.loc, f"{_describe(arg.value)}: an argument cannot have type {value.type}")
+                self.error(arg.loc, f"{describe(arg.value)}: an argument cannot have type {value.type}")
             if sig.kind == "builtin" and sig.name in ("push_front", "pop_front") and \
                     not self.tc.is_constant(value, self.ctx):
                 self.error(arg.loc, f"{sig.name}: the count must be a compile-time constant")
             if param.direction in ("out", "inout"):
                 if not is_lvalue(value, self.ctx):
-                    self.error(arg.loc, f"{_describe(arg.value)}: an {param.direction} argument must be "
+                    self.error(arg.loc, f"{describe(arg.value)}: an {param.direction} argument must be "
                                         f"something that can be assigned")
                 elif not _exactly(ptype, value.type) and not self.tc.compatible(ptype, value.type):
                     self.error(arg.loc, f"{sig.name}: argument {param.name} has type {value.type}, "
@@ -961,13 +961,14 @@ def _castable(tc: "TypeChecker", src: t.Type, dst: t.Type) -> bool:
     return False
 
 
-def _describe(expr: ir.Expression) -> str:
+def describe(expr: ir.Expression) -> str:
+    """How a diagnostic names an expression: its path, or "this expression"."""
     if isinstance(expr, ir.PathExpression):
         return expr.name
     if isinstance(expr, ir.Member):
-        return f"{_describe(expr.expr)}.{expr.member}"
+        return f"{describe(expr.expr)}.{expr.member}"
     if isinstance(expr, ir.ArrayIndex):
-        return f"{_describe(expr.expr)}[...]"
+        return f"{describe(expr.expr)}[...]"
     if isinstance(expr, ir.IntLiteral):
         return str(expr.value)
     return "this expression"

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.frontend.expressions import check_expression, is_lvalue
+from p4odp.frontend.expressions import check_expression, describe, is_lvalue
 
 if TYPE_CHECKING:
     from p4odp.frontend.typecheck import Context, TypeChecker
@@ -61,7 +61,7 @@ class _Statements:
         if isinstance(target, ir.DontCare):
             return replace(stmt, target=target, value=value)
         if not is_lvalue(target, self.ctx):
-            self.error(stmt.target.loc, f"{_text(stmt.target)} cannot be assigned")
+            self.error(stmt.target.loc, f"{describe(stmt.target)} cannot be assigned")
         elif isinstance(target.type, (t.ExternT, t.ObjectT, t.TableT, t.TypeT, t.CallableT)):
             self.error(stmt.target.loc, f"values of type {target.type} cannot be assigned")
         if isinstance(value.type, t.TypeT):
@@ -107,7 +107,7 @@ class _Statements:
                 typed_label = replace(label, type=typ)
             elif isinstance(typ, t.ActionEnum):
                 if not isinstance(label, ir.PathExpression) or label.name not in typ.actions:
-                    self.error(label.loc, f"{_text(label)}: not an action of table {typ.table}")
+                    self.error(label.loc, f"{describe(label)}: not an action of table {typ.table}")
                 typed_label = replace(label, type=typ)
                 key = getattr(label, "name", None)
                 if key in seen:
@@ -116,11 +116,11 @@ class _Statements:
             else:
                 typed_label = self.tc.coerce(self.expr(label, typ), typ, label.loc, "switch label")
                 value = self.tc.const_value(typed_label, self.ctx)
-                key = value if value is not None else _text(label)
+                key = value if value is not None else describe(label)
                 if value is None and not self.tc.is_constant(typed_label, self.ctx):
                     self.error(label.loc, "switch labels must be compile-time constants")
                 if key in seen:
-                    self.error(label.loc, f"{_text(label)}: duplicate switch label")
+                    self.error(label.loc, f"{describe(label)}: duplicate switch label")
                 seen.add(key)
             body = self.tc.block(case.body, self.ctx) if case.body is not None else None
             cases.append(replace(case, label=typed_label, body=body))
@@ -190,13 +190,3 @@ def _element_type(typ: t.Type):
     if isinstance(typ, (t.Stack, t.ListT, t.SetT)):
         return typ.element
     return None
-
-
-def _text(expr: ir.Expression) -> str:
-    if isinstance(expr, ir.PathExpression):
-        return expr.name
-    if isinstance(expr, ir.Member):
-        return f"{_text(expr.expr)}.{expr.member}"
-    if isinstance(expr, ir.ArrayIndex):
-        return f"{_text(expr.expr)}[...]"
-    return "this expression"

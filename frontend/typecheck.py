@@ -353,23 +353,31 @@ class TypeChecker:
         self.declare(ctx.scope, Symbol("type", decl.name, typ, decl.loc, decl))
         return decl
 
-    def decl_Parser(self, decl: ir.Parser, ctx: Context):
+    def block_scope(self, decl, kind: str, ctx: Context):
+        """The scopes of a parser's or control's body, its parameters bound.
+
+        Returns (type-parameter context, body context, typed params, typed
+        constructor params).  Parameters have a scope of their own, so locals
+        may shadow them.
+        """
         if ctx.where != "global":
-            self.error(decl.loc, f"{decl.name}: parsers can only be declared at the top level")
+            self.error(decl.loc, f"{decl.name}: {kind}s can only be declared at the top level")
         inner = self.type_param_context(decl.type_params, ctx)
-        params = inner.nested(where="parser", name_prefix=self.object_prefix(decl))
+        params = inner.nested(where=kind, name_prefix=self.object_prefix(decl))
         self.check_runtime_params(decl, inner)
         params_types = self.signature_params(decl.params, inner)
         self.bind_params(decl.params, params_types, params)
         ctor_params = self.signature_params(decl.ctor_params, inner)
         self.ctor_params[id(decl)] = ctor_params
         self.bind_params(decl.ctor_params, ctor_params, params, ctor=True)
-        body = params.nested()
+        return inner, params.nested(), _typed(decl.params, params_types), _typed(decl.ctor_params, ctor_params)
+
+    def decl_Parser(self, decl: ir.Parser, ctx: Context):
+        inner, body, typed_params, typed_ctor_params = self.block_scope(decl, "parser", ctx)
         local_decls = tuple(self.declaration(d, body) for d in decl.locals)
         states = self.parser_states(decl, body)
         self.object_type(decl, "parser", ctx, inner)
-        return replace(decl, locals=local_decls, states=states, params=_typed(decl.params, params_types),
-                       ctor_params=_typed(decl.ctor_params, ctor_params))
+        return replace(decl, locals=local_decls, states=states, params=typed_params, ctor_params=typed_ctor_params)
 
     def parser_states(self, decl: ir.Parser, ctx: Context) -> tuple:
         state_scope = ctx.scope
@@ -465,23 +473,13 @@ class TypeChecker:
         return typed
 
     def decl_Control(self, decl: ir.Control, ctx: Context):
-        if ctx.where != "global":
-            self.error(decl.loc, f"{decl.name}: controls can only be declared at the top level")
-        inner = self.type_param_context(decl.type_params, ctx)
-        params = inner.nested(where="control", name_prefix=self.object_prefix(decl))
-        self.check_runtime_params(decl, inner)
-        params_types = self.signature_params(decl.params, inner)
-        self.bind_params(decl.params, params_types, params)
-        ctor_params = self.signature_params(decl.ctor_params, inner)
-        self.ctor_params[id(decl)] = ctor_params
-        self.bind_params(decl.ctor_params, ctor_params, params, ctor=True)
-        body = params.nested()
+        inner, body, typed_params, typed_ctor_params = self.block_scope(decl, "control", ctx)
         local_decls = tuple(self.declaration(d, body) for d in decl.locals)
         apply_ctx = body.nested(where="control", returns=VOID, in_apply=True)
         apply_body = self.body_block(decl.body, apply_ctx)
         self.object_type(decl, "control", ctx, inner)
-        return replace(decl, locals=local_decls, body=apply_body, params=_typed(decl.params, params_types),
-                       ctor_params=_typed(decl.ctor_params, ctor_params))
+        return replace(decl, locals=local_decls, body=apply_body, params=typed_params,
+                       ctor_params=typed_ctor_params)
 
     def check_runtime_params(self, decl, ctx: Context) -> None:
         """Apply parameters of parsers and controls: no parsers or controls, no clash with type parameters."""

@@ -556,34 +556,19 @@ class FunctionContext:
 
     def s_SwitchStatement(self, stmt: ir.SwitchStatement) -> None:
         subject = stmt.expr
-        if isinstance(subject.type, t.ActionEnum):
+        if isinstance(subject.type, t.ActionEnum):  # switch (t.apply().action_run): cases are action ids
             run = self.apply_table(subject.expr.method.expr if isinstance(subject, ir.Member) else subject)
             value = run["action_run"]
-            labels = {}
-            for case in stmt.cases:
-                if not isinstance(case.label, ir.DefaultExpression):
-                    labels[case.label.name] = run["actions"][case.label.name]
-            self.emit(f"switch ({value}) {{")
-            for case in stmt.cases:
-                if isinstance(case.label, ir.DefaultExpression):
-                    self.emit("default:")
-                else:
-                    self.emit(f"case {labels[case.label.name]}:")
-                if case.body is not None:
-                    self.emit("{")
-                    self.nested(case.body)
-                    self.emit("}")
-                    self.emit("break;")
-            self.emit("}")
-            return
-        value = self.value(subject)
+
+            def label(expr: ir.Expression) -> str:
+                return str(run["actions"][expr.name])
+        else:
+            value = self.value(subject)
+            label = self.value
         self.emit(f"switch ({value}) {{")
         for case in stmt.cases:
-            if isinstance(case.label, ir.DefaultExpression):
-                self.emit("default:")
-            else:
-                self.emit(f"case {self.value(case.label)}:")
-            if case.body is not None:
+            self.emit("default:" if isinstance(case.label, ir.DefaultExpression) else f"case {label(case.label)}:")
+            if case.body is not None:  # no body: falls through to the next label, as in P4
                 self.emit("{")
                 self.nested(case.body)
                 self.emit("}")
