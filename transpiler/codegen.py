@@ -582,6 +582,14 @@ class FunctionContext:
     # Assignment
 
     def assign_to(self, target: ir.Expression, value: ir.Expression, loc: Loc) -> None:
+        if isinstance(target, ir.IndexedSlice):
+            base = self.lvalue(target.expr)
+            width, low = self.gen.const_int(target.width), self.temp("lo")
+            self.emit(f"uint64_t {low} = (uint64_t)({self.value(target.low)});")
+            mask = f"p4odp_shl(p4odp_mask({width}), {low}, 64)"
+            self.emit(f"{base.c} = ({base.c} & ~{mask}) | p4odp_shl((uint64_t)({self.value(value)}) & "
+                      f"p4odp_mask({width}), {low}, 64);")
+            return
         if isinstance(target, ir.Slice):
             hi, lo = self.gen.const_int(target.high), self.gen.const_int(target.low)
             inner = target.expr
@@ -666,6 +674,8 @@ class FunctionContext:
             data = expr.value.to_bytes(nbytes, "big") if expr.value >= 0 else \
                 (expr.value % (1 << (8 * nbytes))).to_bytes(nbytes, "big")
             return "((const uint8_t[]){" + ", ".join(str(b) for b in data) + "})"
+        if not isinstance(expr, (ir.PathExpression, ir.Member, ir.ArrayIndex, ir.MethodCall)):
+            raise Unsupported(expr.loc, "arithmetic on values wider than 64 bits")
         return self.lvalue(expr).c
 
     def value(self, expr: ir.Expression) -> str:
@@ -828,6 +838,10 @@ class FunctionContext:
         self.emit("}")
         return result
 
+    def v_IndexedSlice(self, expr: ir.IndexedSlice) -> str:
+        width = self.gen.const_int(expr.width)
+        return f"p4odp_trunc(p4odp_shr((uint64_t)({self.value(expr.expr)}), (uint64_t)({self.value(expr.low)})), {width})"
+
     def v_Slice(self, expr: ir.Slice) -> str:
         hi, lo = self.gen.const_int(expr.high), self.gen.const_int(expr.low)
         return f"p4odp_trunc((uint64_t)({self.value(expr.expr)}) >> {lo}, {hi - lo + 1})"
@@ -853,6 +867,12 @@ class FunctionContext:
                     return f"({base}._valid != 0)"
                 if name == "setValid":
                     self.emit(f"{base}._valid = 1;")
+                    if isinstance(method.expr, ir.Member) and isinstance(method.expr.expr.type, t.StructLike) \
+                            and method.expr.expr.type.kind == "header_union":
+                        union = self.lvalue(method.expr.expr).c  # a union holds one valid member at most
+                        for f in method.expr.expr.type.fields:
+                            if f.name != method.expr.member:
+                                self.emit(f"{union}.{c_ident(f.name)}._valid = 0;")
                     return None
                 if name == "setInvalid":
                     self.emit(f"{base}._valid = 0;")
