@@ -40,19 +40,40 @@ def _odp_flags(target: Target, options: BuildOptions, diags: Diagnostics) -> Opt
         if not (prefix / "include" / "odp_api.h").exists():
             diags.error(Loc("<command line>", 0, 0), f"--odp-prefix {prefix}: no include/odp_api.h there")
             return None
+        found = _pkg_config(str(prefix / "lib" / "pkgconfig"))
+        if found is not None:
+            return found
         return ([f"-I{prefix / 'include'}"], [], [f"-L{prefix / 'lib'}", f"-Wl,-rpath,{prefix / 'lib'}",
-                                                     "-lodp-linux"])
-    if target.odp == "auto" and shutil.which("pkg-config"):
-        for package in ("libodp-linux", "libodp-dpdk"):
-            found = subprocess.run(["pkg-config", "--exists", package]).returncode == 0
-            if found:
-                cflags = subprocess.run(["pkg-config", "--cflags", package], capture_output=True, text=True)
-                libs = subprocess.run(["pkg-config", "--libs", package], capture_output=True, text=True)
-                return cflags.stdout.split(), [], libs.stdout.split()
+                                                     "-lodp-linux", "-latomic"])
+    if target.odp == "auto":
+        found = _pkg_config(None)
+        if found is not None:
+            return found
     odp = runtime_dir() / "odp"
     sources = sorted(str(p) for p in odp.glob("*.c"))
     sources += [str(odp / s) for s in target.pktio_sources]
     return [f"-I{odp / 'include'}", "-DP4ODP_ODP_BUNDLED"], sources, list(target.libraries)
+
+
+def _pkg_config(search_path: Optional[str]) -> Optional[tuple[list, list, list]]:
+    """A system ODP's flags from pkg-config (looking in `search_path` first), with an rpath
+    so that the switch finds the library where it was installed."""
+    if not shutil.which("pkg-config"):
+        return None
+    env = dict(os.environ)
+    if search_path:
+        env["PKG_CONFIG_PATH"] = search_path + os.pathsep + env.get("PKG_CONFIG_PATH", "")
+    for package in ("libodp-linux", "libodp-dpdk"):
+        if subprocess.run(["pkg-config", "--exists", package], env=env).returncode != 0:
+            continue
+
+        def ask(*what: str) -> list[str]:
+            return subprocess.run(["pkg-config", *what, package], capture_output=True, text=True, env=env).stdout.split()
+
+        libdir = ask("--variable=libdir")
+        rpath = [f"-Wl,-rpath,{libdir[0]}"] if libdir else []
+        return ask("--cflags"), [], ask("--libs") + rpath
+    return None
 
 
 def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options: BuildOptions,

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,25 @@
 #define POOL_PACKET_LEN 9600
 
 static struct p4odp_switch the_switch;
+
+/* ODP's messages go to stderr, never mixed with the control output on stdout;
+ * its informational prints (odp-linux dumps its configuration) only with
+ * P4ODP_ODP_VERBOSE set. */
+static int odp_log(odp_log_level_t level, const char *fmt, ...)
+{
+	static int verbose = -1;
+	va_list args;
+	int r;
+
+	if (verbose < 0)
+		verbose = getenv("P4ODP_ODP_VERBOSE") != NULL;
+	if ((level == ODP_LOG_PRINT || level == ODP_LOG_DBG) && !verbose)
+		return 0;
+	va_start(args, fmt);
+	r = vfprintf(stderr, fmt, args);
+	va_end(args);
+	return r;
+}
 
 static void on_signal(int sig)
 {
@@ -54,6 +74,23 @@ static int open_port(struct p4odp_switch *sw, uint32_t index, const char *name)
 	port->pktio = odp_pktio_open(name, sw->pool, &param);
 	if (port->pktio == ODP_PKTIO_INVALID) {
 		fprintf(stderr, "error: cannot open interface '%s' for port %u\n", name, index);
+		return -1;
+	}
+	/* A switch port takes every frame: odp-linux interfaces (pcap included) start
+	 * non-promiscuous, and the mode can only change while the interface is stopped. */
+	odp_pktio_capability_t capa;
+	if (odp_pktio_capability(port->pktio, &capa) == 0 && capa.set_op.op.promisc_mode &&
+	    odp_pktio_promisc_mode_set(port->pktio, 1) != 0)
+		fprintf(stderr, "warning: cannot make interface '%s' promiscuous\n", name);
+	/* The P4 parser is the only parser: odp-linux parses every received frame
+	 * by default (parser.layer ALL) and drops the ones its parser rejects,
+	 * e.g. a TCP or UDP packet cut short before the L4 header. */
+	odp_pktio_config_t config;
+	odp_pktio_config_init(&config);
+	config.parser.layer = ODP_PROTO_LAYER_NONE;
+	if (odp_pktio_config(port->pktio, &config)) {
+		fprintf(stderr, "error: cannot configure interface '%s' for port %u\n", name, index);
+		odp_pktio_close(port->pktio);
 		return -1;
 	}
 	odp_pktin_queue_param_init(&in_param);
@@ -112,6 +149,13 @@ static void process_burst(struct p4odp_switch *sw, uint32_t port_index, odp_pack
 	for (int i = 0; i < n; i++) {
 		if (i + 2 < n)
 			__builtin_prefetch(odp_packet_data(pkts[i + 2]));
+		/* The datapath reads a packet as one buffer; a system ODP may hand in
+		 * frames longer than a segment (pcap records, GRO) in several. */
+		if (odp_unlikely(odp_packet_is_segmented(pkts[i]))) {
+			sw->dropped++;
+			odp_packet_free(pkts[i]);
+			continue;
+		}
 		struct p4odp_pctx pc = {
 			.sw = sw,
 			.pkt = pkts[i],
@@ -207,7 +251,22 @@ int main(int argc, char **argv)
 	}
 
 	sw->program = &p4odp_program;
-	if (odp_init_global(&sw->instance, NULL, NULL) || odp_init_local(sw->instance, ODP_THREAD_CONTROL)) {
+	odp_init_t init_param;
+	odp_init_param_init(&init_param);
+	init_param.log_fn = odp_log;
+	init_param.num_worker = 0;
+	init_param.num_control = 1;
+	init_param.not_used.feat.cls = 1;
+	init_param.not_used.feat.compress = 1;
+	init_param.not_used.feat.crypto = 1;
+	init_param.not_used.feat.dma = 1;
+	init_param.not_used.feat.ipsec = 1;
+	init_param.not_used.feat.ml = 1;
+	init_param.not_used.feat.schedule = 1;
+	init_param.not_used.feat.stash = 1;
+	init_param.not_used.feat.timer = 1;
+	init_param.not_used.feat.tm = 1;
+	if (odp_init_global(&sw->instance, &init_param, NULL) || odp_init_local(sw->instance, ODP_THREAD_CONTROL)) {
 		fprintf(stderr, "error: ODP initialisation failed\n");
 		return 1;
 	}
@@ -217,6 +276,7 @@ int main(int argc, char **argv)
 	pool_param.pkt.num = POOL_PACKETS;
 	pool_param.pkt.len = POOL_PACKET_LEN;
 	pool_param.pkt.seg_len = POOL_PACKET_LEN;
+	pool_param.pkt.max_len = POOL_PACKET_LEN;	/* never segmented: the datapath reads packets as one buffer */
 	sw->pool = odp_pool_create("p4odp_packets", &pool_param);
 	if (sw->pool == ODP_POOL_INVALID) {
 		fprintf(stderr, "error: cannot create the packet pool\n");
