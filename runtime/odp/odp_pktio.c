@@ -289,6 +289,25 @@ int odp_pktio_config(odp_pktio_t pktio, const odp_pktio_config_t *config)
 	return 0;
 }
 
+/* The checks both directions' queue configuration make: 1 to go on, 0 when the
+ * direction is disabled (nothing to configure), -1 on an error. */
+static int queue_config_check(_odp_pktio_entry_t *e, const char *call, bool disabled, uint32_t num_queues,
+			      uint32_t max_queues)
+{
+	if (state_get(e) == _ODP_PKTIO_STARTED) {
+		_ODP_ERR("%s: %s: stop it first\n", call, e->name);
+		return -1;
+	}
+	if (disabled)
+		return 0;
+	if (num_queues == 0 || num_queues > max_queues) {
+		_ODP_ERR("%s: %s: %" PRIu32 " queues, 1 ... %" PRIu32 " supported\n", call, e->name, num_queues,
+			 max_queues);
+		return -1;
+	}
+	return 1;
+}
+
 int odp_pktin_queue_config(odp_pktio_t pktio, const odp_pktin_queue_param_t *param)
 {
 	_odp_pktio_entry_t *e = entry_get(pktio);
@@ -300,18 +319,12 @@ int odp_pktin_queue_config(odp_pktio_t pktio, const odp_pktin_queue_param_t *par
 		odp_pktin_queue_param_init(&defaults);
 		param = &defaults;
 	}
-	if (state_get(e) == _ODP_PKTIO_STARTED) {
-		_ODP_ERR("odp_pktin_queue_config: %s: stop it first\n", e->name);
-		return -1;
-	}
-	if (e->param.in_mode == ODP_PKTIN_MODE_DISABLED) {
-		e->num_in = 0;
-		return 0;
-	}
-	if (param->num_queues == 0 || param->num_queues > e->ops->max_in_queues) {
-		_ODP_ERR("odp_pktin_queue_config: %s: %" PRIu32 " queues, 1 ... %" PRIu32
-			 " supported\n", e->name, param->num_queues, e->ops->max_in_queues);
-		return -1;
+	int go_on = queue_config_check(e, "odp_pktin_queue_config", e->param.in_mode == ODP_PKTIN_MODE_DISABLED,
+				       param->num_queues, e->ops->max_in_queues);
+	if (go_on <= 0) {
+		if (go_on == 0)
+			e->num_in = 0;
+		return go_on;
 	}
 	if (param->classifier_enable) {
 		_ODP_ERR("odp_pktin_queue_config: %s: classifier not supported\n", e->name);
@@ -335,18 +348,12 @@ int odp_pktout_queue_config(odp_pktio_t pktio, const odp_pktout_queue_param_t *p
 		odp_pktout_queue_param_init(&defaults);
 		param = &defaults;
 	}
-	if (state_get(e) == _ODP_PKTIO_STARTED) {
-		_ODP_ERR("odp_pktout_queue_config: %s: stop it first\n", e->name);
-		return -1;
-	}
-	if (e->param.out_mode == ODP_PKTOUT_MODE_DISABLED) {
-		e->num_out = 0;
-		return 0;
-	}
-	if (param->num_queues == 0 || param->num_queues > e->ops->max_out_queues) {
-		_ODP_ERR("odp_pktout_queue_config: %s: %" PRIu32 " queues, 1 ... %" PRIu32
-			 " supported\n", e->name, param->num_queues, e->ops->max_out_queues);
-		return -1;
+	int go_on = queue_config_check(e, "odp_pktout_queue_config", e->param.out_mode == ODP_PKTOUT_MODE_DISABLED,
+				       param->num_queues, e->ops->max_out_queues);
+	if (go_on <= 0) {
+		if (go_on == 0)
+			e->num_out = 0;
+		return go_on;
 	}
 	e->out_param = *param;
 	e->num_out = param->num_queues;
