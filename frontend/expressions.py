@@ -412,8 +412,6 @@ class _Expressions:
             return replace(result, type=UNKNOWN)
         if op in _ORDER:
             return replace(result, type=BOOL)
-        if op in (ir.BinaryOp.BAND, ir.BinaryOp.BOR, ir.BinaryOp.BXOR) and isinstance(base, t.InfInt):
-            pass
         return replace(result, type=common)
 
     def shift(self, result: ir.Binary, lt: t.Type, rt: t.Type) -> ir.Expression:
@@ -604,8 +602,6 @@ class _Expressions:
             self.error(expr.loc, f"{describe(expr.method)} is not a method or function (it is {ctype})")
             args = tuple(self.argument_unknown(a) for a in expr.args)
             return replace(expr, method=callee, args=args, type=UNKNOWN)
-        if self.ctx.where in ("action", "function") and _is_table_apply(callee):
-            pass
         sig, args, returns = self.call(ctype, expr.args, type_args, expr.loc)
         self.check_call_site(expr, callee, sig, args)
         if _is_table_apply(callee) and self.ctx.where in ("action", "function", "parser", "state"):
@@ -733,11 +729,8 @@ class _Expressions:
                                                           and not isinstance(value.type, t.Unknown)):
                     self.error(arg.loc, f"{sig.name}: argument {param.name} has type {value.type}, "
                                         f"expected {ptype}")
-            else:
-                if not _has_var(ptype):
-                    value = self.tc.coerce(value, ptype, arg.loc, f"{sig.name}: argument {param.name}")
-                elif isinstance(value.type, t.InfInt) and isinstance(ptype, t.TypeVar) and sig.kind != "builtin":
-                    pass
+            elif not _has_var(ptype):
+                value = self.tc.coerce(value, ptype, arg.loc, f"{sig.name}: argument {param.name}")
             typed_args.append(replace(arg, value=value))
         returns = substitute(sig.returns, bindings)
         return sig, tuple(typed_args), returns

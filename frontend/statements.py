@@ -78,8 +78,6 @@ class _Statements:
         return replace(stmt, call=call)
 
     def s_IfStatement(self, stmt: ir.IfStatement):
-        if self.ctx.where in ("parser",):
-            pass
         cond = self.expr(stmt.cond, BOOL)
         if not isinstance(cond.type, (t.Bool, t.Unknown)):
             self.error(stmt.cond.loc, f"the condition of an if statement must be bool, not {cond.type}")

@@ -77,14 +77,7 @@ class TypeChecker:
         decls = []
         for decl in program.declarations:
             decls.append(self.declaration(decl, ctx))
-        self.check_main(program)
         return replace(program, declarations=tuple(decls))
-
-    def check_main(self, program: ir.Program) -> None:
-        main = self.global_scope.local("main")
-        if not main and any(isinstance(d, ir.Package) for d in program.declarations):
-            # Architectures without a `main` are still checkable libraries; p4c warns only.
-            return
 
     def declare(self, scope: Scope, symbol: Symbol) -> None:
         """Bind `symbol`, reporting a clash with a declaration in the same scope."""

@@ -20,7 +20,7 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Diagnostics, Loc
 from p4odp.transpiler.ctypes_map import c_ident, c_type, is_wide, stack_name, struct_name
-from p4odp.transpiler.model import (CAction, CActionParam, CExternInstance, CFunction, CKeyField, CProgram,
+from p4odp.transpiler.model import (CAction, CActionParam, CFunction, CKeyField, CProgram,
                                     CStruct, CTable)
 
 __all__ = ["generate_model", "Unsupported"]
@@ -114,7 +114,6 @@ class _Generator:
         self.tables: list[CTable] = []
         self.actions: dict[int, CAction] = {}
         self.action_ids: dict[tuple, int] = {}  # (id(ir.Action), control instance) -> action id
-        self.externs: list[CExternInstance] = []
         self.state: list[str] = []
         self.errors: list[str] = []
         self.tmp = itertools.count()
@@ -152,7 +151,7 @@ class _Generator:
         pipeline = {role: info["function"] for role, info in functions.items()}
         pipeline.update(headers=parser_types[1], meta=parser_types[2], std=parser_types[3])
         return CProgram(self.source, list(self.structs.values()), self.functions, self.tables,
-                        [self.actions[i] for i in sorted(self.actions)], self.externs, self.errors, self.state,
+                        [self.actions[i] for i in sorted(self.actions)], self.errors, self.state,
                         pipeline, self.line_directives)
 
     def block_decl(self, arg: ir.Argument):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["CStruct", "CFunction", "CKeyField", "CActionParam", "CAction", "CTable", "CExternInstance",
+__all__ = ["CStruct", "CFunction", "CKeyField", "CActionParam", "CAction", "CTable",
            "CProgram"]
 
 
@@ -62,22 +62,12 @@ class CTable:
 
 
 @dataclass
-class CExternInstance:
-    index: int
-    kind: str  # "register", "counter", "direct_counter", "meter", "direct_meter"
-    name: str
-    size: int
-    width: int = 0
-
-
-@dataclass
 class CProgram:
     source: str
     structs: list[CStruct]
     functions: list[CFunction]
     tables: list[CTable]
     actions: list[CAction]
-    externs: list[CExternInstance]
     errors: list[str]  # names of the error members, by code
     state: list[str]  # members of `struct p4_state`: the extern instances' storage
     pipeline: dict  # names of the v1model blocks' functions and argument types

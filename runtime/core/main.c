@@ -315,12 +315,11 @@ out:
 	return status;
 }
 
-void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs, uint32_t hdr_len, bool copy)
+void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs, uint32_t hdr_len)
 {
 	struct p4odp_switch *sw = pc->sw;
 	uint32_t consumed = pc->cursor / 8;
 	uint32_t payload = pc->len > consumed ? pc->len - consumed : 0;
-	(void)copy; /* every send builds a new packet: the original stays for the other copies */
 
 	if (port_index >= P4ODP_MAX_PORTS || !sw->ports[port_index].open) {
 		sw->dropped++;

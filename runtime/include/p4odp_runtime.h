@@ -111,8 +111,8 @@ const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint3
 
 /* Send the packet of `pc` to `port` with its first `pc->cursor / 8` bytes
  * (what the parser consumed) replaced by `hdr_len` bytes at `hdrs`.  With
- * `copy` the packet is duplicated first, so that it can be sent again. */
-void p4odp_send(struct p4odp_pctx *pc, uint32_t port, const uint8_t *hdrs, uint32_t hdr_len, bool copy);
+ * The packet sent is a new one: the original stays for the other copies. */
+void p4odp_send(struct p4odp_pctx *pc, uint32_t port, const uint8_t *hdrs, uint32_t hdr_len);
 
 /* v1model's hash() and random(). */
 uint64_t p4odp_hash(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len);
