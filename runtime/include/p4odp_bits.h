@@ -65,16 +65,22 @@ static inline uint64_t p4odp_sub_sat(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
-static inline int64_t p4odp_sadd_sat(int64_t a, int64_t b, uint32_t width)
+/* A signed result clamped to the range of int<width>. */
+static inline int64_t p4odp_sclamp(__int128 v, uint32_t width)
 {
 	int64_t max = (int64_t)(p4odp_mask(width) >> 1), min = -max - 1;
-	__int128 sum = (__int128)a + b;
-	return sum > max ? max : sum < min ? min : (int64_t)sum;
+	return v > max ? max : v < min ? min : (int64_t)v;
 }
 
+static inline int64_t p4odp_sadd_sat(int64_t a, int64_t b, uint32_t width)
+{
+	return p4odp_sclamp((__int128)a + b, width);
+}
+
+/* Not a + (-b): -INT64_MIN overflows. */
 static inline int64_t p4odp_ssub_sat(int64_t a, int64_t b, uint32_t width)
 {
-	return p4odp_sadd_sat(a, -b, width);
+	return p4odp_sclamp((__int128)a - b, width);
 }
 
 /* Read `width` (1..64) bits at bit offset `off` of `buf`, big-endian. */
@@ -129,6 +135,277 @@ static inline void p4odp_wide_trunc(uint8_t *v, uint32_t nbytes, uint32_t width)
 	uint32_t spare = nbytes * 8 - width;
 	if (spare)
 		v[0] &= (uint8_t)(0xff >> spare);
+}
+
+/*
+ * Wide values.  Arithmetic on bit<W> and int<W> with W > 64, stored as
+ * above in n = ceil(W/8) bytes; an int<W> is the same bytes in W-bit two's
+ * complement (its sign is bit W-1, the pad bits above it are zero too).
+ * Operands must keep the pad bits zero; every result is truncated to `width`
+ * bits again, which gives P4's wrap-around.  `dst` may be the same array as
+ * any operand (not a partial overlap).  n is at most P4ODP_WIDE_MAX_BYTES:
+ * the front end's limit of 2048 bits.
+ */
+#define P4ODP_WIDE_MAX_BYTES 256
+
+/* `v` zero-extended. */
+static inline void p4odp_wide_from_u64(uint8_t *dst, uint32_t n, uint32_t width, uint64_t v)
+{
+	for (uint32_t i = n; i-- > 0; v >>= 8)
+		dst[i] = (uint8_t)v;  /* v is 0 after its 8 bytes */
+	p4odp_wide_trunc(dst, n, width);
+}
+
+/* `v` sign-extended to `width` bits. */
+static inline void p4odp_wide_from_i64(uint8_t *dst, uint32_t n, uint32_t width, int64_t v)
+{
+	uint8_t fill = v < 0 ? 0xff : 0;
+	for (uint32_t i = n, k = 0; i-- > 0; k++)
+		dst[i] = k < 8 ? (uint8_t)((uint64_t)v >> (8 * k)) : fill;
+	p4odp_wide_trunc(dst, n, width);
+}
+
+/* The low 64 bits of `src`. */
+static inline uint64_t p4odp_wide_to_u64(const uint8_t *src, uint32_t n)
+{
+	uint64_t v = 0;
+	for (uint32_t i = n > 8 ? n - 8 : 0; i < n; i++)
+		v = v << 8 | src[i];
+	return v;
+}
+
+/* Whether `a` is zero. */
+static inline bool p4odp_wide_is_zero(const uint8_t *a, uint32_t n)
+{
+	uint8_t any = 0;
+	for (uint32_t i = 0; i < n; i++)
+		any |= a[i];
+	return any == 0;
+}
+
+/* Bit `width - 1` of `a`: the sign of an int<width>. */
+static inline bool p4odp_wide_sign(const uint8_t *a, uint32_t n, uint32_t width)
+{
+	uint32_t bit = width - 1;
+	return (a[n - 1 - (bit >> 3)] >> (bit & 7)) & 1;
+}
+
+/* a + b; returns whether the unsigned sum wrapped (exceeded `width` bits). */
+static inline bool p4odp_wide_add_ovf(uint8_t *dst, const uint8_t *a, const uint8_t *b, uint32_t n,
+				      uint32_t width)
+{
+	uint32_t carry = 0;
+	for (uint32_t i = n; i-- > 0; carry >>= 8) {
+		carry += (uint32_t)a[i] + b[i];
+		dst[i] = (uint8_t)carry;
+	}
+	/* A carry out of byte 0, or into its pad bits. */
+	bool over = carry || (dst[0] >> (8 - (n * 8 - width))) > 0;
+	p4odp_wide_trunc(dst, n, width);
+	return over;
+}
+
+/* a - b; returns whether it wrapped (a < b). */
+static inline bool p4odp_wide_sub_ovf(uint8_t *dst, const uint8_t *a, const uint8_t *b, uint32_t n,
+				      uint32_t width)
+{
+	uint32_t borrow = 0;
+	for (uint32_t i = n; i-- > 0;) {
+		uint32_t d = (uint32_t)a[i] - b[i] - borrow;
+		dst[i] = (uint8_t)d;
+		borrow = d >> 31;  /* 1 if it went below zero */
+	}
+	p4odp_wide_trunc(dst, n, width);
+	return borrow;
+}
+
+/* a + b, wrapping. */
+static inline void p4odp_wide_add(uint8_t *dst, const uint8_t *a, const uint8_t *b, uint32_t n,
+				  uint32_t width)
+{
+	(void)p4odp_wide_add_ovf(dst, a, b, n, width);
+}
+
+/* a - b, wrapping. */
+static inline void p4odp_wide_sub(uint8_t *dst, const uint8_t *a, const uint8_t *b, uint32_t n,
+				  uint32_t width)
+{
+	(void)p4odp_wide_sub_ovf(dst, a, b, n, width);
+}
+
+/* The low `width` bits of a * b (the same bits signed or unsigned). */
+static inline void p4odp_wide_mul(uint8_t *dst, const uint8_t *a, const uint8_t *b, uint32_t n,
+				  uint32_t width)
+{
+	uint8_t tmp[P4ODP_WIDE_MAX_BYTES];
+	uint64_t acc = 0;
+	/* Column k (counted from the least significant byte) sums a[i] * b[j]
+	 * for i + j = k, plus the carry of the columns below. */
+	for (uint32_t k = 0; k < n; k++, acc >>= 8) {
+		for (uint32_t i = 0; i <= k; i++)
+			acc += (uint32_t)a[n - 1 - i] * b[n - 1 - (k - i)];
+		tmp[n - 1 - k] = (uint8_t)acc;
+	}
+	memcpy(dst, tmp, n);
+	p4odp_wide_trunc(dst, n, width);
+}
+
+/* a & b. */
+static inline void p4odp_wide_and(uint8_t *dst, const uint8_t *a, const uint8_t *b, uint32_t n,
+				  uint32_t width)
+{
+	for (uint32_t i = 0; i < n; i++)
+		dst[i] = a[i] & b[i];
+	p4odp_wide_trunc(dst, n, width);
+}
+
+/* a | b. */
+static inline void p4odp_wide_or(uint8_t *dst, const uint8_t *a, const uint8_t *b, uint32_t n,
+				 uint32_t width)
+{
+	for (uint32_t i = 0; i < n; i++)
+		dst[i] = a[i] | b[i];
+	p4odp_wide_trunc(dst, n, width);
+}
+
+/* a ^ b. */
+static inline void p4odp_wide_xor(uint8_t *dst, const uint8_t *a, const uint8_t *b, uint32_t n,
+				  uint32_t width)
+{
+	for (uint32_t i = 0; i < n; i++)
+		dst[i] = a[i] ^ b[i];
+	p4odp_wide_trunc(dst, n, width);
+}
+
+/* ~a within `width` bits. */
+static inline void p4odp_wide_not(uint8_t *dst, const uint8_t *a, uint32_t n, uint32_t width)
+{
+	for (uint32_t i = 0; i < n; i++)
+		dst[i] = (uint8_t)~a[i];
+	p4odp_wide_trunc(dst, n, width);
+}
+
+/* 0 - a, wrapping. */
+static inline void p4odp_wide_neg(uint8_t *dst, const uint8_t *a, uint32_t n, uint32_t width)
+{
+	uint32_t borrow = 0;
+	for (uint32_t i = n; i-- > 0;) {
+		uint32_t d = 0u - a[i] - borrow;
+		dst[i] = (uint8_t)d;
+		borrow = d >> 31;
+	}
+	p4odp_wide_trunc(dst, n, width);
+}
+
+/* a << amount; 0 when amount >= width. */
+static inline void p4odp_wide_shl(uint8_t *dst, const uint8_t *a, uint64_t amount, uint32_t n,
+				  uint32_t width)
+{
+	if (amount >= width) {
+		memset(dst, 0, n);
+		return;
+	}
+	uint32_t q = (uint32_t)amount >> 3, r = (uint32_t)amount & 7;
+	/* Front to back: dst[i] reads a[i + q] and a[i + q + 1], not yet written. */
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t hi = i + q < n ? a[i + q] : 0, lo = i + q + 1 < n ? a[i + q + 1] : 0;
+		dst[i] = (uint8_t)(hi << r | lo >> (8 - r));
+	}
+	p4odp_wide_trunc(dst, n, width);
+}
+
+/* a >> amount, logical; 0 when amount >= width. */
+static inline void p4odp_wide_shr(uint8_t *dst, const uint8_t *a, uint64_t amount, uint32_t n,
+				  uint32_t width)
+{
+	if (amount >= width) {
+		memset(dst, 0, n);
+		return;
+	}
+	uint32_t q = (uint32_t)amount >> 3, r = (uint32_t)amount & 7;
+	/* Back to front: dst[i] reads a[i - q] and a[i - q - 1], not yet written. */
+	for (uint32_t i = n; i-- > 0;) {
+		uint32_t lo = i >= q ? a[i - q] : 0, hi = i >= q + 1 ? a[i - q - 1] : 0;
+		dst[i] = (uint8_t)(lo >> r | hi << (8 - r));
+	}
+	p4odp_wide_trunc(dst, n, width);
+}
+
+/* a >> amount, arithmetic: copies of bit `width - 1` shift in (all of them
+ * when amount >= width). */
+static inline void p4odp_wide_sshr(uint8_t *dst, const uint8_t *a, uint64_t amount, uint32_t n,
+				   uint32_t width)
+{
+	if (!p4odp_wide_sign(a, n, width)) {
+		p4odp_wide_shr(dst, a, amount, n, width);
+		return;
+	}
+	/* Negative: ~(~a >> amount), where ~a is non-negative. */
+	p4odp_wide_not(dst, a, n, width);
+	p4odp_wide_shr(dst, dst, amount, n, width);
+	p4odp_wide_not(dst, dst, n, width);
+}
+
+/* Unsigned comparison: <0, 0 or >0 as a < b, a == b or a > b. */
+static inline int p4odp_wide_cmp(const uint8_t *a, const uint8_t *b, uint32_t n)
+{
+	return memcmp(a, b, n);  /* big-endian: the first differing byte decides */
+}
+
+/* Comparison of a and b as int<width>. */
+static inline int p4odp_wide_scmp(const uint8_t *a, const uint8_t *b, uint32_t n, uint32_t width)
+{
+	bool sa = p4odp_wide_sign(a, n, width), sb = p4odp_wide_sign(b, n, width);
+	if (sa != sb)
+		return sa ? -1 : 1;
+	return memcmp(a, b, n);
+}
+
+/* a + b, saturating: all ones on overflow. */
+static inline void p4odp_wide_add_sat(uint8_t *dst, const uint8_t *a, const uint8_t *b, uint32_t n,
+				      uint32_t width)
+{
+	if (p4odp_wide_add_ovf(dst, a, b, n, width)) {
+		memset(dst, 0xff, n);
+		p4odp_wide_trunc(dst, n, width);
+	}
+}
+
+/* a - b, saturating: 0 when b > a. */
+static inline void p4odp_wide_sub_sat(uint8_t *dst, const uint8_t *a, const uint8_t *b, uint32_t n,
+				      uint32_t width)
+{
+	if (p4odp_wide_sub_ovf(dst, a, b, n, width))
+		memset(dst, 0, n);
+}
+
+/* The largest int<width> (negative false) or the smallest (negative true). */
+static inline void p4odp_wide_slimit(uint8_t *dst, uint32_t n, uint32_t width, bool negative)
+{
+	uint32_t bit = width - 1;
+	memset(dst, negative ? 0 : 0xff, n);
+	dst[n - 1 - (bit >> 3)] ^= (uint8_t)(1u << (bit & 7));
+	p4odp_wide_trunc(dst, n, width);
+}
+
+/* a + b as int<width>, saturating. */
+static inline void p4odp_wide_sadd_sat(uint8_t *dst, const uint8_t *a, const uint8_t *b, uint32_t n,
+				       uint32_t width)
+{
+	bool sa = p4odp_wide_sign(a, n, width), sb = p4odp_wide_sign(b, n, width);
+	p4odp_wide_add(dst, a, b, n, width);
+	if (sa == sb && p4odp_wide_sign(dst, n, width) != sa)
+		p4odp_wide_slimit(dst, n, width, sa);
+}
+
+/* a - b as int<width>, saturating. */
+static inline void p4odp_wide_ssub_sat(uint8_t *dst, const uint8_t *a, const uint8_t *b, uint32_t n,
+				       uint32_t width)
+{
+	bool sa = p4odp_wide_sign(a, n, width), sb = p4odp_wide_sign(b, n, width);
+	p4odp_wide_sub(dst, a, b, n, width);
+	if (sa != sb && p4odp_wide_sign(dst, n, width) != sa)
+		p4odp_wide_slimit(dst, n, width, sa);
 }
 
 /* The ones' complement sum of `len` bytes, folded to 16 bits (RFC 1071). */
