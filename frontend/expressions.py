@@ -699,7 +699,8 @@ class _Expressions:
                 if param.direction != "out" and not param.optional:
                     self.error(arg.loc, f"{sig.name}: '_' can only be passed for out parameters, "
                                         f"not for {param.name}")
-                typed_args.append(arg)
+                # The typed IR says what is thrown away (`extract<T>(_)` skips a T).
+                typed_args.append(arg if _has_var(ptype) else replace(arg, value=ir.DontCare(arg.loc, type=ptype)))
                 continue
             hint = ptype if not _has_var(ptype) else None
             value = self.visit(arg.value, hint)

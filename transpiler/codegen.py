@@ -2,7 +2,8 @@
 
 The walk starts at `main`, the V1Switch instance: each of its six blocks
 becomes a C function, its tables and actions become control-plane metadata.
-Actions are inlined where they run (a table's switch or a direct call), so
+Parser and control instances are gone by then (the midend's inlining pass).
+Actions and functions are inlined where they run (a table's switch or a direct call), so
 that they see the locals of their control.  Every P4 call passes arguments
 copy-in/copy-out through temporaries, as the language defines.
 
@@ -20,6 +21,7 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Diagnostics, Loc
 from p4odp.transpiler.ctypes_map import c_ident, c_type, is_wide, stack_name, struct_name
+from p4odp.transpiler.key_names import key_name
 from p4odp.transpiler.model import (CAction, CActionParam, CFunction, CKeyField, CProgram,
                                     CStruct, CTable)
 
@@ -74,22 +76,6 @@ class ExternInstance:
 
 
 @dataclass
-class ParserInstance:
-    """A parser instantiated inside another parser; its states are inlined where it is applied."""
-
-    name: str
-    parser: ir.Parser
-
-
-@dataclass
-class ControlInstance:
-    """A control instantiated inside another control; its apply is inlined where it is called."""
-
-    name: str
-    control: ir.Control
-
-
-@dataclass
 class Scope:
     parent: Optional["Scope"]
     names: dict[str, object] = field(default_factory=dict)
@@ -113,7 +99,7 @@ class _Generator:
         self.functions: list[CFunction] = []
         self.tables: list[CTable] = []
         self.actions: dict[int, CAction] = {}
-        self.action_ids: dict[tuple, int] = {}  # (id(ir.Action), control instance) -> action id
+        self.action_ids: dict[int, int] = {}  # id(ir.Action) -> action id
         self.state: list[str] = []
         self.errors: list[str] = []
         self.tmp = itertools.count()
@@ -133,6 +119,9 @@ class _Generator:
                                                         self.const_int(decl.value))
             elif isinstance(decl, (ir.Action, ir.Function)):
                 self.globals.names[decl.name] = decl
+            elif isinstance(decl, ir.Instance) and isinstance(decl.type, t.ExternT) and \
+                    decl.type.name in STATEFUL_EXTERNS:  # shared by every block that uses it
+                self.globals.names[decl.name] = self.extern_instance(decl)
             elif hasattr(decl, "name"):
                 self.decls.setdefault(decl.name, decl)
         main = next((d for d in self.program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
@@ -169,6 +158,8 @@ class _Generator:
 
     def type_c(self, typ: t.Type, loc: Loc) -> str:
         """Declare the C struct behind `typ` if needed; return its C type name."""
+        if isinstance(typ, t.TupleT):
+            typ = _tuple_struct(typ)
         if isinstance(typ, t.StructLike):
             name = struct_name(typ)
             if name not in self.structs:
@@ -257,17 +248,32 @@ class _Generator:
         value = self.const_int(expr)
         return f"UINT64_C({value})" if value is not None and value >= 0 else str(value)
 
+    def extern_instance(self, decl: ir.Instance) -> "ExternInstance":
+        """Storage in `struct p4_state` for a register, counter or meter instance."""
+        typ: t.ExternT = decl.type
+        member = c_ident(f"{typ.name}_{decl.control_name or decl.name}")
+        size = self.const_int(decl.args[0].value) if decl.args else 1
+        if typ.name in ("direct_counter", "direct_meter"):
+            size = 0
+        element = None
+        if typ.name == "register":
+            element = typ.type_args[0]
+            if not isinstance(element, (t.Bits, t.Bool)) or is_wide(element):
+                raise Unsupported(decl.loc, f"registers of {element}")
+            self.state.append(f"{self.type_c(element, decl.loc)} {member}[{max(size, 1)}]")
+        elif typ.name == "counter":
+            self.state.append(f"uint64_t {member}[{max(size, 1)}][2]")
+        return ExternInstance(decl.name, typ.name, member, size or 0, element)
+
     def error_code(self, name: str) -> int:
         return self.errors.index(name)
 
-    def action_id(self, action: ir.Action, name: str, params: list[CActionParam],
-                  instance: Optional[str] = None) -> int:
-        key = (id(action), instance)
-        if key not in self.action_ids:
+    def action_id(self, action: ir.Action, name: str, params: list[CActionParam]) -> int:
+        if id(action) not in self.action_ids:
             new_id = len(self.action_ids) + 1
-            self.action_ids[key] = new_id
+            self.action_ids[id(action)] = new_id
             self.actions[new_id] = CAction(new_id, name, params)
-        return self.action_ids[key]
+        return self.action_ids[id(action)]
 
 
 class FunctionContext:
@@ -282,15 +288,17 @@ class FunctionContext:
         self.indent = 1
         self.action_end: Optional[str] = None  # label a `return` inside an inlined action jumps to
         self.return_value = None  # (C variable, type) a `return` inside an inlined function assigns
-        # Control-plane name prefix of the control instance being inlined (None: the block itself).
-        self.instance_prefix: Optional[str] = None
-        self.state_prefix = "st_"  # labels of the parser states being generated
+        self.state_labels: dict[str, str] = {}  # parser state name -> C label
         self.loops: list[tuple[str, str]] = []  # (continue label, break label) of the enclosing loops
-        self.sub_parser_accept: Optional[str] = None  # where an inlined sub-parser's accept goes
         self.in_parser = isinstance(decl, ir.Parser)
 
     def emit(self, line: str) -> None:
         self.lines.append("\t" * self.indent + line)
+
+    def resolve(self, ref):
+        """What a `PathExpression` or `ActionRef` names; `.x` (and names the inlining pass marked so) are
+        top-level."""
+        return (self.gen.globals if ref.is_global else self.scope).lookup(ref.name)
 
     def temp(self, prefix: str = "t") -> str:
         return f"{prefix}{next(self.gen.tmp)}"
@@ -318,13 +326,10 @@ class FunctionContext:
         elif isinstance(decl, ir.Table):
             self.scope.names[decl.name] = decl
         elif isinstance(decl, ir.Instance):
-            target = self.gen.decls.get(_type_name(decl.type_ref))
-            if isinstance(target, ir.Control) and not target.ctor_params and not decl.args:
-                self.scope.names[decl.name] = ControlInstance(decl.name, target)
-            elif isinstance(target, ir.Parser) and not target.ctor_params and not decl.args:
-                self.scope.names[decl.name] = ParserInstance(decl.name, target)
-            elif isinstance(decl.type, t.ExternT) and decl.type.name in STATEFUL_EXTERNS:
-                self.scope.names[decl.name] = self.extern_instance(decl)
+            if isinstance(self.gen.decls.get(_type_name(decl.type_ref)), (ir.Parser, ir.Control)):
+                raise Unsupported(decl.loc, "parser and control instances without the inlining pass")
+            if isinstance(decl.type, t.ExternT) and decl.type.name in STATEFUL_EXTERNS:
+                self.scope.names[decl.name] = self.gen.extern_instance(decl)
             else:
                 raise Unsupported(decl.loc, f"instances of {_type_name(decl.type_ref)} inside blocks")
         elif isinstance(decl, ir.ValueSet):
@@ -353,23 +358,16 @@ class FunctionContext:
             self.transition(state.transition)
 
     def state_label(self, name: str) -> str:
-        """The C label of a parser state; a sub-parser's accept continues its caller."""
-        if name == "reject":
-            return "st_reject"
-        if name == "accept" and self.sub_parser_accept is not None:
-            return self.sub_parser_accept
-        return f"{self.state_prefix}{c_ident(name)}"
-
-    def inline_parser(self, instance: "ParserInstance", args: tuple) -> None:
-        """A sub-parser, inlined: its states get labels of their own; its accept goes on here."""
-        outer = self.state_prefix, self.sub_parser_accept
-        self.state_prefix = f"{self.temp('sp')}_"
-        self.sub_parser_accept = f"{self.state_prefix}accepted"
-        parser = instance.parser
-        local_states = ir.Block(parser.loc, tuple(ir.DeclarationStatement(d.loc, d) for d in parser.locals))
-        self.inline_body(f"parser {parser.name} as {instance.name}", parser.params, local_states, args, None,
-                         self.gen.globals, None, parser_states=parser)
-        self.state_prefix, self.sub_parser_accept = outer
+        """The C label of a parser state, distinct for each state (inlined states have dotted names)."""
+        if name in ("accept", "reject"):
+            return f"st_{name}"
+        label = self.state_labels.get(name)
+        if label is None:
+            label = base = f"st_{c_ident(name)}"
+            while label in self.state_labels.values() or label in ("st_accept", "st_reject"):
+                label = f"{base}_{next(self.gen.tmp)}"
+            self.state_labels[name] = label
+        return label
 
     def transition(self, expr: ir.Expression) -> None:
         if isinstance(expr, ir.PathExpression):
@@ -598,6 +596,10 @@ class FunctionContext:
                 inner = inner.expr
             base = self.lvalue(inner)
             width = hi - lo + 1
+            if is_wide(base.type):
+                pad = (base.type.width + 7) // 8 * 8 - base.type.width
+                self.store_value(base.c, pad + base.type.width - 1 - hi, value)
+                return
             mask = f"(p4odp_mask({width}) << {lo})"
             self.emit(f"{base.c} = ({base.c} & ~{mask}) | ((((uint64_t){self.value(value)}) & p4odp_mask({width}))"
                       f" << {lo});")
@@ -605,7 +607,8 @@ class FunctionContext:
         self.assign(self.lvalue(target), value, loc)
 
     def assign(self, dst: Binding, value: ir.Expression, loc: Loc) -> None:
-        typ = dst.type
+        typ = _tuple_struct(dst.type) if isinstance(dst.type, t.TupleT) else dst.type
+        dst = Binding(dst.c, typ)
         if isinstance(value, (ir.ListExpression, ir.StructExpression)) and isinstance(typ, t.StructLike):
             self.assign_fields(dst, value, loc)
             return
@@ -637,7 +640,7 @@ class FunctionContext:
 
     def lvalue(self, expr: ir.Expression) -> Binding:
         if isinstance(expr, ir.PathExpression):
-            binding = self.scope.lookup(expr.name)
+            binding = self.resolve(expr)
             if not isinstance(binding, Binding):
                 raise Unsupported(expr.loc, f"'{expr.name}' here")
             return binding
@@ -651,6 +654,8 @@ class FunctionContext:
                     return Binding(f"{base.c}.e[{base.c}._next ? {base.c}._next - 1 : 0]", btype.element)
                 raise Unsupported(expr.loc, f"stack member {expr.member}")
             return Binding(f"{base.c}.{c_ident(expr.member)}", expr.type)
+        if isinstance(expr, ir.ArrayIndex) and isinstance(expr.expr.type, t.TupleT):  # a constant index
+            return Binding(f"{self.lvalue(expr.expr).c}.f{self.gen.const_int(expr.index)}", expr.type)
         if isinstance(expr, ir.ArrayIndex):
             base = self.lvalue(expr.expr)
             index = self.gen.const_int(expr.index)
@@ -667,21 +672,126 @@ class FunctionContext:
             return Binding(result, expr.type)
         raise Unsupported(expr.loc, f"{type(expr).__name__} as an l-value")
 
+    # ------------------------------------------------------------------
+    # Values wider than 64 bits: byte arrays in network order (p4odp_bits.h), computed into temporaries
+
     def wide_value(self, expr: ir.Expression) -> str:
+        """A C array (or pointer) holding the value of the wide `expr`, in ceil(W/8) bytes."""
+        typ = expr.type
+        width = typ.width
+        nbytes = (width + 7) // 8
         if isinstance(expr, ir.IntLiteral):
-            nbytes = (expr.type.width + 7) // 8
-            data = expr.value.to_bytes(nbytes, "big") if expr.value >= 0 else \
-                (expr.value % (1 << (8 * nbytes))).to_bytes(nbytes, "big")
+            data = (expr.value % (1 << width)).to_bytes(nbytes, "big")
             return "((const uint8_t[]){" + ", ".join(str(b) for b in data) + "})"
-        if not isinstance(expr, (ir.PathExpression, ir.Member, ir.ArrayIndex, ir.MethodCall)):
-            raise Unsupported(expr.loc, "arithmetic on values wider than 64 bits")
-        return self.lvalue(expr).c
+        if isinstance(expr, (ir.PathExpression, ir.Member, ir.ArrayIndex, ir.MethodCall)):
+            return self.lvalue(expr).c
+        tmp = self.temp("w")
+        self.emit(f"uint8_t {tmp}[{nbytes}];")
+        sizes = f"{nbytes}, {width}"
+        if isinstance(expr, ir.Binary) and expr.op in _WIDE_BINARY:
+            helper = _WIDE_BINARY[expr.op]
+            if typ.signed and expr.op in (ir.BinaryOp.ADD_SAT, ir.BinaryOp.SUB_SAT):
+                helper = "s" + helper
+            left, right = self.wide_value(expr.left), self.wide_value(expr.right)
+            self.emit(f"p4odp_wide_{helper}({tmp}, {left}, {right}, {sizes});")
+        elif isinstance(expr, ir.Binary) and expr.op in (ir.BinaryOp.SHL, ir.BinaryOp.SHR):
+            helper = "shl" if expr.op is ir.BinaryOp.SHL else "sshr" if typ.signed else "shr"
+            left, amount = self.wide_value(expr.left), self.shift_amount(expr.right)
+            self.emit(f"p4odp_wide_{helper}({tmp}, {left}, {amount}, {sizes});")
+        elif isinstance(expr, ir.Binary) and expr.op is ir.BinaryOp.CONCAT:
+            self.emit(f"memset({tmp}, 0, sizeof {tmp});")
+            offset = nbytes * 8 - width
+            for part in (expr.left, expr.right):
+                self.store_value(tmp, offset, part)
+                offset += _bits_width(part.type)
+        elif isinstance(expr, ir.Unary) and expr.op is not ir.UnaryOp.NOT:
+            inner = self.wide_value(expr.expr)
+            if expr.op is ir.UnaryOp.PLUS:
+                self.emit(f"memcpy({tmp}, {inner}, sizeof {tmp});")
+            else:
+                self.emit(f"p4odp_wide_{'neg' if expr.op is ir.UnaryOp.NEG else 'not'}({tmp}, {inner}, {sizes});")
+        elif isinstance(expr, ir.Cast):
+            self.wide_cast(tmp, expr)
+        elif isinstance(expr, ir.Slice):
+            hi, lo = self.gen.const_int(expr.high), self.gen.const_int(expr.low)
+            base_width = expr.expr.type.width
+            self.emit(f"memset({tmp}, 0, sizeof {tmp});")
+            base_pad = (base_width + 7) // 8 * 8 - base_width
+            self.emit(f"p4odp_copy_bits({tmp}, {nbytes * 8 - width}, {self.wide_value(expr.expr)}, "
+                      f"{base_pad + base_width - 1 - hi}, {hi - lo + 1});")
+        elif isinstance(expr, ir.Mux):
+            cond = self.value(expr.cond)
+            self.emit(f"if ({cond}) {{")
+            self.nested_wide_copy(tmp, expr.then)
+            self.emit("} else {")
+            self.nested_wide_copy(tmp, expr.otherwise)
+            self.emit("}")
+        else:
+            raise Unsupported(expr.loc, f"this operation on values wider than 64 bits ({type(expr).__name__})")
+        return tmp
+
+    def nested_wide_copy(self, dst: str, expr: ir.Expression) -> None:
+        self.indent += 1
+        self.emit(f"memcpy({dst}, {self.wide_value(expr)}, sizeof {dst});")
+        self.indent -= 1
+
+    def wide_cast(self, dst: str, expr: ir.Cast) -> None:
+        """`dst` = the cast `expr` to a wide bit<W>/int<W>: from a narrower value, sign-extended when signed."""
+        to, src = expr.type, expr.expr.type
+        nbytes, width = (to.width + 7) // 8, to.width
+        if not is_wide(src):
+            inner = self.value(expr.expr)
+            signed = isinstance(src, t.Bits) and src.signed
+            if signed:
+                self.emit(f"p4odp_wide_from_i64({dst}, {nbytes}, {width}, (int64_t)({inner}));")
+            else:
+                self.emit(f"p4odp_wide_from_u64({dst}, {nbytes}, {width}, (uint64_t)({inner}));")
+            return
+        inner = self.wide_value(expr.expr)
+        keep = min(width, src.width)
+        src_pad = (src.width + 7) // 8 * 8 - src.width
+        self.emit(f"memset({dst}, 0, {nbytes});")
+        self.emit(f"p4odp_copy_bits({dst}, {nbytes * 8 - keep}, {inner}, {src_pad + src.width - keep}, {keep});")
+        if src.signed and width > src.width:  # sign-extend: move the sign bit to the top and back
+            grow = width - src.width
+            self.emit(f"p4odp_wide_shl({dst}, {dst}, {grow}, {nbytes}, {width});")
+            self.emit(f"p4odp_wide_sshr({dst}, {dst}, {grow}, {nbytes}, {width});")
+
+    def shift_amount(self, expr: ir.Expression) -> str:
+        if is_wide(expr.type):  # an amount that does not fit 64 bits shifts everything out
+            amount = self.wide_value(expr)
+            nbytes = (expr.type.width + 7) // 8
+            return f"(p4odp_wide_is_zero({amount}, {nbytes} - 8) ? p4odp_wide_to_u64({amount}, {nbytes}) : UINT64_MAX)"
+        return f"(uint64_t)({self.value(expr)})"
+
+    def store_value(self, buf: str, offset, expr: ir.Expression) -> None:
+        """Write the bits of `expr` (any width) at bit `offset` of the byte array `buf`."""
+        width = _bits_width(expr.type)
+        if is_wide(expr.type):
+            pad = (width + 7) // 8 * 8 - width
+            self.emit(f"p4odp_copy_bits({buf}, {offset}, {self.wide_value(expr)}, {pad}, {width});")
+        elif width:
+            self.emit(f"p4odp_store_bits({buf}, {offset}, {width}, (uint64_t)({self.value(expr)}));")
+
+    def wide_compare(self, expr: ir.Binary) -> str:
+        ltype = expr.left.type
+        nbytes = (ltype.width + 7) // 8
+        left, right = self.wide_value(expr.left), self.wide_value(expr.right)
+        if ltype.signed:
+            return f"(p4odp_wide_scmp({left}, {right}, {nbytes}, {ltype.width}) {expr.op.value} 0)"
+        return f"(p4odp_wide_cmp({left}, {right}, {nbytes}) {expr.op.value} 0)"
+
+    def wide_low_bits(self, expr: ir.Expression, high: int, low: int) -> str:
+        """Bits `high`..`low` (at most 64) of the wide `expr`, as a uint64_t."""
+        width = expr.type.width
+        pad = (width + 7) // 8 * 8 - width
+        return f"p4odp_load_bits({self.wide_value(expr)}, {pad + width - 1 - high}, {high - low + 1})"
 
     def value(self, expr: ir.Expression) -> str:
         """A C expression for the value of `expr` (64-bit for integers)."""
         typ = expr.type
         if is_wide(typ):
-            raise Unsupported(expr.loc, "arithmetic on values wider than 64 bits")
+            raise Unsupported(expr.loc, f"a value of {typ} where at most 64 bits fit")
         handler = getattr(self, "v_" + type(expr).__name__, None)
         if handler is None:
             raise Unsupported(expr.loc, f"{type(expr).__name__} expressions")
@@ -700,7 +810,7 @@ class FunctionContext:
         return "1" if expr.value else "0"
 
     def v_PathExpression(self, expr: ir.PathExpression) -> str:
-        binding = self.scope.lookup(expr.name)
+        binding = self.resolve(expr)
         if isinstance(binding, Binding):
             return binding.c
         raise Unsupported(expr.loc, f"'{expr.name}' as a value")
@@ -731,8 +841,13 @@ class FunctionContext:
         return self.lvalue(expr).c
 
     def v_Cast(self, expr: ir.Cast) -> str:
-        inner = self.value(expr.expr)
         to, src = expr.type, expr.expr.type
+        if is_wide(src):  # the low bits of a wide value
+            low = self.wide_low_bits(expr.expr, min(src.width, 64) - 1, 0)
+            if isinstance(to, t.Bool):
+                return f"(({low}) != 0)"
+            return self.wrap(low, to)
+        inner = self.value(expr.expr)
         if isinstance(to, t.Bool):
             return f"(({inner}) != 0)"
         if isinstance(to, t.Bits):
@@ -785,12 +900,18 @@ class FunctionContext:
             self.emit(f"\t{result} = {right};")
             self.emit("}")
             return result
-        left, right = self.value(expr.left), self.value(expr.right)
+        if is_wide(expr.left.type) and op in _COMPARISONS:
+            return self.wide_compare(expr)
         ltype = expr.left.type
+        aggregate = isinstance(ltype, (t.StructLike, t.Stack, t.Varbit, t.TupleT))
+        if aggregate:
+            left = right = ""  # compared member by member below
+        else:
+            left, right = self.operands(expr.left, expr.right)
         signed = isinstance(ltype, t.Bits) and ltype.signed
         width = ltype.width if isinstance(ltype, t.Bits) else 64
-        if op in (ir.BinaryOp.EQ, ir.BinaryOp.NE, ir.BinaryOp.LT, ir.BinaryOp.LE, ir.BinaryOp.GT, ir.BinaryOp.GE):
-            if isinstance(ltype, (t.StructLike, t.Stack, t.Varbit)) and op in (ir.BinaryOp.EQ, ir.BinaryOp.NE):
+        if op in _COMPARISONS:
+            if aggregate and op in (ir.BinaryOp.EQ, ir.BinaryOp.NE):
                 same = self.equal(expr.left, expr.right, ltype, expr.loc)
                 return same if op is ir.BinaryOp.EQ else f"(!{same})"
             cast = "(int64_t)" if signed else "(uint64_t)"
@@ -819,6 +940,20 @@ class FunctionContext:
             return self.wrap(f"((uint64_t)({left}) {op.value} (uint64_t)({right}))", typ)
         raise Unsupported(expr.loc, f"the operator {op.value}")
 
+    def operands(self, first: ir.Expression, second: ir.Expression) -> tuple[str, str]:
+        """The C values of two operands, evaluated in order: when computing `second` takes statements
+        (an inlined call that may change what `first` reads), `first` is saved before them."""
+        left = self.value(first)
+        lines, right = self.captured(second)
+        if lines:
+            saved = self.temp("lhs")
+            ctype = "bool" if isinstance(first.type, t.Bool) else \
+                "int64_t" if isinstance(first.type, t.Bits) and first.type.signed else "uint64_t"
+            self.emit(f"{ctype} {saved} = {left};")
+            self.lines.extend(lines)
+            left = saved
+        return left, right
+
     def v_Mux(self, expr: ir.Mux) -> str:
         cond = self.value(expr.cond)
         then_lines, then = self.captured(expr.then)
@@ -839,10 +974,13 @@ class FunctionContext:
 
     def v_IndexedSlice(self, expr: ir.IndexedSlice) -> str:
         width = self.gen.const_int(expr.width)
-        return f"p4odp_trunc(p4odp_shr((uint64_t)({self.value(expr.expr)}), (uint64_t)({self.value(expr.low)})), {width})"
+        base, low = self.value(expr.expr), self.value(expr.low)
+        return f"p4odp_trunc(p4odp_shr((uint64_t)({base}), (uint64_t)({low})), {width})"
 
     def v_Slice(self, expr: ir.Slice) -> str:
         hi, lo = self.gen.const_int(expr.high), self.gen.const_int(expr.low)
+        if is_wide(expr.expr.type):
+            return self.wide_low_bits(expr.expr, hi, lo)
         return f"p4odp_trunc((uint64_t)({self.value(expr.expr)}) >> {lo}, {hi - lo + 1})"
 
     def v_MethodCall(self, expr: ir.MethodCall) -> str:
@@ -866,12 +1004,8 @@ class FunctionContext:
                     return f"({base}._valid != 0)"
                 if name == "setValid":
                     self.emit(f"{base}._valid = 1;")
-                    if isinstance(method.expr, ir.Member) and isinstance(method.expr.expr.type, t.StructLike) \
-                            and method.expr.expr.type.kind == "header_union":
-                        union = self.lvalue(method.expr.expr).c  # a union holds one valid member at most
-                        for f in method.expr.expr.type.fields:
-                            if f.name != method.expr.member:
-                                self.emit(f"{union}.{c_ident(f.name)}._valid = 0;")
+                    if isinstance(method.expr, ir.Member) and _is_union(method.expr.expr.type):
+                        self.invalidate_union_siblings(method.expr)
                     return None
                 if name == "setInvalid":
                     self.emit(f"{base}._valid = 0;")
@@ -883,20 +1017,12 @@ class FunctionContext:
             if isinstance(base_type, t.TableT) and name == "apply":
                 self.apply_table(method.expr)
                 return None
-            if isinstance(base_type, t.ObjectT) and name == "apply" and isinstance(method.expr, ir.PathExpression):
-                instance = self.scope.lookup(method.expr.name)
-                if isinstance(instance, ControlInstance):
-                    self.inline_control(instance, expr.args)
-                    return None
-                if isinstance(instance, ParserInstance):
-                    self.inline_parser(instance, expr.args)
-                    return None
             if isinstance(base_type, t.ExternT):
                 return self.extern_method(expr, base_type, name, args)
             if isinstance(base_type, t.Stack) and name in ("push_front", "pop_front"):
                 return self.stack_shift(method.expr, name, args, expr.loc)
         if isinstance(method, ir.PathExpression):
-            target = self.scope.lookup(method.name)
+            target = self.resolve(method)
             if isinstance(target, ir.Action):
                 self.inline_action(target, [a for a in expr.args], None)
                 return None
@@ -905,34 +1031,19 @@ class FunctionContext:
             return self.extern_function(expr, method.name, args)
         raise Unsupported(expr.loc, "this call")
 
-    def extern_instance(self, decl: ir.Instance) -> "ExternInstance":
-        """Storage in `struct p4_state` for a register, counter or meter instance."""
-        typ: t.ExternT = decl.type
-        prefix = self.instance_prefix if self.instance_prefix is not None else _control_prefix(self.decl)
-        member = c_ident(f"{typ.name}_{prefix}_{decl.name}")
-        size = self.gen.const_int(decl.args[0].value) if decl.args else 1
-        if typ.name in ("direct_counter", "direct_meter"):
-            size = 0
-        element = None
-        if typ.name == "register":
-            element = typ.type_args[0]
-            if not isinstance(element, (t.Bits, t.Bool)) or is_wide(element):
-                raise Unsupported(decl.loc, f"registers of {element}")
-            self.gen.state.append(f"{self.gen.type_c(element, decl.loc)} {member}[{max(size, 1)}]")
-        elif typ.name == "counter":
-            self.gen.state.append(f"uint64_t {member}[{max(size, 1)}][2]")
-        return ExternInstance(decl.name, typ.name, member, size or 0, element)
-
     def extern_method(self, expr: ir.MethodCall, typ: t.ExternT, name: str, args: list) -> Optional[str]:
         if typ.name == "packet_in":
-            if name == "extract" and len(args) == 1 and args[0] is not None:
+            if name == "extract" and len(args) == 1 and isinstance(args[0], ir.DontCare):
+                self.skip_bits(_header_width(args[0].type), expr.loc)
+                return None
+            if name == "extract" and len(args) == 1:
                 self.extract(args[0])
                 return None
             if name == "extract" and len(args) == 2:
                 self.extract(args[0], self.value(args[1]))
                 return None
-            if name == "lookahead" and isinstance(expr.type, t.StructLike) and expr.type.kind == "header":
-                return self.lookahead_header(expr.type, expr.loc)
+            if name == "lookahead" and isinstance(expr.type, t.StructLike):
+                return self.lookahead_struct(expr.type, expr.loc)
             if name == "lookahead":
                 width = _bits_width(expr.type)
                 if width is None or width > 64:
@@ -941,18 +1052,14 @@ class FunctionContext:
                           f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
                 return f"p4odp_load_bits(pc->data, pc->cursor, {width})"
             if name == "advance":
-                amount = self.value(args[0])
-                self.emit(f"if (p4odp_unlikely(pc->cursor + ({amount}) > pc->len * 8)) {{ "
-                          f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
-                self.emit(f"pc->cursor += (uint32_t)({amount});")
+                self.skip_bits(self.value(args[0]), expr.loc)
                 return None
             if name == "length":
                 return "(uint64_t)pc->len"
         if typ.name == "packet_out" and name == "emit":
             self.emit_header(args[0])
             return None
-        instance = self.scope.lookup(expr.method.expr.name) if isinstance(expr.method.expr, ir.PathExpression) \
-            else None
+        instance = self.resolve(expr.method.expr) if isinstance(expr.method.expr, ir.PathExpression) else None
         if isinstance(instance, ExternInstance):
             return self.stateful_call(instance, name, args, expr.loc)
         raise Unsupported(expr.loc, f"{typ.name}.{name}")
@@ -1027,6 +1134,9 @@ class FunctionContext:
             elements = [f.value for f in data.fields]
         elif isinstance(data.type, t.StructLike):
             elements = [ir.Member(data.loc, data, f.name, type=f.type) for f in data.type.fields]
+        elif isinstance(data.type, t.TupleT):
+            elements = [ir.ArrayIndex(data.loc, data, ir.IntLiteral(data.loc, i, type=t.InfInt()), type=e)
+                        for i, e in enumerate(data.type.elements)]
         else:
             elements = [data]
         widths = [_bits_width(e.type) for e in elements]
@@ -1036,11 +1146,7 @@ class FunctionContext:
         self.emit(f"uint8_t {buf}[{max((total + 7) // 8, 1)}] = {{0}};")
         offset = 0
         for element, width in zip(elements, widths):
-            if width > 64:
-                self.emit(f"p4odp_copy_bits({buf}, {offset}, {self.wide_value(element)}, "
-                          f"{(width + 7) // 8 * 8 - width}, {width});")
-            elif width:
-                self.emit(f"p4odp_store_bits({buf}, {offset}, {width}, (uint64_t)({self.value(element)}));")
+            self.store_value(buf, offset, element)
             offset += width
         return (total + 7) // 8
 
@@ -1078,12 +1184,9 @@ class FunctionContext:
                 self.emit(f"p4odp_copy_bits({buf}, {bits}, {field}.b, 0, {field}.len); {bits} += {field}.len;")
             elif width is None:
                 raise Unsupported(element.loc, f"checksum data of type {element.type}")
-            elif width > 64:
-                self.emit(f"p4odp_copy_bits({buf}, {bits}, {self.wide_value(element)}, "
-                          f"{(width + 7) // 8 * 8 - width}, {width}); {bits} += {width};")
             else:
-                self.emit(f"p4odp_store_bits({buf}, {bits}, {width}, (uint64_t)({self.value(element)})); "
-                          f"{bits} += {width};")
+                self.store_value(buf, bits, element)
+                self.emit(f"{bits} += {width};")
         total = f"p4odp_csum16_add(0, {buf}, ({bits} + 7) / 8)"
         if name.endswith("_with_payload"):  # the bytes the parser did not extract
             total = f"p4odp_csum16_add({total}, pc->data + pc->cursor / 8, pc->len - pc->cursor / 8)"
@@ -1121,12 +1224,13 @@ class FunctionContext:
         typ = target.type
         if not isinstance(typ, t.StructLike) or typ.kind != "header":
             raise Unsupported(target.loc, f"extract into {typ}")
-        if isinstance(target, ir.Member) and target.member == "next":
-            stack = self.lvalue(target.expr)
+        stack_expr = _next_of(target)
+        if stack_expr is not None:
+            stack = self.lvalue(stack_expr)
             self.emit(f"if (p4odp_unlikely({stack.c}._next >= {stack.type.size})) {{ "
                       f"pc->error = {self.gen.error_code('StackOutOfBounds')}; goto st_reject; }}")
         dst = self.lvalue(target).c
-        fixed = sum(_bits_width(f.type) or 0 for f in typ.fields)
+        fixed = _packet_width(typ)
         width = str(fixed)
         if varbit_size is not None:
             varbit = next(f for f in typ.fields if isinstance(f.type, t.Varbit))
@@ -1150,27 +1254,44 @@ class FunctionContext:
                 self.emit(f"p4odp_copy_bits({member}.b, 0, pc->data, pc->cursor + {offset}, {size});")
                 offset = f"{offset} + {size}"
                 continue
-            self.field_io(f, dst, offset, load=True)
-            offset = f"{offset} + {_bits_width(f.type) or 0}"
+            offset = f"{offset} + {self.field_io(f, dst, offset, load=True)}"
         self.emit(f"{dst}._valid = 1;")
         self.emit(f"pc->cursor += {width};")
-        if isinstance(target, ir.Member) and target.member == "next":
-            stack = self.lvalue(target.expr)
-            self.emit(f"{stack.c}._next++;")
+        if isinstance(target, ir.Member) and _is_union(target.expr.type):
+            self.invalidate_union_siblings(target)
+        if stack_expr is not None:
+            self.emit(f"{self.lvalue(stack_expr).c}._next++;")
 
-    def lookahead_header(self, typ: t.StructLike, loc: Loc) -> str:
-        """A copy of the header that starts at the parser's cursor, which does not move."""
+    def skip_bits(self, amount, loc: Loc) -> None:
+        """Move the parser's cursor `amount` bits on (PacketTooShort past the end)."""
+        if amount is None:
+            raise Unsupported(loc, "skipping a header of this type")
+        self.emit(f"if (p4odp_unlikely(pc->cursor + ({amount}) > pc->len * 8)) {{ "
+                  f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
+        self.emit(f"pc->cursor += (uint32_t)({amount});")
+
+    def invalidate_union_siblings(self, member: ir.Member) -> None:
+        """A header union holds one valid member at most: the others of `member`'s union become invalid."""
+        union = self.lvalue(member.expr).c
+        for f in member.expr.type.fields:
+            if f.name != member.member:
+                self.emit(f"{union}.{c_ident(f.name)}._valid = 0;")
+
+    def lookahead_struct(self, typ: t.StructLike, loc: Loc) -> str:
+        """A copy of the header or struct that starts at the parser's cursor, which does not move."""
+        width = _packet_width(typ)
+        if width is None:
+            raise Unsupported(loc, f"lookahead of {typ}")
         tmp = self.temp("la")
         self.emit(f"{self.gen.type_c(typ, loc)} {tmp};")
         self.emit(f"memset(&{tmp}, 0, sizeof {tmp});")
-        width = sum(_bits_width(f.type) or 0 for f in typ.fields)
         self.emit(f"if (p4odp_unlikely(pc->cursor + {width} > pc->len * 8)) {{ "
                   f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
         offset = 0
         for f in typ.fields:
-            self.field_io(f, tmp, str(offset), load=True)
-            offset += _bits_width(f.type) or 0
-        self.emit(f"{tmp}._valid = 1;")
+            offset += self.field_io(f, tmp, str(offset), load=True)
+        if typ.kind == "header":
+            self.emit(f"{tmp}._valid = 1;")
         return tmp
 
     def equal(self, left: ir.Expression, right: ir.Expression, typ: t.Type, loc: Loc) -> str:
@@ -1180,13 +1301,20 @@ class FunctionContext:
             raise Unsupported(loc, "comparison with an initializer")
         return _equal_c(self.lvalue(left).c, self.lvalue(right).c, typ)
 
-    def field_io(self, f: t.Field, dst: str, offset: str, load: bool) -> None:
+    def field_io(self, f: t.Field, dst: str, offset: str, load: bool) -> int:
+        """Load field `f` of `dst` from the packet at bit `offset` after the cursor, or emit it; the
+        bits it takes (a struct inside a header: its fields one after the other)."""
         ftype = f.type
+        if isinstance(ftype, t.StructLike) and ftype.kind == "struct":
+            member, width = f"{dst}.{c_ident(f.name)}", 0
+            for inner in ftype.fields:
+                width += self.field_io(inner, member, f"{offset} + {width}", load)
+            return width
         if isinstance(ftype, t.Varbit) and not load:
             member = f"{dst}.{c_ident(f.name)}"
             self.emit(f"p4odp_copy_bits(pc->out, pc->out_bits, {member}.b, 0, {member}.len); "
                       f"pc->out_bits += {member}.len;")
-            return
+            return 0
         if isinstance(ftype, (t.EnumT, t.NewTypeT)):
             ftype = ftype.underlying if isinstance(ftype, t.EnumT) else ftype.base
         if isinstance(ftype, t.Bool):
@@ -1202,7 +1330,7 @@ class FunctionContext:
             else:
                 self.emit(f"p4odp_copy_bits(pc->out, pc->out_bits, {member}, {pad}, {width}); "
                           f"pc->out_bits += {width};")
-            return
+            return width
         if load:
             value = f"p4odp_load_bits(pc->data, pc->cursor + {offset}, {width})"
             if ftype.signed:
@@ -1211,6 +1339,7 @@ class FunctionContext:
         else:
             self.emit(f"p4odp_store_bits(pc->out, pc->out_bits, {width}, (uint64_t){member}); "
                       f"pc->out_bits += {width};")
+        return width
 
     def emit_header(self, target: ir.Expression) -> None:
         typ = target.type
@@ -1230,7 +1359,7 @@ class FunctionContext:
         if not isinstance(typ, t.StructLike) or typ.kind != "header":
             raise Unsupported(target.loc, f"emit of {typ}")
         src = self.lvalue(target).c
-        width = sum(_bits_width(f.type) or (f.type.width if isinstance(f.type, t.Varbit) else 0) for f in typ.fields)
+        width = sum(f.type.width if isinstance(f.type, t.Varbit) else _packet_width(f.type) or 0 for f in typ.fields)
         self.emit(f"if ({src}._valid && pc->out_bits + {width} <= P4ODP_MAX_HEADER_BITS) {{")
         self.indent += 1
         for f in typ.fields:
@@ -1243,7 +1372,7 @@ class FunctionContext:
 
     def apply_table(self, table_expr: ir.Expression) -> dict:
         """Generate a table application; the C names of its results."""
-        table = self.scope.lookup(table_expr.name) if isinstance(table_expr, ir.PathExpression) else None
+        table = self.resolve(table_expr) if isinstance(table_expr, ir.PathExpression) else None
         if not isinstance(table, ir.Table):
             raise Unsupported(table_expr.loc, "this table reference")
         info = self.table_info(table)
@@ -1256,12 +1385,8 @@ class FunctionContext:
         key_len = info["key_len"]
         if key_len:
             self.emit(f"uint8_t key[{key_len}] = {{0}};")
-            for key in info["key_exprs"]:
-                expr, offset, width = key
-                if width > 64:
-                    self.emit(f"p4odp_copy_bits(key, {offset}, {self.wide_value(expr)}, {offset % 8}, {width});")
-                else:
-                    self.emit(f"p4odp_store_bits(key, {offset}, {width}, (uint64_t)({self.value(expr)}));")
+            for expr, offset, _ in info["key_exprs"]:
+                self.store_value("key", offset, expr)
         else:
             self.emit("const uint8_t *key = NULL;")
         self.emit(f"const struct p4odp_table_entry *entry = p4odp_table_apply(pc->sw, {info['index']}, key, &{hit});")
@@ -1285,7 +1410,7 @@ class FunctionContext:
         cache = getattr(self.gen, "_tables", None)
         if cache is None:
             cache = self.gen._tables = {}
-        key = (id(table), self.instance_prefix)
+        key = id(table)
         if key in cache:
             return cache[key]
         props = {p.name: p for p in table.properties}
@@ -1295,7 +1420,7 @@ class FunctionContext:
             if width is None:
                 raise Unsupported(element.loc, f"table keys of type {element.expr.type}")
             nbytes = (width + 7) // 8
-            name = _key_name(element)
+            name = key_name(element)
             keys.append(CKeyField(name, width, MATCH_KINDS.get(element.match_kind, "")))
             if not keys[-1].match_kind:
                 raise Unsupported(element.loc, f"the match kind {element.match_kind}")
@@ -1304,7 +1429,7 @@ class FunctionContext:
         actions = []
         data_len = 0
         for ref in props["actions"].value if "actions" in props else ():
-            action = self.scope.lookup(ref.name)
+            action = self.resolve(ref)
             if not isinstance(action, ir.Action):
                 raise Unsupported(ref.loc, f"the action {ref.name}")
             cp_params = []
@@ -1316,10 +1441,7 @@ class FunctionContext:
                 cp_params.append(CActionParam(p.name, width))
                 layout += (width + 7) // 8
             data_len = max(data_len, layout)
-            action_name = action.control_name
-            if self.instance_prefix is not None and "." in action_name:  # an action of a control instance
-                action_name = f"{self.instance_prefix}.{action_name.split('.', 1)[-1]}"
-            action_id = self.gen.action_id(action, action_name, cp_params, self.instance_prefix)
+            action_id = self.gen.action_id(action, action.control_name or action.name, cp_params)
             actions.append((action, ref.args, action_id))
         index = len(self.gen.tables)
         default_id, default_data, default_const = 0, [], False
@@ -1349,8 +1471,6 @@ class FunctionContext:
         if "entries" in props:
             entries = [self.entry_command(e, i, keys) for i, e in enumerate(props["entries"].value)]
         name = table.control_name or table.name
-        if self.instance_prefix is not None:  # a table of a control instantiated in another control
-            name = f"{self.instance_prefix}.{name.split('.', 1)[-1]}"
         self.gen.tables.append(CTable(index, f"tbl_{c_ident(name)}", name, keys, [a[2] for a in actions],
                                       size or 1024, default_id, default_data, default_const, data_len, entries))
         info = {"index": index, "name": name, "key_len": offset, "key_exprs": key_exprs, "actions": actions}
@@ -1413,21 +1533,6 @@ class FunctionContext:
         self.inline_body(f"action {action.control_name or action.name}", action.params, action.body, args, data,
                          self.scope if declared_here else self.gen.globals, None)
 
-    def inline_control(self, instance: "ControlInstance", args: tuple) -> None:
-        """A sub-control's apply, inlined with its own locals and tables."""
-        control = instance.control
-        outer_prefix = self.instance_prefix
-        base = outer_prefix if outer_prefix is not None else _control_prefix(self.decl)
-        self.instance_prefix = f"{base}.{instance.name}"
-        outer_scope = self.scope
-        # The control's locals are declared in the scope its body sees, after its parameters.
-        wrapper = ir.Block(control.body.loc, (*(ir.DeclarationStatement(d.loc, d) for d in control.locals),
-                                              *control.body.statements))
-        self.inline_body(f"control {control.name} as {self.instance_prefix}", control.params, wrapper, args, None,
-                         self.gen.globals, None)
-        self.scope = outer_scope
-        self.instance_prefix = outer_prefix
-
     def inline_function(self, function: ir.Function, args: tuple) -> Optional[str]:
         """The body of `function`, inlined; the C variable holding its result."""
         returns = function.return_type
@@ -1448,7 +1553,7 @@ class FunctionContext:
         raise Unsupported(function.loc, "functions that never return a value")
 
     def inline_body(self, what: str, params: tuple, body: ir.Block, args: tuple, data: Optional[str],
-                    scope_parent: Scope, result, parser_states: Optional[ir.Parser] = None) -> None:
+                    scope_parent: Scope, result) -> None:
         """Inline a callable's body: parameters copied in from `args` (then read from the action
         data `data`), copied out at the end; `return` jumps to the end (storing into `result`)."""
         outer_scope, outer_end, outer_result = self.scope, self.action_end, self.return_value
@@ -1475,7 +1580,7 @@ class FunctionContext:
                     self.assign(binding, arg.value, arg.loc)
                 if p.direction in ("out", "inout") and isinstance(arg.value, ir.Slice):
                     copy_back.append((arg.value, Binding(name, typ)))  # slices are copied back by bits
-                elif p.direction in ("out", "inout"):
+                elif p.direction in ("out", "inout") and not isinstance(arg.value, ir.DontCare):
                     copy_back.append((self.lvalue(arg.value), name))
                 self.scope = saved
             elif data is not None:
@@ -1488,10 +1593,7 @@ class FunctionContext:
                 offset += (width + 7) // 8
             self.scope.names[p.name] = binding
         self.action_end, self.return_value = end, result
-        self.block(body, keep_scope=parser_states is not None)
-        if parser_states is not None:
-            self.states(parser_states)
-            self.lines.append(f"{self.sub_parser_accept}:;")
+        self.block(body)
         self.action_end, self.return_value = outer_end, outer_result
         self.lines.append(f"{end}:;")
         for target, source in copy_back:
@@ -1507,7 +1609,20 @@ class FunctionContext:
         self.scope = outer_scope
 
 
+_COMPARISONS = (ir.BinaryOp.EQ, ir.BinaryOp.NE, ir.BinaryOp.LT, ir.BinaryOp.LE, ir.BinaryOp.GT, ir.BinaryOp.GE)
+_WIDE_BINARY = {ir.BinaryOp.ADD: "add", ir.BinaryOp.SUB: "sub", ir.BinaryOp.MUL: "mul", ir.BinaryOp.BAND: "and",
+                ir.BinaryOp.BOR: "or", ir.BinaryOp.BXOR: "xor", ir.BinaryOp.ADD_SAT: "add_sat",
+                ir.BinaryOp.SUB_SAT: "sub_sat"}
+
+
+def _tuple_struct(typ: t.TupleT) -> t.StructLike:
+    """A tuple as C sees it: a struct of members f0, f1, ..."""
+    return t.StructLike("struct", str(typ), tuple(t.Field(f"f{i}", e) for i, e in enumerate(typ.elements)))
+
+
 def _equal_c(a: str, b: str, typ: t.Type) -> str:
+    if isinstance(typ, t.TupleT):
+        typ = _tuple_struct(typ)
     if isinstance(typ, t.Varbit):
         return f"({a}.len == {b}.len && memcmp({a}.b, {b}.b, ({a}.len + 7) / 8) == 0)"
     if is_wide(typ):
@@ -1524,11 +1639,36 @@ def _equal_c(a: str, b: str, typ: t.Type) -> str:
     return f"({a} == {b})"
 
 
-def _control_prefix(decl) -> str:
-    for anno in decl.annotations:
-        if anno.name == "name" and anno.items and isinstance(anno.items[0], ir.StringLiteral):
-            return anno.items[0].value.lstrip(".")
-    return decl.name
+def _header_width(typ: t.Type) -> Optional[int]:
+    """The bits of a fixed-size header in a packet; None for anything else."""
+    if not isinstance(typ, t.StructLike) or typ.kind != "header" or any(isinstance(f.type, t.Varbit)
+                                                                         for f in typ.fields):
+        return None
+    return _packet_width(typ)
+
+
+def _packet_width(typ: t.Type) -> Optional[int]:
+    """The bits a value of `typ` takes in a packet (a struct's fields one after the other; a varbit
+    field none, as its size is known only when parsing); None when it cannot be in a packet."""
+    if isinstance(typ, t.StructLike):
+        widths = [_packet_width(f.type) for f in typ.fields]
+        return None if None in widths else sum(widths)
+    if isinstance(typ, t.Varbit):
+        return 0
+    return _bits_width(typ)
+
+
+def _is_union(typ: t.Type) -> bool:
+    return isinstance(typ, t.StructLike) and typ.kind == "header_union"
+
+
+def _next_of(target: ir.Expression) -> Optional[ir.Expression]:
+    """The stack whose `next` element `target` is (`s.next`, or a member of a union stack's `s.next`)."""
+    if isinstance(target, ir.Member) and target.member == "next":
+        return target.expr
+    if isinstance(target, ir.Member) and _is_union(target.expr.type):
+        return _next_of(target.expr)
+    return None
 
 
 def _walk_statements(stmt: ir.Statement):
@@ -1564,25 +1704,3 @@ def _bits_width(typ: t.Type) -> Optional[int]:
     if isinstance(typ, t.ErrorT):
         return 32
     return None
-
-
-def _key_name(element: ir.KeyElement) -> str:
-    for anno in element.annotations:
-        if anno.name == "name" and anno.items and isinstance(anno.items[0], ir.StringLiteral):
-            return anno.items[0].value
-    return _expr_text(element.expr)
-
-
-def _expr_text(expr: ir.Expression) -> str:
-    if isinstance(expr, ir.PathExpression):
-        return expr.name
-    if isinstance(expr, ir.Member):
-        return f"{_expr_text(expr.expr)}.{expr.member}"
-    if isinstance(expr, ir.ArrayIndex) and isinstance(expr.index, ir.IntLiteral):
-        return f"{_expr_text(expr.expr)}[{expr.index.value}]"
-    if isinstance(expr, ir.MethodCall) and isinstance(expr.method, ir.Member) and expr.method.member == "isValid":
-        return f"{_expr_text(expr.method.expr)}.$valid$"
-    if isinstance(expr, ir.Slice):
-        return f"{_expr_text(expr.expr)}[{expr.high.value if isinstance(expr.high, ir.IntLiteral) else '?'}:" \
-               f"{expr.low.value if isinstance(expr.low, ir.IntLiteral) else '?'}]"
-    return "key"

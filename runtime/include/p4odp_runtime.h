@@ -23,6 +23,9 @@
 #define P4ODP_MAX_HEADER_BITS (2048 * 8)
 #define P4ODP_MAX_PORTS 64
 #define P4ODP_DROP_PORT 511
+/* standard_metadata.instance_type as BMv2 simple_switch sets it (BMV2_V1MODEL_INSTANCE_TYPE_*). */
+#define P4ODP_INSTANCE_NORMAL 0
+#define P4ODP_INSTANCE_REPLICATION 5
 
 struct p4odp_switch;
 struct p4odp_worker;

@@ -3,7 +3,8 @@
  * Ingress sets standard_metadata.mcast_grp from the packet (op 1) or sends
  * to port 1 (op 0).  The switch makes one copy per (node, port) of the
  * group; egress sees each copy's egress_port and egress_rid (the node's
- * replication id) and writes them into it.  mark_to_drop() in ingress
+ * replication id) and writes them into it; a copy made by multicast has
+ * instance_type REPLICATION (5), which egress marks in the EtherType.  mark_to_drop() in ingress
  * also cancels multicast (op 2); in egress it drops one copy (op 3 drops
  * the copies of rid 7).  A group the control plane never created sends
  * nothing.
@@ -64,6 +65,9 @@ control McEgress(inout headers_t hdr, inout metadata_t meta,
     apply {
         hdr.mc.rid = standard_metadata.egress_rid;
         hdr.mc.port = (bit<16>)standard_metadata.egress_port;
+        if (standard_metadata.instance_type == 5) {  // BMV2_V1MODEL_INSTANCE_TYPE_REPLICATION
+            hdr.ethernet.etherType = 0x0805;
+        }
         if (hdr.mc.op == 3 && standard_metadata.egress_rid == 7) {
             mark_to_drop(standard_metadata);
         }

@@ -8,12 +8,12 @@ import pytest
 from midend_snippets import load, run, the, v1model
 
 from p4odp import ir
-from p4odp.transpiler.passes import TableStructures
+from p4odp.transpiler.passes import Inlining, TableStructures
 from p4odp.transpiler.passes.table_structures import STRUCTURES, choose_structure
 
 
 def structures(tmp_path: Path, locals: str, body: str = "", globals: str = ""):
-    program = load(tmp_path, v1model(body, locals, globals))
+    program = run(load(tmp_path, v1model(body, locals, globals)), [Inlining()]).program
     result = run(program, [TableStructures()])
     assert result.program is program  # the IR is not touched: the choice is a side table
     return result.table_structures, result.reports

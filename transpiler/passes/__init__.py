@@ -7,6 +7,8 @@
 The passes, in the order they run (`p4odp compile --skip-pass NAME` leaves
 one out, `--dump-after NAME|all` writes the IR after it):
 
+* `inlining` (inlining.py): parser and control instances inlined where they
+  are applied, their constructor parameters replaced by their arguments;
 * `constant-folding` (constant_folding.py): constants replaced by their
   values, constant expressions folded, `if (true)`/`if (false)` simplified;
 * `dead-code` (dead_code.py): unreachable statements and parser states,
@@ -25,16 +27,18 @@ from p4odp import ir
 from p4odp.diagnostics import Diagnostics
 from p4odp.transpiler.passes.constant_folding import ConstantFolding
 from p4odp.transpiler.passes.dead_code import DeadCode
+from p4odp.transpiler.passes.inlining import Inlining
 from p4odp.transpiler.passes.manager import Pass, PassContext, PassManager, PassOptions, PassResult, ir_pass
 from p4odp.transpiler.passes.table_structures import TableStructures
 
 __all__ = ["Pass", "PassContext", "PassManager", "PassOptions", "PassResult", "ir_pass", "default_passes",
-           "midend", "ConstantFolding", "DeadCode", "TableStructures"]
+           "midend", "Inlining", "ConstantFolding", "DeadCode",
+           "TableStructures"]
 
 
 def default_passes() -> list[Pass]:
     """The midend's passes, in the order they run."""
-    return [ConstantFolding(), DeadCode(), TableStructures()]
+    return [Inlining(), ConstantFolding(), DeadCode(), TableStructures()]
 
 
 def midend(program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:

@@ -3,9 +3,9 @@
 The choice is recorded in `PassResult.table_structures`, a side table from
 the table's control-plane name to one of the structure names below; the IR
 is returned unchanged (no annotation is added).  The names are those of the
-control plane: `Table.control_name` (p4c's `@name`-honouring name), and for
-a table of a control instantiated inside another control, also the name of
-each instance (`Outer.instance.table`, as the C generator names it).
+control plane: `Table.control_name` (p4c's `@name`-honouring name; after
+the inlining pass, `Outer.instance.table` for the tables of a control
+instantiated inside another).
 
 | structure  | chosen when                                                          |
 | ---------- | -------------------------------------------------------------------- |
@@ -48,7 +48,6 @@ class TableStructures:
 
     def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
         constants = _global_constants(program)
-        controls = {d.name: d for d in program.declarations if isinstance(d, ir.Control)}
         for decl in program.declarations:
             if not isinstance(decl, ir.Control):
                 continue
@@ -59,12 +58,6 @@ class TableStructures:
                 name = table.control_name or table.name
                 ctx.result.table_structures[name] = structure
                 ctx.report(f"table {name}: {structure} ({why}, size {_size(table, constants)})", table.loc)
-        for prefix, control in _instances(program, controls):
-            for table in control.locals:
-                if isinstance(table, ir.Table):
-                    declared = table.control_name or table.name
-                    name = f"{prefix}.{declared.split('.', 1)[-1]}"
-                    ctx.result.table_structures.setdefault(name, ctx.result.table_structures[declared])
         return program
 
 
@@ -133,45 +126,3 @@ def _global_constants(program: ir.Program) -> dict:
             if value is not None:
                 values[decl.name] = value
     return values
-
-
-def _instances(program: ir.Program, controls: dict):
-    """(instance path, control) of every control instantiated inside a control given to `main`, named as
-    the C generator names them: the outer control's prefix (its `@name` or name), then the instances'."""
-    out = []
-
-    def visit(control: ir.Control, prefix: str, depth: int) -> None:
-        if depth > len(controls):  # a cycle cannot type-check; be safe anyway
-            return
-        for local in control.locals:
-            if isinstance(local, ir.Instance) and isinstance(local.type_ref, ir.TypeName) and \
-                    local.type_ref.name in controls:
-                inner = controls[local.type_ref.name]
-                path = f"{prefix}.{local.name}"
-                out.append((path, inner))
-                visit(inner, path, depth + 1)
-
-    for control in _package_blocks(program, controls):
-        visit(control, _control_prefix(control), 0)
-    return out
-
-
-def _package_blocks(program: ir.Program, controls: dict) -> list:
-    """The controls given to `main` (all controls when there is no `main`)."""
-    main = next((d for d in program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
-    if main is None:
-        return list(controls.values())
-    blocks = []
-    for arg in main.args:
-        value = arg.value
-        if isinstance(value, ir.ConstructorCall) and isinstance(value.type_ref, ir.TypeName) and \
-                value.type_ref.name in controls:
-            blocks.append(controls[value.type_ref.name])
-    return blocks
-
-
-def _control_prefix(control: ir.Control) -> str:
-    for anno in control.annotations:
-        if anno.name == "name" and anno.items and isinstance(anno.items[0], ir.StringLiteral):
-            return anno.items[0].value.lstrip(".")
-    return control.name

@@ -1,0 +1,192 @@
+"""inlining: parser and control instances become part of the block that applies them."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from midend_snippets import ingress, load, nodes, run, stf, the, v1model
+
+from p4odp import ir
+from p4odp.diagnostics import Diagnostics
+from p4odp.transpiler.passes import ConstantFolding, DeadCode, Inlining, PassManager, PassOptions, default_passes
+
+SUB = """
+    control Sub(inout bit<8> v, in bit<8> k)(bit<8> amount) {
+        bit<8> seen = k;
+        action add() { v = v + amount; }
+        table t { key = { k : exact; } actions = { add; NoAction; } default_action = add(); }
+        apply {
+            if (k == 0) {
+                return;
+            }
+            t.apply();
+            v = v + seen;
+        }
+    }
+"""
+
+
+def inline(tmp_path: Path, body: str, locals: str = "", globals: str = "", **kw):
+    program = load(tmp_path, v1model(body, locals, globals, **kw))
+    result = run(program, [Inlining()])
+    return result.program, result.reports
+
+
+def test_instances_are_hoisted_renamed_with_control_plane_names(tmp_path: Path):
+    program, reports = inline(tmp_path, "one.apply(hdr.h.a, hdr.h.b); two.apply(hdr.h.b, hdr.h.a);",
+                              "Sub(8w1) one; Sub(8w2) two;", SUB)
+    ing = ingress(program)
+    assert not [d for d in ing.locals if isinstance(d, ir.Instance)]
+    tables = {d.name: d.control_name for d in ing.locals if isinstance(d, ir.Table)}
+    actions = {d.name: d.control_name for d in ing.locals if isinstance(d, ir.Action)}
+    assert tables == {"one.t": "Ing.one.t", "two.t": "Ing.two.t"}
+    assert actions == {"one.add": "Ing.one.add", "two.add": "Ing.two.add"}
+    variables = [d.name for d in ing.locals if isinstance(d, ir.Variable)]
+    assert variables == ["one.seen", "two.seen"]  # the parameters are the arguments themselves
+    assert all(v.init is None for v in ing.locals if isinstance(v, ir.Variable))  # set at each apply
+    assert "inlining: inlined Sub as one into Ing (" in reports[0]
+
+
+def test_constructor_arguments_replace_their_parameters(tmp_path: Path):
+    program, _ = inline(tmp_path, "one.apply(hdr.h.a, hdr.h.b);", "Sub(8w7) one;", SUB)
+    add = the(program, "one.add", ir.Action)
+    [sum_] = nodes(add.body, ir.Binary)
+    assert isinstance(sum_.right, ir.IntLiteral) and sum_.right.value == 7
+
+
+def test_plain_arguments_stand_for_their_parameters(tmp_path: Path):
+    program, _ = inline(tmp_path, "one.apply(hdr.h.a, hdr.h.b);", "Sub(8w1) one;", SUB)
+    [block] = ingress(program).body.statements
+    assert [_describe(s) for s in block.statements[:2]] == ["one.seen = hdr.h.b", "declare one.returned.1"]
+    add = the(program, "one.add", ir.Action)
+    assert [_describe(s) for s in add.body.statements] == ["hdr.h.a = Binary"]
+
+
+def test_overlapping_arguments_are_copied_in_and_out(tmp_path: Path):
+    program, _ = inline(tmp_path, "one.apply(hdr.h.a, hdr.h.a);", "Sub(8w1) one;", SUB)
+    [block] = ingress(program).body.statements
+    text = [_describe(s) for s in block.statements]
+    assert text[:3] == ["one.v = hdr.h.a", "one.k = hdr.h.a", "one.seen = one.k"]
+    assert text[-1] == "hdr.h.a = one.v"  # `in` parameters are not copied back
+
+
+def test_arguments_that_differ_between_applies_are_copied(tmp_path: Path):
+    program, _ = inline(tmp_path, "one.apply(hdr.h.a, hdr.h.b); one.apply(meta.m, hdr.h.b);", "Sub(8w1) one;",
+                        SUB)
+    variables = [d.name for d in ingress(program).locals if isinstance(d, ir.Variable)]
+    assert variables == ["one.v", "one.seen"]  # k is hdr.h.b both times; v is not
+
+
+def test_return_skips_the_rest_of_the_inlined_body_only(tmp_path: Path):
+    program, _ = inline(tmp_path, "one.apply(hdr.h.a, hdr.h.b); hdr.h.w = 1;", "Sub(8w1) one;", SUB)
+    block, after = ingress(program).body.statements
+    assert _describe(after) == "hdr.h.w = 1"
+    guarded = [s for s in block.statements if isinstance(s, ir.IfStatement)]
+    assert len(guarded) == 2  # `if (k == 0) { returned = true; }`, then `if (!returned) { the rest }`
+    assert isinstance(guarded[1].cond, ir.Unary) and guarded[1].cond.op is ir.UnaryOp.NOT
+    assert not nodes(block, ir.ReturnStatement)
+
+
+def test_names_of_the_caller_cannot_capture_top_level_names(tmp_path: Path):
+    program, _ = inline(tmp_path, "sub.apply(hdr.h.a);", """
+        action LIMIT() { }
+        Sub() sub;
+    """, """
+        const bit<8> LIMIT = 9;
+        control Sub(inout bit<8> v) { apply { v = LIMIT; } }
+    """)
+    [block] = ingress(program).body.statements
+    [assign] = [s for s in block.statements if isinstance(s, ir.Assignment) and _describe(s) == "hdr.h.a = LIMIT"]
+    assert assign.value.is_global
+
+
+def test_out_parameters_start_with_invalid_headers(tmp_path: Path):
+    program, _ = inline(tmp_path, "fill.apply(hdr);", "Fill() fill;", """
+        control Fill(out headers_t out_hdr) { apply { out_hdr.h.setValid(); } }
+    """)
+    [block] = ingress(program).body.statements
+    assert [_describe(s) for s in block.statements] == ["hdr.h.setInvalid()", "hdr.h.setValid()"]
+
+
+def test_sub_parser_states_are_spliced_in(tmp_path: Path):
+    program, reports = inline(tmp_path, "", parser="""
+        Inner() inner;
+        state start {
+            inner.apply(pkt, hdr.h);
+            hdr.h.b = 1;
+            transition accept;
+        }
+    """, globals="""
+        parser Inner(packet_in p, out h_t h) {
+            state start { p.extract(h); transition select(h.a) { 0: reject; default: accept; } }
+        }
+    """)
+    parser = the(program, "P", ir.Parser)
+    names = [s.name for s in parser.states]
+    assert names == ["start", "inner.1.start", "start.after.1"]
+    assert parser.states[0].transition.name == "inner.1.start"
+    select = parser.states[1].transition
+    assert [c.state.name for c in select.cases] == ["reject", "start.after.1"]
+    [extract] = nodes(parser.states[1], ir.MethodCall)
+    assert _describe(extract.method.expr) == "pkt"  # the packet is the caller's
+    assert [_describe(s) for s in parser.states[0].components] == ["hdr.h.setInvalid()"]  # `out`: no copy
+    assert [_describe(s) for s in parser.states[2].components] == ["hdr.h.b = 1"]
+    assert parser.states[2].transition.name == "accept"
+    assert any("inlined Inner as inner into P" in r for r in reports)
+
+
+def test_generic_controls_are_reported(tmp_path: Path):
+    program = load(tmp_path, v1model("g.apply(hdr.h.a);", "G<bit<8>>() g;", """
+        control G<T>(inout T v) { apply { } }
+    """))
+    diags = Diagnostics()
+    result = PassManager([Inlining()]).run(program, diags)
+    assert result.program is None
+    assert [d.message for d in diags.items] == ["g: instances of generic G are not supported"]
+
+
+def test_dump_after_inlining_shows_no_instances(tmp_path: Path):
+    program = load(tmp_path, v1model("one.apply(hdr.h.a, hdr.h.b);", "Sub(8w1) one;", SUB))
+    stream = io.StringIO()
+    PassManager(default_passes()).run(program, Diagnostics(), PassOptions(dump_after="inlining", dump_stream=stream))
+    [ing] = [d for d in json.loads(stream.getvalue())["declarations"] if d.get("name") == "Ing"]
+    assert [(d["node"], d["name"]) for d in ing["locals"]] == [
+        ("Variable", "one.seen"), ("Action", "one.add"), ("Table", "one.t")]
+
+
+def test_inlined_program_forwards_as_written(tmp_path: Path):
+    source = v1model("""
+        sm.egress_spec = 1;
+        one.apply(hdr.h.a, hdr.h.b);
+        two.apply(hdr.h.b, hdr.h.a);
+    """, "Sub(8w1) one; Sub(8w2) two;", SUB)
+    program = load(tmp_path, source)
+    program = run(program, [Inlining(), ConstantFolding(), DeadCode()]).program
+    # a=5, b=3.  one: k=3 is not 0; t misses, add(): a = 5+1 = 6; a += seen (3): 9.
+    # two: v=b=3, k=a=9; add(): 3+2 = 5; += seen (9): 14.  The rest of the header is unchanged.
+    result = stf(tmp_path, program, tmp_path / "prog.p4", """
+        packet 0 05 03 00 0000
+        expect 1 09 0e 00 0000
+    """)
+    assert result.passed, result.message
+
+
+def _describe(node) -> str:
+    """A short text of a statement or expression, enough to recognise it in assertions."""
+    if isinstance(node, ir.Assignment):
+        return f"{_describe(node.target)} = {_describe(node.value)}"
+    if isinstance(node, ir.DeclarationStatement):
+        return f"declare {node.decl.name}"
+    if isinstance(node, ir.MethodCallStatement):
+        return _describe(node.call)
+    if isinstance(node, ir.MethodCall):
+        return f"{_describe(node.method)}()"
+    if isinstance(node, ir.PathExpression):
+        return node.name
+    if isinstance(node, ir.Member):
+        return f"{_describe(node.expr)}.{node.member}"
+    if isinstance(node, ir.IntLiteral):
+        return str(node.value)
+    return type(node).__name__

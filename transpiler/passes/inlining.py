@@ -1,0 +1,607 @@
+"""inlining: parser and control instances become part of the block that applies them.
+
+C has no instances of parsers and controls, so this pass removes them, as
+p4c's `Inline` does.  For each instance `Sub(args) s;` declared in a parser
+or control:
+
+* the constructor parameters of `Sub` are replaced by the instance's
+  arguments (so constant-folding can fold what they decide; a control
+  passed so is an instance of the caller's, applied where `Sub` applies it);
+* its parameters and locals are hoisted into the caller, renamed `s.name`
+  (a dot cannot occur in a P4 name, so nothing can clash): tables, actions
+  and extern instances once per instance, with control-plane names
+  `Caller.s.name` as p4c gives them;
+* each `s.apply(args)` becomes a copy of its body between the copy-in of
+  `in`/`inout` arguments (`out` ones start with their headers invalid, as
+  do header locals) and the copy-out of `out`/`inout` ones.  A parameter
+  always passed the same plain l-value, which no other argument overlaps,
+  is replaced by that l-value instead: no copies, and an `exit` inside
+  leaves it written as the spec's copy-out on exit would;
+* in a control, a `return` of the inlined body sets a flag that skips the
+  rest of it; `exit` still ends the whole block (skipping the copy-out of
+  the parameters that are copied);
+* in a parser, the state that applies `s` is split there: it jumps to a
+  copy of `s`'s states, whose `accept` continues in a new state that copies
+  out and goes on with the rest of the state.
+
+`T.apply(...)` of a parser or control type applies an instance of T that
+the pass declares, named T (p4c's direct invocation).
+
+Names in the inlined code that mean top-level declarations are marked
+`is_global`, so that a caller's local of the same name cannot capture them.
+Actions and functions stay where they are declared: the C generator expands
+them at each call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional, Union
+
+from p4odp import ir
+from p4odp import types as t
+from p4odp.diagnostics import Loc
+from p4odp.transpiler.key_names import named_key
+from p4odp.transpiler.passes._walk import map_children, walk
+from p4odp.transpiler.passes.manager import PassContext
+
+__all__ = ["Inlining"]
+
+# What a name of the inlined code becomes: a new name, or an expression (constructor arguments,
+# the packet_in / packet_out the caller passes).
+Replacement = Union[str, ir.Expression]
+
+
+class InliningError(Exception):
+    def __init__(self, loc: Loc, message: str) -> None:
+        super().__init__(message)
+        self.loc = loc
+        self.message = message
+
+
+class Inlining:
+    name = "inlining"
+
+    def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        blocks = {d.name: d for d in program.declarations if isinstance(d, (ir.Parser, ir.Control))}
+        flattener = _Flattener(blocks, ctx)
+        declarations = []
+        for decl in program.declarations:
+            if isinstance(decl, (ir.Parser, ir.Control)) and _has_instances(decl, blocks):
+                try:
+                    decl = flattener.flatten(decl)
+                except InliningError as err:
+                    ctx.diags.error(err.loc, err.message)
+            declarations.append(decl)
+        return replace(program, declarations=tuple(declarations))
+
+
+def _has_instances(decl, blocks: dict) -> bool:
+    return any(_instantiated(local, blocks) is not None for local in decl.locals) or \
+        bool(_direct_instances(decl, blocks))
+
+
+def _direct_instances(decl, blocks: dict) -> list[ir.Instance]:
+    """`T.apply(...)` of a parser or control type T is an application of an instance of T with no
+    constructor arguments (as p4c does, the instance is named T)."""
+    names = {local.name for local in decl.locals}
+    body = decl.body if isinstance(decl, ir.Control) else ir.Block(decl.loc, decl.states)
+    found: dict[str, ir.Instance] = {}
+    for node in walk(body):
+        if isinstance(node, ir.MethodCall) and isinstance(node.method, ir.Member) and node.method.member == "apply":
+            target = node.method.expr
+            if isinstance(target, ir.PathExpression) and target.name in blocks and target.name not in names:
+                type_ref = ir.TypeName(target.loc, target.name)
+                found.setdefault(target.name, ir.Instance(target.loc, target.name, type_ref, (),
+                                                          control_name=f"{_object_prefix(decl)}.{target.name}"))
+    return list(found.values())
+
+
+def _instantiated(local, blocks: dict):
+    """The parser or control `local` instantiates, or None."""
+    if not isinstance(local, ir.Instance):
+        return None
+    ref = local.type_ref
+    name = ref.name if isinstance(ref, ir.TypeName) else ref.base.name if isinstance(ref, ir.SpecializedType) \
+        else None
+    return blocks.get(name)
+
+
+def _object_prefix(decl) -> str:
+    """The prefix p4c puts before the control-plane names of `decl`'s objects: its `@name` or name."""
+    for anno in decl.annotations:
+        if anno.name == "name" and anno.items and isinstance(anno.items[0], ir.StringLiteral):
+            return anno.items[0].value.lstrip(".")
+    return decl.name
+
+
+class _Flattener:
+    def __init__(self, blocks: dict, ctx: PassContext) -> None:
+        self.blocks = blocks
+        self.ctx = ctx
+        self.depth = 0
+
+    def flatten(self, decl):
+        """`decl` with every parser or control instance in it inlined, recursively."""
+        self.depth += 1
+        try:
+            if self.depth > len(self.blocks) + 1:  # instantiation cycles do not type-check; be safe anyway
+                raise InliningError(decl.loc, f"{decl.name}: instantiates itself")
+            locals_, hoisted = self.hoist(decl)
+        finally:
+            self.depth -= 1
+        decl = replace(decl, locals=tuple(locals_))
+        if isinstance(decl, ir.Control):
+            return replace(decl, body=_ControlApplies(hoisted).block(decl.body))
+        return replace(decl, states=_parser_states(decl, hoisted))
+
+    def hoist(self, decl) -> tuple[list, dict]:
+        """The locals of `decl` with its instances' hoisted in their place, and the instances by name."""
+        locals_, hoisted = [], {}
+        for local in (*decl.locals, *_direct_instances(decl, self.blocks)):
+            sub = _instantiated(local, self.blocks)
+            if sub is None:
+                locals_.append(local)
+                continue
+            if sub.type_params:
+                raise InliningError(local.loc, f"{local.name}: instances of generic {sub.name} are not supported")
+            if isinstance(sub, ir.Parser) != isinstance(decl, ir.Parser):
+                kind = "parser" if isinstance(sub, ir.Parser) else "control"
+                raise InliningError(local.loc, f"{local.name}: a {kind} cannot be applied here")
+            inner = self.flatten(_with_constructor_args(sub, local))
+            instance = _Hoisted(local, inner, _object_prefix(decl), _applies(decl, local.name))
+            locals_.extend(instance.locals)
+            hoisted[local.name] = instance
+            self.ctx.report(f"inlined {sub.name} as {local.name} into {decl.name}", local.loc)
+        return locals_, hoisted
+
+
+def _with_constructor_args(sub, instance: ir.Instance):
+    """`sub` with its constructor parameters replaced by the values `instance` gives them."""
+    if not sub.ctor_params:
+        return sub
+    values = _bind_args(sub.ctor_params, instance.args)
+    mapping: dict[str, Replacement] = {}
+    owned = []  # `Sub(Other()) s`: the parameter names an instance of Other that belongs to s
+    for param in sub.ctor_params:
+        value = values.get(param.name)
+        if value is None:
+            raise InliningError(instance.loc, f"{instance.name}: no value for the constructor parameter "
+                                              f"{param.name}")
+        if isinstance(value, ir.ConstructorCall):
+            owned.append(ir.Instance(value.loc, param.name, value.type_ref, value.args, type=value.type,
+                                     control_name=f"{_object_prefix(sub)}.{param.name}"))
+        else:
+            mapping[param.name] = _typed_as(value, param.type)
+    renamer = _Renamer(mapping, mark_globals=False)
+    locals_ = (*owned, *renamer.declarations(sub.locals))
+    if isinstance(sub, ir.Control):
+        renamed = replace(sub, locals=locals_, body=renamer.statement(sub.body))
+    else:
+        renamed = replace(sub, locals=locals_, states=tuple(renamer.state(s, {}) for s in sub.states))
+    return replace(renamed, ctor_params=())
+
+
+def _typed_as(value: ir.Expression, typ) -> ir.Expression:
+    """`value` with the type of the parameter it is passed to (an untyped literal gets its width)."""
+    if isinstance(value, ir.IntLiteral) and isinstance(value.type, t.InfInt) and isinstance(typ, t.Bits):
+        return replace(value, type=typ)
+    return value
+
+
+def _bind_args(params: tuple, args: tuple) -> dict:
+    """Parameter name -> argument expression, for positional and named arguments and defaults."""
+    values = {}
+    for i, arg in enumerate(args):
+        if arg.name is not None:
+            values[arg.name] = arg.value
+        elif i < len(params):
+            values[params[i].name] = arg.value
+    for param in params:
+        if values.get(param.name) is None and param.default is not None:
+            values[param.name] = param.default
+    return values
+
+
+class _Hoisted:
+    """A flattened parser or control instance, its parameters and locals renamed for the caller.
+
+    A parameter is a variable of the caller's (`s.p`), copied in and out at
+    each apply, unless every apply passes it the same plain l-value that no
+    other argument overlaps: then the argument itself stands for it (the
+    effect is the same, without the copies).
+    """
+
+    def __init__(self, instance: ir.Instance, sub, caller_prefix: str, calls: list) -> None:
+        self.instance = instance
+        self.sub = sub
+        name = instance.name
+        cp_prefix = instance.control_name or f"{caller_prefix}.{name}"
+        sub_prefix = _object_prefix(sub)
+        self.aliases = _aliases(sub, calls)
+        self.renames: dict[str, Replacement] = dict(self.aliases)
+        for p in sub.params:
+            if not isinstance(p.type, t.ExternT) and p.name not in self.aliases:
+                self.renames[p.name] = f"{name}.{p.name}"
+        for local in sub.locals:
+            self.renames[local.name] = f"{name}.{local.name}"
+        self.extern_params = [p for p in sub.params if isinstance(p.type, t.ExternT)]
+        renamer = _Renamer(self.renames)
+        self.locals: list = [ir.Variable(p.loc, self.renames[p.name], p.type_ref, type=p.type)
+                             for p in sub.params if isinstance(self.renames.get(p.name), str)]
+        self.var_inits: list[ir.Statement] = []
+        for local in sub.locals:
+            if isinstance(local, ir.Table):
+                local = _with_named_keys(local)
+            new = renamer.declaration(local)
+            new = replace(new, name=self.renames[local.name])
+            if isinstance(new, ir.Variable):
+                target = ir.PathExpression(new.loc, new.name, type=new.type)
+                if new.init is not None:
+                    self.var_inits.append(ir.Assignment(new.loc, target, new.init))
+                else:
+                    self.var_inits.extend(_header_resets(target))
+                new = replace(new, init=None)
+            if hasattr(new, "control_name") and new.control_name:
+                new = replace(new, control_name=_control_name(new.control_name, sub_prefix, cp_prefix))
+            self.locals.append(new)
+
+    def renamer(self, call: ir.MethodCall) -> "_Renamer":
+        """The renaming for one application: the packet parameters become the caller's arguments."""
+        mapping: dict[str, Replacement] = dict(self.renames)
+        values = _bind_args(self.sub.params, call.args)
+        for p in self.extern_params:
+            value = values.get(p.name)
+            if value is None:
+                raise InliningError(call.loc, f"{self.instance.name}.apply: no argument for {p.name}")
+            mapping[p.name] = value
+        return _Renamer(mapping)
+
+    def copy_in(self, call: ir.MethodCall) -> list[ir.Statement]:
+        values = _bind_args(self.sub.params, call.args)
+        out: list[ir.Statement] = []
+        for p in self.sub.params:
+            if p.name in self.aliases:
+                if p.direction == "out":
+                    out.extend(_header_resets(self.aliases[p.name]))
+                continue
+            if not isinstance(self.renames.get(p.name), str):
+                continue
+            local = ir.PathExpression(p.loc, self.renames[p.name], type=p.type)
+            value = values.get(p.name)
+            if p.direction == "out":
+                out.extend(_header_resets(local))
+            elif value is not None and not isinstance(value, ir.DontCare):
+                out.append(ir.Assignment(call.loc, local, value))
+        return out + list(self.var_inits)
+
+    def copy_out(self, call: ir.MethodCall) -> list[ir.Statement]:
+        values = _bind_args(self.sub.params, call.args)
+        out: list[ir.Statement] = []
+        for p in self.sub.params:
+            value = values.get(p.name)
+            if p.name in self.aliases:
+                continue
+            if p.direction in ("out", "inout") and value is not None and not isinstance(value, ir.DontCare):
+                out.append(ir.Assignment(call.loc, value, ir.PathExpression(p.loc, self.renames[p.name],
+                                                                            type=p.type)))
+        return out
+
+
+def _with_named_keys(table: ir.Table) -> ir.Table:
+    """`table` with its key names fixed before parameters in its key expressions are renamed."""
+    properties = tuple(replace(p, value=tuple(named_key(k) for k in p.value)) if p.name == "key" else p
+                       for p in table.properties)
+    return replace(table, properties=properties)
+
+
+def _aliases(sub, calls: list) -> dict[str, ir.Expression]:
+    """The parameters of `sub` that can be replaced by their argument: parameter name -> argument."""
+    if not calls:
+        return {}
+    inner = {n.name for local in sub.locals for n in walk(local) if isinstance(n, (ir.Parameter, ir.Variable,
+                                                                                    ir.Constant))}
+    body = sub.body if isinstance(sub, ir.Control) else ir.Block(sub.loc, sub.states)
+    inner |= {n.name for n in walk(body) if isinstance(n, (ir.Variable, ir.Constant))}
+    bound = [_bind_args(sub.params, call.args) for call in calls]
+    params = [p for p in sub.params if not isinstance(p.type, t.ExternT)]
+    aliases = {}
+    for p in params:
+        paths = {_lvalue_path(values.get(p.name)) for values in bound}
+        if len(paths) != 1 or None in paths:
+            continue
+        (path,) = paths
+        if path[0] in inner:  # a name declared inside `sub` would capture the argument
+            continue
+        if any(_overlaps(p, path, params, values) for values in bound):
+            continue
+        aliases[p.name] = bound[0][p.name]
+    return aliases
+
+
+def _overlaps(param: ir.Parameter, path: tuple, params: list, values: dict) -> bool:
+    """Could writing `param` (or another argument) change what another argument (or `param`) sees?"""
+    writes = ("out", "inout")
+    for other in params:
+        if other is param or (param.direction not in writes and other.direction not in writes):
+            continue
+        value = values.get(other.name)
+        other_path = _lvalue_path(value)
+        if other_path is None:
+            if other.direction in writes and value is not None:
+                return True  # an l-value with a computed index: it may be anywhere in its stack
+            continue
+        common = min(len(path), len(other_path))
+        if path[:common] == other_path[:common]:
+            return True
+    return False
+
+
+def _lvalue_path(expr) -> Optional[tuple]:
+    """`hdr.h.a` as ("hdr", "h", "a"), `s[1]` as ("s", "[1]"); None for anything else."""
+    if isinstance(expr, ir.PathExpression) and not expr.is_global:
+        return (expr.name,)
+    if isinstance(expr, ir.Member) and not isinstance(expr.expr.type, t.TypeT):
+        base = _lvalue_path(expr.expr)
+        return base + (expr.member,) if base is not None else None
+    if isinstance(expr, ir.ArrayIndex) and isinstance(expr.index, ir.IntLiteral):
+        base = _lvalue_path(expr.expr)
+        return base + (f"[{expr.index.value}]",) if base is not None else None
+    return None
+
+
+def _control_name(name: str, sub_prefix: str, cp_prefix: str) -> str:
+    """The control-plane name of an object of an inlined block: `Sub.t` becomes `Caller.s.t`.
+    Names made absolute with `@name(".x")` stay as they are."""
+    if name.startswith(sub_prefix + "."):
+        return f"{cp_prefix}.{name[len(sub_prefix) + 1:]}"
+    return name
+
+
+def _header_resets(target: ir.Expression) -> list[ir.Statement]:
+    """`setInvalid()` of every header in `target` (an `out` parameter or a local starts so)."""
+    typ = target.type
+    if isinstance(typ, t.StructLike) and typ.kind == "header":
+        method = ir.Member(target.loc, target, "setInvalid", type=t.Void())
+        return [ir.MethodCallStatement(target.loc, ir.MethodCall(target.loc, method, type=t.Void()))]
+    if isinstance(typ, t.StructLike):
+        out = []
+        for f in typ.fields:
+            out.extend(_header_resets(ir.Member(target.loc, target, f.name, type=f.type)))
+        return out
+    if isinstance(typ, t.Stack):
+        out = []
+        for i in range(typ.size):
+            index = ir.IntLiteral(target.loc, i, type=t.InfInt())
+            out.extend(_header_resets(ir.ArrayIndex(target.loc, target, index, type=typ.element)))
+        return out
+    return []
+
+
+def _applies(decl, instance: str) -> list[ir.MethodCall]:
+    """The calls `instance.apply(...)` in the body or states of `decl`."""
+    body = decl.body if isinstance(decl, ir.Control) else ir.Block(decl.loc, decl.states)
+    return [n for n in walk(body) if isinstance(n, ir.MethodCall) and isinstance(n.method, ir.Member)
+            and n.method.member == "apply" and isinstance(n.method.expr, ir.PathExpression)
+            and n.method.expr.name == instance]
+
+
+def _apply_target(stmt: ir.Statement, hoisted: dict) -> Optional[tuple]:
+    """(instance, call) when `stmt` is `s.apply(...)` of an inlined instance `s`."""
+    if not isinstance(stmt, ir.MethodCallStatement):
+        return None
+    method = stmt.call.method
+    if isinstance(method, ir.Member) and method.member == "apply" and isinstance(method.expr, ir.PathExpression):
+        instance = hoisted.get(method.expr.name)
+        if instance is not None:
+            return instance, stmt.call
+    return None
+
+
+class _ControlApplies:
+    """Replaces each `s.apply(...)` in a control's body by the inlined body of `s`."""
+
+    def __init__(self, hoisted: dict) -> None:
+        self.hoisted = hoisted
+        self.count = 0
+
+    def block(self, block: ir.Block) -> ir.Block:
+        return self.statement(block)
+
+    def statement(self, stmt: ir.Statement) -> ir.Statement:
+        target = _apply_target(stmt, self.hoisted)
+        if target is not None:
+            return self.inline(*target)
+        return map_children(stmt, lambda child: child if isinstance(child, ir.Expression) else self.statement(child))
+
+    def inline(self, instance: _Hoisted, call: ir.MethodCall) -> ir.Block:
+        self.count += 1
+        body = instance.renamer(call).statement(instance.sub.body)
+        if any(isinstance(n, ir.ReturnStatement) for n in walk(body)):
+            flag = f"{instance.instance.name}.returned.{self.count}"
+            body = _ReturnRemover(flag, body.loc).block(body)
+        statements = [*instance.copy_in(call), *body.statements, *instance.copy_out(call)]
+        # A control passed as a constructor argument is an instance of the caller's: apply it here too.
+        return self.statement(ir.Block(call.loc, tuple(statements)))
+
+
+class _ReturnRemover:
+    """`return` in an inlined control body: a flag is set and the rest of the body is skipped."""
+
+    def __init__(self, flag: str, loc: Loc) -> None:
+        self.flag = ir.PathExpression(loc, flag, type=t.Bool())
+        self.loc = loc
+
+    def block(self, body: ir.Block) -> ir.Block:
+        declare = ir.DeclarationStatement(self.loc, ir.Variable(self.loc, self.flag.name, ir.BoolType(self.loc),
+                                                                ir.BoolLiteral(self.loc, False, type=t.Bool()),
+                                                                type=t.Bool()))
+        return ir.Block(body.loc, (declare, *self.statements(body.statements, in_loop=False)))
+
+    def statements(self, stmts: tuple, in_loop: bool) -> tuple:
+        out: list[ir.Statement] = []
+        for i, stmt in enumerate(stmts):
+            if isinstance(stmt, ir.ReturnStatement):
+                out.append(self.set_flag(stmt.loc))
+                if in_loop:
+                    out.append(ir.BreakStatement(stmt.loc))
+                return tuple(out)
+            if not any(isinstance(n, ir.ReturnStatement) for n in walk(stmt)):
+                out.append(stmt)
+                continue
+            out.append(self.statement(stmt, in_loop))
+            rest = stmts[i + 1:]
+            if in_loop:  # leave the loop the return was in; the code after it checks the flag again
+                out.append(ir.IfStatement(stmt.loc, self.flag, ir.BreakStatement(stmt.loc)))
+                out.extend(self.statements(rest, in_loop))
+            elif rest:
+                not_returned = ir.Unary(stmt.loc, ir.UnaryOp.NOT, self.flag, type=t.Bool())
+                guarded = ir.Block(stmt.loc, self.statements(rest, in_loop))
+                out.append(ir.IfStatement(stmt.loc, not_returned, guarded))
+            return tuple(out)
+        return tuple(out)
+
+    def statement(self, stmt: ir.Statement, in_loop: bool) -> ir.Statement:
+        if isinstance(stmt, ir.Block):
+            return replace(stmt, statements=self.statements(stmt.statements, in_loop))
+        if isinstance(stmt, ir.IfStatement):
+            return replace(stmt, then=self.nested(stmt.then, in_loop),
+                           otherwise=self.nested(stmt.otherwise, in_loop) if stmt.otherwise else None)
+        if isinstance(stmt, ir.SwitchStatement):
+            return replace(stmt, cases=tuple(replace(c, body=self.nested(c.body, in_loop) if c.body else None)
+                                             for c in stmt.cases))
+        if isinstance(stmt, (ir.ForStatement, ir.ForInStatement)):
+            return replace(stmt, body=self.nested(stmt.body, in_loop=True))
+        raise InliningError(stmt.loc, "return inside this statement of an inlined control is not supported")
+
+    def nested(self, stmt: ir.Statement, in_loop: bool) -> ir.Statement:
+        block = stmt if isinstance(stmt, ir.Block) else ir.Block(stmt.loc, (stmt,))
+        return replace(block, statements=self.statements(block.statements, in_loop))
+
+    def set_flag(self, loc: Loc) -> ir.Statement:
+        return ir.Assignment(loc, self.flag, ir.BoolLiteral(loc, True, type=t.Bool()))
+
+
+def _parser_states(parser: ir.Parser, hoisted: dict) -> tuple:
+    """The states of `parser`, each state that applies a sub-parser split where it does."""
+    states = []
+    count = 0
+    for state in parser.states:
+        name, current = state.name, []
+        for stmt in state.components:
+            target = _apply_target(stmt, hoisted)
+            if target is None:
+                _check_no_nested_apply(stmt, hoisted)
+                current.append(stmt)
+                continue
+            instance, call = target
+            count += 1
+            prefix = f"{instance.instance.name}.{count}"
+            after = f"{state.name}.after.{count}"
+            renamer = instance.renamer(call)
+            state_names = {s.name: f"{prefix}.{s.name}" for s in instance.sub.states}
+            state_names.update(accept=after, reject="reject")
+            start = ir.PathExpression(call.loc, state_names["start"], type=t.StateT())
+            states.append(replace(state, name=name, components=tuple(current + instance.copy_in(call)),
+                                  transition=start))
+            states.extend(renamer.state(replace(s, name=state_names[s.name]), state_names)
+                          for s in instance.sub.states)
+            name, current = after, instance.copy_out(call)
+        states.append(replace(state, name=name, components=tuple(current)))
+    return tuple(states)
+
+
+def _check_no_nested_apply(stmt: ir.Statement, hoisted: dict) -> None:
+    for node in walk(stmt):
+        if isinstance(node, ir.Statement) and _apply_target(node, hoisted) is not None:
+            raise InliningError(node.loc, "a sub-parser applied inside a conditional statement is not supported")
+
+
+class _Renamer:
+    """Renames the names an inlined block declares; marks the names it does not declare as global.
+
+    Scopes are followed: a declaration inside (a block's local, an action's
+    parameter) hides the renamed name of the same spelling from there on.
+    """
+
+    def __init__(self, mapping: dict[str, Replacement], mark_globals: bool = True) -> None:
+        self.mapping = mapping
+        self.mark_globals = mark_globals
+
+    def hiding(self, names) -> "_Renamer":
+        """The renamer inside the scope of declarations of `names`: they mean themselves there."""
+        mapping = dict(self.mapping)
+        mapping.update((name, name) for name in names)
+        return _Renamer(mapping, self.mark_globals)
+
+    def expression(self, expr: ir.Node) -> ir.Node:
+        if isinstance(expr, ir.PathExpression):
+            return self.path(expr)
+        if isinstance(expr, ir.ActionRef):
+            expr = map_children(expr, self.expression)
+            new = self.mapping.get(expr.name)
+            if isinstance(new, str):
+                return replace(expr, name=new)
+            return replace(expr, is_global=True) if self.mark_globals and new is None else expr
+        if isinstance(expr, ir.Statement):
+            return self.statement(expr)
+        if isinstance(expr, ir.Declaration) and not isinstance(expr, ir.TableProperty):
+            return self.declaration(expr)
+        return map_children(expr, self.expression)
+
+    def path(self, expr: ir.PathExpression) -> ir.Expression:
+        if expr.is_global:
+            return expr
+        new = self.mapping.get(expr.name)
+        if new is None:
+            return replace(expr, is_global=True) if self.mark_globals else expr
+        if isinstance(new, str):
+            return replace(expr, name=new)
+        return new
+
+    def declaration(self, decl):
+        if isinstance(decl, (ir.Action, ir.Function)):
+            inner = self.hiding(p.name for p in decl.params)
+            return replace(decl, params=tuple(inner.expression(p) for p in decl.params),
+                           body=inner.statement(decl.body))
+        return map_children(decl, self.expression)
+
+    def declarations(self, decls: tuple) -> tuple:
+        return tuple(self.declaration(d) for d in decls)
+
+    def statement(self, stmt: ir.Statement) -> ir.Statement:
+        if isinstance(stmt, ir.Block):
+            return replace(stmt, statements=self.sequence(stmt.statements))
+        if isinstance(stmt, ir.ForStatement):
+            init, inner = self.sequence_with_scope(stmt.init)
+            return replace(stmt, init=init, cond=inner.expression(stmt.cond) if stmt.cond else None,
+                           updates=tuple(inner.statement(u) for u in stmt.updates), body=inner.statement(stmt.body))
+        if isinstance(stmt, ir.ForInStatement):
+            inner = self.hiding([stmt.var.name])
+            return replace(stmt, var=self.declaration(stmt.var), collection=self.expression(stmt.collection),
+                           body=inner.statement(stmt.body))
+        return map_children(stmt, self.expression)
+
+    def sequence(self, stmts: tuple) -> tuple:
+        return self.sequence_with_scope(stmts)[0]
+
+    def sequence_with_scope(self, stmts: tuple) -> tuple:
+        """The statements renamed, and the renamer in force after them (their declarations hide names)."""
+        out, current = [], self
+        for stmt in stmts:
+            out.append(current.statement(stmt))
+            if isinstance(stmt, ir.DeclarationStatement):
+                current = current.hiding([stmt.decl.name])
+        return tuple(out), current
+
+    def state(self, state: ir.ParserState, state_names: dict) -> ir.ParserState:
+        components, inner = self.sequence_with_scope(state.components)
+        transition = state.transition
+        if isinstance(transition, ir.PathExpression):
+            transition = replace(transition, name=state_names.get(transition.name, transition.name))
+        elif isinstance(transition, ir.SelectExpression):
+            cases = tuple(replace(c, keyset=inner.expression(c.keyset),
+                                  state=replace(c.state, name=state_names.get(c.state.name, c.state.name)))
+                          for c in transition.cases)
+            transition = replace(transition, keys=tuple(inner.expression(k) for k in transition.keys), cases=cases)
+        return replace(state, components=components, transition=transition)
