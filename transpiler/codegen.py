@@ -20,7 +20,7 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Diagnostics, Loc
-from p4odp.transpiler.ctypes_map import c_ident, c_type, is_wide, stack_name, struct_name
+from p4odp.transpiler.ctypes_map import CType, c_ident, is_wide, stack_name, struct_name
 from p4odp.transpiler.key_names import key_name
 from p4odp.transpiler.model import (CAction, CActionParam, CFunction, CKeyField, CProgram,
                                     CStruct, CTable)
@@ -31,6 +31,9 @@ V1SWITCH_BLOCKS = ("parser", "verify_checksum", "ingress", "egress", "compute_ch
 MATCH_KINDS = {"exact": "P4ODP_MATCH_EXACT", "lpm": "P4ODP_MATCH_LPM", "ternary": "P4ODP_MATCH_TERNARY",
                "range": "P4ODP_MATCH_RANGE", "optional": "P4ODP_MATCH_OPTIONAL"}
 DROP_PORT = 511
+# The table-structures pass's names of the runtime's lookup structures.
+TABLE_KINDS = {"auto": "P4ODP_TABLE_AUTO", "empty": "P4ODP_TABLE_EMPTY", "cuckoo": "P4ODP_TABLE_CUCKOO",
+               "dir-24-8": "P4ODP_TABLE_DIR24", "tss-lpm": "P4ODP_TABLE_TSS_LPM", "tss": "P4ODP_TABLE_TSS"}
 
 
 class Unsupported(Exception):
@@ -42,11 +45,14 @@ class Unsupported(Exception):
         self.what = what
 
 
-def generate_model(program: ir.Program, source: str, diags: Diagnostics,
-                   line_directives: bool = True) -> Optional[CProgram]:
-    """The C model of `program`; `line_directives` adds `#line`s back to the P4 source."""
+def generate_model(program: ir.Program, source: str, diags: Diagnostics, c_types: dict,
+                   table_structures: dict, line_directives: bool = True) -> Optional[CProgram]:
+    """The C model of `program`: its scalar types stored as `c_types` says, its tables built as
+    `table_structures` says (the type-lowering and table-structures passes' choices; a table
+    missing there gets the runtime's default); `line_directives` adds `#line`s back to the P4
+    source."""
     try:
-        return _Generator(program, source, line_directives).run()
+        return _Generator(program, source, c_types, table_structures, line_directives).run()
     except Unsupported as err:
         diags.error(err.loc, f"not supported by the C generator yet: {err.what}")
         return None
@@ -90,8 +96,11 @@ class Scope:
 
 
 class _Generator:
-    def __init__(self, program: ir.Program, source: str, line_directives: bool) -> None:
+    def __init__(self, program: ir.Program, source: str, c_types: dict, table_structures: dict,
+                 line_directives: bool) -> None:
         self.program = program
+        self.c_types = c_types
+        self.table_structures = table_structures
         self.line_directives = line_directives
         self.source = source
         self.globals = Scope(None)
@@ -189,14 +198,17 @@ class _Generator:
             if name not in self.structs:
                 self.structs[name] = CStruct(name, f"varbit<{typ.width}>", ["uint32_t len", f"uint8_t b[{nbytes}]"])
             return f"struct {name}"
-        try:
-            return c_type(typ).decl
-        except NotImplementedError:
-            raise Unsupported(loc, f"values of type {typ}") from None
+        return self.scalar_c(typ, loc).decl
+
+    def scalar_c(self, typ: t.Type, loc: Loc) -> CType:
+        lowered = self.c_types.get(typ)
+        if lowered is None:
+            raise Unsupported(loc, f"values of type {typ} (without the type-lowering pass, none)")
+        return lowered
 
     def member_decl(self, typ: t.Type, name: str, loc: Loc) -> str:
         decl = self.type_c(typ, loc)
-        array = c_type(typ).array if isinstance(typ, t.Bits) else ""
+        array = self.scalar_c(typ, loc).array if isinstance(typ, t.Bits) else ""
         return f"{decl} {name}{array}"
 
     # ------------------------------------------------------------------
@@ -1471,8 +1483,10 @@ class FunctionContext:
         if "entries" in props:
             entries = [self.entry_command(e, i, keys) for i, e in enumerate(props["entries"].value)]
         name = table.control_name or table.name
+        structure = TABLE_KINDS[self.gen.table_structures.get(name, "auto")]
         self.gen.tables.append(CTable(index, f"tbl_{c_ident(name)}", name, keys, [a[2] for a in actions],
-                                      size or 1024, default_id, default_data, default_const, data_len, entries))
+                                      size or 1024, default_id, default_data, default_const, data_len, entries,
+                                      structure))
         info = {"index": index, "name": name, "key_len": offset, "key_exprs": key_exprs, "actions": actions}
         cache[key] = info
         return info

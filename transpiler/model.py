@@ -59,6 +59,7 @@ class CTable:
     default_const: bool
     action_data_len: int
     entries: list[str] = field(default_factory=list)  # const entries, in the control-plane command syntax
+    structure: str = "P4ODP_TABLE_AUTO"  # the lookup structure (enum p4odp_table_kind)
 
 
 @dataclass

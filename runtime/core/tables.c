@@ -25,6 +25,7 @@ static int create_table(struct p4odp_switch *sw, uint32_t index)
 		.fields = fields,
 		.max_entries = info->size ? info->size : 1024,
 		.action_data_len = info->action_data_len,
+		.kind = info->structure,
 	};
 	uint8_t default_data[info->action_data_len + 1];
 

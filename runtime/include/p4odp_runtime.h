@@ -91,6 +91,7 @@ struct p4odp_table_info {
 	bool default_const;
 	uint32_t n_entries;
 	const char *const *entries;	/* const entries, as `table_add` arguments */
+	uint8_t structure;		/* enum p4odp_table_kind, as the compiler chose it */
 };
 
 struct p4odp_program {

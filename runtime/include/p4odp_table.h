@@ -68,7 +68,10 @@ enum p4odp_match_kind {
 	P4ODP_MATCH_OPTIONAL,
 };
 
+/* The lookup structures.  AUTO in a spec: the one the match kinds call for
+ * (the rule of the compiler's table-structures pass). */
 enum p4odp_table_kind {
+	P4ODP_TABLE_AUTO,
 	P4ODP_TABLE_EMPTY,
 	P4ODP_TABLE_CUCKOO,
 	P4ODP_TABLE_DIR24,
@@ -91,6 +94,7 @@ struct p4odp_table_spec {
 	const struct p4odp_key_field *fields;
 	uint32_t max_entries;
 	uint32_t action_data_len;  /* bytes of every entry's action data */
+	uint8_t kind;              /* enum p4odp_table_kind: AUTO, or one the fields allow */
 };
 
 /*

@@ -115,7 +115,7 @@ static void bench_exact(uint32_t n, uint32_t lookups)
 	struct p4odp_key_field f[] = {{32, P4ODP_MATCH_EXACT}, {32, P4ODP_MATCH_EXACT},
 				      {8, P4ODP_MATCH_EXACT}, {16, P4ODP_MATCH_EXACT},
 				      {16, P4ODP_MATCH_EXACT}};
-	struct p4odp_table_spec spec = {"exact", 5, f, n, 8};
+	struct p4odp_table_spec spec = {"exact", 5, f, n, 8, P4ODP_TABLE_AUTO};
 	struct p4odp_table *t;
 	uint8_t *keys = malloc((size_t)n * 13);
 	const uint8_t **kp;
@@ -153,7 +153,7 @@ static void bench_exact(uint32_t n, uint32_t lookups)
 static void bench_lpm(uint32_t n, uint32_t lookups, uint32_t width)
 {
 	struct p4odp_key_field f = {(uint16_t)width, P4ODP_MATCH_LPM};
-	struct p4odp_table_spec spec = {"lpm", 1, &f, n, 4};
+	struct p4odp_table_spec spec = {"lpm", 1, &f, n, 4, P4ODP_TABLE_AUTO};
 	uint32_t bytes = width / 8, added = 0;
 	struct p4odp_table *t;
 	uint8_t *keys = malloc((size_t)n * bytes);
@@ -208,7 +208,7 @@ static void bench_ternary(uint32_t n, uint32_t lookups)
 	struct p4odp_key_field f[] = {{32, P4ODP_MATCH_TERNARY}, {32, P4ODP_MATCH_TERNARY},
 				      {8, P4ODP_MATCH_TERNARY}, {16, P4ODP_MATCH_RANGE},
 				      {16, P4ODP_MATCH_RANGE}};
-	struct p4odp_table_spec spec = {"acl", 5, f, n, 4};
+	struct p4odp_table_spec spec = {"acl", 5, f, n, 4, P4ODP_TABLE_AUTO};
 	static const uint32_t plens[] = {0, 8, 16, 24, 32};
 	struct p4odp_table *t;
 	uint8_t *keys = malloc((size_t)n * 13);

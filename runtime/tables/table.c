@@ -527,7 +527,14 @@ static int check_spec(const struct p4odp_table_spec *spec, uint32_t *key_len, ui
 		*kind = P4ODP_TABLE_TSS_LPM;
 	else
 		*kind = P4ODP_TABLE_CUCKOO;
-	return 0;
+	if (spec->kind == P4ODP_TABLE_AUTO || spec->kind == *kind)
+		return 0;
+	/* The only other choice that keeps the semantics: one tuple per prefix length instead of DIR-24-8. */
+	if (spec->kind == P4ODP_TABLE_TSS_LPM && *kind == P4ODP_TABLE_DIR24) {
+		*kind = P4ODP_TABLE_TSS_LPM;
+		return 0;
+	}
+	return -EINVAL;
 }
 
 static struct p4odp_table_entry *entry_new(const struct p4odp_table *t, uint32_t idx,

@@ -76,8 +76,8 @@ def test_unknown_pass_names_are_errors(program: ir.Program):
     assert result.program is None and result.ran == []
     messages = [d.message for d in diags.items]
     assert messages == [
-        "--dump-after: unknown pass 'nope' (passes: inlining, constant-folding, dead-code, table-structures, or all)",
-        "--skip-pass: unknown pass 'gone' (passes: inlining, constant-folding, dead-code, table-structures)"]
+        "--dump-after: unknown pass 'nope' (passes: inlining, constant-folding, dead-code, type-lowering, table-structures, or all)",
+        "--skip-pass: unknown pass 'gone' (passes: inlining, constant-folding, dead-code, type-lowering, table-structures)"]
 
 
 def test_a_pass_must_return_a_program(program: ir.Program):
@@ -101,7 +101,7 @@ def test_dump_after_all_writes_each_pass(program: ir.Program, tmp_path: Path):
                                                skip=["dead-code"]))
     names = sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".json")
     assert names == ["prog.constant-folding.ir.json", "prog.dead-code.ir.json", "prog.inlining.ir.json",
-                     "prog.table-structures.ir.json"]
+                     "prog.table-structures.ir.json", "prog.type-lowering.ir.json"]
 
 
 def test_dumps_without_a_folder_go_to_a_stream(program: ir.Program):
@@ -112,7 +112,7 @@ def test_dumps_without_a_folder_go_to_a_stream(program: ir.Program):
     run(program, default_passes(), PassOptions(dump_after="all", dump_stream=every))
     headers = [line for line in every.getvalue().splitlines() if line.startswith("//")]
     assert headers == ["// IR after inlining", "// IR after constant-folding", "// IR after dead-code",
-                       "// IR after table-structures"]
+                       "// IR after type-lowering", "// IR after table-structures"]
 
 
 def test_verbose_writes_the_reports_as_they_come(program: ir.Program):
@@ -171,7 +171,7 @@ def test_dump_after_with_an_output_folder_writes_files(source: Path, tmp_path: P
     assert main(["compile", str(source), "--emit", "ir", "--dump-after", "all", "-o", str(out)]) == 0
     assert sorted(p.name for p in out.iterdir()) == \
         ["prog.constant-folding.ir.json", "prog.dead-code.ir.json", "prog.inlining.ir.json",
-         "prog.table-structures.ir.json"]
+         "prog.table-structures.ir.json", "prog.type-lowering.ir.json"]
     assert capsys.readouterr().out == ""
 
 

@@ -8,7 +8,9 @@ import pytest
 from midend_snippets import load, run, the, v1model
 
 from p4odp import ir
-from p4odp.transpiler.passes import Inlining, TableStructures
+from p4odp.diagnostics import Diagnostics
+from p4odp.transpiler import generate_c
+from p4odp.transpiler.passes import Inlining, PassOptions, TableStructures
 from p4odp.transpiler.passes.table_structures import STRUCTURES, choose_structure
 
 
@@ -50,23 +52,15 @@ def test_match_kinds_choose_the_structure(tmp_path: Path, keys: str, structure: 
     assert structure in STRUCTURES
 
 
-def test_small_constant_tables_become_code(tmp_path: Path):
-    found, reports = structures(tmp_path, table("hdr.h.a : exact;", """
-        const entries = { 1 : set(1); 2 : set(2); }
-        const default_action = set(0);
-    """), "t.apply();")
-    assert found == {"Ing.t": "code"}
-    assert any("table Ing.t: code (2 const entries, const default action, size 1024)" in r for r in reports)
-
-
 @pytest.mark.parametrize("extra", [
-    "const entries = { 1 : set(1); }",  # the control plane may still change the default action
-    "entries = { 1 : set(1); } const default_action = set(0);",  # mutable entries
-    "const entries = { " + " ".join(f"{i} : set({i});" for i in range(17)) + " } const default_action = set(0);",
+    "const entries = { 1 : set(1); 2 : set(2); } const default_action = set(0);",
+    "const entries = { 1 : set(1); }",
+    "entries = { 1 : set(1); } const default_action = set(0);",
 ])
-def test_tables_the_control_plane_can_change_or_too_big_stay_tables(tmp_path: Path, extra: str):
-    found, _ = structures(tmp_path, table("hdr.h.a : exact;", extra), "t.apply();")
+def test_entries_do_not_change_the_choice(tmp_path: Path, extra: str):
+    found, reports = structures(tmp_path, table("hdr.h.a : exact;", extra), "t.apply();")
     assert found == {"Ing.t": "cuckoo"}
+    assert any("table Ing.t: cuckoo (exact 8 bits, size 1024)" in r for r in reports)
 
 
 def test_keys_are_control_plane_names(tmp_path: Path):
@@ -91,3 +85,15 @@ def test_keys_are_control_plane_names(tmp_path: Path):
 def test_choose_structure_says_why(tmp_path: Path):
     program = load(tmp_path, v1model("t.apply();", table("hdr.h.a : exact; hdr.h.w : lpm;")))
     assert choose_structure(the(program, "t", ir.Table)) == ("tss-lpm", "exact 8 bits, lpm 16 bits")
+
+
+def test_the_switch_builds_the_chosen_structure(tmp_path: Path):
+    source = v1model("t.apply(); u.apply();", table("hdr.h.w : lpm;") + """
+        table u { key = { hdr.h.a : ternary; } actions = { NoAction; } }
+    """)
+    program = load(tmp_path, source)
+    chosen = generate_c(program, source, Diagnostics())["datapath.c"]
+    assert '{ "Ing.t",' in chosen and ", P4ODP_TABLE_DIR24 }," in chosen and ", P4ODP_TABLE_TSS }," in chosen
+    # Without the pass the runtime picks from the match kinds itself.
+    deferred = generate_c(program, source, Diagnostics(), PassOptions(skip=["table-structures"]))["datapath.c"]
+    assert ", P4ODP_TABLE_AUTO }," in deferred and "P4ODP_TABLE_DIR24" not in deferred

@@ -13,6 +13,8 @@ one out, `--dump-after NAME|all` writes the IR after it):
   values, constant expressions folded, `if (true)`/`if (false)` simplified;
 * `dead-code` (dead_code.py): unreachable statements and parser states,
   unused tables, actions, functions and local variables removed;
+* `type-lowering` (type_lowering.py): the C representation of each scalar
+  type chosen and recorded in `PassResult.c_types`;
 * `table-structures` (table_structures.py): each table's lookup structure
   chosen and recorded in `PassResult.table_structures`.
 
@@ -30,15 +32,16 @@ from p4odp.transpiler.passes.dead_code import DeadCode
 from p4odp.transpiler.passes.inlining import Inlining
 from p4odp.transpiler.passes.manager import Pass, PassContext, PassManager, PassOptions, PassResult, ir_pass
 from p4odp.transpiler.passes.table_structures import TableStructures
+from p4odp.transpiler.passes.type_lowering import TypeLowering
 
 __all__ = ["Pass", "PassContext", "PassManager", "PassOptions", "PassResult", "ir_pass", "default_passes",
            "midend", "Inlining", "ConstantFolding", "DeadCode",
-           "TableStructures"]
+           "TypeLowering", "TableStructures"]
 
 
 def default_passes() -> list[Pass]:
     """The midend's passes, in the order they run."""
-    return [Inlining(), ConstantFolding(), DeadCode(), TableStructures()]
+    return [Inlining(), ConstantFolding(), DeadCode(), TypeLowering(), TableStructures()]
 
 
 def midend(program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:

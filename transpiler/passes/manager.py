@@ -78,6 +78,7 @@ class PassResult:
 
     program: Optional[ir.Program]
     table_structures: dict[str, str] = field(default_factory=dict)
+    c_types: dict = field(default_factory=dict)
     reports: list[str] = field(default_factory=list)
     ran: list[str] = field(default_factory=list)
 

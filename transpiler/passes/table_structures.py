@@ -2,7 +2,8 @@
 
 The choice is recorded in `PassResult.table_structures`, a side table from
 the table's control-plane name to one of the structure names below; the IR
-is returned unchanged (no annotation is added).  The names are those of the
+is returned unchanged (no annotation is added).  The C generator passes it
+to the runtime, which builds the table so.  The names are those of the
 control plane: `Table.control_name` (p4c's `@name`-honouring name; after
 the inlining pass, `Outer.instance.table` for the tables of a control
 instantiated inside another).
@@ -10,8 +11,6 @@ instantiated inside another).
 | structure  | chosen when                                                          |
 | ---------- | -------------------------------------------------------------------- |
 | `empty`    | the table has no key: every lookup yields the default action        |
-| `code`     | `const entries` (16 at most) and a `const default_action`: nothing   |
-|            | can change the table at run time, so it can become code            |
 | `tss`      | any key is `ternary`, `range` or `optional`: tuple-space search     |
 |            | with priorities (also for match kinds this pass does not know)     |
 | `dir-24-8` | the only key is one `lpm` field of at most 32 bits                  |
@@ -33,10 +32,9 @@ from p4odp import types as t
 from p4odp.frontend.const_eval import evaluate
 from p4odp.transpiler.passes.manager import PassContext
 
-__all__ = ["TableStructures", "choose_structure", "STRUCTURES", "MAX_CODE_ENTRIES", "DEFAULT_SIZE"]
+__all__ = ["TableStructures", "choose_structure", "STRUCTURES", "DEFAULT_SIZE"]
 
-STRUCTURES = ("empty", "code", "tss", "dir-24-8", "tss-lpm", "cuckoo")
-MAX_CODE_ENTRIES = 16
+STRUCTURES = ("empty", "tss", "dir-24-8", "tss-lpm", "cuckoo")
 MAX_DIR_24_8_WIDTH = 32
 DEFAULT_SIZE = 1024  # simple_switch's default for tables without `size`
 _WILDCARD_KINDS = ("ternary", "range", "optional")
@@ -67,11 +65,6 @@ def choose_structure(table: ir.Table) -> tuple[str, str]:
     keys = [k for k in (props["key"].value if "key" in props else ()) if k.match_kind not in _IGNORED_KINDS]
     if not keys:
         return "empty", "no key"
-    entries = props.get("entries")
-    default = props.get("default_action")
-    if entries is not None and entries.is_const and default is not None and default.is_const and \
-            len(entries.value) <= MAX_CODE_ENTRIES:
-        return "code", f"{len(entries.value)} const entries, const default action"
     kinds = [k.match_kind for k in keys]
     described = ", ".join(f"{k.match_kind} {_width_text(k.expr.type)}" for k in keys)
     if any(k not in ("exact", "lpm") for k in kinds):

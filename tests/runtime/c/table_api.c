@@ -146,7 +146,7 @@ static void test_exact_sizes(void)
 {
 	for (uint32_t len = 1; len <= 40; len++) {
 		struct p4odp_key_field f = {(uint16_t)(8 * len - (len % 3)), P4ODP_MATCH_EXACT};
-		struct p4odp_table_spec spec = {"sizes", 1, &f, 3000, 0};
+		struct p4odp_table_spec spec = {"sizes", 1, &f, 3000, 0, P4ODP_TABLE_AUTO};
 		struct p4odp_table *t;
 		uint8_t keys[3000][40];
 		int64_t h[3000];
@@ -195,7 +195,7 @@ static void test_exact_sizes(void)
 static void test_burst_and_full(void)
 {
 	struct p4odp_key_field f = {13 * 8, P4ODP_MATCH_EXACT};
-	struct p4odp_table_spec spec = {"burst", 1, &f, 20000, 8};
+	struct p4odp_table_spec spec = {"burst", 1, &f, 20000, 8, P4ODP_TABLE_AUTO};
 	struct p4odp_table *t;
 	static uint8_t keys[40000][13];
 	const uint8_t *kp[100];
@@ -231,7 +231,7 @@ static void test_burst_and_full(void)
 static void test_spec(void)
 {
 	struct p4odp_key_field f[4];
-	struct p4odp_table_spec spec = {"spec", 1, f, 16, 0};
+	struct p4odp_table_spec spec = {"spec", 1, f, 16, 0, P4ODP_TABLE_AUTO};
 	struct p4odp_table *t = NULL;
 	static const struct {
 		uint32_t n;
@@ -251,11 +251,23 @@ static void test_spec(void)
 	};
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		struct p4odp_table_spec s = {"k", kinds[i].n, kinds[i].f, 10, 4};
+		struct p4odp_table_spec s = {"k", kinds[i].n, kinds[i].f, 10, 4, P4ODP_TABLE_AUTO};
 
 		CHECK_EQ(p4odp_table_create(&s, NULL, &t), 0);
 		CHECK_EQ(p4odp_table_kind(t), kinds[i].kind);
 		p4odp_table_destroy(t);
+		/* Asked for by name: the same structure; any other fails, except TSS-LPM for DIR-24-8. */
+		for (int kind = P4ODP_TABLE_EMPTY; kind <= P4ODP_TABLE_TSS; kind++) {
+			bool allowed = kind == kinds[i].kind ||
+				       (kind == P4ODP_TABLE_TSS_LPM && kinds[i].kind == P4ODP_TABLE_DIR24);
+
+			s.kind = (uint8_t)kind;
+			CHECK_EQ(p4odp_table_create(&s, NULL, &t), allowed ? 0 : -EINVAL);
+			if (allowed) {
+				CHECK_EQ(p4odp_table_kind(t), kind);
+				p4odp_table_destroy(t);
+			}
+		}
 	}
 	f[0] = (struct p4odp_key_field){8, P4ODP_MATCH_EXACT};
 	spec.max_entries = 0;
@@ -406,7 +418,7 @@ static void test_invalid(void)
 static void test_default(void)
 {
 	struct p4odp_key_field f = {32, P4ODP_MATCH_LPM};
-	struct p4odp_table_spec spec = {"def", 1, &f, 8, 6};
+	struct p4odp_table_spec spec = {"def", 1, &f, 8, 6, P4ODP_TABLE_AUTO};
 	struct p4odp_table *t;
 	const struct p4odp_table_entry *d;
 	uint8_t key[4] = {10, 1, 2, 3}, z[6] = {0};
@@ -434,7 +446,7 @@ static void test_default(void)
 
 static void test_empty(void)
 {
-	struct p4odp_table_spec spec = {"keyless", 0, NULL, 1, 2};
+	struct p4odp_table_spec spec = {"keyless", 0, NULL, 1, 2, P4ODP_TABLE_AUTO};
 	struct p4odp_table *t;
 	struct p4odp_match m = {(struct p4odp_field_match[1]){{0}}, 0};
 
@@ -607,7 +619,7 @@ static int visit_lpm(void *arg, int64_t handle, const struct p4odp_match *m,
 static void test_iterate_lpm(void)
 {
 	struct p4odp_key_field f = {32, P4ODP_MATCH_LPM};
-	struct p4odp_table_spec spec = {"lpm", 1, &f, 8, 0};
+	struct p4odp_table_spec spec = {"lpm", 1, &f, 8, 0, P4ODP_TABLE_AUTO};
 	struct p4odp_table *t;
 	struct lpm_dump d = {0};
 	struct p4odp_field_match fm = {.value = (const uint8_t[]){192, 168, 0, 0}, .prefix_len = 16};
@@ -632,7 +644,7 @@ static void test_iterate_lpm(void)
 static void test_priorities(void)
 {
 	struct p4odp_key_field f = {8, P4ODP_MATCH_TERNARY};
-	struct p4odp_table_spec spec = {"prio", 1, &f, 8, 0};
+	struct p4odp_table_spec spec = {"prio", 1, &f, 8, 0, P4ODP_TABLE_AUTO};
 	struct p4odp_table *t;
 	uint8_t key = 0x35;
 	struct p4odp_field_match fm[4] = {

@@ -87,7 +87,7 @@ static inline void layout_init(struct layout *l, uint32_t n, const struct p4odp_
 static inline struct p4odp_table *layout_table(const struct layout *l, uint32_t max,
 					       uint32_t data_len, struct p4odp_rcu *rcu)
 {
-	struct p4odp_table_spec spec = {"test", l->n, l->f, max, data_len};
+	struct p4odp_table_spec spec = {"test", l->n, l->f, max, data_len, P4ODP_TABLE_AUTO};
 	struct p4odp_table *t = NULL;
 
 	CHECK_EQ(p4odp_table_create(&spec, rcu, &t), 0);
