@@ -234,7 +234,7 @@ class _Generator:
         else:
             body = ctx.control_body(decl)
             ret = "void"
-        signature = f"static {ret} {fn}(struct p4odp_pctx *pc{''.join(', ' + p for p in params)})"
+        signature = f"static inline {ret} {fn}(struct p4odp_pctx *pc{''.join(', ' + p for p in params)})"
         self.functions.append(CFunction(signature, ctx.prelude + body, f"{role}: {decl.name} ({decl.loc})"))
         return {"function": fn, "params": [p.type for p in decl.params],
                 "types": [self.type_c(p.type, p.loc) if not isinstance(p.type, t.ExternT)
