@@ -102,6 +102,30 @@ def test_names_of_the_caller_cannot_capture_top_level_names(tmp_path: Path):
     assert assign.value.is_global
 
 
+def test_parameters_without_direction_are_their_argument(tmp_path: Path):
+    program, _ = inline(tmp_path, "add.apply(3, hdr.h.a);", "Add() add;", """
+        control Add(int n, inout bit<8> v) {
+            action bump() { v = v + (bit<8>) n; }
+            table t { key = { v : exact; } actions = { bump; } default_action = bump(); }
+            apply { t.apply(); }
+        }
+    """)
+    bump = the(program, "add.bump", ir.Action)
+    [cast] = nodes(bump.body, ir.Cast)
+    assert isinstance(cast.expr, ir.IntLiteral) and cast.expr.value == 3
+    assert not [d for d in ingress(program).locals if isinstance(d, ir.Variable)]
+
+
+def test_parameters_without_direction_need_one_value(tmp_path: Path):
+    program = load(tmp_path, v1model("add.apply(3, hdr.h.a); add.apply(4, hdr.h.a);", "Add() add;", """
+        control Add(int n, inout bit<8> v) { apply { v = v + (bit<8>) n; } }
+    """))
+    diags = Diagnostics()
+    assert PassManager([Inlining()]).run(program, diags).program is None
+    assert [d.message for d in diags.items] == [
+        "add.apply: n has no direction, so every apply must pass it the same value"]
+
+
 def test_out_parameters_start_with_invalid_headers(tmp_path: Path):
     program, _ = inline(tmp_path, "fill.apply(hdr);", "Fill() fill;", """
         control Fill(out headers_t out_hdr) { apply { out_hdr.h.setValid(); } }

@@ -209,7 +209,9 @@ class _Hoisted:
     A parameter is a variable of the caller's (`s.p`), copied in and out at
     each apply, unless every apply passes it the same plain l-value that no
     other argument overlaps: then the argument itself stands for it (the
-    effect is the same, without the copies).
+    effect is the same, without the copies).  A parameter without direction
+    (a packet, an extern, a compile-time value) is the argument itself; every
+    apply must pass the same one, as p4c requires.
     """
 
     def __init__(self, instance: ir.Instance, sub, caller_prefix: str, calls: list) -> None:
@@ -219,14 +221,13 @@ class _Hoisted:
         cp_prefix = instance.control_name or f"{caller_prefix}.{name}"
         sub_prefix = _object_prefix(sub)
         self.aliases = _aliases(sub, calls)
-        self.renames: dict[str, Replacement] = dict(self.aliases)
+        self.renames: dict[str, Replacement] = {**self.aliases, **_by_value(sub, calls, name)}
         for p in sub.params:
-            if not isinstance(p.type, t.ExternT) and p.name not in self.aliases:
+            if not _is_by_value(p) and p.name not in self.aliases:
                 self.renames[p.name] = f"{name}.{p.name}"
         for local in sub.locals:
             self.renames[local.name] = f"{name}.{local.name}"
-        self.extern_params = [p for p in sub.params if isinstance(p.type, t.ExternT)]
-        renamer = _Renamer(self.renames)
+        self.renamer = renamer = _Renamer(self.renames)
         self.locals: list = [ir.Variable(p.loc, self.renames[p.name], p.type_ref, type=p.type)
                              for p in sub.params if isinstance(self.renames.get(p.name), str)]
         self.var_inits: list[ir.Statement] = []
@@ -245,17 +246,6 @@ class _Hoisted:
             if hasattr(new, "control_name") and new.control_name:
                 new = replace(new, control_name=_control_name(new.control_name, sub_prefix, cp_prefix))
             self.locals.append(new)
-
-    def renamer(self, call: ir.MethodCall) -> "_Renamer":
-        """The renaming for one application: the packet parameters become the caller's arguments."""
-        mapping: dict[str, Replacement] = dict(self.renames)
-        values = _bind_args(self.sub.params, call.args)
-        for p in self.extern_params:
-            value = values.get(p.name)
-            if value is None:
-                raise InliningError(call.loc, f"{self.instance.name}.apply: no argument for {p.name}")
-            mapping[p.name] = value
-        return _Renamer(mapping)
 
     def copy_in(self, call: ir.MethodCall) -> list[ir.Statement]:
         values = _bind_args(self.sub.params, call.args)
@@ -295,6 +285,35 @@ def _with_named_keys(table: ir.Table) -> ir.Table:
     return replace(table, properties=properties)
 
 
+def _is_by_value(param: ir.Parameter) -> bool:
+    return param.direction == "" or isinstance(param.type, t.ExternT)
+
+
+def _by_value(sub, calls: list, instance: str) -> dict[str, ir.Expression]:
+    """The parameters of `sub` without direction -> the argument every apply passes them."""
+    values = {}
+    for p in sub.params:
+        if not _is_by_value(p):
+            continue
+        args = [a for a in (_bind_args(sub.params, call.args).get(p.name) for call in calls) if a is not None]
+        if len({_value_key(a) for a in args}) > 1:
+            raise InliningError(calls[-1].loc, f"{instance}.apply: {p.name} has no direction, so every apply "
+                                               f"must pass it the same value")
+        if args:
+            values[p.name] = args[0]
+    return values
+
+
+def _value_key(expr: ir.Expression):
+    """What makes two arguments the same: the l-value they name, or their literal value."""
+    path = _lvalue_path(expr)
+    if path is not None:
+        return path
+    if isinstance(expr, (ir.IntLiteral, ir.BoolLiteral)):
+        return type(expr).__name__, expr.value
+    return id(expr)
+
+
 def _aliases(sub, calls: list) -> dict[str, ir.Expression]:
     """The parameters of `sub` that can be replaced by their argument: parameter name -> argument."""
     if not calls:
@@ -304,7 +323,7 @@ def _aliases(sub, calls: list) -> dict[str, ir.Expression]:
     body = sub.body if isinstance(sub, ir.Control) else ir.Block(sub.loc, sub.states)
     inner |= {n.name for n in walk(body) if isinstance(n, (ir.Variable, ir.Constant))}
     bound = [_bind_args(sub.params, call.args) for call in calls]
-    params = [p for p in sub.params if not isinstance(p.type, t.ExternT)]
+    params = [p for p in sub.params if not _is_by_value(p)]
     aliases = {}
     for p in params:
         paths = {_lvalue_path(values.get(p.name)) for values in bound}
@@ -416,7 +435,7 @@ class _ControlApplies:
 
     def inline(self, instance: _Hoisted, call: ir.MethodCall) -> ir.Block:
         self.count += 1
-        body = instance.renamer(call).statement(instance.sub.body)
+        body = instance.renamer.statement(instance.sub.body)
         if any(isinstance(n, ir.ReturnStatement) for n in walk(body)):
             flag = f"{instance.instance.name}.returned.{self.count}"
             body = _ReturnRemover(flag, body.loc).block(body)
@@ -498,7 +517,7 @@ def _parser_states(parser: ir.Parser, hoisted: dict) -> tuple:
             count += 1
             prefix = f"{instance.instance.name}.{count}"
             after = f"{state.name}.after.{count}"
-            renamer = instance.renamer(call)
+            renamer = instance.renamer
             state_names = {s.name: f"{prefix}.{s.name}" for s in instance.sub.states}
             state_names.update(accept=after, reject="reject")
             start = ir.PathExpression(call.loc, state_names["start"], type=t.StateT())
