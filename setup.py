@@ -5,6 +5,7 @@ PACKAGES = {
     "p4odp": "p4odp",
     "p4odp.frontend": "frontend",
     "p4odp.transpiler": "transpiler",
+    "p4odp.transpiler.codegen": "transpiler/codegen",
     "p4odp.transpiler.passes": "transpiler/passes",
     "p4odp.backend": "backend",
     "p4odp.backend.targets": "backend/targets",

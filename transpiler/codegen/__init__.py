@@ -1,0 +1,41 @@
+"""From the typed IR of a v1model program to the C-shaped model of its datapath.
+
+The walk starts at `main`, the V1Switch instance: each of its six blocks
+becomes a C function, its tables and actions become control-plane metadata.
+Parser and control instances are gone by then (the midend's inlining pass).
+Actions and functions are inlined where they run (a table's switch or a direct call), so
+that they see the locals of their control.  Every P4 call passes arguments
+copy-in/copy-out through temporaries, as the language defines.
+
+What this generator cannot translate yet is reported as a positioned error,
+never as a crash.
+
+`program` walks the program; `function` generates each block's C function from the mixins
+of `statements`, `expressions`, `wide`, `calls`, `packets` and `tables`; `scope` says what
+names mean.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from p4odp import ir
+from p4odp.diagnostics import Diagnostics
+from p4odp.transpiler.codegen.program import Generator
+from p4odp.transpiler.codegen.scope import Unsupported
+from p4odp.transpiler.model import CProgram
+
+__all__ = ["generate_model", "Unsupported"]
+
+
+def generate_model(program: ir.Program, source: str, diags: Diagnostics, c_types: dict,
+                   table_structures: dict, line_directives: bool = True) -> Optional[CProgram]:
+    """The C model of `program`: its scalar types stored as `c_types` says, its tables built as
+    `table_structures` says (the type-lowering and table-structures passes' choices; a table
+    missing there gets the runtime's default); `line_directives` adds `#line`s back to the P4
+    source."""
+    try:
+        return Generator(program, source, c_types, table_structures, line_directives).run()
+    except Unsupported as err:
+        diags.error(err.loc, f"not supported by the C generator yet: {err.what}")
+        return None

@@ -1,0 +1,280 @@
+"""Expressions: l-values, and C values of at most 64 bits (the `v_*` handlers)."""
+
+from __future__ import annotations
+
+from p4odp import ir
+from p4odp import types as t
+from p4odp.diagnostics import Loc
+from p4odp.transpiler.codegen._types import bits_width, tuple_struct
+from p4odp.transpiler.codegen.scope import Binding, Unsupported
+from p4odp.transpiler.ctypes_map import c_ident, is_wide
+
+__all__ = ["Expressions"]
+
+_COMPARISONS = (ir.BinaryOp.EQ, ir.BinaryOp.NE, ir.BinaryOp.LT, ir.BinaryOp.LE, ir.BinaryOp.GT, ir.BinaryOp.GE)
+
+
+class Expressions:
+    """L-values and values of expressions; calls and wide operands are left to the other mixins."""
+
+    def lvalue(self, expr: ir.Expression) -> Binding:
+        if isinstance(expr, ir.PathExpression):
+            binding = self.resolve(expr)
+            if not isinstance(binding, Binding):
+                raise Unsupported(expr.loc, f"'{expr.name}' here")
+            return binding
+        if isinstance(expr, ir.Member):
+            base = self.lvalue(expr.expr)
+            btype = base.type
+            if isinstance(btype, t.Stack):
+                if expr.member == "next":
+                    return Binding(f"{base.c}.e[{base.c}._next < {btype.size} ? {base.c}._next : 0]", btype.element)
+                if expr.member == "last":
+                    return Binding(f"{base.c}.e[{base.c}._next ? {base.c}._next - 1 : 0]", btype.element)
+                raise Unsupported(expr.loc, f"stack member {expr.member}")
+            return Binding(f"{base.c}.{c_ident(expr.member)}", expr.type)
+        if isinstance(expr, ir.ArrayIndex) and isinstance(expr.expr.type, t.TupleT):  # a constant index
+            return Binding(f"{self.lvalue(expr.expr).c}.f{self.gen.const_int(expr.index)}", expr.type)
+        if isinstance(expr, ir.ArrayIndex):
+            base = self.lvalue(expr.expr)
+            index = self.gen.const_int(expr.index)
+            if index is None:
+                size = base.type.size
+                position = self.temp("ix")
+                self.emit(f"uint64_t {position} = {self.value(expr.index)};")
+                return Binding(f"{base.c}.e[{position} < {size} ? {position} : 0]", expr.type)
+            return Binding(f"{base.c}.e[{index}]", expr.type)
+        if isinstance(expr, ir.MethodCall):  # a struct or header a call returns (lookahead, a function)
+            result = self.call(expr, as_statement=False)
+            if result is None:
+                raise Unsupported(expr.loc, "this call as a value")
+            return Binding(result, expr.type)
+        raise Unsupported(expr.loc, f"{type(expr).__name__} as an l-value")
+
+    def value(self, expr: ir.Expression) -> str:
+        """A C expression for the value of `expr` (64-bit for integers)."""
+        typ = expr.type
+        if is_wide(typ):
+            raise Unsupported(expr.loc, f"a value of {typ} where at most 64 bits fit")
+        handler = getattr(self, "v_" + type(expr).__name__, None)
+        if handler is None:
+            raise Unsupported(expr.loc, f"{type(expr).__name__} expressions")
+        return handler(expr)
+
+    def v_IntLiteral(self, expr: ir.IntLiteral) -> str:
+        typ = expr.type
+        if isinstance(typ, t.Bits):
+            value = expr.value & ((1 << typ.width) - 1) if typ.width else 0
+            if typ.signed and value >= 1 << (typ.width - 1):
+                return f"INT64_C({value - (1 << typ.width)})"
+            return f"UINT64_C({value})"
+        return f"INT64_C({expr.value})" if expr.value < 0 else f"UINT64_C({expr.value})"
+
+    def v_BoolLiteral(self, expr: ir.BoolLiteral) -> str:
+        return "1" if expr.value else "0"
+
+    def v_PathExpression(self, expr: ir.PathExpression) -> str:
+        binding = self.resolve(expr)
+        if isinstance(binding, Binding):
+            return binding.c
+        raise Unsupported(expr.loc, f"'{expr.name}' as a value")
+
+    def v_Member(self, expr: ir.Member) -> str:
+        btype = expr.expr.type
+        if isinstance(btype, t.TypeT):
+            of = btype.of
+            if isinstance(of, t.ErrorT):
+                return str(self.gen.error_code(expr.member))
+            if isinstance(of, t.EnumT):
+                values = dict(of.members)
+                value = values.get(expr.member)
+                if value is None:
+                    value = [m for m, _ in of.members].index(expr.member)
+                return f"UINT64_C({value})"
+        if isinstance(btype, t.ApplyResult):
+            run = self.apply_table(expr.expr.method.expr)
+            return run["hit"] if expr.member == "hit" else f"!{run['hit']}"
+        if isinstance(btype, t.Stack) and expr.member in ("lastIndex", "nextIndex", "size"):
+            base = self.lvalue(expr.expr)
+            if expr.member == "size":
+                return str(btype.size)
+            return f"(uint64_t){base.c}._next" if expr.member == "nextIndex" else f"(uint64_t)({base.c}._next - 1)"
+        return self.lvalue(expr).c
+
+    def v_ArrayIndex(self, expr) -> str:
+        return self.lvalue(expr).c
+
+    def v_Cast(self, expr: ir.Cast) -> str:
+        to, src = expr.type, expr.expr.type
+        if is_wide(src):  # the low bits of a wide value
+            low = self.wide_low_bits(expr.expr, min(src.width, 64) - 1, 0)
+            if isinstance(to, t.Bool):
+                return f"(({low}) != 0)"
+            return self.wrap(low, to)
+        inner = self.value(expr.expr)
+        if isinstance(to, t.Bool):
+            return f"(({inner}) != 0)"
+        if isinstance(to, t.Bits):
+            if to.signed:
+                return f"p4odp_sext((uint64_t)({inner}), {to.width})"
+            return f"p4odp_trunc((uint64_t)({inner}), {to.width})"
+        if isinstance(to, (t.EnumT, t.NewTypeT, t.InfInt)):
+            return inner
+        raise Unsupported(expr.loc, f"casts to {to}")
+
+    def v_Unary(self, expr: ir.Unary) -> str:
+        inner = self.value(expr.expr)
+        typ = expr.type
+        if expr.op is ir.UnaryOp.NOT:
+            return f"(!({inner}))"
+        if expr.op is ir.UnaryOp.PLUS:
+            return inner
+        width = typ.width if isinstance(typ, t.Bits) else 64
+        if expr.op is ir.UnaryOp.NEG:
+            return self.wrap(f"(0 - (uint64_t)({inner}))", typ)
+        return self.wrap(f"(~(uint64_t)({inner}))", typ) if width else "0"
+
+    def wrap(self, c: str, typ: t.Type) -> str:
+        if isinstance(typ, t.Bits):
+            if typ.signed:
+                return f"p4odp_sext({c}, {typ.width})"
+            return f"p4odp_trunc({c}, {typ.width})"
+        return c
+
+    def captured(self, expr: ir.Expression) -> tuple[list[str], str]:
+        """The C value of `expr` and, apart, the statements computing it needs (inlined calls)."""
+        start = len(self.lines)
+        value = self.value(expr)
+        lines = self.lines[start:]
+        del self.lines[start:]
+        return lines, value
+
+    def v_Binary(self, expr: ir.Binary) -> str:
+        op, typ = expr.op, expr.type
+        if op in (ir.BinaryOp.AND, ir.BinaryOp.OR):
+            left = self.value(expr.left)
+            lines, right = self.captured(expr.right)
+            if not lines:
+                return f"({left} {op.value} {right})"
+            # The right operand has side effects: evaluate it only when P4 does.
+            result = self.temp("sc")
+            self.emit(f"bool {result} = {left};")
+            self.emit(f"if ({'' if op is ir.BinaryOp.AND else '!'}{result}) {{")
+            self.lines.extend(lines)
+            self.emit(f"\t{result} = {right};")
+            self.emit("}")
+            return result
+        if is_wide(expr.left.type) and op in _COMPARISONS:
+            return self.wide_compare(expr)
+        ltype = expr.left.type
+        aggregate = isinstance(ltype, (t.StructLike, t.Stack, t.Varbit, t.TupleT))
+        if aggregate:
+            left = right = ""  # compared member by member below
+        else:
+            left, right = self.operands(expr.left, expr.right)
+        signed = isinstance(ltype, t.Bits) and ltype.signed
+        width = ltype.width if isinstance(ltype, t.Bits) else 64
+        if op in _COMPARISONS:
+            if aggregate and op in (ir.BinaryOp.EQ, ir.BinaryOp.NE):
+                same = self.equal(expr.left, expr.right, ltype, expr.loc)
+                return same if op is ir.BinaryOp.EQ else f"(!{same})"
+            cast = "(int64_t)" if signed else "(uint64_t)"
+            return f"({cast}({left}) {op.value} {cast}({right}))"
+        if op is ir.BinaryOp.SHL:
+            return self.wrap(f"p4odp_shl((uint64_t)({left}), (uint64_t)({right}), {width})", typ)
+        if op is ir.BinaryOp.SHR:
+            if signed:
+                return f"p4odp_sshr((int64_t)({left}), (uint64_t)({right}))"
+            return f"p4odp_shr((uint64_t)({left}), (uint64_t)({right}))"
+        if op is ir.BinaryOp.CONCAT:
+            rwidth = bits_width(expr.right.type)
+            return self.wrap(f"(((uint64_t)({left}) << {rwidth}) | p4odp_trunc((uint64_t)({right}), {rwidth}))", typ)
+        if op is ir.BinaryOp.ADD_SAT:
+            if signed:
+                return f"p4odp_sadd_sat((int64_t)({left}), (int64_t)({right}), {width})"
+            return f"p4odp_add_sat((uint64_t)({left}), (uint64_t)({right}), {width})"
+        if op is ir.BinaryOp.SUB_SAT:
+            if signed:
+                return f"p4odp_ssub_sat((int64_t)({left}), (int64_t)({right}), {width})"
+            return f"p4odp_sub_sat((uint64_t)({left}), (uint64_t)({right}))"
+        if op in (ir.BinaryOp.DIV, ir.BinaryOp.MOD):
+            return self.wrap(f"((uint64_t)({right}) ? (uint64_t)({left}) {op.value} (uint64_t)({right}) : 0)", typ)
+        if op in (ir.BinaryOp.ADD, ir.BinaryOp.SUB, ir.BinaryOp.MUL, ir.BinaryOp.BAND, ir.BinaryOp.BOR,
+                  ir.BinaryOp.BXOR):
+            return self.wrap(f"((uint64_t)({left}) {op.value} (uint64_t)({right}))", typ)
+        raise Unsupported(expr.loc, f"the operator {op.value}")
+
+    def operands(self, first: ir.Expression, second: ir.Expression) -> tuple[str, str]:
+        """The C values of two operands, evaluated in order: when computing `second` takes statements
+        (an inlined call that may change what `first` reads), `first` is saved before them."""
+        left = self.value(first)
+        lines, right = self.captured(second)
+        if lines:
+            saved = self.temp("lhs")
+            ctype = "bool" if isinstance(first.type, t.Bool) else \
+                "int64_t" if isinstance(first.type, t.Bits) and first.type.signed else "uint64_t"
+            self.emit(f"{ctype} {saved} = {left};")
+            self.lines.extend(lines)
+            left = saved
+        return left, right
+
+    def v_Mux(self, expr: ir.Mux) -> str:
+        cond = self.value(expr.cond)
+        then_lines, then = self.captured(expr.then)
+        else_lines, otherwise = self.captured(expr.otherwise)
+        if not then_lines and not else_lines:
+            return f"(({cond}) ? ({then}) : ({otherwise}))"
+        # A branch has side effects: only the chosen one may run.
+        result = self.temp("mux")
+        self.emit(f"{'bool' if isinstance(expr.type, t.Bool) else 'uint64_t'} {result};")
+        self.emit(f"if ({cond}) {{")
+        self.lines.extend(then_lines)
+        self.emit(f"\t{result} = {then};")
+        self.emit("} else {")
+        self.lines.extend(else_lines)
+        self.emit(f"\t{result} = {otherwise};")
+        self.emit("}")
+        return result
+
+    def v_IndexedSlice(self, expr: ir.IndexedSlice) -> str:
+        width = self.gen.const_int(expr.width)
+        base, low = self.value(expr.expr), self.value(expr.low)
+        return f"p4odp_trunc(p4odp_shr((uint64_t)({base}), (uint64_t)({low})), {width})"
+
+    def v_Slice(self, expr: ir.Slice) -> str:
+        hi, lo = self.gen.const_int(expr.high), self.gen.const_int(expr.low)
+        if is_wide(expr.expr.type):
+            return self.wide_low_bits(expr.expr, hi, lo)
+        return f"p4odp_trunc((uint64_t)({self.value(expr.expr)}) >> {lo}, {hi - lo + 1})"
+
+    def v_MethodCall(self, expr: ir.MethodCall) -> str:
+        result = self.call(expr, as_statement=False)
+        if result is None:
+            raise Unsupported(expr.loc, "this call as a value")
+        return result
+
+    def equal(self, left: ir.Expression, right: ir.Expression, typ: t.Type, loc: Loc) -> str:
+        """C for `left == right` on structs, headers, stacks, varbits and wide values."""
+        if isinstance(left, (ir.ListExpression, ir.StructExpression, ir.InvalidExpression)) or \
+                isinstance(right, (ir.ListExpression, ir.StructExpression, ir.InvalidExpression)):
+            raise Unsupported(loc, "comparison with an initializer")
+        return _equal_c(self.lvalue(left).c, self.lvalue(right).c, typ)
+
+
+def _equal_c(a: str, b: str, typ: t.Type) -> str:
+    if isinstance(typ, t.TupleT):
+        typ = tuple_struct(typ)
+    if isinstance(typ, t.Varbit):
+        return f"({a}.len == {b}.len && memcmp({a}.b, {b}.b, ({a}.len + 7) / 8) == 0)"
+    if is_wide(typ):
+        return f"(memcmp({a}, {b}, sizeof {a}) == 0)"
+    if isinstance(typ, t.Stack):
+        return "(" + " && ".join(_equal_c(f"{a}.e[{i}]", f"{b}.e[{i}]", typ.element)
+                                  for i in range(typ.size)) + ")" if typ.size else "1"
+    if isinstance(typ, t.StructLike):
+        fields = " && ".join(_equal_c(f"{a}.{c_ident(f.name)}", f"{b}.{c_ident(f.name)}", f.type)
+                             for f in typ.fields) or "1"
+        if typ.kind == "header":
+            return f"((!{a}._valid && !{b}._valid) || ({a}._valid && {b}._valid && {fields}))"
+        return f"({fields})"
+    return f"({a} == {b})"

@@ -1,0 +1,88 @@
+"""The generator of one C function: the mixins of the other modules, with the state they share."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from p4odp import ir
+from p4odp import types as t
+from p4odp.diagnostics import Loc
+from p4odp.transpiler.codegen._types import type_name
+from p4odp.transpiler.codegen.calls import Calls
+from p4odp.transpiler.codegen.expressions import Expressions
+from p4odp.transpiler.codegen.packets import Packets
+from p4odp.transpiler.codegen.scope import STATEFUL_EXTERNS, Binding, Scope, Unsupported
+from p4odp.transpiler.codegen.statements import Statements
+from p4odp.transpiler.codegen.tables import Tables
+from p4odp.transpiler.codegen.wide import WideValues
+from p4odp.transpiler.ctypes_map import c_ident
+
+if TYPE_CHECKING:
+    from p4odp.transpiler.codegen.program import Generator
+
+__all__ = ["FunctionContext"]
+
+
+class FunctionContext(Statements, Expressions, WideValues, Calls, Packets, Tables):
+    """Generates the body of one C function (a parser, a control) and the actions inlined in it.
+
+    Each concern is a mixin of its own module: statements, expressions, values wider than 64
+    bits, calls, packets (parsing and deparsing) and tables."""
+
+    def __init__(self, gen: Generator, decl, scope: Scope) -> None:
+        self.gen = gen
+        self.decl = decl
+        self.scope = scope
+        self.prelude: list[str] = []
+        self.lines: list[str] = []
+        self.indent = 1
+        self.action_end: Optional[str] = None  # label a `return` inside an inlined action jumps to
+        self.return_value = None  # (C variable, type) a `return` inside an inlined function assigns
+        self.state_labels: dict[str, str] = {}  # parser state name -> C label
+        self.loops: list[tuple[str, str]] = []  # (continue label, break label) of the enclosing loops
+        self.in_parser = isinstance(decl, ir.Parser)
+
+    def emit(self, line: str) -> None:
+        self.lines.append("\t" * self.indent + line)
+
+    def resolve(self, ref):
+        """What a `PathExpression` or `ActionRef` names; `.x` (and names the inlining pass marked so) are
+        top-level."""
+        return (self.gen.globals if ref.is_global else self.scope).lookup(ref.name)
+
+    def temp(self, prefix: str = "t") -> str:
+        return f"{prefix}{next(self.gen.tmp)}"
+
+    def loc_line(self, loc: Loc) -> None:
+        self.emit(f"/* {loc.file}:{loc.line} */")
+
+    # ------------------------------------------------------------------
+    # Declarations inside blocks
+
+    def local_decl(self, decl) -> None:
+        if isinstance(decl, ir.Variable):
+            typ = decl.type
+            name = f"v_{c_ident(decl.name)}_{next(self.gen.tmp)}"
+            self.prelude.append("\t" + self.gen.member_decl(typ, name, decl.loc) + ";")
+            self.prelude.append(f"\tmemset(&{name}, 0, sizeof {name});")
+            self.scope.names[decl.name] = Binding(name, typ)
+            if decl.init is not None:
+                self.assign(Binding(name, typ), decl.init, decl.loc)
+        elif isinstance(decl, ir.Constant):
+            self.scope.names[decl.name] = Binding(self.gen.const_c(decl.value), decl.value.type,
+                                                  self.gen.const_int(decl.value))
+        elif isinstance(decl, ir.Action):
+            self.scope.names[decl.name] = decl
+        elif isinstance(decl, ir.Table):
+            self.scope.names[decl.name] = decl
+        elif isinstance(decl, ir.Instance):
+            if isinstance(self.gen.decls.get(type_name(decl.type_ref)), (ir.Parser, ir.Control)):
+                raise Unsupported(decl.loc, "parser and control instances without the inlining pass")
+            if isinstance(decl.type, t.ExternT) and decl.type.name in STATEFUL_EXTERNS:
+                self.scope.names[decl.name] = self.gen.extern_instance(decl)
+            else:
+                raise Unsupported(decl.loc, f"instances of {type_name(decl.type_ref)} inside blocks")
+        elif isinstance(decl, ir.ValueSet):
+            raise Unsupported(decl.loc, "value_set")
+        else:
+            raise Unsupported(decl.loc, "this declaration")

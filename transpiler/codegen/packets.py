@@ -1,0 +1,237 @@
+"""Packets: parser states and their transitions, headers extracted from and emitted into packets."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from p4odp import ir
+from p4odp import types as t
+from p4odp.diagnostics import Loc
+from p4odp.transpiler.codegen._types import is_union, packet_width
+from p4odp.transpiler.codegen.scope import Unsupported
+from p4odp.transpiler.ctypes_map import c_ident
+
+__all__ = ["Packets"]
+
+
+class Packets:
+    """Parsers, and headers in and out of packets: `extract`, `lookahead`, `advance`, `emit`."""
+
+    # ------------------------------------------------------------------
+    # Parsers
+
+    def parser_body(self, decl: ir.Parser) -> list[str]:
+        self.states(decl)
+        self.lines.append("st_accept:")
+        self.emit("return 1;")
+        self.lines.append("st_reject:")
+        self.emit("return 0;")
+        return self.lines
+
+    def states(self, decl: ir.Parser) -> None:
+        self.emit(f"goto {self.state_label('start')};")
+        for state in decl.states:
+            self.lines.append(f"{self.state_label(state.name)}:")
+            self.loc_line(state.loc)
+            for stmt in state.components:
+                self.statement(stmt)
+            self.transition(state.transition)
+
+    def state_label(self, name: str) -> str:
+        """The C label of a parser state, distinct for each state (inlined states have dotted names)."""
+        if name in ("accept", "reject"):
+            return f"st_{name}"
+        label = self.state_labels.get(name)
+        if label is None:
+            label = base = f"st_{c_ident(name)}"
+            while label in self.state_labels.values() or label in ("st_accept", "st_reject"):
+                label = f"{base}_{next(self.gen.tmp)}"
+            self.state_labels[name] = label
+        return label
+
+    def transition(self, expr: ir.Expression) -> None:
+        if isinstance(expr, ir.PathExpression):
+            self.emit(f"goto {self.state_label(expr.name)};")
+            return
+        assert isinstance(expr, ir.SelectExpression)
+        keys = []
+        for key in expr.keys:
+            name = self.temp("k")
+            self.emit(f"uint64_t {name} = {self.value(key)};")
+            keys.append((name, key.type))
+        for case in expr.cases:
+            cond = self.keyset_match(case.keyset, keys)
+            self.emit(f"if ({cond})")
+            self.emit(f"\tgoto {self.state_label(case.state.name)};")
+        self.emit(f"pc->error = {self.gen.error_code('NoMatch')};")
+        self.emit("goto st_reject;")
+
+    def keyset_match(self, keyset: ir.Expression, keys: list) -> str:
+        if isinstance(keyset, (ir.DefaultExpression, ir.DontCare)):
+            return "1"
+        if isinstance(keyset, ir.ListExpression) and len(keys) > 1:
+            parts = [self.keyset_match(e, [k]) for e, k in zip(keyset.elements, keys)]
+            return " && ".join(f"({p})" for p in parts) or "1"
+        if isinstance(keyset, ir.ListExpression) and len(keyset.elements) == 1:
+            return self.keyset_match(keyset.elements[0], keys)
+        key, _ = keys[0]
+        if isinstance(keyset, ir.Binary) and keyset.op is ir.BinaryOp.MASK:
+            mask = self.value(keyset.right)
+            return f"({key} & {mask}) == ({self.value(keyset.left)} & {mask})"
+        if isinstance(keyset, ir.Binary) and keyset.op is ir.BinaryOp.RANGE:
+            return f"{key} >= {self.value(keyset.left)} && {key} <= {self.value(keyset.right)}"
+        if isinstance(keyset.type, t.SetT):
+            raise Unsupported(keyset.loc, "value sets in select")
+        return f"{key} == (uint64_t){self.value(keyset)}"
+
+    # ------------------------------------------------------------------
+    # Headers in and out of packets
+
+    def extract(self, target: ir.Expression, varbit_size: Optional[str] = None) -> None:
+        typ = target.type
+        if not isinstance(typ, t.StructLike) or typ.kind != "header":
+            raise Unsupported(target.loc, f"extract into {typ}")
+        stack_expr = _next_of(target)
+        if stack_expr is not None:
+            stack = self.lvalue(stack_expr)
+            self.emit(f"if (p4odp_unlikely({stack.c}._next >= {stack.type.size})) {{ "
+                      f"pc->error = {self.gen.error_code('StackOutOfBounds')}; goto st_reject; }}")
+        dst = self.lvalue(target).c
+        fixed = packet_width(typ)
+        width = str(fixed)
+        if varbit_size is not None:
+            varbit = next(f for f in typ.fields if isinstance(f.type, t.Varbit))
+            size = self.temp("vb")
+            self.emit(f"uint32_t {size} = (uint32_t)({varbit_size});")
+            # As BMv2: a size that is not whole bytes is ParserInvalidArgument, one past the
+            # varbit's maximum HeaderTooShort.
+            self.emit(f"if (p4odp_unlikely({size} % 8)) {{ "
+                      f"pc->error = {self.gen.error_code('ParserInvalidArgument')}; goto st_reject; }}")
+            self.emit(f"if (p4odp_unlikely({size} > {varbit.type.width})) {{ "
+                      f"pc->error = {self.gen.error_code('HeaderTooShort')}; goto st_reject; }}")
+            width = f"({fixed} + {size})"
+        self.emit(f"if (p4odp_unlikely(pc->cursor + {width} > pc->len * 8)) {{ "
+                  f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
+        offset = "0"
+        for f in typ.fields:
+            if isinstance(f.type, t.Varbit):
+                member = f"{dst}.{c_ident(f.name)}"
+                self.emit(f"{member}.len = {size};")
+                self.emit(f"memset({member}.b, 0, sizeof {member}.b);")
+                self.emit(f"p4odp_copy_bits({member}.b, 0, pc->data, pc->cursor + {offset}, {size});")
+                offset = f"{offset} + {size}"
+                continue
+            offset = f"{offset} + {self.field_io(f, dst, offset, load=True)}"
+        self.emit(f"{dst}._valid = 1;")
+        self.emit(f"pc->cursor += {width};")
+        if isinstance(target, ir.Member) and is_union(target.expr.type):
+            self.invalidate_union_siblings(target)
+        if stack_expr is not None:
+            self.emit(f"{self.lvalue(stack_expr).c}._next++;")
+
+    def skip_bits(self, amount, loc: Loc) -> None:
+        """Move the parser's cursor `amount` bits on (PacketTooShort past the end)."""
+        if amount is None:
+            raise Unsupported(loc, "skipping a header of this type")
+        self.emit(f"if (p4odp_unlikely(pc->cursor + ({amount}) > pc->len * 8)) {{ "
+                  f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
+        self.emit(f"pc->cursor += (uint32_t)({amount});")
+
+    def invalidate_union_siblings(self, member: ir.Member) -> None:
+        """A header union holds one valid member at most: the others of `member`'s union become invalid."""
+        union = self.lvalue(member.expr).c
+        for f in member.expr.type.fields:
+            if f.name != member.member:
+                self.emit(f"{union}.{c_ident(f.name)}._valid = 0;")
+
+    def lookahead_struct(self, typ: t.StructLike, loc: Loc) -> str:
+        """A copy of the header or struct that starts at the parser's cursor, which does not move."""
+        width = packet_width(typ)
+        if width is None:
+            raise Unsupported(loc, f"lookahead of {typ}")
+        tmp = self.temp("la")
+        self.emit(f"{self.gen.type_c(typ, loc)} {tmp};")
+        self.emit(f"memset(&{tmp}, 0, sizeof {tmp});")
+        self.emit(f"if (p4odp_unlikely(pc->cursor + {width} > pc->len * 8)) {{ "
+                  f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
+        offset = 0
+        for f in typ.fields:
+            offset += self.field_io(f, tmp, str(offset), load=True)
+        if typ.kind == "header":
+            self.emit(f"{tmp}._valid = 1;")
+        return tmp
+
+    def field_io(self, f: t.Field, dst: str, offset: str, load: bool) -> int:
+        """Load field `f` of `dst` from the packet at bit `offset` after the cursor, or emit it; the
+        bits it takes (a struct inside a header: its fields one after the other)."""
+        ftype = f.type
+        if isinstance(ftype, t.StructLike) and ftype.kind == "struct":
+            member, width = f"{dst}.{c_ident(f.name)}", 0
+            for inner in ftype.fields:
+                width += self.field_io(inner, member, f"{offset} + {width}", load)
+            return width
+        if isinstance(ftype, t.Varbit) and not load:
+            member = f"{dst}.{c_ident(f.name)}"
+            self.emit(f"p4odp_copy_bits(pc->out, pc->out_bits, {member}.b, 0, {member}.len); "
+                      f"pc->out_bits += {member}.len;")
+            return 0
+        if isinstance(ftype, (t.EnumT, t.NewTypeT)):
+            ftype = ftype.underlying if isinstance(ftype, t.EnumT) else ftype.base
+        if isinstance(ftype, t.Bool):
+            ftype = t.Bits(1)
+        if not isinstance(ftype, t.Bits):
+            raise Unsupported(Loc("<header>", 0, 0), f"header fields of type {f.type}")
+        member = f"{dst}.{c_ident(f.name)}"
+        width = ftype.width
+        if width > 64:
+            pad = (width + 7) // 8 * 8 - width
+            if load:
+                self.emit(f"p4odp_copy_bits({member}, {pad}, pc->data, pc->cursor + {offset}, {width});")
+            else:
+                self.emit(f"p4odp_copy_bits(pc->out, pc->out_bits, {member}, {pad}, {width}); "
+                          f"pc->out_bits += {width};")
+            return width
+        if load:
+            value = f"p4odp_load_bits(pc->data, pc->cursor + {offset}, {width})"
+            if ftype.signed:
+                value = f"p4odp_sext({value}, {width})"
+            self.emit(f"{member} = {value};")
+        else:
+            self.emit(f"p4odp_store_bits(pc->out, pc->out_bits, {width}, (uint64_t){member}); "
+                      f"pc->out_bits += {width};")
+        return width
+
+    def emit_header(self, target: ir.Expression) -> None:
+        typ = target.type
+        if isinstance(typ, t.StructLike) and typ.kind == "struct":
+            for f in typ.fields:
+                self.emit_header(ir.Member(target.loc, target, f.name, type=f.type))
+            return
+        if isinstance(typ, t.Stack):
+            for i in range(typ.size):
+                self.emit_header(ir.ArrayIndex(target.loc, target, ir.IntLiteral(target.loc, i, type=t.InfInt()),
+                                               type=typ.element))
+            return
+        if isinstance(typ, t.StructLike) and typ.kind == "header_union":
+            for f in typ.fields:
+                self.emit_header(ir.Member(target.loc, target, f.name, type=f.type))
+            return
+        if not isinstance(typ, t.StructLike) or typ.kind != "header":
+            raise Unsupported(target.loc, f"emit of {typ}")
+        src = self.lvalue(target).c
+        width = sum(f.type.width if isinstance(f.type, t.Varbit) else packet_width(f.type) or 0 for f in typ.fields)
+        self.emit(f"if ({src}._valid && pc->out_bits + {width} <= P4ODP_MAX_HEADER_BITS) {{")
+        self.indent += 1
+        for f in typ.fields:
+            self.field_io(f, src, "0", load=False)
+        self.indent -= 1
+        self.emit("}")
+
+
+def _next_of(target: ir.Expression) -> Optional[ir.Expression]:
+    """The stack whose `next` element `target` is (`s.next`, or a member of a union stack's `s.next`)."""
+    if isinstance(target, ir.Member) and target.member == "next":
+        return target.expr
+    if isinstance(target, ir.Member) and is_union(target.expr.type):
+        return _next_of(target.expr)
+    return None

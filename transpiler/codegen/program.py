@@ -1,0 +1,217 @@
+"""The program-level walk: from `main` to the six blocks, with the C structs of the types, the
+constants, the extern instances' storage and the action ids they share."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Optional
+
+from p4odp import ir
+from p4odp import types as t
+from p4odp.diagnostics import Loc
+from p4odp.transpiler.codegen._types import tuple_struct, type_name
+from p4odp.transpiler.codegen.function import FunctionContext
+from p4odp.transpiler.codegen.scope import STATEFUL_EXTERNS, Binding, ExternInstance, Scope, Unsupported
+from p4odp.transpiler.ctypes_map import CType, c_ident, is_wide, stack_name, struct_name
+from p4odp.transpiler.model import CAction, CActionParam, CFunction, CProgram, CStruct, CTable
+
+__all__ = ["Generator"]
+
+V1SWITCH_BLOCKS = ("parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser")
+
+
+class Generator:
+    """The C model of one program; a `FunctionContext` generates each block's function."""
+
+    def __init__(self, program: ir.Program, source: str, c_types: dict, table_structures: dict,
+                 line_directives: bool) -> None:
+        self.program = program
+        self.c_types = c_types
+        self.table_structures = table_structures
+        self.line_directives = line_directives
+        self.source = source
+        self.globals = Scope(None)
+        self.structs: dict[str, CStruct] = {}
+        self.functions: list[CFunction] = []
+        self.tables: list[CTable] = []
+        self.actions: dict[int, CAction] = {}
+        self.action_ids: dict[int, int] = {}  # id(ir.Action) -> action id
+        self.table_infos: dict[int, dict] = {}  # id(ir.Table) -> what Tables.table_info found
+        self.state: list[str] = []
+        self.errors: list[str] = []
+        self.tmp = itertools.count()
+        self.decls: dict[str, object] = {}
+
+    # ------------------------------------------------------------------
+    # Program
+
+    def run(self) -> CProgram:
+        for decl in self.program.declarations:
+            if isinstance(decl, ir.ErrorDeclaration):
+                self.errors.extend(m.name for m in decl.members)
+            elif isinstance(decl, ir.MatchKindDeclaration):
+                continue
+            elif isinstance(decl, ir.Constant):
+                self.globals.names[decl.name] = Binding(self.const_c(decl.value), decl.value.type,
+                                                        self.const_int(decl.value))
+            elif isinstance(decl, (ir.Action, ir.Function)):
+                self.globals.names[decl.name] = decl
+            elif isinstance(decl, ir.Instance) and isinstance(decl.type, t.ExternT) and \
+                    decl.type.name in STATEFUL_EXTERNS:  # shared by every block that uses it
+                self.globals.names[decl.name] = self.extern_instance(decl)
+            elif hasattr(decl, "name"):
+                self.decls.setdefault(decl.name, decl)
+        main = next((d for d in self.program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
+        if main is None:
+            raise Unsupported(self.program.loc, "a program without a 'main' instance")
+        if not isinstance(main.type_ref, (ir.TypeName, ir.SpecializedType)) or \
+                type_name(main.type_ref) != "V1Switch":
+            raise Unsupported(main.loc, "architectures other than v1model's V1Switch")
+        blocks = {}
+        for role, arg in zip(V1SWITCH_BLOCKS, main.args):
+            blocks[role] = self.block_decl(arg)
+        if len(blocks) != len(V1SWITCH_BLOCKS):
+            raise Unsupported(main.loc, "V1Switch needs its six blocks")
+        functions = {role: self.gen_block(role, decl) for role, decl in blocks.items()}
+        parser_types = functions["parser"]["types"]
+        pipeline = {role: info["function"] for role, info in functions.items()}
+        pipeline.update(headers=parser_types[1], meta=parser_types[2], std=parser_types[3])
+        return CProgram(self.source, list(self.structs.values()), self.functions, self.tables,
+                        [self.actions[i] for i in sorted(self.actions)], self.errors, self.state,
+                        pipeline, self.line_directives)
+
+    def block_decl(self, arg: ir.Argument):
+        value = arg.value
+        if isinstance(value, ir.ConstructorCall) and isinstance(value.type_ref, ir.TypeName):
+            decl = self.decls.get(value.type_ref.name)
+            if isinstance(decl, (ir.Parser, ir.Control)):
+                if value.args or decl.ctor_params:
+                    raise Unsupported(value.loc, "constructor parameters of V1Switch blocks")
+                return decl
+        raise Unsupported(arg.loc, "V1Switch arguments other than parser and control instances")
+
+    # ------------------------------------------------------------------
+    # Types
+
+    def type_c(self, typ: t.Type, loc: Loc) -> str:
+        """Declare the C struct behind `typ` if needed; return its C type name."""
+        if isinstance(typ, t.TupleT):
+            typ = tuple_struct(typ)
+        if isinstance(typ, t.StructLike):
+            name = struct_name(typ)
+            if name not in self.structs:
+                self.structs[name] = None  # type: ignore[assignment]  # guards recursion
+                members = []
+                if typ.kind == "header":
+                    members.append("uint8_t _valid")
+                for f in typ.fields:
+                    self.type_c(f.type, loc)
+                    members.append(self.member_decl(f.type, c_ident(f.name), loc))
+                if typ.kind == "header_union" and not members:
+                    members.append("uint8_t _unused")
+                if not members:
+                    members.append("uint8_t _empty")
+                del self.structs[name]
+                self.structs[name] = CStruct(name, typ.name, members)
+            return f"struct {name}"
+        if isinstance(typ, t.Stack):
+            element = self.type_c(typ.element, loc)
+            name = stack_name(typ)
+            if name not in self.structs:
+                self.structs[name] = CStruct(name, str(typ), [f"{element} e[{typ.size}]", "uint32_t _next"])
+            return f"struct {name}"
+        if isinstance(typ, t.Varbit):
+            nbytes = max((typ.width + 7) // 8, 1)
+            name = f"p4odp_varbit_{nbytes}"
+            if name not in self.structs:
+                self.structs[name] = CStruct(name, f"varbit<{typ.width}>", ["uint32_t len", f"uint8_t b[{nbytes}]"])
+            return f"struct {name}"
+        return self.scalar_c(typ, loc).decl
+
+    def scalar_c(self, typ: t.Type, loc: Loc) -> CType:
+        lowered = self.c_types.get(typ)
+        if lowered is None:
+            why = "" if self.c_types else " (the type-lowering pass did not run)"
+            raise Unsupported(loc, f"values of type {typ}{why}")
+        return lowered
+
+    def member_decl(self, typ: t.Type, name: str, loc: Loc) -> str:
+        decl = self.type_c(typ, loc)
+        array = self.scalar_c(typ, loc).array if isinstance(typ, t.Bits) else ""
+        return f"{decl} {name}{array}"
+
+    # ------------------------------------------------------------------
+    # Blocks
+
+    def gen_block(self, role: str, decl) -> dict:
+        fn = f"p4_{role}"
+        ctx = FunctionContext(self, decl, Scope(self.globals))
+        params = []
+        for p in decl.params:
+            typ = p.type
+            if isinstance(typ, t.ExternT):
+                ctx.scope.names[p.name] = Binding("pc", typ)
+                continue
+            c = self.type_c(typ, p.loc)
+            params.append(f"{c} *{c_ident(p.name)}")
+            ctx.scope.names[p.name] = Binding(f"(*{c_ident(p.name)})", typ)
+        for local in decl.locals:
+            ctx.local_decl(local)
+        if isinstance(decl, ir.Parser):
+            body = ctx.parser_body(decl)
+            ret = "int"
+        else:
+            body = ctx.control_body(decl)
+            ret = "void"
+        signature = f"static inline {ret} {fn}(struct p4odp_pctx *pc{''.join(', ' + p for p in params)})"
+        self.functions.append(CFunction(signature, ctx.prelude + body, f"{role}: {decl.name} ({decl.loc})"))
+        return {"function": fn, "params": [p.type for p in decl.params],
+                "types": [self.type_c(p.type, p.loc) if not isinstance(p.type, t.ExternT)
+                          else None for p in decl.params]}
+
+    # ------------------------------------------------------------------
+    # Constants
+
+    def const_int(self, expr: Optional[ir.Expression]) -> Optional[int]:
+        from p4odp.frontend.const_eval import evaluate
+
+        if expr is None:
+            return None
+
+        def lookup(name: str):
+            binding = self.globals.lookup(name)
+            return binding.const if isinstance(binding, Binding) else None
+
+        value = evaluate(expr, lookup)
+        return int(value) if value is not None else None
+
+    def const_c(self, expr: ir.Expression) -> str:
+        value = self.const_int(expr)
+        return f"UINT64_C({value})" if value is not None and value >= 0 else str(value)
+
+    def extern_instance(self, decl: ir.Instance) -> ExternInstance:
+        """Storage in `struct p4_state` for a register, counter or meter instance."""
+        typ: t.ExternT = decl.type
+        member = c_ident(f"{typ.name}_{decl.control_name or decl.name}")
+        size = self.const_int(decl.args[0].value) if decl.args else 1
+        if typ.name in ("direct_counter", "direct_meter"):
+            size = 0
+        element = None
+        if typ.name == "register":
+            element = typ.type_args[0]
+            if not isinstance(element, (t.Bits, t.Bool)) or is_wide(element):
+                raise Unsupported(decl.loc, f"registers of {element}")
+            self.state.append(f"{self.type_c(element, decl.loc)} {member}[{max(size, 1)}]")
+        elif typ.name == "counter":
+            self.state.append(f"uint64_t {member}[{max(size, 1)}][2]")
+        return ExternInstance(decl.name, typ.name, member, size or 0, element)
+
+    def error_code(self, name: str) -> int:
+        return self.errors.index(name)
+
+    def action_id(self, action: ir.Action, name: str, params: list[CActionParam]) -> int:
+        if id(action) not in self.action_ids:
+            new_id = len(self.action_ids) + 1
+            self.action_ids[id(action)] = new_id
+            self.actions[new_id] = CAction(new_id, name, params)
+        return self.action_ids[id(action)]
