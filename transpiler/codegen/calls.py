@@ -119,15 +119,25 @@ class Calls:
 
     def stateful_call(self, instance: ExternInstance, name: str, args: list, loc: Loc) -> Optional[str]:
         member = f"STATE->{instance.member}"
-        if instance.kind == "register" and name == "read":
-            index = self.value(args[1])
-            target = self.lvalue(args[0])
-            self.emit(f"{target.c} = ({index}) < {instance.size} ? {member}[{index}] : 0;")
-            return None
-        if instance.kind == "register" and name == "write":
-            index = self.value(args[0])
-            self.emit(f"if (({index}) < {instance.size})")
-            self.emit(f"\t{member}[{index}] = {self.value(args[1])};")
+        if instance.kind == "register" and name in ("read", "write"):
+            index = self.temp("ix")
+            self.emit(f"uint64_t {index} = {self.value(args[1] if name == 'read' else args[0])};")
+            cell = Binding(f"{member}[{index}]", instance.element)
+            self.emit(f"if ({index} < {instance.size}) {{")
+            self.indent += 1
+            if name == "write":
+                self.assign(cell, args[1], loc)
+            else:
+                target = self.lvalue(args[0])
+                self.scope = Scope(self.scope, {"$cell": cell})
+                self.assign(target, ir.PathExpression(loc, "$cell", type=instance.element), loc)
+                self.scope = self.scope.parent
+                self.indent -= 1
+                self.emit("} else {")  # a cell past the end reads as 0
+                self.indent += 1
+                self.emit(f"memset(&{target.c}, 0, sizeof {target.c});")
+            self.indent -= 1
+            self.emit("}")
             return None
         if instance.kind == "counter" and name == "count":
             index = self.value(args[0])

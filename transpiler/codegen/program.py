@@ -12,7 +12,7 @@ from p4odp.diagnostics import Loc
 from p4odp.transpiler.codegen._types import tuple_struct, type_name
 from p4odp.transpiler.codegen.function import FunctionContext
 from p4odp.transpiler.codegen.scope import STATEFUL_EXTERNS, Binding, ExternInstance, Scope, Unsupported
-from p4odp.transpiler.ctypes_map import CType, c_ident, is_wide, stack_name, struct_name
+from p4odp.transpiler.ctypes_map import CType, c_ident, stack_name, struct_name
 from p4odp.transpiler.model import CAction, CActionParam, CFunction, CProgram, CStruct, CTable
 
 __all__ = ["Generator"]
@@ -199,9 +199,7 @@ class Generator:
         element = None
         if typ.name == "register":
             element = typ.type_args[0]
-            if not isinstance(element, (t.Bits, t.Bool)) or is_wide(element):
-                raise Unsupported(decl.loc, f"registers of {element}")
-            self.state.append(f"{self.type_c(element, decl.loc)} {member}[{max(size, 1)}]")
+            self.state.append(self.member_decl(element, f"{member}[{max(size, 1)}]", decl.loc))
         elif typ.name == "counter":
             self.state.append(f"uint64_t {member}[{max(size, 1)}][2]")
         return ExternInstance(decl.name, typ.name, member, size or 0, element)
