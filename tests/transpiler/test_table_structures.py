@@ -10,7 +10,7 @@ from midend_snippets import load, run, the, v1model
 from p4odp import ir
 from p4odp.diagnostics import Diagnostics
 from p4odp.transpiler import generate_c
-from p4odp.transpiler.passes import Inlining, PassOptions, TableStructures
+from p4odp.transpiler.passes import Inlining, PassManager, PassOptions, TableStructures
 from p4odp.transpiler.passes.table_structures import STRUCTURES, choose_structure
 
 
@@ -97,3 +97,12 @@ def test_the_switch_builds_the_chosen_structure(tmp_path: Path):
     # Without the pass the runtime picks from the match kinds itself.
     deferred = generate_c(program, source, Diagnostics(), PassOptions(skip=["table-structures"]))["datapath.c"]
     assert ", P4ODP_TABLE_AUTO }," in deferred and "P4ODP_TABLE_DIR24" not in deferred
+
+
+def test_a_second_lpm_key_is_an_error(tmp_path: Path):
+    program = load(tmp_path, v1model("t.apply();", table("hdr.h.w : lpm; hdr.h.a : lpm;")))
+    diags = Diagnostics()
+    assert PassManager([TableStructures()]).run(program, diags).program is None
+    [error] = diags.items
+    assert error.message == "table Ing.t: a second lpm key; a table matches one prefix at most (as on BMv2)"
+    assert error.loc.line > 0

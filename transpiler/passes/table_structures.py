@@ -46,14 +46,20 @@ class TableStructures:
 
     def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
         constants = _global_constants(program)
+        reported = set()  # a table inlined into another control is the same source table
         for decl in program.declarations:
             if not isinstance(decl, ir.Control):
                 continue
             for table in decl.locals:
                 if not isinstance(table, ir.Table):
                     continue
-                structure, why = choose_structure(table)
                 name = table.control_name or table.name
+                lpm = [k for k in _keys(table) if k.match_kind == "lpm"]
+                if len(lpm) > 1 and lpm[1].loc not in reported:
+                    reported.add(lpm[1].loc)
+                    ctx.diags.error(lpm[1].loc, f"table {name}: a second lpm key; a table matches one prefix at "
+                                                f"most (as on BMv2)")
+                structure, why = choose_structure(table)
                 ctx.result.table_structures[name] = structure
                 ctx.report(f"table {name}: {structure} ({why}, size {_size(table, constants)})", table.loc)
         return program
@@ -61,8 +67,7 @@ class TableStructures:
 
 def choose_structure(table: ir.Table) -> tuple[str, str]:
     """The lookup structure for `table` and a few words saying why."""
-    props = {p.name: p for p in table.properties}
-    keys = [k for k in (props["key"].value if "key" in props else ()) if k.match_kind not in _IGNORED_KINDS]
+    keys = _keys(table)
     if not keys:
         return "empty", "no key"
     kinds = [k.match_kind for k in keys]
@@ -79,7 +84,13 @@ def choose_structure(table: ir.Table) -> tuple[str, str]:
         return "tss-lpm", described
     if len(lpm) == 1:
         return "tss-lpm", described
-    return "tss", described  # several lpm fields: only a general wildcard search fits
+    return "tss", described  # several lpm fields (an error the pass reports): only a wildcard search fits
+
+
+def _keys(table: ir.Table) -> list:
+    """The key elements that select an entry (not an action selector's)."""
+    props = {p.name: p for p in table.properties}
+    return [k for k in (props["key"].value if "key" in props else ()) if k.match_kind not in _IGNORED_KINDS]
 
 
 def _width(typ) -> Optional[int]:
