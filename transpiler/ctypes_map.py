@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from p4odp import types as t
 
-__all__ = ["CType", "c_type", "c_ident", "storage_width", "is_wide"]
+__all__ = ["CType", "c_type", "c_ident", "storage_width", "bits_of", "is_wide"]
 
 _C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum extern float for
 goto if inline int long register restrict return short signed sizeof static struct switch typedef union
@@ -44,8 +44,16 @@ def storage_width(width: int) -> int:
     return 64
 
 
+def bits_of(typ: t.Type):
+    """The `bit<W>`/`int<W>` that `typ` is, seeing through `type` declarations; None for others."""
+    while isinstance(typ, t.NewTypeT):
+        typ = typ.base
+    return typ if isinstance(typ, t.Bits) else None
+
+
 def is_wide(typ: t.Type) -> bool:
-    return isinstance(typ, t.Bits) and typ.width > 64
+    bits = bits_of(typ)
+    return bits is not None and bits.width > 64
 
 
 def c_type(typ: t.Type) -> CType:

@@ -10,7 +10,7 @@ from p4odp import types as t
 from p4odp.diagnostics import Loc
 from p4odp.transpiler.codegen._types import bits_width, is_union, packet_width
 from p4odp.transpiler.codegen.scope import Binding, ExternInstance, Scope, Unsupported
-from p4odp.transpiler.ctypes_map import c_ident
+from p4odp.transpiler.ctypes_map import c_ident, is_wide
 
 __all__ = ["Calls"]
 
@@ -256,9 +256,11 @@ class Calls:
 
     def inline_action(self, action: ir.Action, args: tuple, data: Optional[str]) -> None:
         """The body of `action`, its parameters bound to `args` then to the action data `data`."""
-        declared_here = self.scope.lookup(action.name) is action and not self.gen.globals.lookup(action.name) is action
+        # An action sees the names of where it is declared (its control's or the top level's), not of the call.
+        declared_here = self.block_scope.lookup(action.name) is action and \
+            self.gen.globals.lookup(action.name) is not action
         self.inline_body(f"action {action.control_name or action.name}", action.params, action.body, args, data,
-                         self.scope if declared_here else self.gen.globals, None)
+                         self.block_scope if declared_here else self.gen.globals, None)
 
     def inline_function(self, function: ir.Function, args: tuple) -> Optional[str]:
         """The body of `function`, inlined; the C variable holding its result."""
@@ -327,6 +329,8 @@ class Calls:
             if isinstance(target, ir.Slice):
                 self.scope = Scope(outer_scope, {"$out": source})
                 self.assign_to(target, ir.PathExpression(target.loc, "$out", type=source.type), target.loc)
+            elif is_wide(target.type):
+                self.emit(f"memcpy({target.c}, {source}, sizeof {target.c});")
             else:
                 self.emit(f"{target.c} = {source};")
         if not self.in_parser:

@@ -7,7 +7,7 @@ from p4odp import types as t
 from p4odp.diagnostics import Loc
 from p4odp.transpiler.codegen._types import bits_width, tuple_struct
 from p4odp.transpiler.codegen.scope import Binding, Unsupported
-from p4odp.transpiler.ctypes_map import c_ident, is_wide
+from p4odp.transpiler.ctypes_map import bits_of, c_ident, is_wide
 
 __all__ = ["Expressions"]
 
@@ -107,7 +107,7 @@ class Expressions:
     def v_Cast(self, expr: ir.Cast) -> str:
         to, src = expr.type, expr.expr.type
         if is_wide(src):  # the low bits of a wide value
-            low = self.wide_low_bits(expr.expr, min(src.width, 64) - 1, 0)
+            low = self.wide_low_bits(expr.expr, min(bits_of(src).width, 64) - 1, 0)
             if isinstance(to, t.Bool):
                 return f"(({low}) != 0)"
             return self.wrap(low, to)
@@ -238,6 +238,12 @@ class Expressions:
 
     def v_IndexedSlice(self, expr: ir.IndexedSlice) -> str:
         width = self.gen.const_int(expr.width)
+        if is_wide(expr.expr.type):  # bits past the end read as 0, as with narrow values
+            base, low = self.wide_value(expr.expr), self.temp("lo")
+            self.emit(f"uint64_t {low} = (uint64_t)({self.value(expr.low)});")
+            offset = self.wide_bit_offset(expr.expr.type, low, width)
+            fits = f"{low} + {width} <= {bits_of(expr.expr.type).width}"
+            return f"({fits} ? p4odp_load_bits({base}, {offset}, {width}) : 0)"
         base, low = self.value(expr.expr), self.value(expr.low)
         return f"p4odp_trunc(p4odp_shr((uint64_t)({base}), (uint64_t)({low})), {width})"
 

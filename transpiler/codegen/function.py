@@ -33,6 +33,7 @@ class FunctionContext(Statements, Expressions, WideValues, Calls, Packets, Table
         self.gen = gen
         self.decl = decl
         self.scope = scope
+        self.block_scope = scope  # the parser's or control's own: parameters and locals
         self.prelude: list[str] = []
         self.lines: list[str] = []
         self.indent = 1

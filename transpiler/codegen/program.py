@@ -12,7 +12,7 @@ from p4odp.diagnostics import Loc
 from p4odp.transpiler.codegen._types import tuple_struct, type_name
 from p4odp.transpiler.codegen.function import FunctionContext
 from p4odp.transpiler.codegen.scope import STATEFUL_EXTERNS, Binding, ExternInstance, Scope, Unsupported
-from p4odp.transpiler.ctypes_map import CType, c_ident, stack_name, struct_name
+from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, struct_name
 from p4odp.transpiler.model import CAction, CActionParam, CFunction, CProgram, CStruct, CTable
 
 __all__ = ["Generator"]
@@ -137,7 +137,7 @@ class Generator:
 
     def member_decl(self, typ: t.Type, name: str, loc: Loc) -> str:
         decl = self.type_c(typ, loc)
-        array = self.scalar_c(typ, loc).array if isinstance(typ, t.Bits) else ""
+        array = self.scalar_c(typ, loc).array if bits_of(typ) is not None else ""
         return f"{decl} {name}{array}"
 
     # ------------------------------------------------------------------

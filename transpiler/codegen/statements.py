@@ -7,7 +7,7 @@ from p4odp import types as t
 from p4odp.diagnostics import Loc
 from p4odp.transpiler.codegen._types import tuple_struct
 from p4odp.transpiler.codegen.scope import Binding, Scope, Unsupported
-from p4odp.transpiler.ctypes_map import c_ident, is_wide
+from p4odp.transpiler.ctypes_map import bits_of, c_ident, is_wide
 
 __all__ = ["Statements"]
 
@@ -191,6 +191,11 @@ class Statements:
             base = self.lvalue(target.expr)
             width, low = self.gen.const_int(target.width), self.temp("lo")
             self.emit(f"uint64_t {low} = (uint64_t)({self.value(target.low)});")
+            if is_wide(base.type):  # bits past the end are not written, as with narrow values
+                offset = self.wide_bit_offset(base.type, low, width)
+                self.emit(f"if ({low} + {width} <= {bits_of(base.type).width})")
+                self.emit(f"\tp4odp_store_bits({base.c}, {offset}, {width}, (uint64_t)({self.value(value)}));")
+                return
             mask = f"p4odp_shl(p4odp_mask({width}), {low}, 64)"
             self.emit(f"{base.c} = ({base.c} & ~{mask}) | p4odp_shl((uint64_t)({self.value(value)}) & "
                       f"p4odp_mask({width}), {low}, 64);")
@@ -205,8 +210,9 @@ class Statements:
             base = self.lvalue(inner)
             width = hi - lo + 1
             if is_wide(base.type):
-                pad = (base.type.width + 7) // 8 * 8 - base.type.width
-                self.store_value(base.c, pad + base.type.width - 1 - hi, value)
+                base_width = bits_of(base.type).width
+                pad = (base_width + 7) // 8 * 8 - base_width
+                self.store_value(base.c, pad + base_width - 1 - hi, value)
                 return
             mask = f"(p4odp_mask({width}) << {lo})"
             self.emit(f"{base.c} = ({base.c} & ~{mask}) | ((((uint64_t){self.value(value)}) & p4odp_mask({width}))"

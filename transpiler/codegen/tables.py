@@ -105,8 +105,7 @@ class Tables:
                     for p, arg in zip(params, ref.args[len(bound):]):
                         width = bits_width(p.type)
                         value = self.gen.const_int(arg.value) or 0
-                        default_data += list((value % (1 << (8 * ((width + 7) // 8)))).to_bytes(
-                            (width + 7) // 8, "big"))
+                        default_data += list((value % (1 << width)).to_bytes((width + 7) // 8, "big"))
         else:
             for action, bound, action_id in actions:
                 if action.name == "NoAction":

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from p4odp import ir
-from p4odp import types as t
 from p4odp.transpiler.codegen._types import bits_width
 from p4odp.transpiler.codegen.scope import Unsupported
-from p4odp.transpiler.ctypes_map import is_wide
+from p4odp.transpiler.ctypes_map import bits_of, is_wide
 
 __all__ = ["WideValues"]
 
@@ -20,7 +19,7 @@ class WideValues:
 
     def wide_value(self, expr: ir.Expression) -> str:
         """A C array (or pointer) holding the value of the wide `expr`, in ceil(W/8) bytes."""
-        typ = expr.type
+        typ = bits_of(expr.type)
         width = typ.width
         nbytes = (width + 7) // 8
         if isinstance(expr, ir.IntLiteral):
@@ -57,7 +56,7 @@ class WideValues:
             self.wide_cast(tmp, expr)
         elif isinstance(expr, ir.Slice):
             hi, lo = self.gen.const_int(expr.high), self.gen.const_int(expr.low)
-            base_width = expr.expr.type.width
+            base_width = bits_of(expr.expr.type).width
             self.emit(f"memset({tmp}, 0, sizeof {tmp});")
             base_pad = (base_width + 7) // 8 * 8 - base_width
             self.emit(f"p4odp_copy_bits({tmp}, {nbytes * 8 - width}, {self.wide_value(expr.expr)}, "
@@ -80,17 +79,18 @@ class WideValues:
 
     def wide_cast(self, dst: str, expr: ir.Cast) -> None:
         """`dst` = the cast `expr` to a wide bit<W>/int<W>: from a narrower value, sign-extended when signed."""
-        to, src = expr.type, expr.expr.type
+        to, src = bits_of(expr.type), expr.expr.type
         nbytes, width = (to.width + 7) // 8, to.width
         if not is_wide(src):
             inner = self.value(expr.expr)
-            signed = isinstance(src, t.Bits) and src.signed
+            signed = bits_of(src) is not None and bits_of(src).signed
             if signed:
                 self.emit(f"p4odp_wide_from_i64({dst}, {nbytes}, {width}, (int64_t)({inner}));")
             else:
                 self.emit(f"p4odp_wide_from_u64({dst}, {nbytes}, {width}, (uint64_t)({inner}));")
             return
         inner = self.wide_value(expr.expr)
+        src = bits_of(src)
         keep = min(width, src.width)
         src_pad = (src.width + 7) // 8 * 8 - src.width
         self.emit(f"memset({dst}, 0, {nbytes});")
@@ -103,7 +103,7 @@ class WideValues:
     def shift_amount(self, expr: ir.Expression) -> str:
         if is_wide(expr.type):  # an amount that does not fit 64 bits shifts everything out
             amount = self.wide_value(expr)
-            nbytes = (expr.type.width + 7) // 8
+            nbytes = (bits_of(expr.type).width + 7) // 8
             return f"(p4odp_wide_is_zero({amount}, {nbytes} - 8) ? p4odp_wide_to_u64({amount}, {nbytes}) : UINT64_MAX)"
         return f"(uint64_t)({self.value(expr)})"
 
@@ -117,15 +117,21 @@ class WideValues:
             self.emit(f"p4odp_store_bits({buf}, {offset}, {width}, (uint64_t)({self.value(expr)}));")
 
     def wide_compare(self, expr: ir.Binary) -> str:
-        ltype = expr.left.type
+        ltype = bits_of(expr.left.type)
         nbytes = (ltype.width + 7) // 8
         left, right = self.wide_value(expr.left), self.wide_value(expr.right)
         if ltype.signed:
             return f"(p4odp_wide_scmp({left}, {right}, {nbytes}, {ltype.width}) {expr.op.value} 0)"
         return f"(p4odp_wide_cmp({left}, {right}, {nbytes}) {expr.op.value} 0)"
 
+    def wide_bit_offset(self, typ, low: str, width: int) -> str:
+        """Where the `width` bits from bit `low` (counted from the least significant) of a wide `typ` value
+        start in its bytes."""
+        bits = bits_of(typ).width
+        return f"({(bits + 7) // 8 * 8} - {low} - {width})"
+
     def wide_low_bits(self, expr: ir.Expression, high: int, low: int) -> str:
         """Bits `high`..`low` (at most 64) of the wide `expr`, as a uint64_t."""
-        width = expr.type.width
+        width = bits_of(expr.type).width
         pad = (width + 7) // 8 * 8 - width
         return f"p4odp_load_bits({self.wide_value(expr)}, {pad + width - 1 - high}, {high - low + 1})"

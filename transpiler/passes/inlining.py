@@ -18,8 +18,9 @@ or control:
   is replaced by that l-value instead: no copies, and an `exit` inside
   leaves it written as the spec's copy-out on exit would;
 * in a control, a `return` of the inlined body sets a flag that skips the
-  rest of it; `exit` still ends the whole block (skipping the copy-out of
-  the parameters that are copied);
+  rest of it; so does an `exit` where parameters are copied, and the exit
+  follows their copy-out (an `exit` inside an action the body calls still
+  leaves at once);
 * in a parser, the state that applies `s` is split there: it jumps to a
   copy of `s`'s states, whose `accept` continues in a new state that copies
   out and goes on with the rest of the state.
@@ -133,11 +134,15 @@ class _Flattener:
         decl = replace(decl, locals=tuple(locals_))
         if isinstance(decl, ir.Control):
             return replace(decl, body=_ControlApplies(hoisted).block(decl.body))
-        return replace(decl, states=_parser_states(decl, hoisted))
+        states, state_locals = _parser_states(decl, hoisted)
+        return replace(decl, locals=(*decl.locals, *state_locals), states=states)
 
     def hoist(self, decl) -> tuple[list, dict]:
         """The locals of `decl` with its instances' hoisted in their place, and the instances by name."""
         locals_, hoisted = [], {}
+        # An instance passed to another as a constructor argument is applied by that one too.
+        passed = {arg.value.name for local in decl.locals if isinstance(local, ir.Instance)
+                  for arg in local.args if isinstance(arg.value, ir.PathExpression)}
         for local in (*decl.locals, *_direct_instances(decl, self.blocks)):
             sub = _instantiated(local, self.blocks)
             if sub is None:
@@ -148,12 +153,30 @@ class _Flattener:
             if isinstance(sub, ir.Parser) != isinstance(decl, ir.Parser):
                 kind = "parser" if isinstance(sub, ir.Parser) else "control"
                 raise InliningError(local.loc, f"{local.name}: a {kind} cannot be applied here")
+            local = replace(local, args=_resolved_in(decl, local.args))
             inner = self.flatten(_with_constructor_args(sub, local))
-            instance = _Hoisted(local, inner, _object_prefix(decl), _applies(decl, local.name))
+            instance = _Hoisted(local, inner, _object_prefix(decl), _applies(decl, local.name),
+                                may_alias=local.name not in passed)
             locals_.extend(instance.locals)
             hoisted[local.name] = instance
             self.ctx.report(f"inlined {sub.name} as {local.name} into {decl.name}", local.loc)
         return locals_, hoisted
+
+
+def _resolved_in(decl, args: tuple) -> tuple:
+    """Constructor arguments made free of `decl`'s scope before they go into another block: its
+    constants become their values, top-level names are marked global."""
+    constants = {d.name: d.value for d in decl.locals if isinstance(d, ir.Constant)}
+    declared = {d.name for d in decl.locals} | {p.name for p in decl.params}
+
+    def resolve(node: ir.Node) -> ir.Node:
+        if isinstance(node, ir.PathExpression) and not node.is_global:
+            if node.name in constants:
+                return constants[node.name]
+            return node if node.name in declared else replace(node, is_global=True)
+        return map_children(node, resolve)
+
+    return tuple(replace(arg, value=resolve(arg.value)) if arg.value is not None else arg for arg in args)
 
 
 def _with_constructor_args(sub, instance: ir.Instance):
@@ -214,13 +237,13 @@ class _Hoisted:
     apply must pass the same one, as p4c requires.
     """
 
-    def __init__(self, instance: ir.Instance, sub, caller_prefix: str, calls: list) -> None:
+    def __init__(self, instance: ir.Instance, sub, caller_prefix: str, calls: list, may_alias: bool) -> None:
         self.instance = instance
         self.sub = sub
         name = instance.name
         cp_prefix = instance.control_name or f"{caller_prefix}.{name}"
         sub_prefix = _object_prefix(sub)
-        self.aliases = _aliases(sub, calls)
+        self.aliases = _aliases(sub, calls) if may_alias else {}
         self.renames: dict[str, Replacement] = {**self.aliases, **_by_value(sub, calls, name)}
         for p in sub.params:
             if not _is_by_value(p) and p.name not in self.aliases:
@@ -436,36 +459,46 @@ class _ControlApplies:
     def inline(self, instance: _Hoisted, call: ir.MethodCall) -> ir.Block:
         self.count += 1
         body = instance.renamer.statement(instance.sub.body)
-        if any(isinstance(n, ir.ReturnStatement) for n in walk(body)):
-            flag = f"{instance.instance.name}.returned.{self.count}"
-            body = _ReturnRemover(flag, body.loc).block(body)
-        statements = [*instance.copy_in(call), *body.statements, *instance.copy_out(call)]
+        copy_out = instance.copy_out(call)
+        exits = bool(copy_out) and any(isinstance(n, ir.ExitStatement) for n in walk(body))
+        remover = _ReturnRemover(f"{instance.instance.name}", self.count, body.loc, exits)
+        if exits or any(isinstance(n, ir.ReturnStatement) for n in walk(body)):
+            body = remover.block(body)
+        statements = [*instance.copy_in(call), *body.statements, *copy_out]
+        if exits:  # the spec copies out before an exit leaves
+            statements.append(ir.IfStatement(call.loc, remover.exited, ir.ExitStatement(call.loc)))
         # A control passed as a constructor argument is an instance of the caller's: apply it here too.
         return self.statement(ir.Block(call.loc, tuple(statements)))
 
 
 class _ReturnRemover:
-    """`return` in an inlined control body: a flag is set and the rest of the body is skipped."""
+    """`return` in an inlined control body: a flag is set and the rest of the body is skipped.  With
+    `exits`, an `exit` does the same and sets a second flag, so that the copy-out runs before it."""
 
-    def __init__(self, flag: str, loc: Loc) -> None:
-        self.flag = ir.PathExpression(loc, flag, type=t.Bool())
+    def __init__(self, instance: str, count: int, loc: Loc, exits: bool) -> None:
+        self.flag = ir.PathExpression(loc, f"{instance}.returned.{count}", type=t.Bool())
+        self.exited = ir.PathExpression(loc, f"{instance}.exited.{count}", type=t.Bool())
+        self.leaving = (ir.ReturnStatement, ir.ExitStatement) if exits else (ir.ReturnStatement,)
         self.loc = loc
 
     def block(self, body: ir.Block) -> ir.Block:
-        declare = ir.DeclarationStatement(self.loc, ir.Variable(self.loc, self.flag.name, ir.BoolType(self.loc),
-                                                                ir.BoolLiteral(self.loc, False, type=t.Bool()),
-                                                                type=t.Bool()))
-        return ir.Block(body.loc, (declare, *self.statements(body.statements, in_loop=False)))
+        flags = [self.flag, self.exited] if ir.ExitStatement in self.leaving else [self.flag]
+        declarations = tuple(ir.DeclarationStatement(self.loc, ir.Variable(
+            self.loc, flag.name, ir.BoolType(self.loc), ir.BoolLiteral(self.loc, False, type=t.Bool()),
+            type=t.Bool())) for flag in flags)
+        return ir.Block(body.loc, (*declarations, *self.statements(body.statements, in_loop=False)))
 
     def statements(self, stmts: tuple, in_loop: bool) -> tuple:
         out: list[ir.Statement] = []
         for i, stmt in enumerate(stmts):
-            if isinstance(stmt, ir.ReturnStatement):
-                out.append(self.set_flag(stmt.loc))
+            if isinstance(stmt, self.leaving):
+                out.append(self.set_flag(self.flag, stmt.loc))
+                if isinstance(stmt, ir.ExitStatement):
+                    out.append(self.set_flag(self.exited, stmt.loc))
                 if in_loop:
                     out.append(ir.BreakStatement(stmt.loc))
                 return tuple(out)
-            if not any(isinstance(n, ir.ReturnStatement) for n in walk(stmt)):
+            if not any(isinstance(n, self.leaving) for n in walk(stmt)):
                 out.append(stmt)
                 continue
             out.append(self.statement(stmt, in_loop))
@@ -491,21 +524,25 @@ class _ReturnRemover:
                                              for c in stmt.cases))
         if isinstance(stmt, (ir.ForStatement, ir.ForInStatement)):
             return replace(stmt, body=self.nested(stmt.body, in_loop=True))
-        raise InliningError(stmt.loc, "return inside this statement of an inlined control is not supported")
+        raise InliningError(stmt.loc, "a return or exit inside this statement of an inlined control is not supported")
 
     def nested(self, stmt: ir.Statement, in_loop: bool) -> ir.Statement:
         block = stmt if isinstance(stmt, ir.Block) else ir.Block(stmt.loc, (stmt,))
         return replace(block, statements=self.statements(block.statements, in_loop))
 
-    def set_flag(self, loc: Loc) -> ir.Statement:
-        return ir.Assignment(loc, self.flag, ir.BoolLiteral(loc, True, type=t.Bool()))
+    def set_flag(self, flag: ir.PathExpression, loc: Loc) -> ir.Statement:
+        return ir.Assignment(loc, flag, ir.BoolLiteral(loc, True, type=t.Bool()))
 
 
-def _parser_states(parser: ir.Parser, hoisted: dict) -> tuple:
-    """The states of `parser`, each state that applies a sub-parser split where it does."""
-    states = []
+def _parser_states(parser: ir.Parser, hoisted: dict) -> tuple[tuple, list]:
+    """The states of `parser`, each state that applies a sub-parser split where it does; and the
+    declarations of such states, which become the parser's so that every piece sees them."""
+    states, state_locals = [], []
     count = 0
     for state in parser.states:
+        if any(_apply_target(stmt, hoisted) is not None for stmt in state.components):
+            state, declared = _without_declarations(state)
+            state_locals.extend(declared)
         name, current = state.name, []
         for stmt in state.components:
             target = _apply_target(stmt, hoisted)
@@ -527,7 +564,28 @@ def _parser_states(parser: ir.Parser, hoisted: dict) -> tuple:
                           for s in instance.sub.states)
             name, current = after, instance.copy_out(call)
         states.append(replace(state, name=name, components=tuple(current)))
-    return tuple(states)
+    return tuple(states), state_locals
+
+
+def _without_declarations(state: ir.ParserState) -> tuple[ir.ParserState, list]:
+    """`state` with its declarations made parser locals named `state.name`, initializers left as
+    assignments where the declarations were."""
+    renames, declared, components = {}, [], []
+    for stmt in state.components:
+        if isinstance(stmt, ir.DeclarationStatement) and isinstance(stmt.decl, (ir.Variable, ir.Constant)):
+            decl = stmt.decl
+            renames[decl.name] = f"{state.name}.{decl.name}"
+            if isinstance(decl, ir.Variable):
+                declared.append(replace(decl, name=renames[decl.name], init=None))
+                if decl.init is not None:
+                    target = ir.PathExpression(decl.loc, decl.name, type=decl.type)
+                    components.append(ir.Assignment(stmt.loc, target, decl.init))
+                continue
+            declared.append(replace(decl, name=renames[decl.name]))
+            continue
+        components.append(stmt)
+    renamer = _Renamer(renames, mark_globals=False)
+    return renamer.state(replace(state, components=tuple(components)), {}), declared
 
 
 def _check_no_nested_apply(stmt: ir.Statement, hoisted: dict) -> None:
