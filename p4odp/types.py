@@ -14,7 +14,7 @@ __all__ = [
     "Type", "Bits", "Varbit", "Bool", "String", "InfInt", "Void", "ErrorT", "MatchKindT", "Unknown",
     "Field", "StructLike", "EnumT", "NewTypeT", "Stack", "TupleT", "ListT", "TypeVar", "ExternT",
     "ObjectT", "TableT", "ApplyResult", "ActionEnum", "ActionT", "StateT", "SetT", "StructLiteral",
-    "InvalidT", "TypeT", "CallableT", "Signature", "Param", "DontCareT",
+    "InvalidT", "TypeT", "CallableT", "Signature", "Param", "DontCareT", "bit_width",
 ]
 
 typ = dataclass(frozen=True, slots=True)
@@ -315,3 +315,19 @@ class CallableT(Type):
 
     def __str__(self) -> str:
         return f"{self.name}(...)"
+
+
+def bit_width(typ: Type) -> Optional[int]:
+    """The bits of a value of `typ` as a bit string (bool 1, error 32, a serializable enum or a
+    new type its base's); None for the other types."""
+    if isinstance(typ, Bits):
+        return typ.width
+    if isinstance(typ, Bool):
+        return 1
+    if isinstance(typ, EnumT) and isinstance(typ.underlying, Bits):
+        return typ.underlying.width
+    if isinstance(typ, NewTypeT):
+        return bit_width(typ.base)
+    if isinstance(typ, ErrorT):
+        return 32
+    return None

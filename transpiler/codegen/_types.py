@@ -7,7 +7,7 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 
-__all__ = ["tuple_struct", "packet_width", "is_union", "type_name", "bits_width"]
+__all__ = ["tuple_struct", "packet_width", "is_union", "type_name"]
 
 
 def tuple_struct(typ: t.TupleT) -> t.StructLike:
@@ -23,7 +23,7 @@ def packet_width(typ: t.Type) -> Optional[int]:
         return None if None in widths else sum(widths)
     if isinstance(typ, t.Varbit):
         return 0
-    return bits_width(typ)
+    return t.bit_width(typ)
 
 
 def is_union(typ: t.Type) -> bool:
@@ -36,19 +36,3 @@ def type_name(ref: ir.TypeRef) -> str:
     if isinstance(ref, ir.SpecializedType):
         return ref.base.name
     return "?"
-
-
-def bits_width(typ: t.Type) -> Optional[int]:
-    """The bits of a value of `typ` as a bit string (bool 1, error 32, a serializable enum or a
-    new type its base's); None for the other types."""
-    if isinstance(typ, t.Bits):
-        return typ.width
-    if isinstance(typ, t.Bool):
-        return 1
-    if isinstance(typ, t.EnumT) and typ.underlying is not None:
-        return typ.underlying.width
-    if isinstance(typ, t.NewTypeT):
-        return bits_width(typ.base)
-    if isinstance(typ, t.ErrorT):
-        return 32
-    return None

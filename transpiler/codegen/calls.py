@@ -8,7 +8,7 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc
-from p4odp.transpiler.codegen._types import bits_width, is_union, packet_width
+from p4odp.transpiler.codegen._types import is_union, packet_width
 from p4odp.transpiler.codegen.scope import Binding, ExternInstance, Scope, Unsupported
 from p4odp.transpiler.ctypes_map import c_ident, is_wide
 
@@ -73,7 +73,7 @@ class Calls:
             if name == "lookahead" and isinstance(expr.type, t.StructLike):
                 return self.lookahead_struct(expr.type, expr.loc)
             if name == "lookahead":
-                width = bits_width(expr.type)
+                width = t.bit_width(expr.type)
                 if width is None or width > 64:
                     raise Unsupported(expr.loc, f"lookahead of {expr.type}")
                 self.emit(f"if (p4odp_unlikely(pc->cursor + {width} > pc->len * 8)) {{ "
@@ -177,7 +177,7 @@ class Calls:
                         for i, e in enumerate(data.type.elements)]
         else:
             elements = [data]
-        widths = [bits_width(e.type) for e in elements]
+        widths = [t.bit_width(e.type) for e in elements]
         if any(w is None for w in widths):
             raise Unsupported(loc, "hash data that is not a list of bit<> fields")
         total = sum(widths)
@@ -205,14 +205,14 @@ class Calls:
         elements = data.elements if isinstance(data, ir.ListExpression) else None
         if elements is None:
             raise Unsupported(data.loc, "checksum data that is not a list of fields")
-        most = sum(bits_width(e.type) or (e.type.width if isinstance(e.type, t.Varbit) else 0) for e in elements)
+        most = sum(t.bit_width(e.type) or (e.type.width if isinstance(e.type, t.Varbit) else 0) for e in elements)
         buf, bits = self.temp("ck"), self.temp("bits")
         self.emit("{")
         self.indent += 1
         self.emit(f"uint8_t {buf}[{max((most + 7) // 8, 1)}] = {{0}};")
         self.emit(f"uint32_t {bits} = 0;")
         for element in elements:
-            width = bits_width(element.type)
+            width = t.bit_width(element.type)
             if isinstance(element.type, t.Varbit):
                 field = self.lvalue(element).c
                 self.emit(f"p4odp_copy_bits({buf}, {bits}, {field}.b, 0, {field}.len); {bits} += {field}.len;")
@@ -313,7 +313,7 @@ class Calls:
                     copy_back.append((self.lvalue(arg.value), name))
                 self.scope = saved
             elif data is not None:
-                width = bits_width(typ)
+                width = t.bit_width(typ)
                 if width > 64:
                     self.emit(f"memcpy({name}, {data} + {offset}, sizeof {name});")
                 else:

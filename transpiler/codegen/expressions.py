@@ -5,7 +5,7 @@ from __future__ import annotations
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc
-from p4odp.transpiler.codegen._types import bits_width, tuple_struct
+from p4odp.transpiler.codegen._types import tuple_struct
 from p4odp.transpiler.codegen.scope import Binding, Unsupported
 from p4odp.transpiler.ctypes_map import bits_of, c_ident, is_wide
 
@@ -187,7 +187,7 @@ class Expressions:
                 return f"p4odp_sshr((int64_t)({left}), (uint64_t)({right}))"
             return f"p4odp_shr((uint64_t)({left}), (uint64_t)({right}))"
         if op is ir.BinaryOp.CONCAT:
-            rwidth = bits_width(expr.right.type)
+            rwidth = t.bit_width(expr.right.type)
             return self.wrap(f"(((uint64_t)({left}) << {rwidth}) | p4odp_trunc((uint64_t)({right}), {rwidth}))", typ)
         if op is ir.BinaryOp.ADD_SAT:
             if signed:

@@ -4,7 +4,8 @@ description of the table (keys, actions, default action, const entries)."""
 from __future__ import annotations
 
 from p4odp import ir
-from p4odp.transpiler.codegen._types import bits_width
+from p4odp import types as t
+
 from p4odp.transpiler.codegen.scope import Unsupported
 from p4odp.transpiler.ctypes_map import c_ident
 from p4odp.transpiler.key_names import key_name
@@ -66,7 +67,7 @@ class Tables:
         props = {p.name: p for p in table.properties}
         keys, key_exprs, offset = [], [], 0
         for element in props["key"].value if "key" in props else ():
-            width = bits_width(element.expr.type)
+            width = t.bit_width(element.expr.type)
             if width is None:
                 raise Unsupported(element.loc, f"table keys of type {element.expr.type}")
             nbytes = (width + 7) // 8
@@ -85,7 +86,7 @@ class Tables:
             cp_params = []
             layout = 0
             for p in action.params[len(ref.args):]:
-                width = bits_width(p.type)
+                width = t.bit_width(p.type)
                 if width is None:
                     raise Unsupported(p.loc, "action parameters that are not bit<W>, int<W> or bool")
                 cp_params.append(CActionParam(p.name, width))
@@ -103,7 +104,7 @@ class Tables:
                     default_id = action_id
                     params = action.params[len(bound):]
                     for p, arg in zip(params, ref.args[len(bound):]):
-                        width = bits_width(p.type)
+                        width = t.bit_width(p.type)
                         value = self.gen.const_int(arg.value) or 0
                         default_data += list((value % (1 << width)).to_bytes((width + 7) // 8, "big"))
         else:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from p4odp import ir
-from p4odp.transpiler.codegen._types import bits_width
+from p4odp import types as t
+
 from p4odp.transpiler.codegen.scope import Unsupported
 from p4odp.transpiler.ctypes_map import bits_of, is_wide
 
@@ -45,7 +46,7 @@ class WideValues:
             offset = nbytes * 8 - width
             for part in (expr.left, expr.right):
                 self.store_value(tmp, offset, part)
-                offset += bits_width(part.type)
+                offset += t.bit_width(part.type)
         elif isinstance(expr, ir.Unary) and expr.op is not ir.UnaryOp.NOT:
             inner = self.wide_value(expr.expr)
             if expr.op is ir.UnaryOp.PLUS:
@@ -109,7 +110,7 @@ class WideValues:
 
     def store_value(self, buf: str, offset, expr: ir.Expression) -> None:
         """Write the bits of `expr` (any width) at bit `offset` of the byte array `buf`."""
-        width = bits_width(expr.type)
+        width = t.bit_width(expr.type)
         if is_wide(expr.type):
             pad = (width + 7) // 8 * 8 - width
             self.emit(f"p4odp_copy_bits({buf}, {offset}, {self.wide_value(expr)}, {pad}, {width});")

@@ -78,7 +78,7 @@ def choose_structure(table: ir.Table) -> tuple[str, str]:
     if not lpm:
         return "cuckoo", described
     if len(lpm) == 1 and len(keys) == 1:
-        width = _width(lpm[0].expr.type)
+        width = t.bit_width(lpm[0].expr.type)
         if width is not None and width <= MAX_DIR_24_8_WIDTH:
             return "dir-24-8", described
         return "tss-lpm", described
@@ -93,22 +93,8 @@ def _keys(table: ir.Table) -> list:
     return [k for k in (props["key"].value if "key" in props else ()) if k.match_kind not in _IGNORED_KINDS]
 
 
-def _width(typ) -> Optional[int]:
-    if isinstance(typ, t.Bits):
-        return typ.width
-    if isinstance(typ, t.Bool):
-        return 1
-    if isinstance(typ, t.EnumT) and isinstance(typ.underlying, t.Bits):
-        return typ.underlying.width
-    if isinstance(typ, t.NewTypeT):
-        return _width(typ.base)
-    if isinstance(typ, t.ErrorT):
-        return 32
-    return None
-
-
 def _width_text(typ) -> str:
-    width = _width(typ)
+    width = t.bit_width(typ)
     return f"{width} bits" if width is not None else str(typ)
 
 
