@@ -745,9 +745,18 @@ void p4odp_table_destroy(struct p4odp_table *t)
 
 /* ---- Entries ---- */
 
+/* A handle is the entry's index, and above it how many entries held that
+ * index before (gen counts adds and removals, so it is odd while the index
+ * is in use): the first entries of a table get handles 0, 1, 2, ... as on
+ * BMv2, and the handle of a deleted entry never names its successor. */
+static uint64_t reuses(const struct p4odp__writer *w, uint32_t idx)
+{
+	return (w->gen[idx] >> 1) & 0x7fffffffu;
+}
+
 static int64_t handle_of(const struct p4odp__writer *w, uint32_t idx)
 {
-	return (int64_t)(w->gen[idx] & 0x7fffffffu) << 32 | idx;
+	return (int64_t)(reuses(w, idx) << 32 | idx);
 }
 
 /* Index of a live handle, or -ENOENT. */
@@ -756,7 +765,7 @@ static int64_t handle_idx(const struct p4odp__writer *w, int64_t handle)
 	uint32_t idx = (uint32_t)handle;
 
 	if (handle < 0 || idx >= w->max_entries || !p4odp__used(w, idx) ||
-	    (w->gen[idx] & 0x7fffffffu) != (uint64_t)handle >> 32)
+	    reuses(w, idx) != (uint64_t)handle >> 32)
 		return -ENOENT;
 	return idx;
 }

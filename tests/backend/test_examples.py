@@ -97,3 +97,49 @@ def test_switch_rejects_bad_ports(tmp_path: Path, argument: str, message: str):
                          timeout=30)
     assert run.returncode != 0
     assert message in run.stderr
+
+
+def _ipv4_frame(dst: str) -> bytes:
+    """An Ethernet + IPv4 + UDP frame from 10.0.0.2 to `dst`, with a correct header checksum."""
+    header = bytearray.fromhex("4500001c00010000401100000a000002") + bytes(int(b) for b in dst.split("."))
+    total = sum(int.from_bytes(header[i:i + 2], "big") for i in range(0, 20, 2))
+    while total > 0xFFFF:
+        total = (total & 0xFFFF) + (total >> 16)
+    header[10:12] = (~total & 0xFFFF).to_bytes(2, "big")
+    return bytes.fromhex("00000000aa000000000000bb0800") + bytes(header) + bytes.fromhex("0401040100080000")
+
+
+@pytest.mark.parametrize("commands, routes", [
+    # BMv2's handles: 0, 1, 2 for the first entries.  Modify moves 10.0.2.0/24 to port 3; delete
+    # removes 10.0.3.0/24, whose packets then take the default action (drop).
+    (["table_modify ipv4_lpm ipv4_forward 1 => 00:00:00:00:02:99 3", "table_delete ipv4_lpm 2"],
+     {"10.0.1.5": (1, "000000000101"), "10.0.2.5": (3, "000000000299"), "10.0.3.5": None}),
+    # Clear empties the table; entries added afterwards count again.
+    (["table_clear ipv4_lpm", "table_add ipv4_lpm ipv4_forward 10.0.3.0/24 => 00:00:00:00:03:03 2"],
+     {"10.0.1.5": None, "10.0.2.5": None, "10.0.3.5": (2, "000000000303")}),
+])
+def test_commands_modify_delete_and_clear_entries(tmp_path: Path, commands: list, routes: dict):
+    build = p4odp("compile", str(REPO / "examples" / "l3fwd" / "l3fwd.p4"), "-o", str(tmp_path / "out"))
+    assert build.returncode == 0, build.stderr
+    lines = ["table_set_default ipv4_lpm drop",
+             "table_add ipv4_lpm ipv4_forward 10.0.1.0/24 => 00:00:00:00:01:01 1",
+             "table_add ipv4_lpm ipv4_forward 10.0.2.0/24 => 00:00:00:00:02:02 2",
+             "table_add ipv4_lpm ipv4_forward 10.0.3.0/24 => 00:00:00:00:03:03 3", *commands]
+    (tmp_path / "commands.txt").write_text("\n".join(lines) + "\n")
+    write_pcap(str(tmp_path / "in0.pcap"), [_ipv4_frame(dst) for dst in routes])
+    write_pcap(str(tmp_path / "empty.pcap"), [])
+    ports = [f"{n}=pcap:in={tmp_path / ('in0.pcap' if n == 0 else 'empty.pcap')}:out={tmp_path / f'out{n}.pcap'}"
+             for n in range(4)]
+    run = subprocess.run([str(tmp_path / "out" / "switch"), "--exit-when-done", "--commands",
+                          str(tmp_path / "commands.txt"), *(a for p in ports for a in ("-i", p))],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "Entry has been added with handle 0\n" in run.stdout and "with handle 2\n" in run.stdout
+    sent = {n: read_packets(str(tmp_path / f"out{n}.pcap")) for n in range(4)}
+    for dst, route in routes.items():
+        out = [(n, p) for n, packets in sent.items() for p in packets if p[30:34] == bytes(map(int, dst.split(".")))]
+        if route is None:
+            assert out == [], dst
+        else:
+            [(port, packet)] = out
+            assert (port, packet[:6].hex()) == route, dst

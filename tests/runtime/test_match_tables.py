@@ -36,7 +36,7 @@ SANITIZER_REPORTS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime
                      "WARNING: ThreadSanitizer")
 TIMEOUT = 300
 
-API_TESTS = ["exact", "exact_sizes", "burst_and_full", "spec", "invalid", "default", "empty",
+API_TESTS = ["exact", "exact_sizes", "burst_and_full", "spec", "invalid", "default", "empty", "handles",
              "iterate", "iterate_lpm", "priorities"]
 MODEL_CONFIGS = ["lpm8", "lpm12", "lpm25", "lpm32", "lpm48", "lpm128", "exact16_lpm32",
                  "exact8_lpm128_exact9", "exact", "exact_long", "ternary", "ternary_wide",

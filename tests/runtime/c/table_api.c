@@ -444,6 +444,36 @@ static void test_default(void)
 	p4odp_table_destroy(t);
 }
 
+/* Handles: 0, 1, 2, ... for a table's first entries, as on BMv2; a deleted entry's handle never
+ * names the entry that takes its index next. */
+static void test_handles(void)
+{
+	struct p4odp_key_field f = {8, P4ODP_MATCH_EXACT};
+	struct p4odp_table_spec spec = {"handles", 1, &f, 8, 0, P4ODP_TABLE_AUTO};
+	struct p4odp_table *t;
+	uint8_t keys[4] = {10, 11, 12, 13};
+	int64_t h[4];
+
+	CHECK_EQ(p4odp_table_create(&spec, NULL, &t), 0);
+	for (int i = 0; i < 3; i++) {
+		struct p4odp_field_match fm = {.value = &keys[i]};
+		struct p4odp_match m = {&fm, 0};
+
+		h[i] = p4odp_table_add(t, &m, 1, NULL);
+		CHECK_EQ(h[i], i);
+	}
+	CHECK_EQ(p4odp_table_delete(t, h[1]), 0);
+	struct p4odp_field_match fm = {.value = &keys[3]};
+	struct p4odp_match m = {&fm, 0};
+
+	h[3] = p4odp_table_add(t, &m, 2, NULL);
+	CHECK(h[3] >= 0 && h[3] != h[1]);
+	CHECK_EQ(p4odp_table_delete(t, h[1]), -ENOENT);
+	CHECK_EQ(p4odp_table_modify(t, h[1], 3, NULL), -ENOENT);
+	CHECK_EQ(p4odp_table_delete(t, h[3]), 0);
+	p4odp_table_destroy(t);
+}
+
 static void test_empty(void)
 {
 	struct p4odp_table_spec spec = {"keyless", 0, NULL, 1, 2, P4ODP_TABLE_AUTO};
@@ -691,6 +721,7 @@ int main(int argc, char **argv)
 		{"invalid", test_invalid},
 		{"default", test_default},
 		{"empty", test_empty},
+		{"handles", test_handles},
 		{"iterate", test_iterate},
 		{"iterate_lpm", test_iterate_lpm},
 		{"priorities", test_priorities},
