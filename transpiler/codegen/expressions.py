@@ -157,13 +157,9 @@ class Expressions:
             if not lines:
                 return f"({left} {op.value} {right})"
             # The right operand has side effects: evaluate it only when P4 does.
-            result = self.temp("sc")
-            self.emit(f"bool {result} = {left};")
-            self.emit(f"if ({'' if op is ir.BinaryOp.AND else '!'}{result}) {{")
-            self.lines.extend(lines)
-            self.emit(f"\t{result} = {right};")
-            self.emit("}")
-            return result
+            if op is ir.BinaryOp.AND:
+                return self.chosen("bool", left, (lines, right), ([], "0"))
+            return self.chosen("bool", left, ([], "1"), (lines, right))
         if is_wide(expr.left.type) and op in _COMPARISONS:
             return self.wide_compare(expr)
         ltype = expr.left.type
@@ -225,14 +221,20 @@ class Expressions:
         if not then_lines and not else_lines:
             return f"(({cond}) ? ({then}) : ({otherwise}))"
         # A branch has side effects: only the chosen one may run.
-        result = self.temp("mux")
-        self.emit(f"{'bool' if isinstance(expr.type, t.Bool) else 'uint64_t'} {result};")
+        ctype = "bool" if isinstance(expr.type, t.Bool) else "uint64_t"
+        return self.chosen(ctype, cond, (then_lines, then), (else_lines, otherwise))
+
+    def chosen(self, ctype: str, cond: str, then: tuple, otherwise: tuple) -> str:
+        """A temporary set to `then` or `otherwise` (each: the statements computing it, its C value),
+        only the statements of the one `cond` chooses running."""
+        result = self.temp("sel")
+        self.emit(f"{ctype} {result};")
         self.emit(f"if ({cond}) {{")
-        self.lines.extend(then_lines)
-        self.emit(f"\t{result} = {then};")
+        self.lines.extend(then[0])
+        self.emit(f"\t{result} = {then[1]};")
         self.emit("} else {")
-        self.lines.extend(else_lines)
-        self.emit(f"\t{result} = {otherwise};")
+        self.lines.extend(otherwise[0])
+        self.emit(f"\t{result} = {otherwise[1]};")
         self.emit("}")
         return result
 
