@@ -156,6 +156,9 @@ typedef struct _odp_pktio_ops_t {
 extern const _odp_pktio_ops_t _odp_pktio_pcap_ops;
 extern const _odp_pktio_ops_t _odp_pktio_loop_ops;
 extern const _odp_pktio_ops_t _odp_pktio_socket_mmap_ops;
+extern const _odp_pktio_ops_t _odp_pktio_dpdk_ops;
+extern const _odp_pktio_ops_t _odp_pktio_xdp_ops;
+extern const _odp_pktio_ops_t _odp_pktio_netmap_ops;
 
 /* Counters and lock of one queue, written only by the queue's user. */
 typedef struct ODP_ALIGNED_CACHE {

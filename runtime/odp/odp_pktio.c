@@ -1,7 +1,7 @@
 /* Bundled ODP: packet I/O, the part common to all device kinds.
  *
- * Each kind of device (pktio_pcap.c, pktio_loop.c, pktio_socket_mmap.c)
- * is an ops table; this file keeps the interface table, the state machine,
+ * Each kind of device (pktio_pcap.c, pktio_loop.c, pktio_socket_mmap.c and
+ * the optional pktio_dpdk.c, pktio_xdp.c, pktio_netmap.c) is an ops table; this file keeps the interface table, the state machine,
  * queue configuration, locking of MT-safe queues and the counters.
  */
 #define _GNU_SOURCE
@@ -12,10 +12,21 @@
 
 #include "odp_internal.h"
 
-/* Kinds in the order they are tried; the last one takes any name. */
+/* Kinds in the order they are tried; the last one takes any name.  The
+ * optional kinds are built when the build names them (ODP_BUNDLED_PKTIO_*,
+ * see the Makefile's PKTIO). */
 static const _odp_pktio_ops_t *const pktio_kinds[] = {
 	&_odp_pktio_pcap_ops,
 	&_odp_pktio_loop_ops,
+#ifdef ODP_BUNDLED_PKTIO_DPDK
+	&_odp_pktio_dpdk_ops,
+#endif
+#ifdef ODP_BUNDLED_PKTIO_XDP
+	&_odp_pktio_xdp_ops,
+#endif
+#ifdef ODP_BUNDLED_PKTIO_NETMAP
+	&_odp_pktio_netmap_ops,
+#endif
 	&_odp_pktio_socket_mmap_ops,
 };
 
