@@ -1,0 +1,52 @@
+"""What a target needs on the build machine, whether it is there, and how to get it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+__all__ = ["Requirement", "install_debian_packages"]
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One thing a target needs: `what` it is, whether it was `found`, a `detail` (where it
+    was found, or why it is missing) and the Debian packages that provide it."""
+    what: str
+    found: bool
+    detail: str
+    debian: tuple = ()
+
+    def render(self) -> str:
+        if self.found:
+            return f"{self.what}: {self.detail}"
+        hint = f" (Debian: apt-get install {' '.join(self.debian)})" if self.debian else ""
+        return f"{self.what}: missing, {self.detail}{hint}"
+
+
+_apt_updated = False
+
+
+def install_debian_packages(packages: list[str]) -> tuple[bool, str]:
+    """Install Debian packages with apt-get, as root only; (installed, what happened)."""
+    global _apt_updated
+    if not packages:
+        return True, "nothing to install"
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        return False, f"as root on Debian: apt-get install {' '.join(packages)}"
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    # Parallel test processes may install at the same time: wait for dpkg's lock.
+    install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", "-o", "DPkg::Lock::Timeout=600",
+               *packages]
+    result = subprocess.run(install, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+    if result.returncode != 0 and not _apt_updated:
+        # A fresh machine's package lists may be missing or stale: update once, try again.
+        subprocess.run(["apt-get", "update", "-q"], capture_output=True, env=env, stdin=subprocess.DEVNULL)
+        _apt_updated = True
+        result = subprocess.run(install, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+    if result.returncode != 0:
+        last = (result.stderr.strip().splitlines() or ["apt-get failed"])[-1]
+        return False, f"apt-get install {' '.join(packages)} failed: {last}"
+    return True, f"installed {' '.join(packages)}"

@@ -1,0 +1,83 @@
+"""What tests need from the machine: Debian packages installed on demand, network namespaces.
+
+A test that needs a tool calls `require_debian` (or `require_target`): as root on
+Debian (as CI runs) the missing packages are installed with apt-get; otherwise the
+test is skipped, saying what is missing and how to get it.  Never a silent pass.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from p4odp.backend.requirements import install_debian_packages
+
+__all__ = ["require_debian", "require_root", "require_target", "netns"]
+
+
+def require_debian(packages: dict[str, str], why: str) -> None:
+    """Make sure each package's check passes: `packages` maps a Debian package name to a
+    shell command that succeeds once it is installed.  Installs what is missing as root,
+    else skips the test with `why`."""
+    missing = [name for name, check in packages.items() if not _passes(check)]
+    if not missing:
+        return
+    installed, message = install_debian_packages(missing)
+    if not installed:
+        pytest.skip(f"{why}: missing {' '.join(missing)} ({message})")
+    still = [name for name in missing if not _passes(packages[name])]
+    if still:
+        pytest.skip(f"{why}: {' '.join(still)} installed but not usable")
+
+
+def require_target(name: str):
+    """The target `name`, its build requirements met (installed as root when missing)."""
+    from p4odp.plugins import load_targets
+
+    target = load_targets()["targets"].get(name)
+    if target is None:
+        pytest.skip(f"target {name} is not installed")
+    missing = [r for r in target.requirements() if not r.found]
+    if missing:
+        packages = sorted({p for r in missing for p in r.debian})
+        if packages:
+            install_debian_packages(packages)
+        missing = [r for r in target.requirements() if not r.found]
+    if missing:
+        pytest.skip(f"target {name} cannot build here: " + "; ".join(f"{r.what}: {r.detail}" for r in missing))
+    return target
+
+
+def require_root(why: str) -> None:
+    if os.geteuid() != 0:
+        pytest.skip(f"{why} needs root")
+    if shutil.which("ip") is None:
+        pytest.skip(f"{why} needs the 'ip' command (Debian: iproute2)")
+
+
+def _passes(command: str) -> bool:
+    return subprocess.run(command, shell=True, capture_output=True).returncode == 0
+
+
+def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    return subprocess.run(["ip", *args], capture_output=True, text=True, check=check, timeout=30)
+
+
+@contextlib.contextmanager
+def netns(name: str):
+    """A network namespace `name` without IPv6 chatter, removed afterwards (root only)."""
+    try:
+        _ip("netns", "add", name)
+    except subprocess.CalledProcessError as err:
+        pytest.skip(f"cannot create a network namespace: {err.stderr.strip()}")
+    try:
+        subprocess.run(["ip", "netns", "exec", name, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+                        "net.ipv6.conf.default.disable_ipv6=1"], capture_output=True, check=False, timeout=30)
+        _ip("-n", name, "link", "set", "lo", "up")
+        yield name
+    finally:
+        _ip("netns", "del", name, check=False)
