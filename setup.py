@@ -23,7 +23,7 @@ setup(
     package_dir=PACKAGES,
     package_data={
         "p4odp.frontend": ["include/*.p4"],
-        "p4odp.templates": ["*.j2"],
+        "p4odp.templates": ["*.j2", "target/*.j2"],
         "p4odp.runtime": ["*/*.c", "*/*.h", "*/Makefile", "include/*.h", "odp/include/*.h", "odp/include/*/*.h",
                           "odp/include/*/*/*.h"],
     },
@@ -34,7 +34,11 @@ setup(
         # Built-in targets register like third-party ones.
         "p4odp.targets": [
             "x86 = p4odp.backend.targets:X86",
+            "x86-dpdk = p4odp.backend.targets:X86_DPDK",
+            "x86-xdp = p4odp.backend.targets:X86_XDP",
+            "netmap = p4odp.backend.targets:NETMAP",
             "arm64 = p4odp.backend.targets:ARM64",
+            "armhf = p4odp.backend.targets:ARMHF",
         ],
     },
 )

@@ -11,8 +11,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Optional
 
-from p4odp.backend.target import Target
-from p4odp.diagnostics import Diagnostics, Loc
+from p4odp.backend.target import SYSTEM_ODPS, Target, header_folder
+from p4odp.diagnostics import Diagnostics, InternalError, Loc
 
 __all__ = ["BuildOptions", "build_switch", "runtime_dir"]
 
@@ -25,8 +25,12 @@ GENERATED_CFLAGS = ("-Wno-unused-label", "-Wno-unused-parameter", "-Wno-unused-v
 class BuildOptions:
     cc: Optional[str] = None
     odp_prefix: Optional[str] = None
+    sysroot: Optional[str] = None
     verbose: bool = False
     extra_cflags: tuple = ()
+
+
+_COMMAND_LINE = Loc("<command line>", 0, 0)
 
 
 def runtime_dir() -> Path:
@@ -34,36 +38,75 @@ def runtime_dir() -> Path:
 
 
 def _odp_flags(target: Target, options: BuildOptions, diags: Diagnostics) -> Optional[tuple[list, list, list]]:
-    """(cflags, sources, libs) of the ODP implementation to build against."""
+    """(cflags, sources, libs) of the ODP implementation to build against: --odp-prefix,
+    else a system ODP the target accepts, else the bundled one with the target's packet I/O."""
     if options.odp_prefix:
         prefix = Path(options.odp_prefix)
         if not (prefix / "include" / "odp_api.h").exists():
-            diags.error(Loc("<command line>", 0, 0), f"--odp-prefix {prefix}: no include/odp_api.h there")
+            diags.error(_COMMAND_LINE, f"--odp-prefix {prefix}: no include/odp_api.h there")
             return None
-        found = _pkg_config(str(prefix / "lib" / "pkgconfig"))
+        found = _system_odp(target.odp.system or SYSTEM_ODPS, str(prefix / "lib" / "pkgconfig"))
         if found is not None:
             return found
         return ([f"-I{prefix / 'include'}"], [], [f"-L{prefix / 'lib'}", f"-Wl,-rpath,{prefix / 'lib'}",
                                                      "-lodp-linux", "-latomic"])
-    if target.odp == "auto":
-        found = _pkg_config(None)
-        if found is not None:
-            return found
+    found = _system_odp(target.odp.system, None)
+    if found is not None:
+        return found
+    return _bundled_odp(target, diags)
+
+
+def _bundled_odp(target: Target, diags: Diagnostics) -> Optional[tuple[list, list, list]]:
+    """The bundled ODP: its Makefile names the sources and defines of the target's packet I/O
+    kinds; their libraries come from pkg-config and the target, their headers from the
+    folders the target names."""
     odp = runtime_dir() / "odp"
-    sources = sorted(str(p) for p in odp.glob("*.c"))
-    sources += [str(odp / s) for s in target.pktio_sources]
-    return [f"-I{odp / 'include'}", "-DP4ODP_ODP_BUNDLED"], sources, list(target.libraries)
+    kinds = f"PKTIO={' '.join(target.odp.pktio)}"
+    try:
+        sources = _make(odp, "sources", kinds)
+        defines = _make(odp, "defines", kinds)
+    except (OSError, subprocess.CalledProcessError) as err:
+        raise InternalError(f"cannot list the bundled ODP's sources with make: {err}") from err
+    cflags = [f"-I{odp / 'include'}", "-DP4ODP_ODP_BUNDLED", *defines]
+    libs = []
+    for package in target.odp.pkg_config:
+        result = subprocess.run(["pkg-config", "--cflags", "--libs", package], capture_output=True, text=True) \
+            if shutil.which("pkg-config") else None
+        if result is None or result.returncode != 0:
+            diags.error(_COMMAND_LINE, f"target {target.name} needs {package}, which pkg-config does not find"
+                                       f"{_debian_hint(target.odp.debian)}")
+            return None
+        flags = result.stdout.split()
+        cflags += [f for f in flags if not f.startswith(("-l", "-L", "-Wl"))]
+        libs += [f for f in flags if f.startswith(("-l", "-L", "-Wl"))]
+    for header, variable in target.odp.headers:
+        folder = header_folder(header, variable)
+        if folder is None:
+            diags.error(_COMMAND_LINE, f"target {target.name} needs {header}: set {variable} to the folder "
+                                       f"that holds it{_debian_hint(target.odp.debian)}")
+            return None
+        cflags.append(f"-I{folder}")
+    return cflags, [str(odp / name) for name in sources], libs + list(target.odp.libraries)
 
 
-def _pkg_config(search_path: Optional[str]) -> Optional[tuple[list, list, list]]:
+def _make(folder: Path, goal: str, *variables: str) -> list[str]:
+    return subprocess.run(["make", "-s", "-C", str(folder), goal, *variables], check=True, capture_output=True,
+                          text=True).stdout.split()
+
+
+def _debian_hint(packages: tuple) -> str:
+    return f" (Debian: apt-get install {' '.join(packages)})" if packages else ""
+
+
+def _system_odp(packages: tuple, search_path: Optional[str]) -> Optional[tuple[list, list, list]]:
     """A system ODP's flags from pkg-config (looking in `search_path` first), with an rpath
     so that the switch finds the library where it was installed."""
-    if not shutil.which("pkg-config"):
+    if not packages or not shutil.which("pkg-config"):
         return None
     env = dict(os.environ)
     if search_path:
         env["PKG_CONFIG_PATH"] = search_path + os.pathsep + env.get("PKG_CONFIG_PATH", "")
-    for package in ("libodp-linux", "libodp-dpdk"):
+    for package in packages:
         if subprocess.run(["pkg-config", "--exists", package], env=env).returncode != 0:
             continue
 
@@ -94,15 +137,18 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
     runtime_sources = sorted(str(p) for p in (rt / "core").glob("*.c"))
     runtime_sources += sorted(str(p) for p in (rt / "tables").glob("*.c") if not p.name.startswith("bench"))
     binary = out_dir / "switch"
-    command = [*target.compiler(options.cc), "-std=gnu11", "-pthread", *target.all_cflags(), *GENERATED_CFLAGS,
-               *options.extra_cflags, f"-I{rt / 'include'}", f"-I{rt / 'core'}", *odp_cflags,
-               "-o", str(binary), *generated, *runtime_sources, *odp_sources, *target.all_ldflags(), *odp_libs]
+    toolchain = target.toolchain
+    sysroot = [f"--sysroot={options.sysroot}"] if options.sysroot else []
+    command = [*toolchain.compiler(options.cc), "-std=gnu11", "-pthread", *sysroot, *toolchain.all_cflags(),
+               *GENERATED_CFLAGS, *options.extra_cflags, f"-I{rt / 'include'}", f"-I{rt / 'core'}", *odp_cflags,
+               "-o", str(binary), *generated, *runtime_sources, *odp_sources, *toolchain.all_ldflags(), *odp_libs]
     if options.verbose:
         sys.stderr.write(" ".join(command) + "\n")
     try:
         result = subprocess.run(command, capture_output=True, text=True)
     except FileNotFoundError:
-        diags.error(Loc("<command line>", 0, 0), f"C compiler not found: {command[0]} (set CC or --cc)")
+        diags.error(_COMMAND_LINE, f"C compiler not found: {command[0]} (set CC or --cc)"
+                                   f"{_debian_hint(toolchain.debian)}")
         return None
     if result.returncode != 0:
         log = out_dir / "build.log"

@@ -53,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="stop early: ir, the front end's IR as JSON; c, the generated C sources")
     compile_.add_argument("--cc", help="the C compiler (default: $CC, else the target's)")
     compile_.add_argument("--odp-prefix", metavar="DIR", help="build against the ODP installed under DIR")
+    compile_.add_argument("--sysroot", metavar="DIR", help="cross builds: the target's root folder (libraries, a "
+                                                           "cross-built ODP), also used to run under qemu-user")
     compile_.add_argument("--dump-after", metavar="PASS|all",
                           help="write the IR after the midend pass PASS (or after each, all) as JSON: to "
                                "DIR/PROG.PASS.ir.json with -o DIR, else to stderr (stdout with --emit ir)")
@@ -69,10 +71,14 @@ def build_parser() -> argparse.ArgumentParser:
     stf.add_argument("--cc", help="the C compiler (default: $CC, else the target's)")
     stf.add_argument("--keep", metavar="DIR", help="build and run in DIR and keep the pcaps, commands and switch")
     stf.add_argument("--odp-prefix", metavar="DIR", help="build against the ODP installed under DIR")
+    stf.add_argument("--sysroot", metavar="DIR", help="cross builds: the target's root folder, also used to run "
+                                                      "the switch under qemu-user")
     stf.add_argument("-v", "--verbose", action="store_true", help="show the compiler commands")
     stf.set_defaults(run=run_stf)
 
-    targets = commands.add_parser("targets", help="list the targets")
+    targets = commands.add_parser("targets", help="list the targets, what each finds here and what it misses")
+    targets.add_argument("--install", nargs="+", metavar="TARGET", default=[],
+                         help="install the Debian packages these targets miss (as root)")
     targets.set_defaults(run=run_targets)
     return parser
 
@@ -117,7 +123,8 @@ def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
                          dump_stream=sys.stdout if args.emit == "ir" else None)
     if args.emit == "ir":  # with --dump-after: the IR after that pass is the output
         return EXIT_OK if midend(program, diags, passes).program is not None else EXIT_USER_ERROR
-    c_files = generate_c(program, args.program, diags, passes, line_directives=not args.no_line)
+    c_files = generate_c(program, args.program, diags, passes, line_directives=not args.no_line,
+                         template_dirs=target.template_dirs)
     if c_files is None:
         return EXIT_USER_ERROR
     out_dir = Path(args.output)
@@ -128,7 +135,7 @@ def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
         return EXIT_OK
     from p4odp.backend.build import BuildOptions, build_switch
 
-    options = BuildOptions(cc=args.cc, odp_prefix=args.odp_prefix, verbose=args.verbose)
+    options = BuildOptions(cc=args.cc, odp_prefix=args.odp_prefix, sysroot=args.sysroot, verbose=args.verbose)
     binary = build_switch(c_files, out_dir, target, options, diags)
     if binary is None:
         return EXIT_USER_ERROR
@@ -148,7 +155,7 @@ def run_stf(args: argparse.Namespace, diags: Diagnostics) -> int:
     if program is None:
         return EXIT_USER_ERROR
     keep = Path(args.keep) if args.keep else None
-    options = BuildOptions(cc=args.cc, odp_prefix=args.odp_prefix, verbose=args.verbose)
+    options = BuildOptions(cc=args.cc, odp_prefix=args.odp_prefix, sysroot=args.sysroot, verbose=args.verbose)
     result = run_test(program, args.program, args.test, target, options, keep, diags)
     if result is None:
         return EXIT_USER_ERROR
@@ -171,13 +178,31 @@ def _target(name: str, diags: Diagnostics):
 
 
 def run_targets(args: argparse.Namespace, diags: Diagnostics) -> int:
+    from p4odp.backend.requirements import install_debian_packages
     from p4odp.plugins import load_targets
 
     found = load_targets()
+    for name in args.install:
+        target = found["targets"].get(name)
+        if target is None:
+            diags.error(Loc("<command line>", 0, 0), f"--install: unknown target '{name}'")
+            return EXIT_USER_ERROR
+        packages = sorted({p for r in target.requirements() if not r.found for p in r.debian})
+        installed, message = install_debian_packages(packages)
+        print(f"{name}: {message}")
+        if not installed:
+            return EXIT_USER_ERROR
     for name, target in sorted(found["targets"].items()):
-        print(f"{name:12} {target.description}")
+        needs = target.requirements()
+        missing = [r for r in needs if not r.found]
+        state = "ready" if not missing else "cannot build here" if any(r.what != "runs under" for r in missing) \
+            else "builds here, cannot run here"
+        print(f"{name}: {target.description} [{state}]")
+        print(f"    interfaces: {target.interfaces}")
+        for need in needs:
+            print(f"    {need.render()}")
     for name, reason in sorted(found["broken"].items()):
-        print(f"{name:12} (broken plugin: {reason})")
+        print(f"{name}: broken plugin: {reason}")
     return EXIT_OK
 
 

@@ -8,7 +8,9 @@ file in simple_switch_CLI syntax, translated from the test's `add` and
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -60,7 +62,8 @@ def _run(statements: list, model: CProgram, work: Path, keep: bool, target: Targ
     commands = _commands(statements, model, diags)
     if commands is None:
         return None
-    binary = build_switch({"datapath.c": render_datapath(model)}, work, target, options, diags)
+    binary = build_switch({"datapath.c": render_datapath(model, target.template_dirs)}, work, target, options,
+                          diags)
     if binary is None:
         return None
     expected = stf.expected_outputs(statements)
@@ -69,12 +72,18 @@ def _run(statements: list, model: CProgram, work: Path, keep: bool, target: Targ
         if isinstance(statement, stf.Packet):
             inputs[statement.port].append(statement.data)
     (work / "commands.txt").write_text("".join(line + "\n" for line in commands))
-    argv = [str(binary), "--exit-when-done", "--commands", str(work / "commands.txt")]
     for port in sorted(inputs):
         write_pcap(str(work / f"in{port}.pcap"), inputs[port])
-        argv += ["-i", f"{port}=pcap:in={work / f'in{port}.pcap'}:out={work / f'out{port}.pcap'}"]
+    ports = target.pcap_ports({port: (work / f"in{port}.pcap", work / f"out{port}.pcap") for port in inputs})
+    wrapper, wrapper_env = target.run_prefix(options.sysroot)
+    argv = [*wrapper, str(binary), "--exit-when-done", "--commands", str(work / "commands.txt")]
+    for port, name in sorted(ports.names.items()):
+        argv += ["-i", f"{port}={name}"]
+    if keep:
+        _write_run_script(work, argv, {**wrapper_env, **ports.env})
     try:
-        run = subprocess.run(argv, capture_output=True, text=True, timeout=SWITCH_TIMEOUT)
+        run = subprocess.run(argv, capture_output=True, text=True, timeout=SWITCH_TIMEOUT,
+                             env={**os.environ, **wrapper_env, **ports.env})
     except subprocess.TimeoutExpired:
         return StfResult(False, f"the switch did not finish within {SWITCH_TIMEOUT} s")
     if run.returncode != 0:
@@ -88,6 +97,16 @@ def _run(statements: list, model: CProgram, work: Path, keep: bool, target: Targ
         return StfResult(True, f"PASS: {len(statements)} statements, "
                                f"{sum(len(v) for v in received.values())} packets out")
     return StfResult(False, "FAIL: " + failures[0].render())
+
+
+def _write_run_script(work: Path, argv: list[str], env: dict[str, str]) -> None:
+    """For --keep: run.sh runs the switch again as the test did."""
+    lines = ["#!/bin/sh", "# Runs the switch as `p4odp stf` did.", "cd \"$(dirname \"$0\")\""]
+    lines += [f"export {name}={shlex.quote(value)}" for name, value in sorted(env.items())]
+    lines.append(" ".join(shlex.quote(a) for a in argv) + ' "$@"')
+    script = work / "run.sh"
+    script.write_text("\n".join(lines) + "\n")
+    script.chmod(0o755)
 
 
 def _write_expected(work: Path, expected: ExpectedOutputs) -> None:

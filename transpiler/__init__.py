@@ -27,9 +27,10 @@ def transpile(program: ir.Program, source: str, diags: Diagnostics, options: Opt
 
 
 def generate_c(program: ir.Program, source: str, diags: Diagnostics, options: Optional[PassOptions] = None,
-               line_directives: bool = True) -> Optional[dict[str, str]]:
-    """The generated C files of `program` by name, or None after reporting why not."""
+               line_directives: bool = True, template_dirs: tuple = ()) -> Optional[dict[str, str]]:
+    """The generated C files of `program` by name, or None after reporting why not.
+    `template_dirs` are searched before the built-in templates (a target's overrides)."""
     model = transpile(program, source, diags, options, line_directives)
     if model is None:
         return None
-    return {"datapath.c": render_datapath(model)}
+    return {"datapath.c": render_datapath(model, template_dirs)}

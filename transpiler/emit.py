@@ -11,10 +11,12 @@ from p4odp.transpiler.model import CProgram
 __all__ = ["render_datapath"]
 
 
-def _environment() -> jinja2.Environment:
-    folder = resources.files("p4odp.templates")
+def _environment(template_dirs: tuple) -> jinja2.Environment:
+    """A target's template folders come first: a template of the same name replaces the
+    built-in one."""
+    folders = [str(folder) for folder in template_dirs] + [str(resources.files("p4odp.templates"))]
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(folder)),
+        loader=jinja2.FileSystemLoader(folders),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -28,8 +30,8 @@ def _environment() -> jinja2.Environment:
 LINE_RESET = "#pragma p4odp line-reset"
 
 
-def render_datapath(program: CProgram, filename: str = "datapath.c") -> str:
-    text = _environment().get_template("datapath.c.j2").render(program=program, glue=program.pipeline,
+def render_datapath(program: CProgram, template_dirs: tuple = (), filename: str = "datapath.c") -> str:
+    text = _environment(tuple(template_dirs)).get_template("datapath.c.j2").render(program=program, glue=program.pipeline,
                                                                line_reset=LINE_RESET)
     lines = text.split("\n")
     for number, line in enumerate(lines, 1):

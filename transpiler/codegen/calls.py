@@ -158,7 +158,7 @@ class Calls:
             raise Unsupported(loc, "hash algorithms that are not constants")
         buf = self.temp("hb")
         size = self.pack_bits(buf, data, loc)
-        hashed = f"p4odp_hash(P4ODP_HASH_{algo.member.upper()}, {buf}, {size})"
+        hashed = f"p4_hash(P4ODP_HASH_{algo.member.upper()}, {buf}, {size})"
         limit_c, base_c = self.value(limit), self.value(base)
         target = self.lvalue(result)
         value = f"(({limit_c}) ? (uint64_t)({base_c}) + {hashed} % (uint64_t)({limit_c}) : (uint64_t)({base_c}))"

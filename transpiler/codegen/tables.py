@@ -42,7 +42,7 @@ class Tables:
                 self.store_value("key", offset, expr)
         else:
             self.emit("const uint8_t *key = NULL;")
-        self.emit(f"const struct p4odp_table_entry *entry = p4odp_table_apply(pc->sw, {info['index']}, key, &{hit});")
+        self.emit(f"const struct p4odp_table_entry *entry = p4_table_lookup(pc, {info['index']}, key, &{hit});")
         self.emit(f"{run} = entry->action_id;")
         self.emit(f"switch ({run}) {{")
         for action, bound, action_id in info["actions"]:
