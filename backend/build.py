@@ -11,6 +11,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Optional
 
+from p4odp.backend.runtime_cache import BuildFailure, runtime_library
 from p4odp.backend.target import SYSTEM_ODPS, Target, header_folder
 from p4odp.diagnostics import Diagnostics, InternalError, Loc
 
@@ -94,6 +95,15 @@ def _make(folder: Path, goal: str, *variables: str) -> list[str]:
                           text=True).stdout.split()
 
 
+def _versions(target: Target) -> list[str]:
+    """The versions of the libraries whose headers the runtime library includes."""
+    packages = [*target.odp.system, *target.odp.pkg_config]
+    if not packages or not shutil.which("pkg-config"):
+        return []
+    return [subprocess.run(["pkg-config", "--modversion", p], capture_output=True, text=True).stdout.strip()
+            for p in packages]
+
+
 def _debian_hint(packages: tuple) -> str:
     return f" (Debian: apt-get install {' '.join(packages)})" if packages else ""
 
@@ -138,22 +148,27 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
     runtime_sources += sorted(str(p) for p in (rt / "tables").glob("*.c") if not p.name.startswith("bench"))
     binary = out_dir / "switch"
     toolchain = target.toolchain
+    compiler = toolchain.compiler(options.cc)
     sysroot = [f"--sysroot={options.sysroot}"] if options.sysroot else []
-    command = [*toolchain.compiler(options.cc), "-std=gnu11", "-pthread", *sysroot, *toolchain.all_cflags(),
-               *GENERATED_CFLAGS, *options.extra_cflags, f"-I{rt / 'include'}", f"-I{rt / 'core'}", *odp_cflags,
-               "-o", str(binary), *generated, *runtime_sources, *odp_sources, *toolchain.all_ldflags(), *odp_libs]
-    if options.verbose:
-        sys.stderr.write(" ".join(command) + "\n")
-    try:
-        result = subprocess.run(command, capture_output=True, text=True)
-    except FileNotFoundError:
-        diags.error(_COMMAND_LINE, f"C compiler not found: {command[0]} (set CC or --cc)"
+    cflags = ["-std=gnu11", "-pthread", *sysroot, *toolchain.all_cflags(), *GENERATED_CFLAGS, *options.extra_cflags,
+              f"-I{rt / 'include'}", f"-I{rt / 'core'}", *odp_cflags]
+    if shutil.which(compiler[0]) is None:
+        diags.error(_COMMAND_LINE, f"C compiler not found: {compiler[0]} (set CC or --cc)"
                                    f"{_debian_hint(toolchain.debian)}")
         return None
-    if result.returncode != 0:
+    try:
+        library = runtime_library(compiler, cflags, runtime_sources + odp_sources, rt, _versions(target))
+        command = [*compiler, *cflags, "-o", str(binary), *generated, str(library), *toolchain.all_ldflags(),
+                   *odp_libs]
+        if options.verbose:
+            sys.stderr.write(f"runtime library: {library}\n" + " ".join(command) + "\n")
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise BuildFailure(command, result.stdout + result.stderr)
+    except BuildFailure as failure:
         log = out_dir / "build.log"
-        log.write_text(" ".join(command) + "\n" + result.stdout + result.stderr)
-        first = next((line for line in result.stderr.splitlines() if "error" in line), result.stderr.strip()[:500])
+        log.write_text(" ".join(failure.command) + "\n" + failure.output)
+        first = next((line for line in failure.output.splitlines() if "error" in line), failure.output.strip()[:500])
         diags.error(Loc(str(out_dir / "switch"), 0, 0),
                     f"the C compiler failed (this is a p4odp bug when the program was accepted): {first}; "
                     f"full log in {log}")
