@@ -1,0 +1,135 @@
+"""The target plugin interface (backend/target.py, backend/targets): toolchain overrides, what a
+target finds and misses, run wrappers, port naming for pcap runs, template overrides."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from p4odp.backend.target import OdpProvider, RunWrapper, Target, Toolchain
+from p4odp.backend.targets import ARM64, ARMHF, NETMAP, X86, X86_DPDK, dpdk_pcap_vdevs
+from p4odp.diagnostics import Diagnostics
+from p4odp.frontend import FrontendOptions, load_program
+from p4odp.plugins import load_targets
+from p4odp.transpiler import generate_c
+
+REPO = Path(__file__).resolve().parents[2]
+BUILT_IN = {"x86", "x86-dpdk", "x86-xdp", "netmap", "arm64", "armhf"}
+
+
+def p4odp(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "p4odp.cli", *args], capture_output=True, text=True, cwd=REPO,
+                          env=env)
+
+
+def test_built_in_targets_register_as_plugins():
+    found = load_targets()
+    assert BUILT_IN <= set(found["targets"]) and not found["broken"]
+    assert found["targets"]["x86-dpdk"] is X86_DPDK
+
+
+def test_compiler_overrides(monkeypatch):
+    monkeypatch.delenv("CC", raising=False)
+    monkeypatch.delenv("CROSS_COMPILE", raising=False)
+    assert ARM64.toolchain.compiler() == ["aarch64-linux-gnu-gcc"]
+    monkeypatch.setenv("CROSS_COMPILE", "my-")
+    assert ARM64.toolchain.compiler() == ["my-gcc"]
+    monkeypatch.setenv("CC", "ccache clang")
+    assert ARM64.toolchain.compiler() == ["ccache", "clang"]
+    assert ARM64.toolchain.compiler("gcc-12") == ["gcc-12"]
+    monkeypatch.setenv("CFLAGS", "-O3 -DX=1")
+    assert ARM64.toolchain.all_cflags()[-2:] == ["-O3", "-DX=1"]
+
+
+def test_requirements_say_what_is_missing_and_how_to_get_it(monkeypatch):
+    monkeypatch.delenv("CC", raising=False)
+    missing = Target("t", "test", toolchain=Toolchain(cc="no-such-cc-p4odp", debian=("gcc-x",)),
+                     odp=OdpProvider(system=(), pkg_config=("no-such-lib-p4odp",), debian=("libx-dev",)),
+                     run_wrapper=RunWrapper(("no-such-qemu-p4odp",), "QEMU_LD_PREFIX", ("qemu-user-static",)))
+    needs = {r.what: r for r in missing.requirements()}
+    assert not needs["C compiler"].found and "apt-get install gcc-x" in needs["C compiler"].render()
+    assert not needs["no-such-lib-p4odp (pkg-config)"].found
+    assert "libx-dev" in needs["no-such-lib-p4odp (pkg-config)"].render()
+    assert not needs["runs under"].found and "qemu-user-static" in needs["runs under"].render()
+    assert needs["ODP"].found and needs["ODP"].detail == "bundled (pcap, loop, socket-mmap)"
+
+
+def test_headers_are_looked_up_where_the_variable_says(monkeypatch, tmp_path):
+    monkeypatch.setenv("NETMAP_INCLUDE", str(tmp_path))
+    header = [r for r in NETMAP.requirements() if r.what == "net/netmap_user.h"]
+    assert not header[0].found and "set NETMAP_INCLUDE" in header[0].detail
+    (tmp_path / "net").mkdir()
+    (tmp_path / "net" / "netmap_user.h").write_text("")
+    assert [r for r in NETMAP.requirements() if r.what == "net/netmap_user.h"][0].found
+
+
+def test_run_prefix_uses_the_wrapper_and_the_sysroot():
+    assert X86.run_prefix() == ([], {})
+    prefix, env = ARMHF.run_prefix()
+    assert Path(prefix[0]).name in ("qemu-arm-static", "qemu-arm")
+    assert env == {"QEMU_LD_PREFIX": "/usr/arm-linux-gnueabihf"}
+    assert ARMHF.run_prefix("/my/sysroot")[1] == {"QEMU_LD_PREFIX": "/my/sysroot"}
+
+
+def test_dpdk_ports_are_vdevs_in_probe_order(tmp_path):
+    files = {3: (tmp_path / "in3.pcap", tmp_path / "out3.pcap"), 1: (tmp_path / "in1.pcap", tmp_path / "out1.pcap")}
+    ports = dpdk_pcap_vdevs(files)
+    assert ports.names == {1: "0", 3: "1"}
+    params = ports.env["ODP_PLATFORM_PARAMS"]
+    assert "--no-huge" in params and "--in-memory" in params
+    assert params.index(f"net_pcap0,rx_pcap={tmp_path}/in1.pcap,tx_pcap={tmp_path}/out1.pcap") < \
+        params.index(f"net_pcap1,rx_pcap={tmp_path}/in3.pcap,tx_pcap={tmp_path}/out3.pcap")
+    assert X86.pcap_ports(files).names == {3: f"pcap:in={tmp_path}/in3.pcap:out={tmp_path}/out3.pcap",
+                                           1: f"pcap:in={tmp_path}/in1.pcap:out={tmp_path}/out1.pcap"}
+
+
+def _l2fwd_c(template_dirs: tuple = ()) -> str:
+    diags = Diagnostics()
+    source = str(REPO / "examples" / "l2fwd" / "l2fwd.p4")
+    program = load_program(source, FrontendOptions([], [], []), diags)
+    return generate_c(program, source, diags, template_dirs=template_dirs)["datapath.c"]
+
+
+def test_a_target_template_replaces_the_built_in_one(tmp_path):
+    (tmp_path / "target").mkdir()
+    (tmp_path / "target" / "checksum.c.j2").write_text(
+        "/* checksums of {{ program.source }} */\n"
+        "static inline uint64_t p4_hash(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len)\n"
+        "{\n\treturn p4odp_hash(algo, buf, len);\n}\n")
+    built_in, replaced = _l2fwd_c(), _l2fwd_c((str(tmp_path),))
+    assert "/* checksums of " not in built_in and "/* checksums of " in replaced
+    assert "p4_send(" in replaced and "p4_table_lookup(" in replaced  # the others stay built-in
+
+
+def test_targets_command_lists_each_target_with_its_needs():
+    listed = p4odp("targets")
+    assert listed.returncode == 0, listed.stderr
+    for name in BUILT_IN:
+        assert f"\n{name}: " in "\n" + listed.stdout
+    assert "    C compiler: " in listed.stdout and "    ODP: " in listed.stdout
+
+
+def test_targets_install_rejects_an_unknown_target():
+    result = p4odp("targets", "--install", "no-such-target")
+    assert result.returncode == 1 and "unknown target 'no-such-target'" in result.stderr
+
+
+def test_a_target_that_cannot_build_here_says_why(tmp_path):
+    env = dict(os.environ, NETMAP_INCLUDE=str(tmp_path))  # no headers there
+    result = p4odp("compile", "examples/l2fwd/l2fwd.p4", "--target", "netmap", "-o", str(tmp_path / "out"), env=env)
+    assert result.returncode == 1, result.stderr
+    assert "net/netmap_user.h: set NETMAP_INCLUDE" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_missing_compiler_is_an_error_not_a_crash(tmp_path):
+    result = p4odp("compile", "examples/l2fwd/l2fwd.p4", "--cc", "no-such-cc-p4odp", "-o", str(tmp_path))
+    assert result.returncode == 1 and "C compiler not found: no-such-cc-p4odp" in result.stderr
+
+
+def test_which_system_odp_each_target_accepts():
+    """A cross target never links the host's ODP; x86-dpdk takes only odp-dpdk."""
+    assert X86.odp.system == ("libodp-linux", "libodp-dpdk")
+    assert X86_DPDK.odp.system == ("libodp-dpdk",)
+    assert ARM64.odp.system == ARMHF.odp.system == ()
