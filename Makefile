@@ -1,7 +1,8 @@
 # p4odp: the two first commands are `make example` and `make test`; both set
 # themselves up on a fresh Debian machine (see `setup`).
 #
-#   make setup        install the tools and the p4odp package (editable, with test extras)
+#   make setup        install the tools and the p4odp package (editable, with test extras);
+#                     TARGETS="x86-dpdk arm64 ..." also installs what those targets need (as root)
 #   make example      run the main job on a bundled example (EXAMPLE=l3fwd by default)
 #   make test         run the test suite
 #   make bench        time the front end on a generated 1,000+ line program
@@ -12,6 +13,7 @@ PYTHON ?= python3
 P4ODP ?= $(PYTHON) -m p4odp.cli
 BUILD ?= build
 EXAMPLE ?= l3fwd
+TARGETS ?=
 EXAMPLE_P4 = examples/$(EXAMPLE)/$(EXAMPLE).p4
 P4C_TESTDATA ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -64,6 +66,7 @@ setup:
 	    $(PYTHON) -m pip install -q $$flags -e '.[test]' && \
 	    mkdir -p $(BUILD) && touch $(SETUP_STAMP); \
 	fi
+	@if [ -n "$(TARGETS)" ]; then $(P4ODP) targets --install $(TARGETS); fi
 
 # The main job on a bundled example: compile it into a switch, feed the switch
 # a pcap made by the example's script through its commands file, then run its
