@@ -65,50 +65,81 @@ static inline uint64_t p4odp_sub_sat(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
-/* A signed result clamped to the range of int<width>. */
-static inline int64_t p4odp_sclamp(__int128 v, uint32_t width)
+/* The range of int<width>: [-max - 1, max]. */
+static inline int64_t p4odp_smax(uint32_t width)
 {
-	int64_t max = (int64_t)(p4odp_mask(width) >> 1), min = -max - 1;
-	return v > max ? max : v < min ? min : (int64_t)v;
+	return (int64_t)(p4odp_mask(width) >> 1);
 }
 
+/* a + b as int<width>, saturating.  Operands are int<width> values, so the
+ * sum overflows int64_t only when width is 64; no 128-bit type is needed
+ * (32-bit targets have none). */
 static inline int64_t p4odp_sadd_sat(int64_t a, int64_t b, uint32_t width)
 {
-	return p4odp_sclamp((__int128)a + b, width);
+	int64_t max = p4odp_smax(width), min = -max - 1, sum;
+	if (__builtin_add_overflow(a, b, &sum))
+		return a < 0 ? min : max;
+	return sum > max ? max : sum < min ? min : sum;
 }
 
-/* Not a + (-b): -INT64_MIN overflows. */
+/* a - b as int<width>, saturating (not a + (-b): -INT64_MIN overflows). */
 static inline int64_t p4odp_ssub_sat(int64_t a, int64_t b, uint32_t width)
 {
-	return p4odp_sclamp((__int128)a - b, width);
+	int64_t max = p4odp_smax(width), min = -max - 1, diff;
+	if (__builtin_sub_overflow(a, b, &diff))
+		return a < 0 ? min : max;
+	return diff > max ? max : diff < min ? min : diff;
 }
 
-/* Read `width` (1..64) bits at bit offset `off` of `buf`, big-endian. */
-static inline uint64_t p4odp_load_bits(const uint8_t *buf, uint32_t off, uint32_t width)
+/* `width` bits at bit `shift` (0..7) of `p`, where they span at most 8 bytes
+ * (shift + width <= 64). */
+static inline uint64_t p4odp__load_bits8(const uint8_t *p, uint32_t shift, uint32_t width)
 {
-	const uint8_t *p = buf + (off >> 3);
-	uint32_t shift = off & 7, nbytes = (shift + width + 7) >> 3;
-	unsigned __int128 acc = 0;
+	uint32_t nbytes = (shift + width + 7) >> 3;
+	uint64_t acc = 0;
 	for (uint32_t i = 0; i < nbytes; i++)
 		acc = (acc << 8) | p[i];
 	acc >>= nbytes * 8 - shift - width;
-	return (uint64_t)acc & p4odp_mask(width);
+	return acc & p4odp_mask(width);
+}
+
+static inline void p4odp__store_bits8(uint8_t *p, uint32_t shift, uint32_t width, uint64_t v)
+{
+	uint32_t nbytes = (shift + width + 7) >> 3, low = nbytes * 8 - shift - width;
+	uint64_t acc = 0, mask = p4odp_mask(width) << low;
+	for (uint32_t i = 0; i < nbytes; i++)
+		acc = (acc << 8) | p[i];
+	acc = (acc & ~mask) | ((v & p4odp_mask(width)) << low);
+	for (uint32_t i = nbytes; i-- > 0;) {
+		p[i] = (uint8_t)acc;
+		acc >>= 8;
+	}
+}
+
+/* Read `width` (1..64) bits at bit offset `off` of `buf`, big-endian.  Bits
+ * that span 9 bytes (an unaligned field of more than 56 bits) are read in two
+ * parts: 64-bit arithmetic is enough on every target (32-bit ones have no
+ * __int128). */
+static inline uint64_t p4odp_load_bits(const uint8_t *buf, uint32_t off, uint32_t width)
+{
+	const uint8_t *p = buf + (off >> 3);
+	uint32_t shift = off & 7, last = shift + width - 8;
+	if (p4odp_unlikely(shift + width > 64))
+		return p4odp__load_bits8(p, shift, width - 8) << 8 | p4odp__load_bits8(p + (last >> 3), last & 7, 8);
+	return p4odp__load_bits8(p, shift, width);
 }
 
 /* Write the low `width` (1..64) bits of `v` at bit offset `off` of `buf`. */
 static inline void p4odp_store_bits(uint8_t *buf, uint32_t off, uint32_t width, uint64_t v)
 {
 	uint8_t *p = buf + (off >> 3);
-	uint32_t shift = off & 7, nbytes = (shift + width + 7) >> 3;
-	uint32_t low = nbytes * 8 - shift - width;
-	unsigned __int128 acc = 0, mask = (unsigned __int128)p4odp_mask(width) << low;
-	for (uint32_t i = 0; i < nbytes; i++)
-		acc = (acc << 8) | p[i];
-	acc = (acc & ~mask) | (((unsigned __int128)(v & p4odp_mask(width))) << low);
-	for (uint32_t i = nbytes; i-- > 0;) {
-		p[i] = (uint8_t)acc;
-		acc >>= 8;
+	uint32_t shift = off & 7, last = shift + width - 8;
+	if (p4odp_unlikely(shift + width > 64)) {
+		p4odp__store_bits8(p, shift, width - 8, v >> 8);
+		p4odp__store_bits8(p + (last >> 3), last & 7, 8, v);
+		return;
 	}
+	p4odp__store_bits8(p, shift, width, v);
 }
 
 /* Copy `width` bits at bit offset `src_off` of `src` to bit offset `dst_off` of `dst`. */

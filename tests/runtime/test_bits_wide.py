@@ -1,8 +1,9 @@
 """Tests of the wide-value helpers of runtime/include/p4odp_bits.h.
 
 Builds tests/runtime/c/bits_wide.c with each compiler variant (the default C
-compiler, clang when installed, an AddressSanitizer + UBSan build), with
--Werror, and runs it: every helper against a bit-by-bit reference on edge
+compiler, clang when installed, an AddressSanitizer + UBSan build, and the
+32-bit and 64-bit ARM cross compilers under qemu-user when installed: armhf
+has no __int128 and a 32-bit long), with -Werror, and runs it: every helper against a bit-by-bit reference on edge
 and random values of widths 65 to 256, with dst apart from and the same as
 its operands.
 """
@@ -20,7 +21,11 @@ SOURCE = Path(__file__).resolve().parent / "c" / "bits_wide.c"
 WARNINGS = ["-Wall", "-Wextra", "-Werror"]
 ASAN = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"]
 SANITIZER_REPORTS = ("ERROR: AddressSanitizer", "runtime error:")
-VARIANTS = {"cc": (None, []), "clang": ("clang", []), "asan": (None, ASAN)}
+VARIANTS = {"cc": (None, []), "clang": ("clang", []), "asan": (None, ASAN),
+            "armhf": ("arm-linux-gnueabihf-gcc", []), "arm64": ("aarch64-linux-gnu-gcc", [])}
+# Cross variants run under qemu-user: (emulator, sysroot).
+EMULATORS = {"armhf": ("qemu-arm-static", "/usr/arm-linux-gnueabihf"),
+             "arm64": ("qemu-aarch64-static", "/usr/aarch64-linux-gnu")}
 TIMEOUT = 120
 
 
@@ -30,11 +35,17 @@ def test_bits_wide(variant, tmp_path):
     cc = cc or os.environ.get("CC", "cc")
     if shutil.which(cc) is None:
         pytest.skip(f"compiler {cc} not installed")
+    run = []
+    if variant in EMULATORS:
+        emulator, sysroot = EMULATORS[variant]
+        if shutil.which(emulator) is None:
+            pytest.skip(f"{emulator} not installed")
+        run = [emulator, "-L", sysroot]
     exe = tmp_path / "bits_wide"
     subprocess.run([cc, "-std=c11", *WARNINGS, "-O1", "-g", *flags, "-I", str(INCLUDE_DIR),
                     str(SOURCE), "-o", str(exe)], check=True, timeout=TIMEOUT)
-    seed = {"cc": 1, "clang": 2, "asan": 3}[variant]  # other values for each build
-    proc = subprocess.run([str(exe), str(seed)], capture_output=True, text=True, timeout=TIMEOUT,
+    seed = {"cc": 1, "clang": 2, "asan": 3, "armhf": 4, "arm64": 5}[variant]  # other values for each build
+    proc = subprocess.run([*run, str(exe), str(seed)], capture_output=True, text=True, timeout=TIMEOUT,
                           env={**os.environ, "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"})
     for report in SANITIZER_REPORTS:
         assert report not in proc.stderr, f"sanitizer report:\n{proc.stderr}"

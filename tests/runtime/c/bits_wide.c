@@ -5,7 +5,9 @@
  * multiplication, shifts and comparisons bit by bit, signed saturation in
  * one bit more.  Every helper runs on edge values and random ones for each
  * width, with dst apart from the operands and the same array as each of
- * them, and must write no byte outside dst[0..n).
+ * them, and must write no byte outside dst[0..n).  The narrow helpers of
+ * 1..64 bits with no wider type behind them (field loads and stores at any
+ * bit offset, signed saturation) are checked the same way.
  * Usage: bits_wide [SEED [ROUNDS]]  (prints "bits_wide: OK").
  */
 #include <inttypes.h>
@@ -631,6 +633,87 @@ static void check_width(uint32_t w, uint32_t rounds)
 	}
 }
 
+/* ---- Narrow helpers (values of 1..64 bits in uint64_t) ---- */
+
+/* x cut to its low w bits: edge values are made for wide widths. */
+static struct bits narrow(struct bits x, uint32_t w)
+{
+	memset(x.v + w, 0, MAXW + 1 - w);
+	return x;
+}
+
+static void fail_narrow(const char *helper, uint32_t w, const char *what, uint64_t want, uint64_t got)
+{
+	fprintf(stderr, "bits_wide: %s, width %" PRIu32 ", %s: expected 0x%" PRIx64 ", got 0x%" PRIx64 "\n",
+		helper, w, what, want, got);
+	exit(1);
+}
+
+/* p4odp_load_bits and p4odp_store_bits at every bit offset 0..15 against the
+ * bit arrays: fields that span up to 9 bytes, written without touching a bit
+ * around them. */
+static void check_load_store(uint32_t w)
+{
+	uint8_t pkt[24], want[24];
+	char what[64];
+
+	for (uint32_t off = 0; off < 16; off++) {
+		struct bits x = narrow(random_value(w), w), around = random_value(8 * sizeof pkt);
+		uint64_t v = ref_to_u64(&x);
+
+		to_bytes(pkt, &around, sizeof pkt, 8 * sizeof pkt);
+		memcpy(want, pkt, sizeof pkt);
+		for (uint32_t i = 0; i < w; i++) {  /* bit i of v at big-endian position off + w - 1 - i */
+			uint32_t pos = off + w - 1 - i;
+			want[pos / 8] = (uint8_t)((want[pos / 8] & ~(0x80 >> pos % 8)) | (x.v[i] ? 0x80 >> pos % 8 : 0));
+		}
+		snprintf(what, sizeof what, "offset %" PRIu32, off);
+		checks += 2;
+		uint64_t got = p4odp_load_bits(want, off, w);
+		if (got != v)
+			fail_narrow("p4odp_load_bits", w, what, v, got);
+		p4odp_store_bits(pkt, off, w, v | (w < 64 ? ~UINT64_C(0) << w : 0));  /* high bits ignored */
+		for (uint32_t i = 0; i < sizeof pkt; i++)
+			if (pkt[i] != want[i])
+				fail_narrow("p4odp_store_bits", w, what, want[i], pkt[i]);
+	}
+}
+
+static int64_t narrow_signed(const struct bits *x, uint32_t w)
+{
+	return p4odp_sext(ref_to_u64(x), w);
+}
+
+static void check_narrow_sat(const struct bits *x, const struct bits *y, uint32_t w)
+{
+	int64_t a = narrow_signed(x, w), b = narrow_signed(y, w);
+	struct bits sum = ref_sadd_sat(x, y, w), diff = ref_ssub_sat(x, y, w);
+	char what[96];
+
+	snprintf(what, sizeof what, "a = %" PRId64 ", b = %" PRId64, a, b);
+	checks += 2;
+	if (p4odp_sadd_sat(a, b, w) != narrow_signed(&sum, w))
+		fail_narrow("p4odp_sadd_sat", w, what, (uint64_t)narrow_signed(&sum, w), (uint64_t)p4odp_sadd_sat(a, b, w));
+	if (p4odp_ssub_sat(a, b, w) != narrow_signed(&diff, w))
+		fail_narrow("p4odp_ssub_sat", w, what, (uint64_t)narrow_signed(&diff, w), (uint64_t)p4odp_ssub_sat(a, b, w));
+}
+
+static void check_narrow(uint32_t rounds)
+{
+	for (uint32_t w = 1; w <= 64; w++) {
+		for (int i = 0; i < EDGES; i++)
+			for (int j = 0; j < EDGES; j++) {
+				struct bits x = narrow(edge(i, w), w), y = narrow(edge(j, w), w);
+				check_narrow_sat(&x, &y, w);
+			}
+		for (uint32_t r = 0; r < rounds / 10 + 1; r++) {
+			struct bits x = narrow(random_value(w), w), y = narrow(random_value(w), w);
+			check_narrow_sat(&x, &y, w);
+			check_load_store(w);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 1;
@@ -639,6 +722,7 @@ int main(int argc, char **argv)
 	rng_state = seed;
 	for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++)
 		check_width(widths[i], rounds);
+	check_narrow(rounds);
 	printf("bits_wide: OK (%llu checks)\n", checks);
 	return 0;
 }
