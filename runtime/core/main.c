@@ -126,17 +126,20 @@ static int parse_port_option(struct p4odp_switch *sw, const char *arg)
 
 /* Every input port that can still deliver packets has delivered all of them.
  * The bundled ODP knows when a pcap file is read to its end; a system ODP has
- * no such call, so there the inputs count as done after IDLE_DONE_NS without
- * a packet. */
+ * no such call, and some bundled devices (DPDK net_pcap ports) cannot tell:
+ * those inputs count as done after IDLE_DONE_NS without a packet. */
 #define IDLE_DONE_NS (500 * 1000 * 1000ull)
 
 static bool inputs_done(struct p4odp_switch *sw, uint64_t idle_ns)
 {
 #ifdef P4ODP_ODP_BUNDLED
-	(void)idle_ns;
-	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
-		if (sw->ports[i].open && odp_bundled_pktio_input_done(sw->ports[i].pktio) != 1)
+	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
+		if (!sw->ports[i].open)
+			continue;
+		int done = odp_bundled_pktio_input_done(sw->ports[i].pktio);
+		if (done == ODP_BUNDLED_INPUT_UNKNOWN ? idle_ns < IDLE_DONE_NS : done != 1)
 			return false;
+	}
 	return true;
 #else
 	(void)sw;

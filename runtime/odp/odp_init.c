@@ -8,6 +8,9 @@
 #include <unistd.h>
 
 #include "odp_internal.h"
+#ifdef ODP_BUNDLED_PKTIO_DPDK
+#include "odp_dpdk_internal.h"
+#endif
 
 _odp_global_t _odp_global = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -142,6 +145,12 @@ int odp_init_global(odp_instance_t *instance, const odp_init_t *params,
 	}
 	for (int i = 0; i < _ODP_MAX_PKTIOS; i++)
 		_odp_global.pktios[i].index = i;
+#ifdef ODP_BUNDLED_PKTIO_DPDK
+	if (_odp_dpdk_init_global() != 0) {
+		free_tables();
+		goto out;
+	}
+#endif
 
 	_odp_global.instance = (odp_instance_t)getpid() << 8 | 1;
 	*instance = _odp_global.instance;
@@ -176,26 +185,18 @@ int odp_term_global(odp_instance_t instance)
 		leaks++;
 	}
 
-	pthread_mutex_lock(&_odp_global.lock);
-	for (int i = 0; i < _ODP_MAX_POOLS; i++) {
-		_odp_pool_t *pool = &_odp_global.pools[i];
+	leaks += _odp_pool_destroy_all();
 
-		if (!pool->in_use)
-			continue;
-		_ODP_ERR("odp_term_global: pool '%s' not destroyed, destroyed now\n", pool->name);
-		_ODP_UNPOISON(pool->base, pool->map_len);
-		_odp_unmap(pool->base, pool->map_len);
-		_odp_unmap(pool->cache, pool->cache_map_len);
-		free(pool->free);
-		pool->in_use = 0;
-		leaks++;
-	}
+	pthread_mutex_lock(&_odp_global.lock);
 	n = _odp_shm_free_all();
 	if (n) {
 		_ODP_ERR("odp_term_global: %d shared memory block(s) not freed, freed now\n", n);
 		leaks++;
 	}
 	free_tables();
+#ifdef ODP_BUNDLED_PKTIO_DPDK
+	_odp_dpdk_term_global();
+#endif
 	_odp_global.inited = 0;
 	_odp_global.log_fn = NULL;
 	_odp_global.abort_fn = NULL;
@@ -244,6 +245,9 @@ int odp_init_local(odp_instance_t instance, odp_thread_type_t thr_type)
 	_odp_thr_id = id;
 	_odp_thr_type = thr_type;
 	pthread_mutex_unlock(&_odp_global.lock);
+#ifdef ODP_BUNDLED_PKTIO_DPDK
+	_odp_dpdk_init_local();
+#endif
 	return 0;
 }
 
@@ -257,6 +261,9 @@ int odp_term_local(void)
 		return -1;
 	}
 	_odp_pool_flush_thread(id);
+#ifdef ODP_BUNDLED_PKTIO_DPDK
+	_odp_dpdk_term_local();
+#endif
 	pthread_mutex_lock(&_odp_global.lock);
 	_odp_global.thr_used[id] = 0;
 	if (_odp_thr_type == ODP_THREAD_WORKER)

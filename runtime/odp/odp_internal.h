@@ -89,6 +89,7 @@ typedef struct _odp_pool_t {
 	uint8_t *base;           /* first packet header */
 	size_t map_len;
 	size_t cache_map_len;
+	struct rte_mempool *mempool; /* DPDK build: the mbufs that are the packets */
 } _odp_pool_t;
 
 static inline _odp_pool_t *_odp_pool_from_hdl(odp_pool_t pool)
@@ -107,6 +108,18 @@ _odp_pool_t *_odp_pool_get(odp_pool_t pool);
 /* Data room of a pool's packets (the longest packet it can hold). */
 uint32_t _odp_pool_data_room(odp_pool_t pool);
 
+/* Check pool parameters; give the data room and number of packets: 0 or <0.
+ * Both pool backends (odp_pool.c, odp_dpdk.c) start with it. */
+int _odp_pool_check_param(const odp_pool_param_t *param, uint32_t *data_room, uint32_t *num);
+
+/* With the global lock held: a free pool slot with the fields both backends
+ * share filled in (not yet in use), or NULL after an error message. */
+_odp_pool_t *_odp_pool_reserve(const char *name, const odp_pool_param_t *param, uint32_t num,
+			       uint32_t data_room);
+
+/* Destroy the pools still in use (odp_term_global()); returns how many. */
+int _odp_pool_destroy_all(void);
+
 /* Return a thread's cached packets to their pools (odp_term_local()). */
 void _odp_pool_flush_thread(int thr);
 
@@ -121,6 +134,8 @@ typedef struct _odp_pktio_ops_t {
 	int (*match)(const char *devname);
 	uint32_t max_in_queues;
 	uint32_t max_out_queues;
+	/* Optional: lower the queue limits to what the opened device has. */
+	void (*queues)(_odp_pktio_entry_t *e, uint32_t *max_in, uint32_t *max_out);
 	/* Open: parse the name, check the device, set e->priv. 0 or <0. */
 	int (*open)(_odp_pktio_entry_t *e, const char *devname);
 	/* Close: release everything, free packets still held. 0 or <0. */

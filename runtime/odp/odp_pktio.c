@@ -230,19 +230,31 @@ int _odp_pktio_close_all(void)
 	return n;
 }
 
+/* Queue limits of the device kind, or of the device when it has fewer. */
+static void max_queues(_odp_pktio_entry_t *e, uint32_t *max_in, uint32_t *max_out)
+{
+	*max_in = e->ops->max_in_queues;
+	*max_out = e->ops->max_out_queues;
+	if (e->ops->queues)
+		e->ops->queues(e, max_in, max_out);
+}
+
 int odp_pktio_capability(odp_pktio_t pktio, odp_pktio_capability_t *capa)
 {
 	_odp_pktio_entry_t *e = entry_get(pktio);
 	uint32_t maxlen;
+	uint32_t max_in;
+	uint32_t max_out;
 
 	if (!e)
 		return -1;
 	maxlen = e->ops->maxlen(e);
+	max_queues(e, &max_in, &max_out);
 	memset(capa, 0, sizeof(*capa));
-	capa->max_input_queues = e->ops->max_in_queues;
+	capa->max_input_queues = max_in;
 	capa->min_input_queue_size = 0;
 	capa->max_input_queue_size = 0;
-	capa->max_output_queues = e->ops->max_out_queues;
+	capa->max_output_queues = max_out;
 	capa->min_output_queue_size = 0;
 	capa->max_output_queue_size = 0;
 	odp_pktio_config_init(&capa->config);
@@ -323,6 +335,8 @@ int odp_pktin_queue_config(odp_pktio_t pktio, const odp_pktin_queue_param_t *par
 {
 	_odp_pktio_entry_t *e = entry_get(pktio);
 	odp_pktin_queue_param_t defaults;
+	uint32_t max_in;
+	uint32_t max_out;
 
 	if (!e)
 		return -1;
@@ -330,8 +344,9 @@ int odp_pktin_queue_config(odp_pktio_t pktio, const odp_pktin_queue_param_t *par
 		odp_pktin_queue_param_init(&defaults);
 		param = &defaults;
 	}
+	max_queues(e, &max_in, &max_out);
 	int go_on = queue_config_check(e, "odp_pktin_queue_config", e->param.in_mode == ODP_PKTIN_MODE_DISABLED,
-				       param->num_queues, e->ops->max_in_queues);
+				       param->num_queues, max_in);
 	if (go_on <= 0) {
 		if (go_on == 0)
 			e->num_in = 0;
@@ -352,6 +367,8 @@ int odp_pktout_queue_config(odp_pktio_t pktio, const odp_pktout_queue_param_t *p
 {
 	_odp_pktio_entry_t *e = entry_get(pktio);
 	odp_pktout_queue_param_t defaults;
+	uint32_t max_in;
+	uint32_t max_out;
 
 	if (!e)
 		return -1;
@@ -359,8 +376,9 @@ int odp_pktout_queue_config(odp_pktio_t pktio, const odp_pktout_queue_param_t *p
 		odp_pktout_queue_param_init(&defaults);
 		param = &defaults;
 	}
+	max_queues(e, &max_in, &max_out);
 	int go_on = queue_config_check(e, "odp_pktout_queue_config", e->param.out_mode == ODP_PKTOUT_MODE_DISABLED,
-				       param->num_queues, e->ops->max_out_queues);
+				       param->num_queues, max_out);
 	if (go_on <= 0) {
 		if (go_on == 0)
 			e->num_out = 0;

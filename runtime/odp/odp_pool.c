@@ -1,8 +1,11 @@
 /* Bundled ODP: packet pools and the packet calls that are not inline.
  *
- * A pool is one mapping of fixed-size packets (header, user area, buffer),
- * a locked stack of free packets, and a small cache of free packets per
- * thread so that most allocations and frees take no lock.
+ * The first part is common to both pool backends. The second is the backend
+ * of the plain build: a pool is one mapping of fixed-size packets (header,
+ * user area, buffer), a locked stack of free packets, and a small cache of
+ * free packets per thread so that most allocations and frees take no lock.
+ * A DPDK build (ODP_BUNDLED_PKTIO_DPDK) has odp_dpdk.c instead, where the
+ * packets are the mbufs of an rte_mempool.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -44,6 +47,298 @@ uint32_t _odp_pool_data_room(odp_pool_t hdl)
 	return _odp_pool_from_hdl(hdl)->data_room;
 }
 
+void odp_pool_param_init(odp_pool_param_t *param)
+{
+	memset(param, 0, sizeof(*param));
+	param->pkt.headroom = DEFAULT_HEADROOM;
+	param->pkt.cache_size = DEFAULT_CACHE_SIZE;
+	param->buf.cache_size = DEFAULT_CACHE_SIZE;
+	param->tmo.cache_size = DEFAULT_CACHE_SIZE;
+	param->vector.cache_size = DEFAULT_CACHE_SIZE;
+}
+
+int _odp_pool_check_param(const odp_pool_param_t *param, uint32_t *data_room, uint32_t *num)
+{
+	uint32_t room;
+	uint32_t n;
+
+	if (param->type != ODP_POOL_PACKET) {
+		_ODP_ERR("odp_pool_create: only packet pools (ODP_POOL_PACKET) are supported\n");
+		return -1;
+	}
+	if (param->pkt.num == 0 || param->pkt.num > MAX_NUM) {
+		_ODP_ERR("odp_pool_create: pkt.num %" PRIu32 " not in 1 ... %d\n",
+			 param->pkt.num, MAX_NUM);
+		return -1;
+	}
+	if (param->pkt.headroom > MAX_HEADROOM || param->pkt.uarea_size > MAX_UAREA ||
+	    param->pkt.align > ODP_CACHE_LINE_SIZE ||
+	    (param->pkt.align & (param->pkt.align - 1)) != 0 ||
+	    param->pkt.num_subparam > ODP_POOL_MAX_SUBPARAMS) {
+		_ODP_ERR("odp_pool_create: headroom, uarea_size, align or num_subparam too large\n");
+		return -1;
+	}
+	room = max_u32(param->pkt.len, max_u32(param->pkt.max_len, param->pkt.seg_len));
+	n = param->pkt.num;
+	for (int i = 0; i < param->pkt.num_subparam; i++) {
+		room = max_u32(room, param->pkt.sub[i].len);
+		n += param->pkt.sub[i].num;
+	}
+	if (room == 0)
+		room = DEFAULT_DATA_ROOM;
+	if (room > MAX_DATA_ROOM || n > MAX_NUM) {
+		_ODP_ERR("odp_pool_create: packet length %" PRIu32 " (max %d) or number %" PRIu32
+			 " too large\n", room, MAX_DATA_ROOM, n);
+		return -1;
+	}
+	*data_room = (uint32_t)_odp_round_up(room, ODP_CACHE_LINE_SIZE);
+	*num = n;
+	return 0;
+}
+
+_odp_pool_t *_odp_pool_reserve(const char *name, const odp_pool_param_t *param, uint32_t num,
+			       uint32_t data_room)
+{
+	_odp_pool_t *pool = NULL;
+
+	if (!_odp_global.inited) {
+		_ODP_ERR("odp_pool_create: ODP not initialized\n");
+		return NULL;
+	}
+	for (int i = 0; i < _ODP_MAX_POOLS; i++) {
+		if (!_odp_global.pools[i].in_use) {
+			pool = &_odp_global.pools[i];
+			break;
+		}
+	}
+	if (!pool) {
+		_ODP_ERR("odp_pool_create: all %d pools in use\n", _ODP_MAX_POOLS);
+		return NULL;
+	}
+	memset(pool, 0, sizeof(*pool));
+	odp_spinlock_init(&pool->lock);
+	snprintf(pool->name, sizeof(pool->name), "%s", name ? name : "");
+	pool->param = *param;
+	pool->num = num;
+	pool->data_room = data_room;
+	/* Data starts at a cache aligned head plus the headroom. */
+	pool->headroom = param->pkt.align > 1 ?
+		(uint32_t)_odp_round_up(param->pkt.headroom, param->pkt.align) :
+		param->pkt.headroom;
+	pool->uarea_size = param->pkt.uarea_size;
+	return pool;
+}
+
+odp_pool_t odp_pool_lookup(const char *name)
+{
+	odp_pool_t found = ODP_POOL_INVALID;
+
+	if (!name)
+		return ODP_POOL_INVALID;
+	pthread_mutex_lock(&_odp_global.lock);
+	for (int i = 0; _odp_global.pools && i < _ODP_MAX_POOLS; i++) {
+		_odp_pool_t *pool = &_odp_global.pools[i];
+
+		if (pool->in_use && strcmp(pool->name, name) == 0) {
+			found = _odp_pool_to_hdl(pool);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&_odp_global.lock);
+	return found;
+}
+
+int odp_pool_index(odp_pool_t hdl)
+{
+	_odp_pool_t *pool = _odp_pool_get(hdl);
+
+	return pool ? (int)(pool - _odp_global.pools) : -1;
+}
+
+unsigned int odp_pool_max_index(void)
+{
+	return _ODP_MAX_POOLS - 1;
+}
+
+uint64_t odp_pool_to_u64(odp_pool_t hdl)
+{
+	return (uint64_t)(uintptr_t)hdl;
+}
+
+uint32_t odp_packet_reset_max_len(odp_packet_t pkt)
+{
+	return _odp_pool_from_hdl(_odp_pkt_hdr(pkt)->pool)->data_room;
+}
+
+/* ---- Packet calls that are not inline ---- */
+
+int odp_packet_extend_head(odp_packet_t *pkt, uint32_t len, void **data_ptr, uint32_t *seg_len)
+{
+	void *data = odp_packet_push_head(*pkt, len);
+
+	if (!data)
+		return -1;
+	if (data_ptr)
+		*data_ptr = data;
+	if (seg_len)
+		*seg_len = odp_packet_seg_len(*pkt);
+	return 0;
+}
+
+int odp_packet_trunc_head(odp_packet_t *pkt, uint32_t len, void **data_ptr, uint32_t *seg_len)
+{
+	void *data = odp_packet_pull_head(*pkt, len);
+
+	if (!data)
+		return -1;
+	if (data_ptr)
+		*data_ptr = data;
+	if (seg_len)
+		*seg_len = odp_packet_seg_len(*pkt);
+	return 0;
+}
+
+int odp_packet_extend_tail(odp_packet_t *pkt, uint32_t len, void **data_ptr, uint32_t *seg_len)
+{
+	void *old_tail = odp_packet_push_tail(*pkt, len);
+
+	if (!old_tail)
+		return -1;
+	if (data_ptr)
+		*data_ptr = old_tail;
+	if (seg_len)
+		*seg_len = len;
+	return 0;
+}
+
+int odp_packet_trunc_tail(odp_packet_t *pkt, uint32_t len, void **tail_ptr, uint32_t *tailroom)
+{
+	void *tail = odp_packet_pull_tail(*pkt, len);
+
+	if (!tail)
+		return -1;
+	if (tail_ptr)
+		*tail_ptr = tail;
+	if (tailroom)
+		*tailroom = odp_packet_tailroom(*pkt);
+	return 0;
+}
+
+int odp_packet_add_data(odp_packet_t *pkt, uint32_t offset, uint32_t len)
+{
+	_odp_pkt_hdr_t *h = _odp_pkt_hdr(*pkt);
+	uint32_t back;
+
+	if (offset > h->len)
+		return -1;
+	back = h->len - offset;
+	if (len <= odp_packet_headroom(*pkt) &&
+	    (offset <= back || len > odp_packet_tailroom(*pkt))) {
+		/* Move the bytes in front of offset into the headroom. */
+		memmove(h->data - len, h->data, offset);
+		h->data -= len;
+		h->len += len;
+		return offset ? 1 : 0;
+	}
+	if (len <= odp_packet_tailroom(*pkt)) {
+		/* Move the bytes from offset on into the tailroom. */
+		memmove(h->data + offset + len, h->data + offset, back);
+		h->len += len;
+		return back ? 1 : 0;
+	}
+	return -1;
+}
+
+int odp_packet_rem_data(odp_packet_t *pkt, uint32_t offset, uint32_t len)
+{
+	_odp_pkt_hdr_t *h = _odp_pkt_hdr(*pkt);
+	uint32_t back;
+
+	if (offset > h->len || len > h->len - offset || len >= h->len)
+		return -1;
+	back = h->len - offset - len;
+	if (offset <= back) {
+		memmove(h->data + len, h->data, offset);
+		h->data += len;
+		h->len -= len;
+		return offset ? 1 : 0;
+	}
+	memmove(h->data + offset, h->data + offset + len, back);
+	h->len -= len;
+	return back ? 1 : 0;
+}
+
+static void copy_meta(_odp_pkt_hdr_t *dst, const _odp_pkt_hdr_t *src)
+{
+	dst->input = src->input;
+	dst->input_index = src->input_index;
+	dst->user_ptr = src->user_ptr;
+	dst->user_flag = src->user_flag;
+	if (dst->uarea && src->uarea)
+		memcpy(dst->uarea, src->uarea, min_u32(dst->uarea_size, src->uarea_size));
+}
+
+odp_packet_t odp_packet_copy(odp_packet_t pkt, odp_pool_t pool)
+{
+	_odp_pkt_hdr_t *src = _odp_pkt_hdr(pkt);
+	odp_packet_t copy = odp_packet_alloc(pool, src->len);
+
+	if (copy == ODP_PACKET_INVALID)
+		return ODP_PACKET_INVALID;
+	memcpy(_odp_pkt_hdr(copy)->data, src->data, src->len);
+	copy_meta(_odp_pkt_hdr(copy), src);
+	return copy;
+}
+
+odp_packet_t odp_packet_copy_part(odp_packet_t pkt, uint32_t offset, uint32_t len,
+				  odp_pool_t pool)
+{
+	_odp_pkt_hdr_t *src = _odp_pkt_hdr(pkt);
+	odp_packet_t copy;
+
+	if (len == 0 || offset > src->len || len > src->len - offset)
+		return ODP_PACKET_INVALID;
+	copy = odp_packet_alloc(pool, len);
+	if (copy != ODP_PACKET_INVALID)
+		memcpy(_odp_pkt_hdr(copy)->data, src->data + offset, len);
+	return copy;
+}
+
+int odp_packet_copy_from_pkt(odp_packet_t dst, uint32_t dst_offset, odp_packet_t src,
+			     uint32_t src_offset, uint32_t len)
+{
+	_odp_pkt_hdr_t *d = _odp_pkt_hdr(dst);
+	_odp_pkt_hdr_t *s = _odp_pkt_hdr(src);
+
+	if (dst_offset > d->len || len > d->len - dst_offset ||
+	    src_offset > s->len || len > s->len - src_offset)
+		return -1;
+	memmove(d->data + dst_offset, s->data + src_offset, len);
+	return 0;
+}
+
+void odp_packet_input_set(odp_packet_t pkt, odp_pktio_t pktio)
+{
+	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
+
+	h->input = pktio;
+	h->input_index = pktio == ODP_PKTIO_INVALID ? -1 : odp_pktio_index(pktio);
+}
+
+void odp_packet_print(odp_packet_t pkt)
+{
+	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
+
+	_ODP_PRINT("packet %p: len %" PRIu32 ", headroom %" PRIu32 ", tailroom %" PRIu32
+		   ", pool '%s', input %d\n", (void *)pkt, h->len, odp_packet_headroom(pkt),
+		   odp_packet_tailroom(pkt), _odp_pool_from_hdl(h->pool)->name,
+		   h->input_index);
+}
+
+/* ---- The plain backend: packets in one mapping per pool ---- */
+
+#ifndef ODP_BUNDLED_PKTIO_DPDK
+
 int odp_pool_capability(odp_pool_capability_t *capa)
 {
 	memset(capa, 0, sizeof(*capa));
@@ -66,97 +361,28 @@ int odp_pool_capability(odp_pool_capability_t *capa)
 	return 0;
 }
 
-void odp_pool_param_init(odp_pool_param_t *param)
-{
-	memset(param, 0, sizeof(*param));
-	param->pkt.headroom = DEFAULT_HEADROOM;
-	param->pkt.cache_size = DEFAULT_CACHE_SIZE;
-	param->buf.cache_size = DEFAULT_CACHE_SIZE;
-	param->tmo.cache_size = DEFAULT_CACHE_SIZE;
-	param->vector.cache_size = DEFAULT_CACHE_SIZE;
-}
-
 static inline _odp_pkt_hdr_t *pkt_at(_odp_pool_t *pool, uint32_t i)
 {
 	return (_odp_pkt_hdr_t *)(void *)(pool->base + (size_t)i * pool->stride);
 }
 
-static int check_param(const odp_pool_param_t *param)
-{
-	if (param->type != ODP_POOL_PACKET) {
-		_ODP_ERR("odp_pool_create: only packet pools (ODP_POOL_PACKET) are supported\n");
-		return -1;
-	}
-	if (param->pkt.num == 0 || param->pkt.num > MAX_NUM) {
-		_ODP_ERR("odp_pool_create: pkt.num %" PRIu32 " not in 1 ... %d\n",
-			 param->pkt.num, MAX_NUM);
-		return -1;
-	}
-	if (param->pkt.headroom > MAX_HEADROOM || param->pkt.uarea_size > MAX_UAREA ||
-	    param->pkt.align > ODP_CACHE_LINE_SIZE ||
-	    (param->pkt.align & (param->pkt.align - 1)) != 0 ||
-	    param->pkt.num_subparam > ODP_POOL_MAX_SUBPARAMS) {
-		_ODP_ERR("odp_pool_create: headroom, uarea_size, align or num_subparam too large\n");
-		return -1;
-	}
-	return 0;
-}
-
 odp_pool_t odp_pool_create(const char *name, const odp_pool_param_t *param)
 {
-	_odp_pool_t *pool = NULL;
+	_odp_pool_t *pool;
 	uint32_t data_room;
 	uint32_t num;
 	uint32_t hdr_len;
 	size_t total;
 	uint32_t cache_size;
 
-	if (!param || check_param(param))
+	if (!param || _odp_pool_check_param(param, &data_room, &num))
 		return ODP_POOL_INVALID;
-
-	data_room = max_u32(param->pkt.len, max_u32(param->pkt.max_len, param->pkt.seg_len));
-	num = param->pkt.num;
-	for (int i = 0; i < param->pkt.num_subparam; i++) {
-		data_room = max_u32(data_room, param->pkt.sub[i].len);
-		num += param->pkt.sub[i].num;
-	}
-	if (data_room == 0)
-		data_room = DEFAULT_DATA_ROOM;
-	if (data_room > MAX_DATA_ROOM || num > MAX_NUM) {
-		_ODP_ERR("odp_pool_create: packet length %" PRIu32 " (max %d) or number %" PRIu32
-			 " too large\n", data_room, MAX_DATA_ROOM, num);
-		return ODP_POOL_INVALID;
-	}
-	data_room = (uint32_t)_odp_round_up(data_room, ODP_CACHE_LINE_SIZE);
-
 	pthread_mutex_lock(&_odp_global.lock);
-	if (!_odp_global.inited) {
-		pthread_mutex_unlock(&_odp_global.lock);
-		_ODP_ERR("odp_pool_create: ODP not initialized\n");
-		return ODP_POOL_INVALID;
-	}
-	for (int i = 0; i < _ODP_MAX_POOLS; i++) {
-		if (!_odp_global.pools[i].in_use) {
-			pool = &_odp_global.pools[i];
-			break;
-		}
-	}
+	pool = _odp_pool_reserve(name, param, num, data_room);
 	if (!pool) {
 		pthread_mutex_unlock(&_odp_global.lock);
-		_ODP_ERR("odp_pool_create: all %d pools in use\n", _ODP_MAX_POOLS);
 		return ODP_POOL_INVALID;
 	}
-	memset(pool, 0, sizeof(*pool));
-	odp_spinlock_init(&pool->lock);
-	snprintf(pool->name, sizeof(pool->name), "%s", name ? name : "");
-	pool->param = *param;
-	pool->num = num;
-	pool->data_room = data_room;
-	/* Data starts at a cache aligned head plus the headroom. */
-	pool->headroom = param->pkt.align > 1 ?
-		(uint32_t)_odp_round_up(param->pkt.headroom, param->pkt.align) :
-		param->pkt.headroom;
-	pool->uarea_size = param->pkt.uarea_size;
 	pool->buf_len = pool->headroom + data_room;
 
 	hdr_len = (uint32_t)sizeof(_odp_pkt_hdr_t);
@@ -259,23 +485,26 @@ int odp_pool_destroy(odp_pool_t hdl)
 	return 0;
 }
 
-odp_pool_t odp_pool_lookup(const char *name)
+int _odp_pool_destroy_all(void)
 {
-	odp_pool_t found = ODP_POOL_INVALID;
+	int n = 0;
 
-	if (!name)
-		return ODP_POOL_INVALID;
 	pthread_mutex_lock(&_odp_global.lock);
-	for (int i = 0; _odp_global.pools && i < _ODP_MAX_POOLS; i++) {
+	for (int i = 0; i < _ODP_MAX_POOLS; i++) {
 		_odp_pool_t *pool = &_odp_global.pools[i];
 
-		if (pool->in_use && strcmp(pool->name, name) == 0) {
-			found = _odp_pool_to_hdl(pool);
-			break;
-		}
+		if (!pool->in_use)
+			continue;
+		_ODP_ERR("odp_term_global: pool '%s' not destroyed, destroyed now\n", pool->name);
+		_ODP_UNPOISON(pool->base, pool->map_len);
+		_odp_unmap(pool->base, pool->map_len);
+		_odp_unmap(pool->cache, pool->cache_map_len);
+		free(pool->free);
+		pool->in_use = 0;
+		n++;
 	}
 	pthread_mutex_unlock(&_odp_global.lock);
-	return found;
+	return n;
 }
 
 int odp_pool_info(odp_pool_t hdl, odp_pool_info_t *info)
@@ -312,24 +541,7 @@ void odp_pool_print(odp_pool_t hdl)
 		   cached_count(pool), pool->data_room, pool->headroom, pool->uarea_size);
 }
 
-int odp_pool_index(odp_pool_t hdl)
-{
-	_odp_pool_t *pool = _odp_pool_get(hdl);
-
-	return pool ? (int)(pool - _odp_global.pools) : -1;
-}
-
-unsigned int odp_pool_max_index(void)
-{
-	return _ODP_MAX_POOLS - 1;
-}
-
-uint64_t odp_pool_to_u64(odp_pool_t hdl)
-{
-	return (uint64_t)(uintptr_t)hdl;
-}
-
-/* ---- Packet allocation ---- */
+/* Packet allocation */
 
 /* Take up to num free packets; the thread cache first. */
 static uint32_t pool_take(_odp_pool_t *pool, odp_packet_t out[], uint32_t num)
@@ -498,166 +710,6 @@ int odp_packet_reset(odp_packet_t pkt, uint32_t len)
 	return 0;
 }
 
-uint32_t odp_packet_reset_max_len(odp_packet_t pkt)
-{
-	return _odp_pool_from_hdl(_odp_pkt_hdr(pkt)->pool)->data_room;
-}
-
-/* ---- Packet calls that are not inline ---- */
-
-int odp_packet_extend_head(odp_packet_t *pkt, uint32_t len, void **data_ptr, uint32_t *seg_len)
-{
-	void *data = odp_packet_push_head(*pkt, len);
-
-	if (!data)
-		return -1;
-	if (data_ptr)
-		*data_ptr = data;
-	if (seg_len)
-		*seg_len = odp_packet_seg_len(*pkt);
-	return 0;
-}
-
-int odp_packet_trunc_head(odp_packet_t *pkt, uint32_t len, void **data_ptr, uint32_t *seg_len)
-{
-	void *data = odp_packet_pull_head(*pkt, len);
-
-	if (!data)
-		return -1;
-	if (data_ptr)
-		*data_ptr = data;
-	if (seg_len)
-		*seg_len = odp_packet_seg_len(*pkt);
-	return 0;
-}
-
-int odp_packet_extend_tail(odp_packet_t *pkt, uint32_t len, void **data_ptr, uint32_t *seg_len)
-{
-	void *old_tail = odp_packet_push_tail(*pkt, len);
-
-	if (!old_tail)
-		return -1;
-	if (data_ptr)
-		*data_ptr = old_tail;
-	if (seg_len)
-		*seg_len = len;
-	return 0;
-}
-
-int odp_packet_trunc_tail(odp_packet_t *pkt, uint32_t len, void **tail_ptr, uint32_t *tailroom)
-{
-	void *tail = odp_packet_pull_tail(*pkt, len);
-
-	if (!tail)
-		return -1;
-	if (tail_ptr)
-		*tail_ptr = tail;
-	if (tailroom)
-		*tailroom = odp_packet_tailroom(*pkt);
-	return 0;
-}
-
-int odp_packet_add_data(odp_packet_t *pkt, uint32_t offset, uint32_t len)
-{
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(*pkt);
-	uint32_t back;
-
-	if (offset > h->len)
-		return -1;
-	back = h->len - offset;
-	if (len <= odp_packet_headroom(*pkt) &&
-	    (offset <= back || len > odp_packet_tailroom(*pkt))) {
-		/* Move the bytes in front of offset into the headroom. */
-		memmove(h->data - len, h->data, offset);
-		h->data -= len;
-		h->len += len;
-		return offset ? 1 : 0;
-	}
-	if (len <= odp_packet_tailroom(*pkt)) {
-		/* Move the bytes from offset on into the tailroom. */
-		memmove(h->data + offset + len, h->data + offset, back);
-		h->len += len;
-		return back ? 1 : 0;
-	}
-	return -1;
-}
-
-int odp_packet_rem_data(odp_packet_t *pkt, uint32_t offset, uint32_t len)
-{
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(*pkt);
-	uint32_t back;
-
-	if (offset > h->len || len > h->len - offset || len >= h->len)
-		return -1;
-	back = h->len - offset - len;
-	if (offset <= back) {
-		memmove(h->data + len, h->data, offset);
-		h->data += len;
-		h->len -= len;
-		return offset ? 1 : 0;
-	}
-	memmove(h->data + offset, h->data + offset + len, back);
-	h->len -= len;
-	return back ? 1 : 0;
-}
-
-static void copy_meta(_odp_pkt_hdr_t *dst, const _odp_pkt_hdr_t *src)
-{
-	dst->input = src->input;
-	dst->input_index = src->input_index;
-	dst->user_ptr = src->user_ptr;
-	dst->user_flag = src->user_flag;
-	if (dst->uarea && src->uarea)
-		memcpy(dst->uarea, src->uarea, min_u32(dst->uarea_size, src->uarea_size));
-}
-
-odp_packet_t odp_packet_copy(odp_packet_t pkt, odp_pool_t pool)
-{
-	_odp_pkt_hdr_t *src = _odp_pkt_hdr(pkt);
-	odp_packet_t copy = odp_packet_alloc(pool, src->len);
-
-	if (copy == ODP_PACKET_INVALID)
-		return ODP_PACKET_INVALID;
-	memcpy(_odp_pkt_hdr(copy)->data, src->data, src->len);
-	copy_meta(_odp_pkt_hdr(copy), src);
-	return copy;
-}
-
-odp_packet_t odp_packet_copy_part(odp_packet_t pkt, uint32_t offset, uint32_t len,
-				  odp_pool_t pool)
-{
-	_odp_pkt_hdr_t *src = _odp_pkt_hdr(pkt);
-	odp_packet_t copy;
-
-	if (len == 0 || offset > src->len || len > src->len - offset)
-		return ODP_PACKET_INVALID;
-	copy = odp_packet_alloc(pool, len);
-	if (copy != ODP_PACKET_INVALID)
-		memcpy(_odp_pkt_hdr(copy)->data, src->data + offset, len);
-	return copy;
-}
-
-int odp_packet_copy_from_pkt(odp_packet_t dst, uint32_t dst_offset, odp_packet_t src,
-			     uint32_t src_offset, uint32_t len)
-{
-	_odp_pkt_hdr_t *d = _odp_pkt_hdr(dst);
-	_odp_pkt_hdr_t *s = _odp_pkt_hdr(src);
-
-	if (dst_offset > d->len || len > d->len - dst_offset ||
-	    src_offset > s->len || len > s->len - src_offset)
-		return -1;
-	memmove(d->data + dst_offset, s->data + src_offset, len);
-	return 0;
-}
-
-void odp_packet_input_set(odp_packet_t pkt, odp_pktio_t pktio)
-{
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
-
-	h->input = pktio;
-	h->input_index = pktio == ODP_PKTIO_INVALID ? -1 : odp_pktio_index(pktio);
-}
-
 int odp_packet_is_valid(odp_packet_t pkt)
 {
 	uintptr_t addr = (uintptr_t)pkt;
@@ -672,12 +724,4 @@ int odp_packet_is_valid(odp_packet_t pkt)
 	return 0;
 }
 
-void odp_packet_print(odp_packet_t pkt)
-{
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
-
-	_ODP_PRINT("packet %p: len %" PRIu32 ", headroom %" PRIu32 ", tailroom %" PRIu32
-		   ", pool '%s', input %d\n", (void *)pkt, h->len, odp_packet_headroom(pkt),
-		   odp_packet_tailroom(pkt), _odp_pool_from_hdl(h->pool)->name,
-		   h->input_index);
-}
+#endif /* !ODP_BUNDLED_PKTIO_DPDK */

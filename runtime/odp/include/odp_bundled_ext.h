@@ -15,8 +15,11 @@
 extern "C" {
 #endif
 
-/** Version of this extension interface. */
-#define ODP_BUNDLED_EXT 1
+/** Version of this extension interface (2: ODP_BUNDLED_INPUT_UNKNOWN). */
+#define ODP_BUNDLED_EXT 2
+
+/** odp_bundled_pktio_input_done(): the device cannot tell. */
+#define ODP_BUNDLED_INPUT_UNKNOWN 2
 
 /**
  * Has the interface's input come to its end?
@@ -25,10 +28,15 @@ extern "C" {
  * interface whose input file has been read to the end the requested number
  * of times (every packet of it has been returned by odp_pktin_recv()), or
  * one opened without an input file. Returns 0 while more packets may come,
- * which is always the case for live interfaces (loop, Linux interfaces).
- * Returns <0 for an invalid handle.
+ * which is always the case for live interfaces (loop, Linux interfaces,
+ * DPDK ports other than net_pcap). Returns ODP_BUNDLED_INPUT_UNKNOWN for a
+ * device whose input may end but that cannot say when: a DPDK net_pcap
+ * port, whose driver gives no sign that its file is read; the caller
+ * decides, e.g. after a time without packets. Returns <0 for an invalid
+ * handle.
  *
- * A pcap-driven switch stops when all its pcap inputs return 1 and its
+ * A pcap-driven switch stops when all its pcap inputs return 1 (or have
+ * been idle for a while when they return ODP_BUNDLED_INPUT_UNKNOWN) and its
  * own queues are empty.
  */
 int odp_bundled_pktio_input_done(odp_pktio_t pktio);

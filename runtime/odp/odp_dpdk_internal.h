@@ -1,0 +1,47 @@
+/* Bundled ODP, DPDK build (ODP_BUNDLED_PKTIO_DPDK): what odp_init.c,
+ * odp_dpdk.c and pktio_dpdk.c share.
+ *
+ * A packet is an mbuf of an rte_mempool; the ODP packet header
+ * (_odp_pkt_hdr_t) and the user area are the mbuf's private area:
+ *
+ *   [struct rte_mbuf][_odp_pkt_hdr_t][user area][headroom ... data ... tailroom]
+ *                    ^ odp_packet_t   (priv_size)  ^ buf_addr
+ *
+ * so an odp_packet_t and its mbuf are one fixed offset apart, and the inline
+ * packet calls keep reading hdr->data and hdr->len. The header is the truth
+ * while ODP code owns the packet; pktio_dpdk.c copies data and len from the
+ * mbuf on receive and back to the mbuf before sending.
+ */
+#ifndef ODP_DPDK_INTERNAL_H_
+#define ODP_DPDK_INTERNAL_H_
+
+#include <rte_mbuf.h>
+
+#include "odp_internal.h"
+
+static inline struct rte_mbuf *_odp_pkt_mbuf(odp_packet_t pkt)
+{
+	return (struct rte_mbuf *)(void *)((uint8_t *)pkt - sizeof(struct rte_mbuf));
+}
+
+static inline odp_packet_t _odp_mbuf_pkt(struct rte_mbuf *m)
+{
+	return (odp_packet_t)rte_mbuf_to_priv(m);
+}
+
+static inline struct rte_mempool *_odp_pool_mempool(odp_pool_t pool)
+{
+	return _odp_pool_from_hdl(pool)->mempool;
+}
+
+/* EAL with the arguments of ODP_PLATFORM_PARAMS or ODP_PKTIO_DPDK_PARAMS:
+ * 0 or <0 (after a log message naming the variable). */
+int _odp_dpdk_init_global(void);
+void _odp_dpdk_term_global(void);
+
+/* Make an ODP thread a DPDK (non-EAL) lcore, so that it uses the per-lcore
+ * mempool caches; without a free lcore it works on, without caches. */
+void _odp_dpdk_init_local(void);
+void _odp_dpdk_term_local(void);
+
+#endif

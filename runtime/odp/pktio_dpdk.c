@@ -1,0 +1,334 @@
+/* Bundled ODP: DPDK ethdev ports, zero copy (built with ODP_BUNDLED_PKTIO_DPDK).
+ *
+ * As in odp-dpdk, a pktio name is a DPDK port id in decimal ("0", "1"):
+ * ports are numbered in the order the EAL probed them, PCI devices and the
+ * --vdev devices of ODP_PLATFORM_PARAMS (see odp_dpdk.c). Input and output
+ * queues are the port's RX and TX queues, as many as the device has (up to
+ * the ODP limits); several input queues with hash_enable use RSS.
+ *
+ * Packets are mbufs (odp_dpdk_internal.h): RX queues refill from the pktio's
+ * pool and TX frees into the packets' pools, so no data is copied. Received
+ * mbufs get their ODP header's data and len from the mbuf; packets to send
+ * give theirs back. Multi-segment mbufs (frames longer than the pool's
+ * packets, from drivers that chain) are dropped and counted in in_discards.
+ *
+ * A net_pcap port cannot tell when its file has ended: its input_done is
+ * ODP_BUNDLED_INPUT_UNKNOWN, and the caller decides by idle time.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+
+#include "odp_dpdk_internal.h"
+
+#define BURST        32
+#define RX_DESC      1024
+#define TX_DESC      1024
+
+typedef struct {
+	uint16_t port;
+	int pcap;                   /* net_pcap: no end-of-input signal */
+	struct rte_mempool *mp;     /* RX refill: the pktio's pool */
+	struct rte_eth_dev_info info;
+} dpdk_priv_t;
+
+/* Port ids in decimal: the names odp-dpdk gives DPDK ports. */
+static int dpdk_match(const char *devname)
+{
+	size_t n = strspn(devname, "0123456789");
+
+	return n > 0 && n <= 5 && devname[n] == '\0';
+}
+
+static int dpdk_open(_odp_pktio_entry_t *e, const char *devname)
+{
+	unsigned long port = strtoul(devname, NULL, 10);
+	dpdk_priv_t *priv;
+	int ret;
+
+	if (port >= RTE_MAX_ETHPORTS || !rte_eth_dev_is_valid_port((uint16_t)port)) {
+		_ODP_ERR("dpdk: no port %s: %u port(s); give devices to the EAL in "
+			 "ODP_PLATFORM_PARAMS (e.g. --vdev net_pcap0,rx_pcap=IN,tx_pcap=OUT)\n",
+			 devname, rte_eth_dev_count_avail());
+		return -1;
+	}
+	priv = calloc(1, sizeof(*priv));
+	if (!priv) {
+		_ODP_ERR("dpdk: out of memory\n");
+		return -1;
+	}
+	priv->port = (uint16_t)port;
+	ret = rte_eth_dev_info_get(priv->port, &priv->info);
+	if (ret != 0) {
+		_ODP_ERR("dpdk: port %s: no device information: %s\n", devname, rte_strerror(-ret));
+		free(priv);
+		return -1;
+	}
+	priv->pcap = strcmp(priv->info.driver_name, "net_pcap") == 0;
+	priv->mp = e->pool != ODP_POOL_INVALID ? _odp_pool_mempool(e->pool) : NULL;
+	e->priv = priv;
+	e->promisc = rte_eth_promiscuous_get(priv->port) == 1;
+	return 0;
+}
+
+static int dpdk_close(_odp_pktio_entry_t *e)
+{
+	dpdk_priv_t *priv = e->priv;
+	int ret;
+
+	/* Frees the mbufs the driver holds, so that the pool can go; the
+	 * port is gone for this process afterwards (as in odp-dpdk). */
+	ret = rte_eth_dev_close(priv->port);
+	if (ret != 0)
+		_ODP_ERR("dpdk: port %u: close: %s\n", priv->port, rte_strerror(-ret));
+	free(priv);
+	e->priv = NULL;
+	return ret;
+}
+
+static void dpdk_queues(_odp_pktio_entry_t *e, uint32_t *max_in, uint32_t *max_out)
+{
+	dpdk_priv_t *priv = e->priv;
+
+	*max_in = RTE_MIN(*max_in, (uint32_t)priv->info.max_rx_queues);
+	*max_out = RTE_MIN(*max_out, (uint32_t)priv->info.max_tx_queues);
+}
+
+static uint64_t rss_hf(const odp_pktin_hash_proto_t *proto)
+{
+	uint64_t hf = 0;
+
+	if (proto->proto.ipv4 || proto->proto.ipv4_udp || proto->proto.ipv4_tcp)
+		hf |= RTE_ETH_RSS_IPV4;
+	if (proto->proto.ipv4_udp)
+		hf |= RTE_ETH_RSS_NONFRAG_IPV4_UDP;
+	if (proto->proto.ipv4_tcp)
+		hf |= RTE_ETH_RSS_NONFRAG_IPV4_TCP;
+	if (proto->proto.ipv6 || proto->proto.ipv6_udp || proto->proto.ipv6_tcp)
+		hf |= RTE_ETH_RSS_IPV6;
+	if (proto->proto.ipv6_udp)
+		hf |= RTE_ETH_RSS_NONFRAG_IPV6_UDP;
+	if (proto->proto.ipv6_tcp)
+		hf |= RTE_ETH_RSS_NONFRAG_IPV6_TCP;
+	return hf;
+}
+
+static int dpdk_start(_odp_pktio_entry_t *e)
+{
+	dpdk_priv_t *priv = e->priv;
+	struct rte_eth_conf conf;
+	uint16_t nb_rxd = RX_DESC;
+	uint16_t nb_txd = TX_DESC;
+	int socket = rte_eth_dev_socket_id(priv->port);  /* SOCKET_ID_ANY for vdevs */
+	int ret;
+
+	memset(&conf, 0, sizeof(conf));
+	if (e->num_in > 1 && e->in_param.hash_enable) {
+		uint64_t hf = rss_hf(&e->in_param.hash_proto) & priv->info.flow_type_rss_offloads;
+
+		if (hf) {
+			conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+			conf.rx_adv_conf.rss_conf.rss_hf = hf;
+		}
+	}
+	ret = rte_eth_dev_configure(priv->port, (uint16_t)e->num_in, (uint16_t)e->num_out, &conf);
+	if (ret == 0)
+		ret = rte_eth_dev_adjust_nb_rx_tx_desc(priv->port, &nb_rxd, &nb_txd);
+	for (uint32_t q = 0; ret == 0 && q < e->num_in; q++)
+		ret = rte_eth_rx_queue_setup(priv->port, (uint16_t)q, nb_rxd,
+					     (unsigned int)socket, NULL, priv->mp);
+	for (uint32_t q = 0; ret == 0 && q < e->num_out; q++)
+		ret = rte_eth_tx_queue_setup(priv->port, (uint16_t)q, nb_txd,
+					     (unsigned int)socket, NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(priv->port);
+	if (ret != 0) {
+		_ODP_ERR("dpdk: port %u (%s): cannot start with %" PRIu32 " RX and %" PRIu32
+			 " TX queues: %s\n", priv->port, priv->info.driver_name, e->num_in,
+			 e->num_out, rte_strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+static int dpdk_stop(_odp_pktio_entry_t *e)
+{
+	dpdk_priv_t *priv = e->priv;
+	int ret = rte_eth_dev_stop(priv->port);
+
+	if (ret != 0) {
+		_ODP_ERR("dpdk: port %u: stop: %s\n", priv->port, rte_strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+static int dpdk_recv(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num)
+{
+	dpdk_priv_t *priv = e->priv;
+	struct rte_mbuf *m[BURST];
+	uint64_t discards = 0;
+	int got = 0;
+
+	while (got < num) {
+		uint16_t want = (uint16_t)RTE_MIN(num - got, BURST);
+		uint16_t n = rte_eth_rx_burst(priv->port, (uint16_t)q, m, want);
+
+		for (uint16_t i = 0; i < n; i++) {
+			_odp_pkt_hdr_t *h;
+
+			if (i + 2 < n)
+				rte_prefetch0(rte_mbuf_to_priv(m[i + 2]));
+			/* ODP code reads a packet as one buffer. */
+			if (unlikely(m[i]->nb_segs != 1)) {
+				rte_pktmbuf_free(m[i]);
+				discards++;
+				continue;
+			}
+			h = rte_mbuf_to_priv(m[i]);
+			h->data = rte_pktmbuf_mtod(m[i], uint8_t *);
+			h->len = m[i]->pkt_len;
+			h->user_ptr = NULL;
+			h->user_flag = 0;
+			pkts[got++] = (odp_packet_t)(void *)h;
+		}
+		if (n < want)
+			break;
+	}
+	if (unlikely(discards))
+		_odp_stat_add(&e->in[q].discards, discards);
+	return got;
+}
+
+static int dpdk_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], int num)
+{
+	dpdk_priv_t *priv = e->priv;
+	struct rte_mbuf *m[BURST];
+	uint32_t len[BURST];
+	uint64_t octets = 0;
+	int sent = 0;
+
+	while (sent < num) {
+		uint16_t n = (uint16_t)RTE_MIN(num - sent, BURST);
+		uint16_t done;
+
+		for (uint16_t i = 0; i < n; i++) {
+			_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkts[sent + i]);
+
+			m[i] = _odp_pkt_mbuf(pkts[sent + i]);
+			m[i]->data_off = (uint16_t)(h->data - (uint8_t *)m[i]->buf_addr);
+			m[i]->data_len = (uint16_t)h->len;
+			m[i]->pkt_len = h->len;
+			len[i] = h->len;
+		}
+		/* Sent mbufs belong to the driver now: count from len[]. */
+		done = rte_eth_tx_burst(priv->port, (uint16_t)q, m, n);
+		for (uint16_t i = 0; i < done; i++)
+			octets += len[i];
+		sent += done;
+		if (done < n)
+			break;
+	}
+	_odp_pktio_tx_count(e, q, (uint64_t)sent, octets);
+	return sent;
+}
+
+static int dpdk_input_done(_odp_pktio_entry_t *e)
+{
+	dpdk_priv_t *priv = e->priv;
+
+	return priv->pcap ? ODP_BUNDLED_INPUT_UNKNOWN : 0;
+}
+
+static int dpdk_mac_addr(_odp_pktio_entry_t *e, uint8_t mac[6])
+{
+	dpdk_priv_t *priv = e->priv;
+	struct rte_ether_addr addr;
+
+	if (rte_eth_macaddr_get(priv->port, &addr) != 0)
+		return -1;
+	memcpy(mac, addr.addr_bytes, 6);
+	return 0;
+}
+
+/* The MTU plus the Ethernet header, within what the pool's packets hold. */
+static uint32_t dpdk_maxlen(_odp_pktio_entry_t *e)
+{
+	dpdk_priv_t *priv = e->priv;
+	uint16_t mtu = RTE_ETHER_MTU;
+	uint32_t maxlen;
+
+	rte_eth_dev_get_mtu(priv->port, &mtu);
+	maxlen = (uint32_t)mtu + RTE_ETHER_HDR_LEN;
+	if (e->pool != ODP_POOL_INVALID)
+		maxlen = RTE_MIN(maxlen, _odp_pool_data_room(e->pool));
+	return maxlen;
+}
+
+static int dpdk_promisc_set(_odp_pktio_entry_t *e, int enable)
+{
+	dpdk_priv_t *priv = e->priv;
+	int ret = enable ? rte_eth_promiscuous_enable(priv->port) :
+		  rte_eth_promiscuous_disable(priv->port);
+
+	if (ret != 0)
+		_ODP_ERR("dpdk: port %u: promiscuous mode: %s\n", priv->port, rte_strerror(-ret));
+	return ret;
+}
+
+/* Drops and errors the device counts; ODP counts packets and octets. */
+static void dpdk_stats(_odp_pktio_entry_t *e, odp_pktio_stats_t *stats)
+{
+	dpdk_priv_t *priv = e->priv;
+	struct rte_eth_stats s;
+
+	if (rte_eth_stats_get(priv->port, &s) != 0)
+		return;
+	stats->in_discards += s.imissed + s.rx_nombuf;
+	stats->in_errors += s.ierrors;
+	stats->out_errors += s.oerrors;
+}
+
+static void dpdk_stats_reset(_odp_pktio_entry_t *e)
+{
+	dpdk_priv_t *priv = e->priv;
+
+	rte_eth_stats_reset(priv->port);
+}
+
+static odp_pktio_link_status_t dpdk_link_status(_odp_pktio_entry_t *e)
+{
+	dpdk_priv_t *priv = e->priv;
+	struct rte_eth_link link;
+
+	if (rte_eth_link_get_nowait(priv->port, &link) != 0)
+		return ODP_PKTIO_LINK_STATUS_UNKNOWN;
+	return link.link_status == RTE_ETH_LINK_UP ? ODP_PKTIO_LINK_STATUS_UP :
+						     ODP_PKTIO_LINK_STATUS_DOWN;
+}
+
+const _odp_pktio_ops_t _odp_pktio_dpdk_ops = {
+	.name = "dpdk",
+	.match = dpdk_match,
+	.max_in_queues = ODP_PKTIN_MAX_QUEUES,
+	.max_out_queues = ODP_PKTOUT_MAX_QUEUES,
+	.queues = dpdk_queues,
+	.open = dpdk_open,
+	.close = dpdk_close,
+	.start = dpdk_start,
+	.stop = dpdk_stop,
+	.recv = dpdk_recv,
+	.send = dpdk_send,
+	.input_done = dpdk_input_done,
+	.mac_addr = dpdk_mac_addr,
+	.maxlen = dpdk_maxlen,
+	.promisc_set = dpdk_promisc_set,
+	.stats = dpdk_stats,
+	.stats_reset = dpdk_stats_reset,
+	.link_status = dpdk_link_status,
+};
