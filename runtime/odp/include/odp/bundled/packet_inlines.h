@@ -19,7 +19,11 @@ extern "C" {
  *   [header (this struct)][user area][head ... data ... data + len ... head + buf_len]
  *                                     <- headroom ->                 <- tailroom ->
  *
- * An odp_packet_t points at the header.
+ * An odp_packet_t points at the header. In a DPDK build the buffer is an
+ * mbuf's and the header and user area are its private area, right after the
+ * struct rte_mbuf (runtime/odp/odp_dpdk_internal.h); the fields below mean
+ * the same, and data and len are kept in step with the mbuf by the DPDK
+ * pktio when packets go in and out.
  */
 typedef struct ODP_ALIGNED_CACHE _odp_pkt_hdr_t {
 	uint8_t *data;          /* first byte of packet data */
