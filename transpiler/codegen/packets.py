@@ -79,7 +79,10 @@ class Packets:
             mask = self.value(keyset.right)
             return f"({key} & {mask}) == ({self.value(keyset.left)} & {mask})"
         if isinstance(keyset, ir.Binary) and keyset.op is ir.BinaryOp.RANGE:
-            return f"{key} >= {self.value(keyset.left)} && {key} <= {self.value(keyset.right)}"
+            high = f"{key} <= {self.value(keyset.right)}"
+            if isinstance(keyset.left, ir.IntLiteral) and keyset.left.value == 0:
+                return high  # `key >= 0` is always true of the uint64_t key (-Wtype-limits)
+            return f"{key} >= {self.value(keyset.left)} && {high}"
         if isinstance(keyset.type, t.SetT):
             raise Unsupported(keyset.loc, "value sets in select")
         return f"{key} == (uint64_t){self.value(keyset)}"
