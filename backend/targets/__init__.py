@@ -8,7 +8,7 @@ __all__ = ["X86", "X86_DPDK", "X86_XDP", "NETMAP", "ARM64", "ARMHF"]
 
 # EAL arguments of a pcap-driven DPDK run: no hugepages, no PCI scan, no files shared
 # between processes (tests run in parallel), no telemetry socket.
-DPDK_PCAP_EAL = "--no-huge --no-pci --in-memory --no-telemetry -m 512 --log-level=lib.eal:error"
+DPDK_PCAP_EAL = "--no-huge --no-pci --no-shconf --no-telemetry -m 512 --log-level=lib.eal:error"
 
 
 def dpdk_pcap_vdevs(files: dict[int, tuple[Path, Path]]) -> PortFiles:

@@ -78,7 +78,7 @@ def test_dpdk_ports_are_vdevs_in_probe_order(tmp_path):
     ports = dpdk_pcap_vdevs(files)
     assert ports.names == {1: "0", 3: "1"}
     params = ports.env["ODP_PLATFORM_PARAMS"]
-    assert "--no-huge" in params and "--in-memory" in params
+    assert "--no-huge" in params and "--no-shconf" in params
     assert params.index(f"net_pcap0,rx_pcap={tmp_path}/in1.pcap,tx_pcap={tmp_path}/out1.pcap") < \
         params.index(f"net_pcap1,rx_pcap={tmp_path}/in3.pcap,tx_pcap={tmp_path}/out3.pcap")
     assert X86.pcap_ports(files).names == {3: f"pcap:in={tmp_path}/in3.pcap:out={tmp_path}/out3.pcap",
