@@ -12,9 +12,9 @@
  *
  * Packets are copied: received frames into packets of the pktio's pool,
  * sent packets into UMEM frames (the pool is not the UMEM). The interface
- * is promiscuous from open to close, as with socket_mmap. Needs
- * CAP_NET_ADMIN and CAP_NET_RAW (and CAP_IPC_LOCK or enough
- * RLIMIT_MEMLOCK for the UMEM).
+ * is promiscuous from open to close, as with socket_mmap. Needs root
+ * (CAP_NET_ADMIN, CAP_NET_RAW, CAP_BPF or CAP_SYS_ADMIN, and CAP_IPC_LOCK or
+ * enough RLIMIT_MEMLOCK for the UMEM).
  */
 #define _GNU_SOURCE
 #include <errno.h>
