@@ -191,9 +191,12 @@ def test_l3fwd_on_veth(switch):
                 proc.communicate()
             for sock in socks.values():
                 sock.close()
+        # A clean stop takes the XDP programs away ("prog/xdp", "xdpgeneric" in ip's listing).
+        links = subprocess.run(["ip", "-n", ns, "link", "show"], capture_output=True, text=True).stdout
 
     report = f"exit {proc.returncode}\nstdout:\n{out}\nstderr:\n{err}"
     assert proc.returncode == 0, report
+    assert "xdp" not in links, links
     for port in PORTS:
         assert len(got[port]) == want[port], f"port {port}: {len(got[port])} frames, expected {want[port]}\n{report}"
         stf_part, burst_part = got[port][:len(expects[port])], got[port][len(expects[port]):]
