@@ -165,6 +165,8 @@ def test_xdp_forwarding_on_veth(xdp_build):
             deadline = time.monotonic() + 5
             at_b1 = collect(b1, len(forward), deadline)
             at_a1 = collect(a1, len(backward), deadline)
+            a1.close()
+            b1.close()
             out, err = proc.communicate(timeout=TIMEOUT)  # closes stdin: the program stops
         finally:
             if proc.poll() is None:
