@@ -8,15 +8,25 @@ test is skipped, saying what is missing and how to get it.  Never a silent pass.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import shutil
+import socket
 import subprocess
+import threading
 
 import pytest
 
 from p4odp.backend.requirements import install_debian_packages
 
-__all__ = ["require_debian", "require_root", "require_target", "netns"]
+__all__ = ["require_debian", "require_root", "require_target", "netns", "packet_socket"]
+
+ETH_P_ALL = 0x0003
+SOL_PACKET = 263
+PACKET_IGNORE_OUTGOING = 23
+SO_RCVBUFFORCE = 33
+CLONE_NEWNET = 0x40000000
+_libc = ctypes.CDLL(None, use_errno=True)
 
 
 def require_debian(packages: dict[str, str], why: str) -> None:
@@ -81,3 +91,33 @@ def netns(name: str):
         yield name
     finally:
         _ip("netns", "del", name, check=False)
+
+
+def packet_socket(ns: str, ifname: str, buffer: int = 16 << 20) -> socket.socket:
+    """A raw packet socket on `ifname` of namespace `ns`, with room for `buffer` bytes of input
+    and blind to what it sends.  Made by a thread that enters the namespace (setns changes
+    only the calling thread); the socket stays in that namespace wherever it is used."""
+    result = {}
+
+    def make():
+        try:
+            fd = os.open(f"/var/run/netns/{ns}", os.O_RDONLY)
+            try:
+                if _libc.setns(fd, CLONE_NEWNET) != 0:
+                    raise OSError(ctypes.get_errno(), f"setns {ns}")
+            finally:
+                os.close(fd)
+            sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+            sock.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, buffer)
+            sock.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
+            sock.bind((ifname, 0))
+            result["sock"] = sock
+        except Exception as err:  # noqa: BLE001 - raised again in the caller's thread
+            result["err"] = err
+
+    thread = threading.Thread(target=make)
+    thread.start()
+    thread.join()
+    if "err" in result:
+        raise result["err"]
+    return result["sock"]

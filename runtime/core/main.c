@@ -299,6 +299,9 @@ int main(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
+	/* What the commands printed is out before the first packet: whoever reads it
+	 * through a pipe knows the switch is ready. */
+	fflush(stdout);
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

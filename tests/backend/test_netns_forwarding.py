@@ -9,15 +9,12 @@ checksum) say, and nothing else, then stops the switch with SIGTERM and checks i
 per-port counters. Root only.
 """
 
-import ctypes
 import os
 import random
 import re
 import select
 import signal
-import socket
 import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -26,53 +23,15 @@ import pytest
 from p4odp.diagnostics import Diagnostics
 from p4odp.stf.packets import matches
 from p4odp.stf.parser import Expect, Packet, parse_stf_file
-from support import netns, require_debian, require_root, require_target
+from support import netns, packet_socket, require_debian, require_root, require_target
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "l3fwd"
 PORTS = (0, 1, 2, 3)
 TIMEOUT = 120
-ETH_P_ALL = 0x0003
-SOL_PACKET = 263
-PACKET_IGNORE_OUTGOING = 23
-SO_RCVBUFFORCE = 33
-CLONE_NEWNET = 0x40000000
 # Routes of commands.txt: destination prefix -> (next hop MAC, port); the longest prefix wins.
 ROUTES = {(10, 0, 1): ("000000000101", 1), (10, 0, 2): ("000000000202", 2), (10, 0, 3): ("000000000303", 3),
           (10, 0, 3, 3): ("000000000333", 3)}
-
-_libc = ctypes.CDLL(None, use_errno=True)
-
-
-def packet_socket(ns: str, ifname: str) -> socket.socket:
-    """A raw packet socket on `ifname` of namespace `ns`, made by a thread that enters it
-    (setns changes only the calling thread; the socket stays in the namespace)."""
-    result = {}
-
-    def make():
-        try:
-            fd = os.open(f"/var/run/netns/{ns}", os.O_RDONLY)
-            try:
-                if _libc.setns(fd, CLONE_NEWNET) != 0:
-                    raise OSError(ctypes.get_errno(), f"setns {ns}")
-            finally:
-                os.close(fd)
-            sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-            # Room for a whole test burst; and what it sends is not input.
-            sock.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 16 << 20)
-            sock.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
-            sock.bind((ifname, 0))
-            result["sock"] = sock
-        except Exception as err:  # raised again in the caller's thread
-            result["err"] = err
-
-    thread = threading.Thread(target=make)
-    thread.start()
-    thread.join()
-    if "err" in result:
-        raise result["err"]
-    return result["sock"]
-
 
 def ipv4_checksum(header: bytes) -> int:
     total = sum(int.from_bytes(header[i:i + 2], "big") for i in range(0, len(header), 2))
@@ -161,8 +120,7 @@ def test_l3fwd_on_veth(switch):
                 subprocess.run(["ip", "-n", ns, "link", "set", ifname, "up"], check=True)
         socks = {i: packet_socket(ns, f"peer{i}") for i in PORTS}
         ports = [arg for i in PORTS for arg in ("-i", f"{i}={prefix}veth{i}")]
-        # stdbuf: the switch's stdout is a pipe; each table entry is reported as it is added.
-        proc = subprocess.Popen(["ip", "netns", "exec", ns, "stdbuf", "-oL", str(program), *ports,
+        proc = subprocess.Popen(["ip", "netns", "exec", ns, str(program), *ports,
                                  "--commands", str(EXAMPLE / "commands.txt")],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         try:

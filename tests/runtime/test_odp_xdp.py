@@ -10,7 +10,6 @@ leave no XDP program behind, restart and close. Root only; built with the defaul
 C compiler and with AddressSanitizer + UBSan.
 """
 
-import ctypes
 import os
 import random
 import select
@@ -19,13 +18,12 @@ import shutil
 import socket
 import struct
 import subprocess
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from support import netns, require_debian, require_root
+from support import netns, packet_socket, require_debian, require_root
 
 ROOT = Path(__file__).resolve().parents[2]
 ODP_DIR = ROOT / "runtime" / "odp"
@@ -35,12 +33,6 @@ SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-san
 SANITIZER_REPORTS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
 TIMEOUT = 60
 MAGIC = b"P4ODPXDP"
-ETH_P_ALL = 0x0003
-PACKET_IGNORE_OUTGOING = 23
-SO_RCVBUFFORCE = 33
-SOL_PACKET = 263
-SOCKET_BUFFER = 16 << 20
-CLONE_NEWNET = 0x40000000
 
 
 @pytest.fixture(scope="module", params=["cc", "asan"])
@@ -62,41 +54,6 @@ def xdp_build(request, tmp_path_factory):
                     str(C_DIR / "odp_test_xdp.c"), str(out / "libodp-bundled.a"), *libs, "-lpthread",
                     "-o", str(out / "odp_test_xdp")], check=True, timeout=TIMEOUT)
     return request.param, out / "odp_test_xdp"
-
-
-_libc = ctypes.CDLL(None, use_errno=True)
-
-
-def packet_socket(ns: str, ifname: str) -> socket.socket:
-    """A raw packet socket on interface `ifname` of network namespace `ns`.
-
-    Made by a thread that enters the namespace (setns changes only the calling
-    thread); the socket stays in that namespace wherever it is used."""
-    result = {}
-
-    def make():
-        try:
-            fd = os.open(f"/var/run/netns/{ns}", os.O_RDONLY)
-            try:
-                if _libc.setns(fd, CLONE_NEWNET) != 0:
-                    raise OSError(ctypes.get_errno(), f"setns {ns}")
-            finally:
-                os.close(fd)
-            sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-            # Room for a whole test burst; and what it sends is not input.
-            sock.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, SOCKET_BUFFER)
-            sock.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
-            sock.bind((ifname, 0))
-            result["sock"] = sock
-        except Exception as err:  # raised again in the caller's thread
-            result["err"] = err
-
-    thread = threading.Thread(target=make)
-    thread.start()
-    thread.join()
-    if "err" in result:
-        raise result["err"]
-    return result["sock"]
 
 
 def udp_frame(rng: random.Random, seq: int, flow: int, length: int) -> bytes:
