@@ -18,7 +18,9 @@ that its runner cannot execute, this one reports an error or a warning:
     `CLI_COMMANDS`, passed through to the switch's CLI
 
 Numbers are decimal, `0x` hexadecimal or `0b` binary; key values may have
-`*` digits (a ternary mask).  Names are identifiers with `$` allowed
+`*` digits: a mask on a ternary key, a prefix on an lpm key when they are
+the last digits (`0x0a01****` is 0x0a010000/16, as p4c's BMv2 runner reads
+it).  Names are identifiers with `$` allowed
 (`h.$valid$`, `x$0.h`), `[N]` indexes and `.` parts, or `"quoted"`.
 
 Differences from p4c's parser.  It accepts more only where p4c's lexer gets
@@ -80,12 +82,17 @@ class Value:
     one; None for decimal).  `mask` has a 1 for each bit given by a digit
     other than `*` within that width, as p4c's BMv2 runner builds ternary
     masks (bits above the width are 0, "don't care"); None for decimal.
+    `prefix_len`, when there are `*` digits and all of them are the last
+    ones, is the number of bits the digits before them give (16 for
+    `0x0a01****`): the prefix an lpm key gets (see `KeyMatch.lpm_prefix_len`);
+    None without `*` digits or with a `*` before another digit.
     """
 
     text: str
     value: int
     mask: int | None = None
     width: int | None = None
+    prefix_len: int | None = None
 
     @property
     def has_wildcards(self) -> bool:
@@ -100,6 +107,21 @@ class KeyMatch:
     field: str
     value: Value
     prefix_len: int | None = None
+
+    def lpm_prefix_len(self, width: int) -> int | None:
+        """The prefix length of this match on an lpm key of `width` bits: `/LEN` when
+        given, else the key's bits less the trailing `*` digits' bits (those are the
+        key's low bits: `0x0a01****` is /16 on a 32-bit key, as in p4c's BMv2 runner),
+        else the whole key.  None when `*` digits come before other digits (a mask
+        that is no prefix)."""
+        if self.prefix_len is not None:
+            return self.prefix_len
+        value = self.value
+        if not value.has_wildcards:
+            return width
+        if value.prefix_len is None or value.width is None:
+            return None
+        return min(width, max(0, width - (value.width - value.prefix_len)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -467,7 +489,9 @@ class _LineParser:
                 width = bits * len(digits)
                 full = "f" if base == 16 else "1"
                 mask = int("".join("0" if d == "*" else full for d in digits), base)
-                return Value(text, int(digits.replace("*", "0"), base), mask, width)
+                given = digits.rstrip("*")
+                prefix_len = bits * len(given) if "*" in digits and "*" not in given else None
+                return Value(text, int(digits.replace("*", "0"), base), mask, width, prefix_len)
         if _DEC.fullmatch(text):
             return Value(text, int(text))
         if "*" in text and _DEC.fullmatch(text.replace("*", "0")):

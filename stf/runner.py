@@ -189,7 +189,10 @@ def _table_add(add: stf.Add, table: CTable, model: CProgram, order: int, diags: 
             if match is None:
                 keys.append("0/0")
             else:
-                length = match.prefix_len if match.prefix_len is not None else key.width
+                length = match.lpm_prefix_len(key.width)
+                if length is None:
+                    diags.error(match.loc, f"lpm key {key.name}: '*' digits must be the last ones (a prefix)")
+                    return None
                 keys.append(f"{match.value.value & full}/{length}")
         elif key.match_kind in ("P4ODP_MATCH_TERNARY", "P4ODP_MATCH_OPTIONAL"):
             if match is None:

@@ -119,6 +119,42 @@ def test_add_decimal_value_has_no_width_or_mask():
 def test_add_lpm_prefix():
     match = one("add pipe 0 key.field0:0x010a/16 pipe_Reject()").matches[0]
     assert (match.field, match.value.value, match.prefix_len) == ("key.field0", 0x010A, 16)
+    assert match.lpm_prefix_len(32) == 16
+
+
+@pytest.mark.parametrize("text, value, prefix_len", [
+    ("0x0a01****", Value("0x0a01****", 0x0A010000, 0xFFFF0000, 32, 16), 16),
+    ("0x0A0101f*", Value("0x0A0101f*", 0x0A0101F0, 0xFFFFFFF0, 32, 28), 28),
+    ("0x********", Value("0x********", 0, 0, 32, 0), 0),
+    ("0b10**", Value("0b10**", 0b1000, 0b1100, 4, 2), 2),
+    ("0b1" + "*" * 31, Value("0b1" + "*" * 31, 1 << 31, 1 << 31, 32, 1), 1),
+])
+def test_add_lpm_trailing_wildcards_are_a_prefix(text, value, prefix_len):
+    """p4c's BMv2 runner reads trailing '*' digits of an lpm key as the host bits:
+    0x0a01**** is 0x0a010000/16 (not a /32); the ternary mask stays as it was."""
+    match = one(f"add routes hdr.route.dst:{text} route(port:3)").matches[0]
+    assert match.value == value
+    assert match.prefix_len is None
+    assert match.lpm_prefix_len(value.width) == prefix_len
+
+
+def test_add_lpm_wildcard_prefix_follows_the_key_width():
+    """The '*' digits are the key's low bits, whatever the number of digits written."""
+    def on(text: str, width: int) -> int | None:
+        return one(f"add t k:{text} a()").matches[0].lpm_prefix_len(width)
+
+    assert on("0x1**", 9) == 1           # 12 bits written, 8 of them '*': 1 bit of 9 given
+    assert on("0x0a**", 32) == 24        # the leading zeros of the number are given too
+    assert on("0x****", 8) == 0          # more '*' bits than the key: /0
+    assert on("0x0a010000", 32) == 32    # no '*': the whole key
+    assert on("10", 32) == 32
+
+
+@pytest.mark.parametrize("text", ["0x****0202", "0x0a*1", "0b1*0"])
+def test_add_lpm_wildcards_before_digits_are_no_prefix(text):
+    value = one(f"add t k:{text} a()").matches[0]
+    assert value.value.prefix_len is None
+    assert value.lpm_prefix_len(32) is None
 
 
 @pytest.mark.parametrize("name", ["h.$valid$", "extra$0.h", "h[1].f", "a.b[2].c", "$valid$",
