@@ -19,8 +19,9 @@
  * Packets are copied: received slots into packets of the pktio's pool, sent
  * packets into TX slots. Each receive call syncs the queue's RX rings
  * (NIOCRXSYNC) and each send call pushes what it queued (NIOCTXSYNC).
- * Frames that span several slots (NS_MOREFRAG) or are longer than the pool's
- * packets are dropped and counted in in_discards.
+ * Frames that span several slots (NS_MOREFRAG), are shorter than an Ethernet
+ * header or longer than the pool's packets are dropped and counted in
+ * in_discards.
  *
  * Needs the netmap kernel module (/dev/netmap) and its headers at build time
  * (make PKTIO=netmap EXTRA_CFLAGS=-I.../netmap/sys); build-checked only.
@@ -108,6 +109,19 @@ static void open_error(const char *name, const char *what, int err)
 			 " (no such interface, or no netmap support for it)" : "");
 }
 
+/* "", "^", "*", or one of "-{}" and a ring or pipe number. */
+static int ring_suffix_ok(const char *suffix)
+{
+	if (suffix[0] == '\0' || ((suffix[0] == '^' || suffix[0] == '*') && suffix[1] == '\0'))
+		return 1;
+	if (!strchr("-{}", suffix[0]) || suffix[1] == '\0')
+		return 0;
+	for (const char *c = suffix + 1; *c; c++)
+		if (*c < '0' || *c > '9')
+			return 0;
+	return 1;
+}
+
 /* Split the name into the port and a ring suffix; check its syntax. */
 static int parse_name(nm_priv_t *priv, const char *devname)
 {
@@ -133,7 +147,7 @@ static int parse_name(nm_priv_t *priv, const char *devname)
 	len = (size_t)(end - devname);
 	if (!priv->is_vale && (size_t)(end - port) >= sizeof(priv->ifname))
 		goto bad;
-	if (strlen(end) >= sizeof(priv->suffix) || strpbrk(end, "/@"))
+	if (strlen(end) >= sizeof(priv->suffix) || !ring_suffix_ok(end))
 		goto bad;
 	memcpy(priv->nm_name, devname, len);
 	priv->nm_name[len] = '\0';
@@ -438,7 +452,8 @@ static int ring_recv(_odp_pktio_entry_t *e, int q, struct netmap_ring *ring,
 			_odp_stat_add(&e->in[q].discards, 1);
 			continue;
 		}
-		if (odp_unlikely(len > priv->data_room || len > ring->nr_buf_size)) {
+		if (odp_unlikely(len < ETH_HDR_LEN || len > priv->data_room ||
+				 len > ring->nr_buf_size)) {
 			_odp_stat_add(&e->in[q].discards, 1);
 		} else {
 			odp_packet_t pkt = odp_packet_alloc(e->pool, len);

@@ -90,7 +90,8 @@ def test_open_without_kernel_module_fails_cleanly(netmap_prog):
 
 
 @pytest.mark.parametrize("name", ["netmap:", "netmap:lo/x", "netmap:lo@2", "netmap:-1",
-                                  "vale0:", "vale-0:1", "netmap:" + "x" * 16])
+                                  "vale0:", "vale-0:1", "netmap:" + "x" * 16, "netmap:lo-", "netmap:lo-x",
+                                  "netmap:lo^1", "vale0:1{"])
 def test_malformed_names_are_refused(netmap_prog, name):
     results, stderr = run(netmap_prog, name)
     assert results == {name: "invalid"}
