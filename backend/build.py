@@ -95,15 +95,6 @@ def _make(folder: Path, goal: str, *variables: str) -> list[str]:
                           text=True).stdout.split()
 
 
-def _versions(target: Target) -> list[str]:
-    """The versions of the libraries whose headers the runtime library includes."""
-    packages = [*target.odp.system, *target.odp.pkg_config]
-    if not packages or not shutil.which("pkg-config"):
-        return []
-    return [subprocess.run(["pkg-config", "--modversion", p], capture_output=True, text=True).stdout.strip()
-            for p in packages]
-
-
 def _debian_hint(packages: tuple) -> str:
     return f" (Debian: apt-get install {' '.join(packages)})" if packages else ""
 
@@ -157,7 +148,7 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
                                    f"{_debian_hint(toolchain.debian)}")
         return None
     try:
-        library = runtime_library(compiler, cflags, runtime_sources + odp_sources, rt, _versions(target))
+        library = runtime_library(compiler, cflags, runtime_sources + odp_sources, rt)
         command = [*compiler, *cflags, "-o", str(binary), *generated, str(library), *toolchain.all_ldflags(),
                    *odp_libs]
         if options.verbose:
@@ -169,9 +160,14 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
         log = out_dir / "build.log"
         log.write_text(" ".join(failure.command) + "\n" + failure.output)
         first = next((line for line in failure.output.splitlines() if "error" in line), failure.output.strip()[:500])
-        diags.error(Loc(str(out_dir / "switch"), 0, 0),
-                    f"the C compiler failed (this is a p4odp bug when the program was accepted): {first}; "
-                    f"full log in {log}")
+        if "ld returned" in failure.output:  # the code compiled: what it links against is missing
+            diags.error(Loc(str(out_dir / "switch"), 0, 0),
+                        f"linking the switch failed: {first}; a library the target's ODP needs is missing "
+                        f"(for a cross-built ODP, --sysroot must hold its libraries); full log in {log}")
+        else:
+            diags.error(Loc(str(out_dir / "switch"), 0, 0),
+                        f"the C compiler failed (this is a p4odp bug when the program was accepted): {first}; "
+                        f"full log in {log}")
         return None
     if options.verbose and result.stderr:
         sys.stderr.write(result.stderr)

@@ -4,7 +4,7 @@ Every switch links the same runtime (runtime/core, runtime/tables) and, with the
 ODP, the same ODP sources; only datapath.c is the program's.  The library is cached under
 $P4ODP_CACHE_DIR (default $XDG_CACHE_HOME/p4odp, ~/.cache/p4odp), keyed by everything that
 goes into it: the compiler and its version, the flags, and the text of every source and
-header.  A build that changes none of these reuses it; entries are published with an atomic
+header (the runtime's, and those of the ODP and libraries it is built against).  A build that changes none of these reuses it; entries are published with an atomic
 rename, so parallel builds share the cache safely.
 """
 
@@ -21,6 +21,7 @@ from pathlib import Path
 __all__ = ["BuildFailure", "archiver_for", "cache_dir", "runtime_library"]
 
 _HEADER_FOLDERS = ("include", "core", "tables", "odp", "odp/include")
+_SYSTEM_INCLUDES = ("/usr/include", "/usr/local/include")
 
 
 class BuildFailure(Exception):
@@ -39,12 +40,10 @@ def cache_dir() -> Path:
     return Path(base) / "p4odp"
 
 
-def runtime_library(compiler: list[str], cflags: list[str], sources: list[str], runtime: Path,
-                    identity: list[str]) -> Path:
+def runtime_library(compiler: list[str], cflags: list[str], sources: list[str], runtime: Path) -> Path:
     """The static library of `sources` compiled with `compiler` and `cflags`, from the cache or
-    built now; `identity` adds what else the objects depend on (versions of libraries whose
-    headers they include).  Raises BuildFailure."""
-    key = _key(compiler, [*cflags, *identity], sources, runtime)
+    built now.  Raises BuildFailure."""
+    key = _key(compiler, cflags, sources, runtime)
     library = cache_dir() / key[:2] / f"libp4odp-runtime-{key}.a"
     if library.exists():
         return library
@@ -87,6 +86,12 @@ def _key(compiler: list[str], cflags: list[str], sources: list[str], runtime: Pa
     for folder in _HEADER_FOLDERS:
         files += sorted((runtime / folder).rglob("*.h")) if folder == "odp/include" else \
             sorted((runtime / folder).glob("*.h"))
+    # The headers of a system ODP or of DPDK inline code into the objects: a reinstall at
+    # the same place must not reuse them.  The compiler's default folders are left out.
+    for flag in cflags:
+        folder = Path(flag[2:]) if flag.startswith("-I") else None
+        if folder and folder.is_dir() and str(folder) not in _SYSTEM_INCLUDES and runtime not in folder.parents:
+            files += sorted(folder.rglob("*.h"))
     for path in files:
         digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\1")
     return digest.hexdigest()[:32]
