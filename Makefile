@@ -80,8 +80,10 @@ example: setup
 	    $(foreach p,1 2 3,-i $(p)=pcap:in=$(BUILD)/$(EXAMPLE)/empty.pcap:out=$(BUILD)/$(EXAMPLE)/out$(p).pcap)
 	$(P4ODP) stf $(EXAMPLE_P4) examples/$(EXAMPLE)/$(EXAMPLE).stf
 
+# Tests run in parallel, one process per core (pytest-xdist); TEST_JOBS=0 runs them in one.
+TEST_JOBS ?= auto
 test: setup
-	$(PYTHON) -m pytest -q tests
+	$(PYTHON) -m pytest -q -n $(TEST_JOBS) tests
 
 bench: setup
 	$(PYTHON) bench/frontend_speed.py

@@ -28,7 +28,7 @@ setup(
                           "odp/include/*/*/*.h"],
     },
     install_requires=["Jinja2>=3.1,<4"],
-    extras_require={"test": ["pytest>=7"]},
+    extras_require={"test": ["pytest>=7", "pytest-xdist>=3"]},
     entry_points={
         "console_scripts": ["p4odp = p4odp.cli:main"],
         # Built-in targets register like third-party ones.
