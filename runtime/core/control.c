@@ -181,8 +181,10 @@ static int parse_uint(struct command *c, const char *text, uint32_t *out)
 {
 	char *end;
 	errno = 0;
-	unsigned long v = strtoul(text, &end, 0);
-	if (errno || *end || end == text || v > UINT32_MAX)
+	/* strtoull, not strtoul: a 32-bit unsigned long would take "-1" as
+	 * UINT32_MAX; strtoull negates a sign silently, so a '-' is refused. */
+	unsigned long long v = strtoull(text, &end, 0);
+	if (errno || *end || end == text || strchr(text, '-') || v > UINT32_MAX)
 		return fail(c, "'%s' is not a number", text);
 	*out = (uint32_t)v;
 	return 0;

@@ -5,6 +5,7 @@
  *          [--exit-when-done]
  */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -111,14 +112,14 @@ static int parse_port_option(struct p4odp_switch *sw, const char *arg)
 {
 	char *end;
 	const char *eq = strchr(arg, '=');
-	unsigned long index = strtoul(arg, &end, 10);
+	unsigned long long index = strtoull(arg, &end, 10);  /* not strtoul: long is 32 bits on armhf */
 
-	if (!eq || end != eq || end == arg || index >= P4ODP_MAX_PORTS) {
+	if (!eq || end != eq || !isdigit((unsigned char)*arg) || index >= P4ODP_MAX_PORTS) {
 		fprintf(stderr, "error: -i %s: expected PORT=INTERFACE with PORT in 0..%d\n", arg, P4ODP_MAX_PORTS - 1);
 		return -1;
 	}
 	if (sw->ports[index].open) {
-		fprintf(stderr, "error: -i %s: port %lu is given twice\n", arg, index);
+		fprintf(stderr, "error: -i %s: port %llu is given twice\n", arg, index);
 		return -1;
 	}
 	return open_port(sw, (uint32_t)index, eq + 1);

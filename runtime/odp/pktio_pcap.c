@@ -95,9 +95,11 @@ static int parse_name(pcap_priv_t *priv, const char *devname)
 			priv->out_name = strdup(tok + 4);
 		} else if (strncmp(tok, "loops=", 6) == 0) {
 			char *end;
-			long v = strtol(tok + 6, &end, 10);
+			long long v;  /* not long: 32 bits on 32-bit targets */
 
-			if (*end || end == tok + 6 || v < 0 || v > UINT32_MAX) {
+			errno = 0;
+			v = strtoll(tok + 6, &end, 10);
+			if (errno || *end || end == tok + 6 || v < 0 || v > UINT32_MAX) {
 				_ODP_ERR("pcap: bad loop count '%s'\n", tok + 6);
 				ret = -1;
 			}

@@ -51,19 +51,24 @@ def test_l3fwd_commands_file_routes_a_packet(tmp_path: Path):
     assert read_packets(str(tmp_path / "out0.pcap")) == []
 
 
-def test_bad_commands_line_is_named_and_stops_the_switch(tmp_path: Path):
+@pytest.mark.parametrize("line, message", [
+    ("table_add ipv4_lpm ipv4_forward 10.0.300.0/24 => 00:00:00:00:01:01 1", "bad IPv4 address '10.0.300.0'"),
+    # A 32-bit strtoul took "-1" for 4294967295, a 64-bit one for a number too large.
+    ("table_add ipv4_lpm ipv4_forward 10.0.2.0/-1 => 00:00:00:00:01:01 1", "'-1' is not a number"),
+    ("mc_mgrp_create -4294967295", "'-4294967295' is not a number"),
+])
+def test_bad_commands_line_is_named_and_stops_the_switch(tmp_path: Path, line: str, message: str):
     example = REPO / "examples" / "l3fwd"
     build = p4odp("compile", str(example / "l3fwd.p4"), "-o", str(tmp_path / "out"))
     assert build.returncode == 0, build.stderr
     commands = tmp_path / "commands.txt"
-    commands.write_text("table_add ipv4_lpm ipv4_forward 10.0.1.0/24 => 00:00:00:00:01:01 1\n"
-                        "table_add ipv4_lpm ipv4_forward 10.0.300.0/24 => 00:00:00:00:01:01 1\n")
+    commands.write_text(f"table_add ipv4_lpm ipv4_forward 10.0.1.0/24 => 00:00:00:00:01:01 1\n{line}\n")
     write_pcap(str(tmp_path / "in.pcap"), [])
     run = subprocess.run([str(tmp_path / "out" / "switch"), "--exit-when-done", "--commands", str(commands),
                           "-i", f"0=pcap:in={tmp_path / 'in.pcap'}:out={tmp_path / 'out.pcap'}"],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 1
-    assert f"{commands}:2: error: bad IPv4 address '10.0.300.0'" in run.stderr
+    assert f"{commands}:2: error: {message}" in run.stderr
 
 
 def test_switch_stops_cleanly_on_sigterm_and_prints_counters(tmp_path: Path):
@@ -87,6 +92,7 @@ def test_switch_stops_cleanly_on_sigterm_and_prints_counters(tmp_path: Path):
 @pytest.mark.parametrize("argument, message", [
     ("0", "expected PORT=INTERFACE"),
     ("64=loop", "expected PORT=INTERFACE with PORT in 0..63"),
+    ("-18446744073709551615=loop", "expected PORT=INTERFACE with PORT in 0..63"),  # not port 1
     ("1=no-such-interface-p4odp", "cannot open interface 'no-such-interface-p4odp' for port 1"),
 ])
 def test_switch_rejects_bad_ports(tmp_path: Path, argument: str, message: str):
