@@ -228,56 +228,16 @@ odp_pool_t odp_pool_create(const char *name, const odp_pool_param_t *param)
 	return _odp_pool_to_hdl(pool);
 }
 
-int odp_pool_destroy(odp_pool_t hdl)
+uint32_t _odp_pool_used(_odp_pool_t *pool)
 {
-	_odp_pool_t *pool;
-	unsigned int in_use;
-
-	pthread_mutex_lock(&_odp_global.lock);
-	pool = _odp_pool_get(hdl);
-	if (!pool) {
-		pthread_mutex_unlock(&_odp_global.lock);
-		_ODP_ERR("odp_pool_destroy: bad handle\n");
-		return -1;
-	}
-	if (pool->pktio_users) {
-		pthread_mutex_unlock(&_odp_global.lock);
-		_ODP_ERR("odp_pool_destroy: pool '%s' used by %d pktio(s)\n", pool->name,
-			 pool->pktio_users);
-		return -1;
-	}
 	/* Packets in lcore caches count as free. */
-	in_use = rte_mempool_in_use_count(pool->mempool);
-	if (in_use) {
-		pthread_mutex_unlock(&_odp_global.lock);
-		_ODP_ERR("odp_pool_destroy: pool '%s' has %u packet(s) in use\n", pool->name, in_use);
-		return -1;
-	}
-	pool->in_use = 0;
-	rte_mempool_free(pool->mempool);
-	pool->mempool = NULL;
-	pthread_mutex_unlock(&_odp_global.lock);
-	return 0;
+	return rte_mempool_in_use_count(pool->mempool);
 }
 
-int _odp_pool_destroy_all(void)
+void _odp_pool_free_mem(_odp_pool_t *pool)
 {
-	int n = 0;
-
-	pthread_mutex_lock(&_odp_global.lock);
-	for (int i = 0; i < _ODP_MAX_POOLS; i++) {
-		_odp_pool_t *pool = &_odp_global.pools[i];
-
-		if (!pool->in_use)
-			continue;
-		_ODP_ERR("odp_term_global: pool '%s' not destroyed, destroyed now\n", pool->name);
-		rte_mempool_free(pool->mempool);
-		pool->mempool = NULL;
-		pool->in_use = 0;
-		n++;
-	}
-	pthread_mutex_unlock(&_odp_global.lock);
-	return n;
+	rte_mempool_free(pool->mempool);
+	pool->mempool = NULL;
 }
 
 /* rte_mempool_mem_iter(): the range of a pool's memory chunks. */
@@ -294,19 +254,9 @@ static void mem_range(struct rte_mempool *mp, void *arg, struct rte_mempool_memh
 		info->max_data_addr = start + chunk->len - 1;
 }
 
-int odp_pool_info(odp_pool_t hdl, odp_pool_info_t *info)
+void _odp_pool_data_range(_odp_pool_t *pool, odp_pool_info_t *info)
 {
-	_odp_pool_t *pool = _odp_pool_get(hdl);
-
-	if (!pool)
-		return -1;
-	memset(info, 0, sizeof(*info));
-	info->type = ODP_POOL_PACKET;
-	info->name = pool->name;
-	info->params = pool->param;
-	info->pkt.max_num = pool->num;
 	rte_mempool_mem_iter(pool->mempool, mem_range, info);
-	return 0;
 }
 
 void odp_pool_print(odp_pool_t hdl)

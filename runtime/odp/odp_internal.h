@@ -120,6 +120,13 @@ _odp_pool_t *_odp_pool_reserve(const char *name, const odp_pool_param_t *param, 
 /* Destroy the pools still in use (odp_term_global()); returns how many. */
 int _odp_pool_destroy_all(void);
 
+/* Each backend (odp_pool.c's plain one, odp_dpdk.c) has these, for the
+ * calls odp_pool.c shares: packets of a pool not free, the range of its
+ * packet memory into info, and releasing that memory. */
+uint32_t _odp_pool_used(_odp_pool_t *pool);
+void _odp_pool_data_range(_odp_pool_t *pool, odp_pool_info_t *info);
+void _odp_pool_free_mem(_odp_pool_t *pool);
+
 /* Return a thread's cached packets to their pools (odp_term_local()). */
 void _odp_pool_flush_thread(int thr);
 
@@ -230,6 +237,60 @@ static inline void _odp_pktio_tx_count(_odp_pktio_entry_t *e, int q, uint64_t pk
 
 /* Close all open pktios (odp_term_global()); returns how many were open. */
 int _odp_pktio_close_all(void);
+
+/* ---- Linux network interfaces (odp_netdev.c) ---- */
+
+#define _ODP_IFNAMSIZ     16   /* IFNAMSIZ of <net/if.h> */
+#define _ODP_ETH_HDR_LEN  14
+#define _ODP_VLAN_HDR_LEN 4
+
+/* The interface a pktio drives (socket_mmap, xdp, netmap). The helpers that
+ * take an entry need its e->priv to begin with this; their messages start
+ * with e->ops->name. */
+typedef struct {
+	char ifname[_ODP_IFNAMSIZ];
+	int ifindex;
+	int fd;                  /* control socket for ioctls, -1: none */
+	int promisc;             /* as this pktio set it */
+	uint8_t mac[6];
+	uint32_t mtu;
+} _odp_netdev_t;
+
+/* Fill in the _odp_netdev_t of e->priv for interface ifname: index, control
+ * socket (AF_PACKET when packet_socket, as _odp_netdev_promisc_set() needs;
+ * else AF_INET), MAC address and MTU. 0 or <0 after a message; the caller
+ * closes fd (-1 before the call) on failure. */
+int _odp_netdev_open(_odp_pktio_entry_t *e, const char *ifname, int packet_socket);
+
+/* Data room of the pktio's pool (0: none); warns when the longest frame of
+ * the MTU with a VLAN tag does not fit. */
+uint32_t _odp_netdev_data_room(_odp_pktio_entry_t *e);
+
+/* SIOCGIFFLAGS / SIOCSIFFLAGS: 0 or -errno. */
+int _odp_netdev_flags(const _odp_netdev_t *dev, short *flags);
+int _odp_netdev_set_flags(const _odp_netdev_t *dev, short flags);
+
+/* Ops for such kinds. Promiscuous mode is a packet socket membership of fd,
+ * which the kernel drops when fd closes, even if the process dies. */
+int _odp_netdev_promisc_set(_odp_pktio_entry_t *e, int enable);
+int _odp_netdev_mac_addr(_odp_pktio_entry_t *e, uint8_t mac[6]);
+odp_pktio_link_status_t _odp_netdev_link_status(_odp_pktio_entry_t *e);
+
+/* Block up to ns until one of the fds has input. */
+void _odp_netdev_wait(const int fd[], uint32_t num, uint64_t ns);
+
+/* Does a frame to send fit the link: an Ethernet header, at most the MTU
+ * (4 bytes more with a VLAN tag)? */
+static inline int _odp_netdev_frame_fits(const _odp_netdev_t *dev, const uint8_t *data,
+					 uint32_t len)
+{
+	uint32_t max_plain = dev->mtu + _ODP_ETH_HDR_LEN;
+
+	if (len < _ODP_ETH_HDR_LEN || len > max_plain + _ODP_VLAN_HDR_LEN)
+		return 0;
+	return len <= max_plain || (data[12] == 0x81 && data[13] == 0x00) ||
+	       (data[12] == 0x88 && data[13] == 0xa8);
+}
 
 /* ---- Shared memory ---- */
 

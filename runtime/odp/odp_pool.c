@@ -165,6 +165,71 @@ uint64_t odp_pool_to_u64(odp_pool_t hdl)
 	return (uint64_t)(uintptr_t)hdl;
 }
 
+int odp_pool_destroy(odp_pool_t hdl)
+{
+	_odp_pool_t *pool;
+	uint32_t used;
+
+	pthread_mutex_lock(&_odp_global.lock);
+	pool = _odp_pool_get(hdl);
+	if (!pool) {
+		pthread_mutex_unlock(&_odp_global.lock);
+		_ODP_ERR("odp_pool_destroy: bad handle\n");
+		return -1;
+	}
+	if (pool->pktio_users) {
+		pthread_mutex_unlock(&_odp_global.lock);
+		_ODP_ERR("odp_pool_destroy: pool '%s' used by %d pktio(s)\n", pool->name,
+			 pool->pktio_users);
+		return -1;
+	}
+	used = _odp_pool_used(pool);
+	if (used) {
+		pthread_mutex_unlock(&_odp_global.lock);
+		_ODP_ERR("odp_pool_destroy: pool '%s' has %" PRIu32 " packet(s) in use\n",
+			 pool->name, used);
+		return -1;
+	}
+	pool->in_use = 0;
+	_odp_pool_free_mem(pool);
+	pthread_mutex_unlock(&_odp_global.lock);
+	return 0;
+}
+
+int _odp_pool_destroy_all(void)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&_odp_global.lock);
+	for (int i = 0; i < _ODP_MAX_POOLS; i++) {
+		_odp_pool_t *pool = &_odp_global.pools[i];
+
+		if (!pool->in_use)
+			continue;
+		_ODP_ERR("odp_term_global: pool '%s' not destroyed, destroyed now\n", pool->name);
+		_odp_pool_free_mem(pool);
+		pool->in_use = 0;
+		n++;
+	}
+	pthread_mutex_unlock(&_odp_global.lock);
+	return n;
+}
+
+int odp_pool_info(odp_pool_t hdl, odp_pool_info_t *info)
+{
+	_odp_pool_t *pool = _odp_pool_get(hdl);
+
+	if (!pool)
+		return -1;
+	memset(info, 0, sizeof(*info));
+	info->type = ODP_POOL_PACKET;
+	info->name = pool->name;
+	info->params = pool->param;
+	info->pkt.max_num = pool->num;
+	_odp_pool_data_range(pool, info);
+	return 0;
+}
+
 uint32_t odp_packet_reset_max_len(odp_packet_t pkt)
 {
 	return _odp_pool_from_hdl(_odp_pkt_hdr(pkt)->pool)->data_room;
@@ -446,34 +511,18 @@ static uint32_t cached_count(_odp_pool_t *pool)
 	return n;
 }
 
-int odp_pool_destroy(odp_pool_t hdl)
+uint32_t _odp_pool_used(_odp_pool_t *pool)
 {
-	_odp_pool_t *pool;
 	uint32_t free_num;
 
-	pthread_mutex_lock(&_odp_global.lock);
-	pool = _odp_pool_get(hdl);
-	if (!pool) {
-		pthread_mutex_unlock(&_odp_global.lock);
-		_ODP_ERR("odp_pool_destroy: bad handle\n");
-		return -1;
-	}
-	if (pool->pktio_users) {
-		pthread_mutex_unlock(&_odp_global.lock);
-		_ODP_ERR("odp_pool_destroy: pool '%s' used by %d pktio(s)\n", pool->name,
-			 pool->pktio_users);
-		return -1;
-	}
 	odp_spinlock_lock(&pool->lock);
 	free_num = pool->free_num + cached_count(pool);
 	odp_spinlock_unlock(&pool->lock);
-	if (free_num != pool->num) {
-		pthread_mutex_unlock(&_odp_global.lock);
-		_ODP_ERR("odp_pool_destroy: pool '%s' has %" PRIu32 " packet(s) in use\n",
-			 pool->name, pool->num - free_num);
-		return -1;
-	}
-	pool->in_use = 0;
+	return pool->num - free_num;
+}
+
+void _odp_pool_free_mem(_odp_pool_t *pool)
+{
 	_ODP_UNPOISON(pool->base, pool->map_len);
 	_odp_unmap(pool->base, pool->map_len);
 	_odp_unmap(pool->cache, pool->cache_map_len);
@@ -481,46 +530,12 @@ int odp_pool_destroy(odp_pool_t hdl)
 	pool->base = NULL;
 	pool->cache = NULL;
 	pool->free = NULL;
-	pthread_mutex_unlock(&_odp_global.lock);
-	return 0;
 }
 
-int _odp_pool_destroy_all(void)
+void _odp_pool_data_range(_odp_pool_t *pool, odp_pool_info_t *info)
 {
-	int n = 0;
-
-	pthread_mutex_lock(&_odp_global.lock);
-	for (int i = 0; i < _ODP_MAX_POOLS; i++) {
-		_odp_pool_t *pool = &_odp_global.pools[i];
-
-		if (!pool->in_use)
-			continue;
-		_ODP_ERR("odp_term_global: pool '%s' not destroyed, destroyed now\n", pool->name);
-		_ODP_UNPOISON(pool->base, pool->map_len);
-		_odp_unmap(pool->base, pool->map_len);
-		_odp_unmap(pool->cache, pool->cache_map_len);
-		free(pool->free);
-		pool->in_use = 0;
-		n++;
-	}
-	pthread_mutex_unlock(&_odp_global.lock);
-	return n;
-}
-
-int odp_pool_info(odp_pool_t hdl, odp_pool_info_t *info)
-{
-	_odp_pool_t *pool = _odp_pool_get(hdl);
-
-	if (!pool)
-		return -1;
-	memset(info, 0, sizeof(*info));
-	info->type = ODP_POOL_PACKET;
-	info->name = pool->name;
-	info->params = pool->param;
-	info->pkt.max_num = pool->num;
 	info->min_data_addr = (uintptr_t)pool->base;
 	info->max_data_addr = (uintptr_t)pool->base + pool->map_len - 1;
-	return 0;
 }
 
 void odp_pool_print(odp_pool_t hdl)

@@ -29,12 +29,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <net/if.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,7 +51,6 @@
 #define VALE_PREFIX       "vale"
 #define VALE_PREFIX_LEN   (sizeof(VALE_PREFIX) - 1)
 #define RING_SUFFIXES     "-*^{}"
-#define ETH_HDR_LEN       14
 #define STOP_DRAIN_NS     (200 * ODP_TIME_MSEC_IN_NS)
 
 /* One descriptor: the rings of one direction it binds. */
@@ -72,15 +69,11 @@ typedef struct ODP_ALIGNED_CACHE {
 } nm_queue_t;
 
 typedef struct {
+	_odp_netdev_t dev;           /* first; VALE ports: mac and promisc only */
 	char nm_name[_ODP_PKTIO_NAME_LEN]; /* the name without a ring suffix */
 	char suffix[32];             /* ring suffix given, "" for none */
-	char ifname[IFNAMSIZ];       /* netmap: names: the interface */
 	int is_vale;
-	int ctl_fd;                  /* netmap: names: interface ioctls */
-	int promisc;
 	int promisc_was;             /* IFF_PROMISC before open */
-	uint8_t mac[6];
-	uint32_t mtu;                /* netmap: names: interface MTU */
 	uint32_t buf_size;           /* netmap buffer (slot) size */
 	uint32_t data_room;          /* largest packet of the pool */
 	uint32_t rx_rings;           /* rings the port has */
@@ -145,15 +138,13 @@ static int parse_name(nm_priv_t *priv, const char *devname)
 	if (end == port || *end == '/' || *end == '@')
 		goto bad;
 	len = (size_t)(end - devname);
-	if (!priv->is_vale && (size_t)(end - port) >= sizeof(priv->ifname))
+	if (!priv->is_vale && (size_t)(end - port) >= sizeof(priv->dev.ifname))
 		goto bad;
 	if (strlen(end) >= sizeof(priv->suffix) || !ring_suffix_ok(end))
 		goto bad;
 	memcpy(priv->nm_name, devname, len);
 	priv->nm_name[len] = '\0';
 	snprintf(priv->suffix, sizeof(priv->suffix), "%s", end);
-	if (!priv->is_vale)
-		snprintf(priv->ifname, sizeof(priv->ifname), "%.*s", (int)(end - port), port);
 	return 0;
 bad:
 	_ODP_ERR("netmap: '%s': expected netmap:IFNAME or valeX:Y, optionally followed by "
@@ -161,37 +152,21 @@ bad:
 	return -EINVAL;
 }
 
-static int ifflags_get(nm_priv_t *priv, short *flags)
-{
-	struct ifreq ifr;
-
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", priv->ifname);
-	if (ioctl(priv->ctl_fd, SIOCGIFFLAGS, &ifr) != 0)
-		return -errno;
-	*flags = ifr.ifr_flags;
-	return 0;
-}
-
+/* The interface's IFF_PROMISC flag (netmap has no packet socket). */
 static int set_promisc(nm_priv_t *priv, int enable)
 {
-	struct ifreq ifr;
 	short flags;
-	int ret = ifflags_get(priv, &flags);
+	int ret = _odp_netdev_flags(&priv->dev, &flags);
 
-	if (ret == 0) {
-		memset(&ifr, 0, sizeof(ifr));
-		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", priv->ifname);
-		ifr.ifr_flags = (short)(enable ? flags | IFF_PROMISC : flags & ~IFF_PROMISC);
-		if (ioctl(priv->ctl_fd, SIOCSIFFLAGS, &ifr) != 0)
-			ret = -errno;
-	}
+	if (ret == 0)
+		ret = _odp_netdev_set_flags(&priv->dev, (short)(enable ? flags | IFF_PROMISC :
+								 flags & ~IFF_PROMISC));
 	if (ret) {
-		_ODP_ERR("netmap: %s: cannot %s promiscuous mode: %s\n", priv->ifname,
+		_ODP_ERR("netmap: %s: cannot %s promiscuous mode: %s\n", priv->dev.ifname,
 			 enable ? "enter" : "leave", strerror(-ret));
 		return ret;
 	}
-	priv->promisc = enable;
+	priv->dev.promisc = enable;
 	return 0;
 }
 
@@ -201,10 +176,10 @@ static int nm_close_pktio(_odp_pktio_entry_t *e)
 
 	if (!priv)
 		return 0;
-	if (priv->ctl_fd >= 0) {
-		if (priv->promisc != priv->promisc_was)
+	if (priv->dev.fd >= 0) {
+		if (priv->dev.promisc != priv->promisc_was)
 			(void)set_promisc(priv, priv->promisc_was);
-		close(priv->ctl_fd);
+		close(priv->dev.fd);
 	}
 	free(priv);
 	e->priv = NULL;
@@ -229,7 +204,7 @@ static int nm_open_pktio(_odp_pktio_entry_t *e, const char *devname)
 {
 	nm_priv_t *priv;
 	struct nm_desc *probe;
-	struct ifreq ifr;
+	short flags = 0;
 
 	priv = calloc(1, sizeof(*priv));
 	if (!priv) {
@@ -237,7 +212,7 @@ static int nm_open_pktio(_odp_pktio_entry_t *e, const char *devname)
 		return -ENOMEM;
 	}
 	e->priv = priv;
-	priv->ctl_fd = -1;
+	priv->dev.fd = -1;
 	if (parse_name(priv, devname))
 		goto fail;
 
@@ -254,36 +229,17 @@ static int nm_open_pktio(_odp_pktio_entry_t *e, const char *devname)
 
 	priv->data_room = e->pool != ODP_POOL_INVALID ? _odp_pool_data_room(e->pool) : 0;
 	if (priv->is_vale) {
-		vale_mac(e, priv->mac);
-		priv->promisc = 1;   /* a VALE port gets all frames sent to it */
+		vale_mac(e, priv->dev.mac);
+		priv->dev.promisc = 1;   /* a VALE port gets all frames sent to it */
 		e->promisc = 1;
 		return 0;
 	}
-	priv->ctl_fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (priv->ctl_fd < 0) {
-		_ODP_ERR("netmap: %s: cannot open a control socket: %s\n", devname, strerror(errno));
+	if (_odp_netdev_open(e, priv->nm_name + NETMAP_PREFIX_LEN, 0))
 		goto fail;
-	}
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", priv->ifname);
-	if (ioctl(priv->ctl_fd, SIOCGIFHWADDR, &ifr) != 0) {
-		_ODP_ERR("netmap: %s: cannot read MAC address: %s\n", priv->ifname, strerror(errno));
-		goto fail;
-	}
-	memcpy(priv->mac, ifr.ifr_hwaddr.sa_data, 6);
-	if (ioctl(priv->ctl_fd, SIOCGIFMTU, &ifr) != 0) {
-		_ODP_ERR("netmap: %s: cannot read MTU: %s\n", priv->ifname, strerror(errno));
-		goto fail;
-	}
-	priv->mtu = (uint32_t)ifr.ifr_mtu;
-	{
-		short flags = 0;
-
-		if (ifflags_get(priv, &flags) == 0)
-			priv->promisc_was = !!(flags & IFF_PROMISC);
-		priv->promisc = priv->promisc_was;
-		e->promisc = priv->promisc;
-	}
+	if (_odp_netdev_flags(&priv->dev, &flags) == 0)
+		priv->promisc_was = !!(flags & IFF_PROMISC);
+	priv->dev.promisc = priv->promisc_was;
+	e->promisc = priv->dev.promisc;
 	return 0;
 fail:
 	nm_close_pktio(e);
@@ -301,14 +257,6 @@ static void nm_queues(_odp_pktio_entry_t *e, uint32_t *max_in, uint32_t *max_out
 		*max_in = rx ? rx : 1;
 	if (*max_out > tx)
 		*max_out = tx ? tx : 1;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * ODP_TIME_SEC_IN_NS + (uint64_t)ts.tv_nsec;
 }
 
 static int tx_pending(const nm_port_t *p)
@@ -331,9 +279,9 @@ static void queues_close(nm_priv_t *priv, nm_queue_t qs[], uint32_t num, int tx)
 				continue;
 			if (tx) {
 				/* Let the NIC send what is queued, for a while. */
-				uint64_t end = mono_ns() + STOP_DRAIN_NS;
+				uint64_t end = odp_time_local_ns() + STOP_DRAIN_NS;
 
-				while (tx_pending(p) && mono_ns() < end) {
+				while (tx_pending(p) && odp_time_local_ns() < end) {
 					struct timespec ts = { 0, 100000 };
 
 					(void)ioctl(p->d->fd, NIOCTXSYNC, NULL);
@@ -426,7 +374,7 @@ static int nm_start(_odp_pktio_entry_t *e)
 static uint32_t nm_maxlen(_odp_pktio_entry_t *e)
 {
 	nm_priv_t *priv = e->priv;
-	uint32_t len = priv->is_vale ? priv->buf_size : priv->mtu + ETH_HDR_LEN;
+	uint32_t len = priv->is_vale ? priv->buf_size : priv->dev.mtu + _ODP_ETH_HDR_LEN;
 
 	return len < priv->buf_size ? len : priv->buf_size;
 }
@@ -452,7 +400,7 @@ static int ring_recv(_odp_pktio_entry_t *e, int q, struct netmap_ring *ring,
 			_odp_stat_add(&e->in[q].discards, 1);
 			continue;
 		}
-		if (odp_unlikely(len < ETH_HDR_LEN || len > priv->data_room ||
+		if (odp_unlikely(len < _ODP_ETH_HDR_LEN || len > priv->data_room ||
 				 len > ring->nr_buf_size)) {
 			_odp_stat_add(&e->in[q].discards, 1);
 		} else {
@@ -535,7 +483,7 @@ static int nm_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], int 
 		struct netmap_slot *slot;
 		nm_port_t *p;
 
-		if (odp_unlikely(len < ETH_HDR_LEN || len > maxlen)) {
+		if (odp_unlikely(len < _ODP_ETH_HDR_LEN || len > maxlen)) {
 			_odp_stat_add(&e->out[q].discards, 1);
 			continue;
 		}
@@ -567,26 +515,12 @@ static void nm_wait(_odp_pktio_entry_t *e, int q, uint64_t ns)
 {
 	nm_priv_t *priv = e->priv;
 	nm_queue_t *nq = &priv->rx[q];
-	struct pollfd pfd[ODP_PKTIN_MAX_QUEUES];
-	nfds_t num = 0;
-	struct timespec ts = {
-		.tv_sec = (time_t)(ns / ODP_TIME_SEC_IN_NS),
-		.tv_nsec = (long)(ns % ODP_TIME_SEC_IN_NS),
-	};
+	int fd[ODP_PKTIN_MAX_QUEUES];
+	uint32_t num = 0;
 
-	for (uint32_t k = 0; k < nq->num && num < ODP_PKTIN_MAX_QUEUES; k++) {
-		pfd[num].fd = nq->port[k].d->fd;
-		pfd[num].events = POLLIN;
-		pfd[num].revents = 0;
-		num++;
-	}
-	(void)ppoll(pfd, num, &ts, NULL);
-}
-
-static int nm_mac_addr(_odp_pktio_entry_t *e, uint8_t mac[6])
-{
-	memcpy(mac, ((nm_priv_t *)e->priv)->mac, 6);
-	return 0;
+	for (; num < nq->num && num < ODP_PKTIN_MAX_QUEUES; num++)
+		fd[num] = nq->port[num].d->fd;
+	_odp_netdev_wait(fd, num, ns);
 }
 
 static int nm_promisc_set(_odp_pktio_entry_t *e, int enable)
@@ -595,21 +529,16 @@ static int nm_promisc_set(_odp_pktio_entry_t *e, int enable)
 
 	if (priv->is_vale)
 		return enable ? 0 : -ENOTSUP;
-	if (priv->promisc == enable)
+	if (priv->dev.promisc == enable)
 		return 0;
 	return set_promisc(priv, enable);
 }
 
 static odp_pktio_link_status_t nm_link_status(_odp_pktio_entry_t *e)
 {
-	nm_priv_t *priv = e->priv;
-	short flags;
-
-	if (priv->is_vale)
+	if (((nm_priv_t *)e->priv)->is_vale)
 		return ODP_PKTIO_LINK_STATUS_UP;
-	if (ifflags_get(priv, &flags) != 0)
-		return ODP_PKTIO_LINK_STATUS_UNKNOWN;
-	return (flags & IFF_RUNNING) ? ODP_PKTIO_LINK_STATUS_UP : ODP_PKTIO_LINK_STATUS_DOWN;
+	return _odp_netdev_link_status(e);
 }
 
 const _odp_pktio_ops_t _odp_pktio_netmap_ops = {
@@ -625,7 +554,7 @@ const _odp_pktio_ops_t _odp_pktio_netmap_ops = {
 	.recv = nm_recv,
 	.send = nm_send,
 	.wait = nm_wait,
-	.mac_addr = nm_mac_addr,
+	.mac_addr = _odp_netdev_mac_addr,
 	.maxlen = nm_maxlen,
 	.promisc_set = nm_promisc_set,
 	.link_status = nm_link_status,

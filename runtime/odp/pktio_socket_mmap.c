@@ -23,12 +23,8 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
-#include <net/if_arp.h>
-#include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -44,8 +40,6 @@
 #define TX_DEFAULT_QSIZE  1024
 #define TX_BLOCK_SIZE     (64 * 1024)
 #define TX_DATA_OFF       TPACKET_ALIGN(sizeof(struct tpacket2_hdr))
-#define ETH_HDR_LEN       14
-#define VLAN_HDR_LEN      4
 #define FANOUT_TRIES      32
 #define STOP_DRAIN_NS     (200 * ODP_TIME_MSEC_IN_NS)
 
@@ -70,12 +64,7 @@ typedef struct {
 } txq_t;
 
 typedef struct {
-	char ifname[IFNAMSIZ];
-	int ifindex;
-	int ctl_fd;                  /* holds the promiscuous membership */
-	int promisc;
-	uint8_t mac[6];
-	uint32_t mtu;
+	_odp_netdev_t dev;           /* first: fd holds the promiscuous membership */
 	uint32_t data_room;          /* largest packet of the pool */
 	uint64_t kernel_drops;       /* ring full, from PACKET_STATISTICS */
 	uint32_t num_rx;
@@ -90,24 +79,6 @@ static int sock_match(const char *devname)
 	return 1;
 }
 
-static int set_promisc(sock_priv_t *priv, int enable)
-{
-	struct packet_mreq mr;
-
-	memset(&mr, 0, sizeof(mr));
-	mr.mr_ifindex = priv->ifindex;
-	mr.mr_type = PACKET_MR_PROMISC;
-	if (setsockopt(priv->ctl_fd, SOL_PACKET,
-		       enable ? PACKET_ADD_MEMBERSHIP : PACKET_DROP_MEMBERSHIP,
-		       &mr, sizeof(mr)) != 0) {
-		_ODP_ERR("socket_mmap: %s: cannot %s promiscuous mode: %s\n", priv->ifname,
-			 enable ? "enter" : "leave", strerror(errno));
-		return -1;
-	}
-	priv->promisc = enable;
-	return 0;
-}
-
 static int sock_close(_odp_pktio_entry_t *e)
 {
 	sock_priv_t *priv = e->priv;
@@ -115,8 +86,8 @@ static int sock_close(_odp_pktio_entry_t *e)
 	if (!priv)
 		return 0;
 	/* Closing the socket also drops its promiscuous membership. */
-	if (priv->ctl_fd >= 0)
-		close(priv->ctl_fd);
+	if (priv->dev.fd >= 0)
+		close(priv->dev.fd);
 	free(priv);
 	e->priv = NULL;
 	return 0;
@@ -125,7 +96,6 @@ static int sock_close(_odp_pktio_entry_t *e)
 static int sock_open(_odp_pktio_entry_t *e, const char *devname)
 {
 	sock_priv_t *priv;
-	struct ifreq ifr;
 
 	if (strlen(devname) >= IFNAMSIZ) {
 		_ODP_ERR("socket_mmap: '%s': not a device kind (pcap:, loop) nor an interface "
@@ -138,38 +108,11 @@ static int sock_open(_odp_pktio_entry_t *e, const char *devname)
 		return -1;
 	}
 	e->priv = priv;
-	priv->ctl_fd = -1;
-	snprintf(priv->ifname, sizeof(priv->ifname), "%s", devname);
-	priv->ifindex = (int)if_nametoindex(devname);
-	if (priv->ifindex == 0) {
-		_ODP_ERR("socket_mmap: no network interface '%s'\n", devname);
+	priv->dev.fd = -1;
+	if (_odp_netdev_open(e, devname, 1))
 		goto fail;
-	}
-	priv->ctl_fd = socket(AF_PACKET, SOCK_RAW, 0);
-	if (priv->ctl_fd < 0) {
-		_ODP_ERR("socket_mmap: %s: cannot open a packet socket: %s%s\n", devname,
-			 strerror(errno), errno == EPERM ? " (needs CAP_NET_RAW)" : "");
-		goto fail;
-	}
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", devname);
-	if (ioctl(priv->ctl_fd, SIOCGIFHWADDR, &ifr) != 0) {
-		_ODP_ERR("socket_mmap: %s: cannot read MAC address: %s\n", devname,
-			 strerror(errno));
-		goto fail;
-	}
-	memcpy(priv->mac, ifr.ifr_hwaddr.sa_data, 6);
-	if (ioctl(priv->ctl_fd, SIOCGIFMTU, &ifr) != 0) {
-		_ODP_ERR("socket_mmap: %s: cannot read MTU: %s\n", devname, strerror(errno));
-		goto fail;
-	}
-	priv->mtu = (uint32_t)ifr.ifr_mtu;
-	priv->data_room = e->pool != ODP_POOL_INVALID ? _odp_pool_data_room(e->pool) : 0;
-	if (priv->data_room && priv->data_room < priv->mtu + ETH_HDR_LEN + VLAN_HDR_LEN)
-		_ODP_WARN("socket_mmap: %s: pool packets (%u bytes) are shorter than the "
-			  "largest frame (%u bytes); longer frames are dropped\n", devname,
-			  priv->data_room, priv->mtu + ETH_HDR_LEN + VLAN_HDR_LEN);
-	if (set_promisc(priv, 1))
+	priv->data_room = _odp_netdev_data_room(e);
+	if (_odp_netdev_promisc_set(e, 1))
 		goto fail;
 	e->promisc = 1;
 	return 0;
@@ -199,7 +142,7 @@ static int rxq_create(_odp_pktio_entry_t *e, rxq_t *rx, uint32_t qsize, int fano
 	sock_priv_t *priv = e->priv;
 	struct tpacket_req3 req;
 	struct sockaddr_ll addr;
-	uint32_t frame_max = priv->mtu + ETH_HDR_LEN + VLAN_HDR_LEN + 256;
+	uint32_t frame_max = priv->dev.mtu + _ODP_ETH_HDR_LEN + _ODP_VLAN_HDR_LEN + 256;
 	int version = TPACKET_V3;
 	int one = 1;
 
@@ -237,7 +180,7 @@ static int rxq_create(_odp_pktio_entry_t *e, rxq_t *rx, uint32_t qsize, int fano
 	memset(&addr, 0, sizeof(addr));
 	addr.sll_family = AF_PACKET;
 	addr.sll_protocol = htons(ETH_P_ALL);
-	addr.sll_ifindex = priv->ifindex;
+	addr.sll_ifindex = priv->dev.ifindex;
 	if (bind(rx->fd, (struct sockaddr *)&addr, sizeof(addr)) != 0)
 		goto fail;
 	if (fanout_id >= 0) {
@@ -252,7 +195,7 @@ static int rxq_create(_odp_pktio_entry_t *e, rxq_t *rx, uint32_t qsize, int fano
 	}
 	return 0;
 fail:
-	_ODP_ERR("socket_mmap: %s: cannot set up a receive ring: %s\n", priv->ifname,
+	_ODP_ERR("socket_mmap: %s: cannot set up a receive ring: %s\n", priv->dev.ifname,
 		 strerror(errno));
 	rxq_destroy(priv, rx);
 	return -1;
@@ -270,21 +213,13 @@ static int txq_pending(const txq_t *tx)
 	return 0;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * ODP_TIME_SEC_IN_NS + (uint64_t)ts.tv_nsec;
-}
-
 static void txq_destroy(txq_t *tx)
 {
 	if (tx->map && tx->fd >= 0) {
 		/* Let the kernel send what is queued, for a while. */
-		uint64_t end = mono_ns() + STOP_DRAIN_NS;
+		uint64_t end = odp_time_local_ns() + STOP_DRAIN_NS;
 
-		while (txq_pending(tx) && mono_ns() < end) {
+		while (txq_pending(tx) && odp_time_local_ns() < end) {
 			struct timespec ts = { 0, 100000 };
 
 			(void)send(tx->fd, NULL, 0, MSG_DONTWAIT);
@@ -320,7 +255,7 @@ static int txq_create(_odp_pktio_entry_t *e, txq_t *tx, uint32_t qsize)
 	if (setsockopt(tx->fd, SOL_PACKET, PACKET_LOSS, &one, sizeof(one)) != 0)
 		goto fail;
 	tx->frame_size = 2048;
-	while (tx->frame_size < TX_DATA_OFF + priv->mtu + ETH_HDR_LEN + VLAN_HDR_LEN)
+	while (tx->frame_size < TX_DATA_OFF + priv->dev.mtu + _ODP_ETH_HDR_LEN + _ODP_VLAN_HDR_LEN)
 		tx->frame_size <<= 1;
 	if (block_size < tx->frame_size)
 		block_size = tx->frame_size;
@@ -342,12 +277,12 @@ static int txq_create(_odp_pktio_entry_t *e, txq_t *tx, uint32_t qsize)
 	memset(&addr, 0, sizeof(addr));
 	addr.sll_family = AF_PACKET;
 	addr.sll_protocol = 0;
-	addr.sll_ifindex = priv->ifindex;
+	addr.sll_ifindex = priv->dev.ifindex;
 	if (bind(tx->fd, (struct sockaddr *)&addr, sizeof(addr)) != 0)
 		goto fail;
 	return 0;
 fail:
-	_ODP_ERR("socket_mmap: %s: cannot set up a transmit ring: %s\n", priv->ifname,
+	_ODP_ERR("socket_mmap: %s: cannot set up a transmit ring: %s\n", priv->dev.ifname,
 		 strerror(errno));
 	txq_destroy(tx);
 	return -1;
@@ -391,7 +326,7 @@ static int sock_start(_odp_pktio_entry_t *e)
 			sock_stop(e);
 	}
 	if (ret == -EBUSY)
-		_ODP_ERR("socket_mmap: %s: cannot join a fanout group\n", priv->ifname);
+		_ODP_ERR("socket_mmap: %s: cannot join a fanout group\n", priv->dev.ifname);
 	if (ret)
 		return -1;
 	for (priv->num_tx = 0; priv->num_tx < e->num_out; priv->num_tx++) {
@@ -450,11 +385,11 @@ static int sock_recv(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num)
 		sll = (const void *)((uint8_t *)h + TPACKET_ALIGN(sizeof(*h)));
 		data = (uint8_t *)h + h->tp_mac;
 		len = h->tp_snaplen;
-		vlan = (h->tp_status & TP_STATUS_VLAN_VALID) ? VLAN_HDR_LEN : 0;
+		vlan = (h->tp_status & TP_STATUS_VLAN_VALID) ? _ODP_VLAN_HDR_LEN : 0;
 		pkt = ODP_PACKET_INVALID;
 		if (sll->sll_pkttype == PACKET_OUTGOING) {
 			/* Sent from this host; not input. */
-		} else if (h->tp_snaplen != h->tp_len || len < ETH_HDR_LEN ||
+		} else if (h->tp_snaplen != h->tp_len || len < _ODP_ETH_HDR_LEN ||
 			   len + vlan > priv->data_room) {
 			_odp_stat_add(&stats->discards, 1);
 		} else {
@@ -497,7 +432,6 @@ static int sock_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], in
 {
 	sock_priv_t *priv = e->priv;
 	txq_t *tx = &priv->tx[q];
-	uint32_t max_plain = priv->mtu + ETH_HDR_LEN;
 	uint64_t octets = 0;
 	int queued = 0;
 	int n;
@@ -508,10 +442,7 @@ static int sock_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], in
 		uint32_t len = odp_packet_len(pkts[n]);
 		uint32_t status;
 
-		/* Longer than the link takes (4 more bytes for a VLAN tag): drop. */
-		if (len < ETH_HDR_LEN || len > max_plain + VLAN_HDR_LEN ||
-		    (len > max_plain && !(data[12] == 0x81 && data[13] == 0x00) &&
-		     !(data[12] == 0x88 && data[13] == 0xa8))) {
+		if (!_odp_netdev_frame_fits(&priv->dev, data, len)) {
 			_odp_stat_add(&e->out[q].discards, 1);
 			continue;
 		}
@@ -541,34 +472,12 @@ static int sock_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], in
 
 static void sock_wait(_odp_pktio_entry_t *e, int q, uint64_t ns)
 {
-	sock_priv_t *priv = e->priv;
-	struct pollfd pfd = { .fd = priv->rx[q].fd, .events = POLLIN };
-	struct timespec ts = {
-		.tv_sec = (time_t)(ns / ODP_TIME_SEC_IN_NS),
-		.tv_nsec = (long)(ns % ODP_TIME_SEC_IN_NS),
-	};
-
-	(void)ppoll(&pfd, 1, &ts, NULL);
-}
-
-static int sock_mac_addr(_odp_pktio_entry_t *e, uint8_t mac[6])
-{
-	memcpy(mac, ((sock_priv_t *)e->priv)->mac, 6);
-	return 0;
+	_odp_netdev_wait(&((sock_priv_t *)e->priv)->rx[q].fd, 1, ns);
 }
 
 static uint32_t sock_maxlen(_odp_pktio_entry_t *e)
 {
-	return ((sock_priv_t *)e->priv)->mtu + ETH_HDR_LEN;
-}
-
-static int sock_promisc_set(_odp_pktio_entry_t *e, int enable)
-{
-	sock_priv_t *priv = e->priv;
-
-	if (priv->promisc == enable)
-		return 0;
-	return set_promisc(priv, enable);
+	return ((sock_priv_t *)e->priv)->dev.mtu + _ODP_ETH_HDR_LEN;
 }
 
 static void sock_stats(_odp_pktio_entry_t *e, odp_pktio_stats_t *stats)
@@ -597,19 +506,6 @@ static void sock_stats_reset(_odp_pktio_entry_t *e)
 	__atomic_store_n(&priv->kernel_drops, 0, __ATOMIC_RELAXED);
 }
 
-static odp_pktio_link_status_t sock_link_status(_odp_pktio_entry_t *e)
-{
-	sock_priv_t *priv = e->priv;
-	struct ifreq ifr;
-
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", priv->ifname);
-	if (ioctl(priv->ctl_fd, SIOCGIFFLAGS, &ifr) != 0)
-		return ODP_PKTIO_LINK_STATUS_UNKNOWN;
-	return (ifr.ifr_flags & IFF_RUNNING) ? ODP_PKTIO_LINK_STATUS_UP :
-					       ODP_PKTIO_LINK_STATUS_DOWN;
-}
-
 const _odp_pktio_ops_t _odp_pktio_socket_mmap_ops = {
 	.name = "socket_mmap",
 	.match = sock_match,
@@ -622,10 +518,10 @@ const _odp_pktio_ops_t _odp_pktio_socket_mmap_ops = {
 	.recv = sock_recv,
 	.send = sock_send,
 	.wait = sock_wait,
-	.mac_addr = sock_mac_addr,
+	.mac_addr = _odp_netdev_mac_addr,
 	.maxlen = sock_maxlen,
-	.promisc_set = sock_promisc_set,
+	.promisc_set = _odp_netdev_promisc_set,
 	.stats = sock_stats,
 	.stats_reset = sock_stats_reset,
-	.link_status = sock_link_status,
+	.link_status = _odp_netdev_link_status,
 };

@@ -20,10 +20,8 @@
 #include <errno.h>
 #include <linux/ethtool.h>
 #include <linux/if_link.h>
-#include <linux/if_packet.h>
 #include <linux/sockios.h>
 #include <net/if.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,8 +42,6 @@
 #define TX_DEFAULT_QSIZE  1024
 #define MIN_QSIZE         64
 #define MAX_QSIZE         (64 * 1024)
-#define ETH_HDR_LEN       14
-#define VLAN_HDR_LEN      4
 /* Frames sent by one sendto() in copy mode (the kernel's TX_BATCH_SIZE). */
 #define KERNEL_TX_BATCH   32
 #define BUSY_WAIT_MS      500
@@ -78,12 +74,7 @@ typedef struct ODP_ALIGNED_CACHE {
 } xsk_queue_t;
 
 typedef struct {
-	char ifname[IFNAMSIZ];
-	int ifindex;
-	int ctl_fd;                  /* holds the promiscuous membership */
-	int promisc;
-	uint8_t mac[6];
-	uint32_t mtu;
+	_odp_netdev_t dev;           /* first: fd holds the promiscuous membership */
 	uint32_t data_room;          /* largest packet of the pool */
 	uint32_t frame_size;
 	uint32_t max_queues;         /* device queues a socket can bind to */
@@ -125,24 +116,6 @@ static uint32_t pow2_at_least(uint32_t x)
 	return p;
 }
 
-static int set_promisc(xdp_priv_t *priv, int enable)
-{
-	struct packet_mreq mr;
-
-	memset(&mr, 0, sizeof(mr));
-	mr.mr_ifindex = priv->ifindex;
-	mr.mr_type = PACKET_MR_PROMISC;
-	if (setsockopt(priv->ctl_fd, SOL_PACKET,
-		       enable ? PACKET_ADD_MEMBERSHIP : PACKET_DROP_MEMBERSHIP,
-		       &mr, sizeof(mr)) != 0) {
-		_ODP_ERR("xdp: %s: cannot %s promiscuous mode: %s\n", priv->ifname,
-			 enable ? "enter" : "leave", strerror(errno));
-		return -errno;
-	}
-	priv->promisc = enable;
-	return 0;
-}
-
 /* Queues both directions of a socket can bind to (AF_XDP binds to one id
  * for RX and TX); 1 when the driver does not say. */
 static uint32_t device_queues(xdp_priv_t *priv)
@@ -153,9 +126,9 @@ static uint32_t device_queues(xdp_priv_t *priv)
 	uint32_t tx;
 
 	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", priv->ifname);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", priv->dev.ifname);
 	ifr.ifr_data = (void *)&ch;
-	if (ioctl(priv->ctl_fd, SIOCETHTOOL, &ifr) != 0)
+	if (ioctl(priv->dev.fd, SIOCETHTOOL, &ifr) != 0)
 		return 1;
 	rx = ch.combined_count + ch.rx_count;
 	tx = ch.combined_count + ch.tx_count;
@@ -172,8 +145,8 @@ static int xdp_close(_odp_pktio_entry_t *e)
 	if (!priv)
 		return 0;
 	/* Closing the socket also drops its promiscuous membership. */
-	if (priv->ctl_fd >= 0)
-		close(priv->ctl_fd);
+	if (priv->dev.fd >= 0)
+		close(priv->dev.fd);
 	free(priv);
 	e->priv = NULL;
 	return 0;
@@ -183,7 +156,6 @@ static int xdp_open(_odp_pktio_entry_t *e, const char *devname)
 {
 	const char *ifname = devname + PREFIX_LEN;
 	xdp_priv_t *priv;
-	struct ifreq ifr;
 	uint32_t frame_max;
 
 	if (ifname[0] == '\0' || strlen(ifname) >= IFNAMSIZ) {
@@ -196,45 +168,19 @@ static int xdp_open(_odp_pktio_entry_t *e, const char *devname)
 		return -ENOMEM;
 	}
 	e->priv = priv;
-	priv->ctl_fd = -1;
-	snprintf(priv->ifname, sizeof(priv->ifname), "%s", ifname);
-	priv->ifindex = (int)if_nametoindex(ifname);
-	if (priv->ifindex == 0) {
-		_ODP_ERR("xdp: no network interface '%s'\n", ifname);
+	priv->dev.fd = -1;
+	if (_odp_netdev_open(e, ifname, 1))
 		goto fail;
-	}
-	priv->ctl_fd = socket(AF_PACKET, SOCK_RAW, 0);
-	if (priv->ctl_fd < 0) {
-		_ODP_ERR("xdp: %s: cannot open a packet socket: %s%s\n", ifname,
-			 strerror(errno), errno == EPERM ? " (needs root)" : "");
-		goto fail;
-	}
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	if (ioctl(priv->ctl_fd, SIOCGIFHWADDR, &ifr) != 0) {
-		_ODP_ERR("xdp: %s: cannot read MAC address: %s\n", ifname, strerror(errno));
-		goto fail;
-	}
-	memcpy(priv->mac, ifr.ifr_hwaddr.sa_data, 6);
-	if (ioctl(priv->ctl_fd, SIOCGIFMTU, &ifr) != 0) {
-		_ODP_ERR("xdp: %s: cannot read MTU: %s\n", ifname, strerror(errno));
-		goto fail;
-	}
-	priv->mtu = (uint32_t)ifr.ifr_mtu;
 	/* Received frames start XDP_PACKET_HEADROOM into their UMEM frame. */
-	frame_max = priv->mtu + ETH_HDR_LEN + VLAN_HDR_LEN + XDP_PACKET_HEADROOM;
+	frame_max = priv->dev.mtu + _ODP_ETH_HDR_LEN + _ODP_VLAN_HDR_LEN + XDP_PACKET_HEADROOM;
 	priv->frame_size = frame_max <= 2048 ? 2048 : 4096;
 	if (frame_max > priv->frame_size)
 		_ODP_WARN("xdp: %s: MTU %u is larger than AF_XDP frames take; frames longer "
-			  "than %u bytes are dropped\n", ifname, priv->mtu,
+			  "than %u bytes are dropped\n", ifname, priv->dev.mtu,
 			  priv->frame_size - XDP_PACKET_HEADROOM);
-	priv->data_room = e->pool != ODP_POOL_INVALID ? _odp_pool_data_room(e->pool) : 0;
-	if (priv->data_room && priv->data_room < priv->mtu + ETH_HDR_LEN + VLAN_HDR_LEN)
-		_ODP_WARN("xdp: %s: pool packets (%u bytes) are shorter than the largest "
-			  "frame (%u bytes); longer frames are dropped\n", ifname,
-			  priv->data_room, priv->mtu + ETH_HDR_LEN + VLAN_HDR_LEN);
+	priv->data_room = _odp_netdev_data_room(e);
 	priv->max_queues = device_queues(priv);
-	if (set_promisc(priv, 1))
+	if (_odp_netdev_promisc_set(e, 1))
 		goto fail;
 	e->promisc = 1;
 	libxdp_set_print(xdp_libxdp_print);
@@ -354,7 +300,7 @@ static int xsk_create(_odp_pktio_entry_t *e, uint32_t qid, uint32_t xdp_flags)
 	scfg.tx_size = 2 * x->tx_frames;
 	scfg.xdp_flags = xdp_flags;
 	scfg.bind_flags = XDP_USE_NEED_WAKEUP;
-	ret = xsk_socket__create(&x->xsk, priv->ifname, qid, x->umem,
+	ret = xsk_socket__create(&x->xsk, priv->dev.ifname, qid, x->umem,
 				 x->has_rx ? &x->rx : NULL, x->has_tx ? &x->tx : NULL, &scfg);
 	if (ret) {
 		x->xsk = NULL;
@@ -434,7 +380,7 @@ static int xdp_start(_odp_pktio_entry_t *e)
 		if (len && lib_msg[len - 1] == '\n')
 			lib_msg[len - 1] = '\0';
 		_ODP_ERR("xdp: %s: cannot set up an AF_XDP socket on queue %u: %s%s%s%s%s\n",
-			 priv->ifname, priv->num_xsk, strerror(-ret),
+			 priv->dev.ifname, priv->num_xsk, strerror(-ret),
 			 ret == -EPERM ? " (needs CAP_NET_ADMIN)" : "",
 			 lib_msg[0] ? " (" : "", lib_msg, lib_msg[0] ? ")" : "");
 		xdp_stop(e);
@@ -465,7 +411,7 @@ static int xdp_recv(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num)
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&x->rx, idx_rx + done);
 		odp_packet_t pkt;
 
-		if (odp_unlikely(d->len < ETH_HDR_LEN || d->len > priv->data_room)) {
+		if (odp_unlikely(d->len < _ODP_ETH_HDR_LEN || d->len > priv->data_room)) {
 			_odp_stat_add(&e->in[q].discards, 1);
 			continue;
 		}
@@ -520,7 +466,6 @@ static int xdp_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], int
 {
 	xdp_priv_t *priv = e->priv;
 	xsk_queue_t *x = &priv->q[q];
-	uint32_t max_plain = priv->mtu + ETH_HDR_LEN;
 	uint32_t max_len = priv->frame_size;
 	uint64_t octets = 0;
 	uint32_t queued = 0;
@@ -537,11 +482,7 @@ static int xdp_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], int
 		struct xdp_desc *d;
 		uint32_t idx;
 
-		/* Longer than the link takes (4 more bytes for a VLAN tag): drop. */
-		if (odp_unlikely(len < ETH_HDR_LEN || len > max_len ||
-				 len > max_plain + VLAN_HDR_LEN ||
-				 (len > max_plain && !(data[12] == 0x81 && data[13] == 0x00) &&
-				  !(data[12] == 0x88 && data[13] == 0xa8)))) {
+		if (odp_unlikely(len > max_len || !_odp_netdev_frame_fits(&priv->dev, data, len))) {
 			_odp_stat_add(&e->out[q].discards, 1);
 			continue;
 		}
@@ -566,20 +507,7 @@ static int xdp_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], int
 
 static void xdp_wait(_odp_pktio_entry_t *e, int q, uint64_t ns)
 {
-	xdp_priv_t *priv = e->priv;
-	struct pollfd pfd = { .fd = priv->q[q].fd, .events = POLLIN };
-	struct timespec ts = {
-		.tv_sec = (time_t)(ns / ODP_TIME_SEC_IN_NS),
-		.tv_nsec = (long)(ns % ODP_TIME_SEC_IN_NS),
-	};
-
-	(void)ppoll(&pfd, 1, &ts, NULL);
-}
-
-static int xdp_mac_addr(_odp_pktio_entry_t *e, uint8_t mac[6])
-{
-	memcpy(mac, ((xdp_priv_t *)e->priv)->mac, 6);
-	return 0;
+	_odp_netdev_wait(&((xdp_priv_t *)e->priv)->q[q].fd, 1, ns);
 }
 
 static uint32_t xdp_maxlen(_odp_pktio_entry_t *e)
@@ -587,16 +515,7 @@ static uint32_t xdp_maxlen(_odp_pktio_entry_t *e)
 	xdp_priv_t *priv = e->priv;
 	uint32_t frame_len = priv->frame_size - XDP_PACKET_HEADROOM;
 
-	return priv->mtu + ETH_HDR_LEN < frame_len ? priv->mtu + ETH_HDR_LEN : frame_len;
-}
-
-static int xdp_promisc_set(_odp_pktio_entry_t *e, int enable)
-{
-	xdp_priv_t *priv = e->priv;
-
-	if (priv->promisc == enable)
-		return 0;
-	return set_promisc(priv, enable);
+	return priv->dev.mtu + _ODP_ETH_HDR_LEN < frame_len ? priv->dev.mtu + _ODP_ETH_HDR_LEN : frame_len;
 }
 
 static void xdp_stats(_odp_pktio_entry_t *e, odp_pktio_stats_t *stats)
@@ -620,19 +539,6 @@ static void xdp_stats_reset(_odp_pktio_entry_t *e)
 		kstats_read(&priv->q[i], &priv->q[i].base);
 }
 
-static odp_pktio_link_status_t xdp_link_status(_odp_pktio_entry_t *e)
-{
-	xdp_priv_t *priv = e->priv;
-	struct ifreq ifr;
-
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", priv->ifname);
-	if (ioctl(priv->ctl_fd, SIOCGIFFLAGS, &ifr) != 0)
-		return ODP_PKTIO_LINK_STATUS_UNKNOWN;
-	return (ifr.ifr_flags & IFF_RUNNING) ? ODP_PKTIO_LINK_STATUS_UP :
-					       ODP_PKTIO_LINK_STATUS_DOWN;
-}
-
 const _odp_pktio_ops_t _odp_pktio_xdp_ops = {
 	.name = "xdp",
 	.match = xdp_match,
@@ -646,10 +552,10 @@ const _odp_pktio_ops_t _odp_pktio_xdp_ops = {
 	.recv = xdp_recv,
 	.send = xdp_send,
 	.wait = xdp_wait,
-	.mac_addr = xdp_mac_addr,
+	.mac_addr = _odp_netdev_mac_addr,
 	.maxlen = xdp_maxlen,
-	.promisc_set = xdp_promisc_set,
+	.promisc_set = _odp_netdev_promisc_set,
 	.stats = xdp_stats,
 	.stats_reset = xdp_stats_reset,
-	.link_status = xdp_link_status,
+	.link_status = _odp_netdev_link_status,
 };
