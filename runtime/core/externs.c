@@ -40,10 +40,11 @@ static uint64_t crc32(const uint8_t *buf, uint32_t len)
 	return crc ^ 0xffffffffu;
 }
 
+/* The first 8 bytes (BMv2's identity), not the last 8. */
 static uint64_t identity(const uint8_t *buf, uint32_t len)
 {
 	uint64_t v = 0;
-	for (uint32_t i = len > 8 ? len - 8 : 0; i < len; i++)
+	for (uint32_t i = 0; i < len && i < 8; i++)
 		v = v << 8 | buf[i];
 	return v;
 }
