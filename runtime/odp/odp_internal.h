@@ -273,6 +273,8 @@ int _odp_netdev_set_flags(const _odp_netdev_t *dev, short flags);
 /* Ops for such kinds. Promiscuous mode is a packet socket membership of fd,
  * which the kernel drops when fd closes, even if the process dies. */
 int _odp_netdev_promisc_set(_odp_pktio_entry_t *e, int enable);
+/* Close fd, free e->priv. */
+int _odp_netdev_close(_odp_pktio_entry_t *e);
 int _odp_netdev_mac_addr(_odp_pktio_entry_t *e, uint8_t mac[6]);
 odp_pktio_link_status_t _odp_netdev_link_status(_odp_pktio_entry_t *e);
 

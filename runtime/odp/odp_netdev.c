@@ -7,6 +7,7 @@
 #include <net/if.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -112,6 +113,20 @@ int _odp_netdev_promisc_set(_odp_pktio_entry_t *e, int enable)
 		return -errno;
 	}
 	dev->promisc = enable;
+	return 0;
+}
+
+int _odp_netdev_close(_odp_pktio_entry_t *e)
+{
+	_odp_netdev_t *dev = netdev(e);
+
+	if (!dev)
+		return 0;
+	/* Closing the socket also drops a promiscuous membership. */
+	if (dev->fd >= 0)
+		close(dev->fd);
+	free(dev);
+	e->priv = NULL;
 	return 0;
 }
 

@@ -176,14 +176,9 @@ static int nm_close_pktio(_odp_pktio_entry_t *e)
 
 	if (!priv)
 		return 0;
-	if (priv->dev.fd >= 0) {
-		if (priv->dev.promisc != priv->promisc_was)
-			(void)set_promisc(priv, priv->promisc_was);
-		close(priv->dev.fd);
-	}
-	free(priv);
-	e->priv = NULL;
-	return 0;
+	if (priv->dev.fd >= 0 && priv->dev.promisc != priv->promisc_was)
+		(void)set_promisc(priv, priv->promisc_was);
+	return _odp_netdev_close(e);
 }
 
 /* VALE ports have no MAC address: a locally administered one, unique in

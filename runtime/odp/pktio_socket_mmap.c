@@ -79,20 +79,6 @@ static int sock_match(const char *devname)
 	return 1;
 }
 
-static int sock_close(_odp_pktio_entry_t *e)
-{
-	sock_priv_t *priv = e->priv;
-
-	if (!priv)
-		return 0;
-	/* Closing the socket also drops its promiscuous membership. */
-	if (priv->dev.fd >= 0)
-		close(priv->dev.fd);
-	free(priv);
-	e->priv = NULL;
-	return 0;
-}
-
 static int sock_open(_odp_pktio_entry_t *e, const char *devname)
 {
 	sock_priv_t *priv;
@@ -117,7 +103,7 @@ static int sock_open(_odp_pktio_entry_t *e, const char *devname)
 	e->promisc = 1;
 	return 0;
 fail:
-	sock_close(e);
+	_odp_netdev_close(e);
 	return -1;
 }
 
@@ -512,7 +498,7 @@ const _odp_pktio_ops_t _odp_pktio_socket_mmap_ops = {
 	.max_in_queues = ODP_PKTIN_MAX_QUEUES,
 	.max_out_queues = ODP_PKTOUT_MAX_QUEUES,
 	.open = sock_open,
-	.close = sock_close,
+	.close = _odp_netdev_close,
 	.start = sock_start,
 	.stop = sock_stop,
 	.recv = sock_recv,

@@ -138,20 +138,6 @@ static uint32_t device_queues(xdp_priv_t *priv)
 	return rx < ODP_PKTIN_MAX_QUEUES ? rx : ODP_PKTIN_MAX_QUEUES;
 }
 
-static int xdp_close(_odp_pktio_entry_t *e)
-{
-	xdp_priv_t *priv = e->priv;
-
-	if (!priv)
-		return 0;
-	/* Closing the socket also drops its promiscuous membership. */
-	if (priv->dev.fd >= 0)
-		close(priv->dev.fd);
-	free(priv);
-	e->priv = NULL;
-	return 0;
-}
-
 static int xdp_open(_odp_pktio_entry_t *e, const char *devname)
 {
 	const char *ifname = devname + PREFIX_LEN;
@@ -187,7 +173,7 @@ static int xdp_open(_odp_pktio_entry_t *e, const char *devname)
 	libbpf_set_print(xdp_libbpf_print);
 	return 0;
 fail:
-	xdp_close(e);
+	_odp_netdev_close(e);
 	return -1;
 }
 
@@ -546,7 +532,7 @@ const _odp_pktio_ops_t _odp_pktio_xdp_ops = {
 	.max_out_queues = ODP_PKTOUT_MAX_QUEUES,
 	.queues = xdp_queues,
 	.open = xdp_open,
-	.close = xdp_close,
+	.close = _odp_netdev_close,
 	.start = xdp_start,
 	.stop = xdp_stop,
 	.recv = xdp_recv,
