@@ -1,4 +1,5 @@
-"""What tests need from the machine: Debian packages installed on demand, network namespaces.
+"""What tests need from the machine: Debian packages installed on demand, network namespaces,
+the bundled ODP built with test programs.
 
 A test that needs a tool calls `require_debian` (or `require_target`): as root on
 Debian (as CI runs) the missing packages are installed with apt-get; otherwise the
@@ -10,16 +11,19 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import shlex
 import shutil
 import socket
 import subprocess
 import threading
+from pathlib import Path
 
 import pytest
 
 from p4odp.backend.requirements import install_debian_packages
 
-__all__ = ["require_debian", "require_root", "require_target", "netns", "packet_socket"]
+__all__ = ["require_debian", "require_root", "require_target", "netns", "packet_socket",
+           "build_odp_programs", "ODP_DIR", "SANITIZE", "SANITIZER_REPORTS"]
 
 ETH_P_ALL = 0x0003
 SOL_PACKET = 263
@@ -121,3 +125,25 @@ def packet_socket(ns: str, ifname: str, buffer: int = 16 << 20) -> socket.socket
     if "err" in result:
         raise result["err"]
     return result["sock"]
+
+
+ODP_DIR = Path(__file__).resolve().parents[1] / "runtime" / "odp"
+ODP_TEST_C = Path(__file__).resolve().parent / "runtime" / "c"
+SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"]
+SANITIZER_REPORTS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
+
+
+def build_odp_programs(out: Path, programs, *, cc: list[str], pktio: str = "", cflags=(), libs=(),
+                       sanitize: bool = False, timeout: int = 120) -> Path:
+    """Build the bundled ODP into out/libodp-bundled.a (make PKTIO=pktio, EXTRA_CFLAGS: -Werror, cflags,
+    the sanitizers), then link each tests/runtime/c/PROG.c against it into out/PROG with cflags and libs.
+    `programs`: names, or a dict of names to libraries that program alone needs. Returns out."""
+    san = SANITIZE if sanitize else []
+    subprocess.run(["make", "-j4", "-s", "-C", str(ODP_DIR), f"O={out}", f"PKTIO={pktio}", f"CC={shlex.join(cc)}",
+                    f"EXTRA_CFLAGS={shlex.join(['-Werror', *cflags, *san])}"], check=True, timeout=timeout)
+    lib = out / "libodp-bundled.a"
+    for prog, extra in (programs.items() if isinstance(programs, dict) else ((p, []) for p in programs)):
+        subprocess.run([*cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-g", *san,
+                        "-I", str(ODP_DIR / "include"), *cflags, str(ODP_TEST_C / f"{prog}.c"), str(lib),
+                        *libs, *extra, "-lpthread", "-o", str(out / prog)], check=True, timeout=timeout)
+    return out

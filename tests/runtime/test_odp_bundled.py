@@ -19,14 +19,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-ODP_DIR = ROOT / "runtime" / "odp"
-C_DIR = Path(__file__).resolve().parent / "c"
+from support import ODP_DIR, SANITIZER_REPORTS, build_odp_programs
+
 PROGRAMS = ["odp_test_pool", "odp_test_loop", "odp_test_pcap", "odp_test_sock",
             "odp_test_misuse"]
 WARNINGS = ["-Wall", "-Wextra", "-Werror"]
-SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"]
-SANITIZER_REPORTS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
 TIMEOUT = 120
 
 PCAP_USEC = 0xA1B2C3D4
@@ -73,16 +70,8 @@ def build(request, tmp_path_factory):
         pytest.skip(f"compiler {cc[0]} not installed")
     if shutil.which("make") is None:
         pytest.skip("make not installed")
-    out = tmp_path_factory.mktemp(f"odp-{name}")
-    extra = ["-Werror", *(SANITIZE if sanitize else [])]
-    subprocess.run(["make", "-s", "-C", str(ODP_DIR), f"O={out}", f"CC={shlex.join(cc)}",
-                    f"EXTRA_CFLAGS={' '.join(extra)}"], check=True, timeout=TIMEOUT)
-    lib = out / "libodp-bundled.a"
-    assert lib.is_file()
-    for prog in PROGRAMS:
-        subprocess.run([*cc, "-std=c11", *WARNINGS, "-O1", "-g", *(SANITIZE if sanitize else []),
-                        "-I", str(ODP_DIR / "include"), str(C_DIR / f"{prog}.c"), str(lib),
-                        "-lpthread", "-o", str(out / prog)], check=True, timeout=TIMEOUT)
+    out = build_odp_programs(tmp_path_factory.mktemp(f"odp-{name}"), PROGRAMS, cc=cc, sanitize=sanitize,
+                             timeout=TIMEOUT)
     env = {}
     if sanitize:
         env = {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0",

@@ -19,13 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from support import require_debian
+from support import build_odp_programs, require_debian
 from test_odp_bundled import PCAP_USEC, pcap_bytes, random_frames
 
-ROOT = Path(__file__).resolve().parents[2]
-ODP_DIR = ROOT / "runtime" / "odp"
-C_DIR = Path(__file__).resolve().parent / "c"
-WARNINGS = ["-Wall", "-Wextra", "-Werror"]
 TIMEOUT = 60
 # --in-memory would be the usual choice, but DPDK 22.11 refuses it with --no-huge.
 EAL = "--no-huge --no-pci --no-shconf -m 128 --no-telemetry --log-level=error"
@@ -51,20 +47,15 @@ def dpdk(tmp_path_factory):
     require_debian({"libdpdk-dev": "pkg-config --exists libdpdk"}, "DPDK tests")
     if shutil.which("make") is None:
         pytest.skip("make not installed")
-    cc = shlex.split(os.environ.get("CC", "cc"))
-    out = tmp_path_factory.mktemp("odp-dpdk")
-    subprocess.run(["make", "-s", "-C", str(ODP_DIR), f"O={out}", "PKTIO=dpdk",
-                    f"CC={shlex.join(cc)}", "EXTRA_CFLAGS=-Werror"], check=True, timeout=300)
-    cflags = subprocess.run(["pkg-config", "--cflags", "libdpdk"], check=True, capture_output=True,
-                            text=True).stdout.split()
     libs = subprocess.run(["pkg-config", "--libs", "libdpdk"], check=True, capture_output=True,
                           text=True).stdout.split()
     programs = {"odp_test_dpdk": ["-lrte_net_ring"], "odp_test_pcap": [], "odp_test_loop": []}
-    for prog, extra in programs.items():
-        subprocess.run([*cc, "-std=c11", *WARNINGS, "-O1", "-g", "-I", str(ODP_DIR / "include"),
-                        *cflags, str(C_DIR / f"{prog}.c"), str(out / "libodp-bundled.a"), *libs,
-                        *extra, "-lpthread", "-o", str(out / prog)], check=True, timeout=TIMEOUT)
-    return DpdkBuild(out)
+    # The Makefile adds DPDK's cflags with PKTIO=dpdk; the programs get them from pkg-config too.
+    cflags = subprocess.run(["pkg-config", "--cflags", "libdpdk"], check=True, capture_output=True,
+                            text=True).stdout.split()
+    return DpdkBuild(build_odp_programs(tmp_path_factory.mktemp("odp-dpdk"), programs,
+                                        cc=shlex.split(os.environ.get("CC", "cc")), pktio="dpdk",
+                                        cflags=cflags, libs=libs, timeout=300))
 
 
 def pcap_frames(path):

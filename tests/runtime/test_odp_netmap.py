@@ -17,12 +17,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-ODP_DIR = ROOT / "runtime" / "odp"
-C_DIR = Path(__file__).resolve().parent / "c"
-WARNINGS = ["-Wall", "-Wextra", "-Werror"]
-SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"]
-SANITIZER_REPORTS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
+from support import ODP_DIR, SANITIZER_REPORTS, build_odp_programs
+
 TIMEOUT = 120
 NOT_FOUND = ("netmap headers not found: set NETMAP_INCLUDE to the sys/ folder of a netmap checkout "
              "(no Debian package ships them)")
@@ -48,15 +44,10 @@ def netmap_prog(request, tmp_path_factory):
     if shutil.which("make") is None:
         pytest.skip("make not installed")
     cc = shlex.split(os.environ.get("CC", "cc"))
-    include = netmap_cflags(cc)
-    sanitize = SANITIZE if request.param == "asan" else []
-    out = tmp_path_factory.mktemp(f"odp-netmap-{request.param}")
-    subprocess.run(["make", "-j4", "-s", "-C", str(ODP_DIR), f"O={out}", "PKTIO=netmap", f"CC={shlex.join(cc)}",
-                    f"EXTRA_CFLAGS={shlex.join([*WARNINGS, *include, *sanitize])}"], check=True, timeout=TIMEOUT)
+    out = build_odp_programs(tmp_path_factory.mktemp(f"odp-netmap-{request.param}"), ["odp_test_netmap"],
+                             cc=cc, pktio="netmap", cflags=netmap_cflags(cc),
+                             sanitize=request.param == "asan", timeout=TIMEOUT)
     assert (out / "pktio_netmap.o").is_file()
-    subprocess.run([*cc, "-std=c11", *WARNINGS, "-O1", "-g", *sanitize, "-I", str(ODP_DIR / "include"),
-                    str(C_DIR / "odp_test_netmap.c"), str(out / "libodp-bundled.a"), "-lpthread",
-                    "-o", str(out / "odp_test_netmap")], check=True, timeout=TIMEOUT)
     return out / "odp_test_netmap"
 
 

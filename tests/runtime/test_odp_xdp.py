@@ -19,18 +19,11 @@ import socket
 import struct
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
-from support import netns, packet_socket, require_debian, require_root
+from support import SANITIZER_REPORTS, build_odp_programs, netns, packet_socket, require_debian, require_root
 
-ROOT = Path(__file__).resolve().parents[2]
-ODP_DIR = ROOT / "runtime" / "odp"
-C_DIR = Path(__file__).resolve().parent / "c"
-WARNINGS = ["-Wall", "-Wextra", "-Werror"]
-SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"]
-SANITIZER_REPORTS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
 TIMEOUT = 60
 MAGIC = b"P4ODPXDP"
 
@@ -43,16 +36,11 @@ def xdp_build(request, tmp_path_factory):
                    "AF_XDP tests")
     if shutil.which("make") is None:
         pytest.skip("make not installed")
-    cc = shlex.split(os.environ.get("CC", "cc"))
-    sanitize = SANITIZE if request.param == "asan" else []
-    out = tmp_path_factory.mktemp(f"odp-xdp-{request.param}")
-    subprocess.run(["make", "-j4", "-s", "-C", str(ODP_DIR), f"O={out}", "PKTIO=xdp", f"CC={shlex.join(cc)}",
-                    f"EXTRA_CFLAGS={' '.join(['-Werror', *sanitize])}"], check=True, timeout=TIMEOUT)
     libs = subprocess.run(["pkg-config", "--libs", "libxdp", "libbpf"], check=True, capture_output=True,
                           text=True).stdout.split()
-    subprocess.run([*cc, "-std=c11", *WARNINGS, "-O1", "-g", *sanitize, "-I", str(ODP_DIR / "include"),
-                    str(C_DIR / "odp_test_xdp.c"), str(out / "libodp-bundled.a"), *libs, "-lpthread",
-                    "-o", str(out / "odp_test_xdp")], check=True, timeout=TIMEOUT)
+    out = build_odp_programs(tmp_path_factory.mktemp(f"odp-xdp-{request.param}"), ["odp_test_xdp"],
+                             cc=shlex.split(os.environ.get("CC", "cc")), pktio="xdp", libs=libs,
+                             sanitize=request.param == "asan", timeout=TIMEOUT)
     return request.param, out / "odp_test_xdp"
 
 

@@ -5,48 +5,13 @@
  *   odp_test_sock IF_A IF_B    (the two ends of one veth pair)
  */
 #define _GNU_SOURCE
-#include <net/if.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
-#include "odp_test.h"
+#include "odp_test_if.h"
 
 #include <odp_bundled_ext.h>
 
 #define MAGIC "P4ODPTST"
-
-/*
- * Device flags as the kernel keeps them (/sys/class/net/IF/flags). Unlike
- * SIOCGIFFLAGS they show promiscuous mode entered by packet sockets.
- */
-static int if_flags(const char *ifname)
-{
-	char path[128];
-	unsigned int flags = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/flags", ifname);
-	f = fopen(path, "r");
-	CHECK(f != NULL);
-	CHECK(fscanf(f, "%x", &flags) == 1);
-	fclose(f);
-	return (int)flags;
-}
-
-static void if_mac(const char *ifname, uint8_t mac[6])
-{
-	struct ifreq ifr;
-	int fd = socket(AF_INET, SOCK_DGRAM, 0);
-
-	CHECK(fd >= 0);
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	CHECK(ioctl(fd, SIOCGIFHWADDR, &ifr) == 0);
-	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
-	close(fd);
-}
 
 /*
  * A test frame: IPv4/UDP (flow = source port) or, with vlan != 0, the same
@@ -199,8 +164,6 @@ int main(int argc, char *argv[])
 	odp_pktout_queue_t out_a;
 	odp_packet_t pkt;
 	rx_result_t res;
-	uint8_t mac[6];
-	uint8_t sys_mac[6];
 	uint64_t t0;
 	int used = 0;
 
@@ -212,16 +175,11 @@ int main(int argc, char *argv[])
 	pool = test_pool("sock_pool", 1024, 1600);
 	CHECK(odp_pktio_open("p4odp-none0", pool, NULL) == ODP_PKTIO_INVALID);
 
-	CHECK(!(if_flags(argv[1]) & IFF_PROMISC));
+	CHECK(!test_if_promisc(argv[1]));
 	a = test_pktio(argv[1], pool, 1, 1, 0);
 	b = test_pktio(argv[2], pool, 4, 1, 1);
 	CHECK(a != ODP_PKTIO_INVALID && b != ODP_PKTIO_INVALID);
-	CHECK(if_flags(argv[1]) & IFF_PROMISC);
-	CHECK(odp_pktio_promisc_mode(a) == 1);
-	CHECK(odp_pktio_mac_addr(a, mac, sizeof(mac)) == 6);
-	if_mac(argv[1], sys_mac);
-	CHECK(memcmp(mac, sys_mac, 6) == 0);
-	CHECK(odp_pktin_maxlen(a) == 1514);
+	test_check_if(a, argv[1]);
 	CHECK(odp_bundled_pktio_input_done(a) == 0);
 	CHECK(odp_pktin_queue(a, &in_a, 1) == 1);
 	CHECK(odp_pktout_queue(a, &out_a, 1) == 1);
@@ -282,8 +240,8 @@ int main(int argc, char *argv[])
 	CHECK(odp_pktio_stop(b) == 0);
 	CHECK(odp_pktio_close(a) == 0);
 	CHECK(odp_pktio_close(b) == 0);
-	CHECK(!(if_flags(argv[1]) & IFF_PROMISC));
-	CHECK(!(if_flags(argv[2]) & IFF_PROMISC));
+	CHECK(!test_if_promisc(argv[1]));
+	CHECK(!test_if_promisc(argv[2]));
 	CHECK(odp_pool_destroy(pool) == 0);
 	test_term(inst);
 	printf("odp_test_sock: OK\n");

@@ -15,44 +15,15 @@
 #include <net/if.h>
 #include <poll.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
 #include <xdp/xsk.h>
 
-#include "odp_test.h"
+#include "odp_test_if.h"
 
 #define BURST 32
-
-static int if_flags(const char *ifname)
-{
-	char path[128];
-	unsigned int flags = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/flags", ifname);
-	f = fopen(path, "r");
-	CHECK(f != NULL);
-	CHECK(fscanf(f, "%x", &flags) == 1);
-	fclose(f);
-	return (int)flags;
-}
-
-static void if_mac(const char *ifname, uint8_t mac[6])
-{
-	struct ifreq ifr;
-	int fd = socket(AF_INET, SOCK_DGRAM, 0);
-
-	CHECK(fd >= 0);
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	CHECK(ioctl(fd, SIOCGIFHWADDR, &ifr) == 0);
-	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
-	close(fd);
-}
 
 /* XDP attach mode of the interface's program, or XDP_ATTACHED_NONE. */
 static int xdp_mode(const char *ifname)
@@ -186,8 +157,6 @@ int main(int argc, char *argv[])
 	odp_pktio_stats_t stats;
 	odp_pktout_queue_t out_b;
 	odp_packet_t pkt;
-	uint8_t mac[6];
-	uint8_t sys_mac[6];
 	int num_qa;
 	int used = 0;
 	int mode;
@@ -200,7 +169,7 @@ int main(int argc, char *argv[])
 	pool = test_pool("xdp_pool", 2048, 1600);
 	CHECK(odp_pktio_open("xdp:", pool, NULL) == ODP_PKTIO_INVALID);
 	CHECK(odp_pktio_open("xdp:p4odp-none0", pool, NULL) == ODP_PKTIO_INVALID);
-	CHECK(!(if_flags(argv[1]) & IFF_PROMISC));
+	CHECK(!test_if_promisc(argv[1]));
 
 	a = open_xdp(argv[1], pool, 1);
 	num_qa = odp_pktin_queue(a, NULL, 0);
@@ -215,13 +184,7 @@ int main(int argc, char *argv[])
 	mode = xdp_mode(argv[1]);
 	CHECK(mode != XDP_ATTACHED_NONE && xdp_mode(argv[2]) != XDP_ATTACHED_NONE);
 
-	CHECK(if_flags(argv[1]) & IFF_PROMISC);
-	CHECK(odp_pktio_promisc_mode(a) == 1);
-	CHECK(odp_pktio_mac_addr(a, mac, sizeof(mac)) == 6);
-	if_mac(argv[1], sys_mac);
-	CHECK(memcmp(mac, sys_mac, 6) == 0);
-	CHECK(odp_pktin_maxlen(a) == 1514 && odp_pktout_maxlen(a) == 1514);
-	CHECK(odp_pktio_link_status(a) == ODP_PKTIO_LINK_STATUS_UP);
+	test_check_if(a, argv[1]);
 	printf("ready queues=%d mode_a=%s mode_b=%s\n", num_qa, modes[mode],
 	       modes[xdp_mode(argv[2])]);
 	fflush(stdout);
@@ -259,8 +222,8 @@ int main(int argc, char *argv[])
 	CHECK(xdp_mode(argv[2]) == XDP_ATTACHED_NONE);
 	CHECK(odp_pktio_close(a) == 0);
 	CHECK(odp_pktio_close(b) == 0);
-	CHECK(!(if_flags(argv[1]) & IFF_PROMISC));
-	CHECK(!(if_flags(argv[2]) & IFF_PROMISC));
+	CHECK(!test_if_promisc(argv[1]));
+	CHECK(!test_if_promisc(argv[2]));
 	CHECK(odp_pool_destroy(pool) == 0);
 	test_term(inst);
 	printf("odp_test_xdp: OK\n");
