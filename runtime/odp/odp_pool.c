@@ -455,7 +455,8 @@ odp_pool_t odp_pool_create(const char *name, const odp_pool_param_t *param)
 	pool->head_off = hdr_len + (uint32_t)_odp_round_up(pool->uarea_size, ODP_CACHE_LINE_SIZE);
 	pool->stride = (uint32_t)_odp_round_up(pool->head_off + pool->buf_len + _ODP_REDZONE,
 					       ODP_CACHE_LINE_SIZE);
-	total = (size_t)pool->stride * num;
+	if (__builtin_mul_overflow((size_t)pool->stride, (size_t)num, &total))
+		total = SIZE_MAX;  /* past a 32-bit size_t: mmap fails below, not a short pool */
 	pool->map_len = total;
 	pool->base = _odp_map(total);
 	pool->free = malloc(sizeof(*pool->free) * num);

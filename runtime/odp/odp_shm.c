@@ -65,7 +65,12 @@ odp_shm_t odp_shm_reserve(const char *name, uint64_t size, uint64_t align, uint3
 		_ODP_ERR("odp_shm_reserve: unsupported flags 0x%" PRIx32 "\n", flags);
 		return ODP_SHM_INVALID;
 	}
-	/* Mappings are page aligned; map extra to align further. */
+	/* Mappings are page aligned; map extra to align further.  A size_t
+	 * of 32 bits cannot hold every uint64_t size. */
+	if (size > SIZE_MAX - HUGE_PAGE_SIZE - page) {
+		_ODP_ERR("odp_shm_reserve: size %" PRIu64 " is too large\n", size);
+		return ODP_SHM_INVALID;
+	}
 	map_len = _odp_round_up(size + (align > page ? align : 0), page);
 	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS | (huge ? MAP_HUGETLB : 0), -1, 0);

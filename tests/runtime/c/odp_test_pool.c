@@ -235,6 +235,15 @@ static void test_pool_limits(odp_pool_t pool)
 	param.type = ODP_POOL_PACKET;
 	param.pkt.num = 0;
 	CHECK(odp_pool_create("empty", &param) == ODP_POOL_INVALID);
+	if (sizeof(size_t) < sizeof(uint64_t)) {
+		/* The most packets of the largest size: more bytes than a 32-bit
+		 * size_t holds, which once wrapped to a short pool. */
+		odp_pool_param_init(&param);
+		param.type = ODP_POOL_PACKET;
+		param.pkt.num = capa.pkt.max_num;
+		param.pkt.len = capa.pkt.max_len;
+		CHECK(odp_pool_create("past", &param) == ODP_POOL_INVALID);
+	}
 }
 
 static void *worker(void *arg)
@@ -386,6 +395,9 @@ static void test_shm(void)
 	CHECK(odp_shm_info(shm, &info) == 0 && info.size == 10000 && info.addr == addr);
 	CHECK((uintptr_t)odp_shm_addr(shm2) % ODP_CACHE_LINE_SIZE == 0);
 	CHECK(odp_shm_reserve("zero", 0, 0, 0) == ODP_SHM_INVALID);
+	/* Where size_t is 32 bits, 4 GiB + 4 KiB once mapped 4 KiB. */
+	if (sizeof(size_t) < sizeof(uint64_t))
+		CHECK(odp_shm_reserve("past", (uint64_t)SIZE_MAX + 4097, 0, 0) == ODP_SHM_INVALID);
 	CHECK(odp_shm_free(shm) == 0);
 	CHECK(odp_shm_free(shm) < 0);
 	CHECK(odp_shm_lookup("test_shm") == ODP_SHM_INVALID);
