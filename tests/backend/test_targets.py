@@ -22,10 +22,13 @@ REPO = Path(__file__).resolve().parents[2]
 PACKETS = REPO / "tests" / "packets"
 EXAMPLE_TESTS = sorted((REPO / "examples").glob("*/*.stf"))
 # The packet tests most likely to differ on another word size or byte order: values wider
-# than 64 bits, 64-bit arithmetic and shifts, hashes and checksums, registers, wide and
-# narrow table keys of every match kind, stacks, multicast replication.
-PACKET_SLICE = ["arith", "arith_wide", "wide_ops", "bits", "checksum", "registers_types", "table_wide",
-                "table_key_widths", "table_lpm", "table_ternary", "table_range", "stack", "multicast", "tuples"]
+# than 64 bits, 64-bit arithmetic, saturation and shifts, hashes and checksums (fields across
+# 9 bytes), registers, action data of 100 bits and more, wide and narrow table keys of every
+# match kind, select masks and ranges, stacks, unions, multicast replication.
+PACKET_SLICE = ["arith", "arith64", "arith_wide", "wide_ops", "bits", "hash", "checksum", "registers",
+                "registers_types", "action_params", "wide_default_action", "table_exact", "table_wide",
+                "table_key_widths", "table_lpm", "table_ternary", "table_range", "const_entries", "select",
+                "stack", "union", "multicast", "tuples"]
 TARGETS = ["x86-dpdk", "arm64", "armhf"]
 CASES = EXAMPLE_TESTS + [PACKETS / f"{name}.stf" for name in PACKET_SLICE]
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measure `p4odp stf` against p4c's v1model STF tests.
 
-    python3 tests/conformance/p4c_stf.py DIR [--jobs N] [--list-failures] [--timeout S]
+    python3 tests/conformance/p4c_stf.py DIR [--target T] [--jobs N] [--list-failures] [--timeout S]
 
 Runs `p4odp stf PROG.p4 PROG.stf` for every program of DIR (p4c's
 `testdata/p4_16_samples`) that has a sibling `.stf`, includes v1model.p4
@@ -41,8 +41,8 @@ def eligible(directory: str) -> list[str]:
     return programs
 
 
-def run_one(path: str, timeout: float) -> tuple[str, str, str]:
-    command = [sys.executable, "-P", "-m", "p4odp.cli", "stf", path, path[:-3] + ".stf"]
+def run_one(path: str, target: str, timeout: float) -> tuple[str, str, str]:
+    command = [sys.executable, "-P", "-m", "p4odp.cli", "stf", path, path[:-3] + ".stf", "--target", target]
     try:
         result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -65,10 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=120)
     parser.add_argument("--list-failures", action="store_true")
+    parser.add_argument("--target", default="x86", help="the target to build and run for (default x86)")
     args = parser.parse_args(argv)
     programs = eligible(args.directory)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda p: run_one(p, args.timeout), programs))
+        results = list(pool.map(lambda p: run_one(p, args.target, args.timeout), programs))
     counts = collections.Counter(outcome for _, outcome, _ in results)
     if args.list_failures:
         for path, outcome, detail in results:
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         for reason, n in reasons.most_common(25):
             print(f"  {n:4} unsupported: {reason}")
     total = len(results)
-    print(f"{args.directory}: {total} v1model programs with an STF test")
+    print(f"{args.directory}: {total} v1model programs with an STF test, target {args.target}")
     print(f"passed: {counts['pass']} of {total} ({100.0 * counts['pass'] / max(total, 1):.1f}%)")
     print(f"failed: {counts['fail']}, unsupported: {counts['unsupported']}, crashes: {counts['crash']}")
     return 0
