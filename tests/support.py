@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import os
 import shlex
 import shutil
@@ -50,20 +51,27 @@ def require_debian(packages: dict[str, str], why: str) -> None:
 
 def require_target(name: str):
     """The target `name`, its build requirements met (installed as root when missing)."""
+    target, missing = _target_with_needs(name)
+    if missing:
+        pytest.skip(missing)
+    return target
+
+
+@functools.cache
+def _target_with_needs(name: str):
+    """(target, why it cannot be used here or ""), found and installed once per process."""
     from p4odp.plugins import load_targets
 
     target = load_targets()["targets"].get(name)
     if target is None:
-        pytest.skip(f"target {name} is not installed")
+        return None, f"target {name} is not installed"
     missing = [r for r in target.requirements() if not r.found]
     if missing:
-        packages = sorted({p for r in missing for p in r.debian})
-        if packages:
-            install_debian_packages(packages)
+        install_debian_packages(sorted({p for r in missing for p in r.debian}))
         missing = [r for r in target.requirements() if not r.found]
     if missing:
-        pytest.skip(f"target {name} cannot build here: " + "; ".join(f"{r.what}: {r.detail}" for r in missing))
-    return target
+        return target, f"target {name} cannot be used here: " + "; ".join(r.render() for r in missing)
+    return target, ""
 
 
 def require_root(why: str) -> None:
