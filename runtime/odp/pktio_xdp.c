@@ -1,10 +1,14 @@
 /* Bundled ODP: Linux network interfaces through AF_XDP sockets (libxdp).
  *
- * Names are xdp:IFNAME. Each queue i is an AF_XDP socket bound to the
- * device's queue i, with a UMEM of its own: the first frames of the UMEM
- * cycle through the fill and RX rings, the others through the TX and
- * completion rings, so the input and the output of a queue never share
- * state. libxdp attaches its default XDP program (which redirects the
+ * Names are xdp:IFNAME. Each device queue i has an AF_XDP socket bound to
+ * it, with a UMEM of its own: the first frames of the UMEM cycle through the
+ * fill and RX rings, the others through the TX and completion rings, so the
+ * input and the output of a queue never share state. Output queue i sends
+ * through the socket of device queue i. With input, every device queue has
+ * a socket (the XDP program passes the frames of a queue without one to the
+ * kernel, not to us) and input queue i polls those of device queues i,
+ * i + num_in, i + 2 * num_in ..., so fewer input queues than the device has
+ * still get all frames. libxdp attaches its default XDP program (which redirects the
  * queues that have a socket) when the first socket is made, in native mode
  * when the driver has it and else in generic (SKB) mode, and detaches it
  * when the last socket goes. Sockets exist between odp_pktio_start() and
@@ -80,6 +84,7 @@ typedef struct {
 	uint32_t max_queues;         /* device queues a socket can bind to */
 	uint32_t xdp_flags;          /* XDP mode that worked, 0: not known yet */
 	uint32_t num_xsk;
+	uint32_t rx_next[ODP_PKTIN_MAX_QUEUES]; /* input queue: socket to poll first */
 	kstats_t folded;             /* counters of sockets gone since the reset */
 	xsk_queue_t q[ODP_PKTIN_MAX_QUEUES];
 } xdp_priv_t;
@@ -236,8 +241,10 @@ static int xsk_create(_odp_pktio_entry_t *e, uint32_t qid, uint32_t xdp_flags)
 	xsk_queue_t *x = &priv->q[qid];
 	struct xsk_umem_config ucfg;
 	struct xsk_socket_config scfg;
-	uint32_t rx_q = qid < e->num_in && e->in_param.queue_size[qid] ?
-		e->in_param.queue_size[qid] : RX_DEFAULT_QSIZE;
+	/* Device queue qid feeds input queue qid % num_in. */
+	uint32_t in_q = e->num_in ? qid % e->num_in : 0;
+	uint32_t rx_q = e->num_in && e->in_param.queue_size[in_q] ?
+		e->in_param.queue_size[in_q] : RX_DEFAULT_QSIZE;
 	uint32_t tx_q = qid < e->num_out && e->out_param.queue_size[qid] ?
 		e->out_param.queue_size[qid] : TX_DEFAULT_QSIZE;
 	uint32_t idx;
@@ -245,7 +252,7 @@ static int xsk_create(_odp_pktio_entry_t *e, uint32_t qid, uint32_t xdp_flags)
 
 	memset(x, 0, sizeof(*x));
 	x->fd = -1;
-	x->has_rx = qid < e->num_in;
+	x->has_rx = e->num_in > 0;
 	x->has_tx = qid < e->num_out;
 	x->rx_frames = x->has_rx ? pow2_at_least(rx_q) : 0;
 	x->tx_frames = x->has_tx ? pow2_at_least(tx_q) : 0;
@@ -336,11 +343,16 @@ static int xsk_create_wait(_odp_pktio_entry_t *e, uint32_t qid, uint32_t xdp_fla
 static int xdp_start(_odp_pktio_entry_t *e)
 {
 	xdp_priv_t *priv = e->priv;
-	uint32_t num = e->num_in > e->num_out ? e->num_in : e->num_out;
+	/* With input, a socket on every device queue (see the top). */
+	uint32_t num = e->num_in && priv->max_queues > e->num_out ? priv->max_queues : e->num_out;
 	int ret = 0;
 
+	if (num < e->num_in)
+		num = e->num_in;
 	lib_msg[0] = '\0';
 	priv->num_xsk = 0;
+	for (uint32_t i = 0; i < ODP_PKTIN_MAX_QUEUES; i++)
+		priv->rx_next[i] = i;
 	if (priv->xdp_flags == 0) {
 		/* Native mode when the driver has it, else generic (SKB) mode. */
 		ret = xsk_create_wait(e, 0, XDP_FLAGS_DRV_MODE);
@@ -375,10 +387,10 @@ static int xdp_start(_odp_pktio_entry_t *e)
 	return 0;
 }
 
-static int xdp_recv(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num)
+/* Receive from the socket of one device queue for input queue q. */
+static int xsk_recv(_odp_pktio_entry_t *e, int q, xsk_queue_t *x, odp_packet_t pkts[], int num)
 {
 	xdp_priv_t *priv = e->priv;
-	xsk_queue_t *x = &priv->q[q];
 	uint64_t frame_mask = ~(uint64_t)(priv->frame_size - 1);
 	uint32_t idx_rx = 0;
 	uint32_t idx_fill = 0;
@@ -418,6 +430,25 @@ static int xdp_recv(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num)
 			xsk_ring_cons__rx_desc(&x->rx, idx_rx + i)->addr & frame_mask;
 	xsk_ring_prod__submit(&x->fill, done);
 	xsk_ring_cons__release(&x->rx, done);
+	return n;
+}
+
+/* Input queue q: the sockets of device queues q, q + num_in, ..., starting
+ * after the one that came first last time, so that none starves. */
+static int xdp_recv(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num)
+{
+	xdp_priv_t *priv = e->priv;
+	uint32_t first = priv->rx_next[q];
+	uint32_t qid = first;
+	int n = 0;
+
+	do {
+		n += xsk_recv(e, q, &priv->q[qid], pkts + n, num - n);
+		qid += e->num_in;
+		if (qid >= priv->num_xsk)
+			qid = (uint32_t)q;
+	} while (n < num && qid != first);
+	priv->rx_next[q] = qid;
 	return n;
 }
 
@@ -493,7 +524,13 @@ static int xdp_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], int
 
 static void xdp_wait(_odp_pktio_entry_t *e, int q, uint64_t ns)
 {
-	_odp_netdev_wait(&((xdp_priv_t *)e->priv)->q[q].fd, 1, ns);
+	xdp_priv_t *priv = e->priv;
+	int fd[ODP_PKTIN_MAX_QUEUES];
+	uint32_t num = 0;
+
+	for (uint32_t qid = (uint32_t)q; qid < priv->num_xsk; qid += e->num_in)
+		fd[num++] = priv->q[qid].fd;
+	_odp_netdev_wait(fd, num, ns);
 }
 
 static uint32_t xdp_maxlen(_odp_pktio_entry_t *e)

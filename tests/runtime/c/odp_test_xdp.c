@@ -2,9 +2,10 @@
  * Bundled ODP: the AF_XDP pktio on veth pairs, driven by test_odp_xdp.py
  * inside a network namespace.
  *
- *   odp_test_xdp IF_A IF_B
+ *   odp_test_xdp IF_A IF_B [all|one]
  *
- * Opens xdp:IF_A with all its queues and xdp:IF_B, prints "ready", then
+ * Opens xdp:IF_A with all its queues (or with one input queue, which must
+ * get the frames of all the device's queues) and xdp:IF_B, prints "ready", then
  * forwards every frame from A to B and from B to A until stdin is closed
  * (the test sends frames from the far ends of the pairs and checks what
  * comes out). Then prints the counters and checks stop, restart and close.
@@ -160,18 +161,20 @@ int main(int argc, char *argv[])
 	int num_qa;
 	int used = 0;
 	int mode;
+	int all_a;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: odp_test_xdp IF_A IF_B\n");
+	if (argc != 3 && !(argc == 4 && (!strcmp(argv[3], "all") || !strcmp(argv[3], "one")))) {
+		fprintf(stderr, "usage: odp_test_xdp IF_A IF_B [all|one]\n");
 		return 2;
 	}
+	all_a = argc == 3 || !strcmp(argv[3], "all");
 	inst = test_init(0, 0);
 	pool = test_pool("xdp_pool", 2048, 1600);
 	CHECK(odp_pktio_open("xdp:", pool, NULL) == ODP_PKTIO_INVALID);
 	CHECK(odp_pktio_open("xdp:p4odp-none0", pool, NULL) == ODP_PKTIO_INVALID);
 	CHECK(!test_if_promisc(argv[1]));
 
-	a = open_xdp(argv[1], pool, 1);
+	a = open_xdp(argv[1], pool, all_a);
 	num_qa = odp_pktin_queue(a, NULL, 0);
 	if (num_qa > 1) {
 		CHECK(odp_pktio_close(a) == 0);
