@@ -63,6 +63,10 @@ def _bundled_odp(target: Target, diags: Diagnostics) -> Optional[tuple[list, lis
     folders the target names."""
     odp = runtime_dir() / "odp"
     kinds = f"PKTIO={' '.join(target.odp.pktio)}"
+    if shutil.which("make") is None:  # the machine's, not p4odp's, fault
+        diags.error(_COMMAND_LINE, f"target {target.name}: the bundled ODP needs make, which is not on the PATH"
+                                   f"{_debian_hint(('make',))}")
+        return None
     try:
         sources = _make(odp, "sources", kinds)
         defines = _make(odp, "defines", kinds)
@@ -140,6 +144,9 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
     binary = out_dir / "switch"
     toolchain = target.toolchain
     compiler = toolchain.compiler(options.cc)
+    if options.sysroot and not Path(options.sysroot).is_dir():
+        diags.error(_COMMAND_LINE, f"--sysroot {options.sysroot}: no such folder")
+        return None
     sysroot = [f"--sysroot={options.sysroot}"] if options.sysroot else []
     cflags = ["-std=gnu11", "-pthread", *sysroot, *toolchain.all_cflags(), *GENERATED_CFLAGS, *options.extra_cflags,
               f"-I{rt / 'include'}", f"-I{rt / 'core'}", *odp_cflags]
@@ -148,7 +155,7 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
                                    f"{_debian_hint(toolchain.debian)}")
         return None
     try:
-        library = runtime_library(compiler, cflags, runtime_sources + odp_sources, rt)
+        library = runtime_library(compiler, cflags, runtime_sources + odp_sources, rt, out_dir)
         command = [*compiler, *cflags, "-o", str(binary), *generated, str(library), *toolchain.all_ldflags(),
                    *odp_libs]
         if options.verbose:
@@ -164,10 +171,14 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
             diags.error(Loc(str(out_dir / "switch"), 0, 0),
                         f"linking the switch failed: {first}; a library the target's ODP needs is missing "
                         f"(for a cross-built ODP, --sysroot must hold its libraries); full log in {log}")
-        else:
+        elif any(f"{name}:" in failure.output for name in generated):
             diags.error(Loc(str(out_dir / "switch"), 0, 0),
                         f"the C compiler failed (this is a p4odp bug when the program was accepted): {first}; "
                         f"full log in {log}")
+        else:  # the runtime, or the compiler's command line: the toolchain or its flags
+            diags.error(Loc(str(out_dir / "switch"), 0, 0),
+                        f"the C compiler failed on p4odp's runtime with this compiler and flags ({' '.join(compiler)}"
+                        f"; --cc, CC, CROSS_COMPILE, CFLAGS, --sysroot): {first}; full log in {log}")
         return None
     if options.verbose and result.stderr:
         sys.stderr.write(result.stderr)

@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Optional
 
 __all__ = ["BuildFailure", "archiver_for", "cache_dir", "runtime_library"]
 
@@ -33,22 +34,29 @@ class BuildFailure(Exception):
         self.output = output
 
 
-def cache_dir() -> Path:
+def cache_dir() -> Optional[Path]:
+    """$P4ODP_CACHE_DIR, else $XDG_CACHE_HOME/p4odp, else ~/.cache/p4odp; None when there is no
+    home folder to put it in (no HOME and no password entry)."""
     if os.environ.get("P4ODP_CACHE_DIR"):
         return Path(os.environ["P4ODP_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "p4odp"
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "p4odp"
+    home = os.path.expanduser("~")
+    return Path(home) / ".cache" / "p4odp" if os.path.isabs(home) else None
 
 
-def runtime_library(compiler: list[str], cflags: list[str], sources: list[str], runtime: Path) -> Path:
+def runtime_library(compiler: list[str], cflags: list[str], sources: list[str], runtime: Path,
+                    private: Path) -> Path:
     """The static library of `sources` compiled with `compiler` and `cflags`, from the cache or
-    built now.  Raises BuildFailure."""
+    built now.  It is built in `private` (and not shared) when the cache folder cannot be
+    written, or when a source or header changed while it was being compiled (its objects
+    then match no key).  Raises BuildFailure."""
     key = _key(compiler, cflags, sources, runtime)
-    library = cache_dir() / key[:2] / f"libp4odp-runtime-{key}.a"
-    if library.exists():
-        return library
-    library.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=library.parent, prefix=".build-") as work:
+    name = f"libp4odp-runtime-{key}.a"
+    shared = _writable_folder(cache_dir(), key[:2])
+    if shared is not None and (shared / name).exists():
+        return shared / name
+    with tempfile.TemporaryDirectory(dir=shared or private, prefix=".build-") as work:
         objects = [str(Path(work) / f"{i}-{Path(source).stem}.o") for i, source in enumerate(sources)]
         commands = [[*compiler, *cflags, "-c", source, "-o", obj] for source, obj in zip(sources, objects)]
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
@@ -60,8 +68,22 @@ def runtime_library(compiler: list[str], cflags: list[str], sources: list[str], 
         result = subprocess.run(archive, capture_output=True, text=True)
         if result.returncode != 0:
             raise BuildFailure(archive, result.stdout + result.stderr)
+        library = shared / name if shared is not None and _key(compiler, cflags, sources, runtime) == key \
+            else private / "libp4odp-runtime.a"
         os.replace(Path(work) / "lib.a", library)
     return library
+
+
+def _writable_folder(cache: Optional[Path], name: str) -> Optional[Path]:
+    """cache/name, created; None when it cannot be created or written."""
+    if cache is None:
+        return None
+    folder = cache / name
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder if os.access(folder, os.W_OK | os.X_OK) else None
 
 
 def archiver_for(compiler: list[str]) -> str:
@@ -88,10 +110,35 @@ def _key(compiler: list[str], cflags: list[str], sources: list[str], runtime: Pa
             sorted((runtime / folder).glob("*.h"))
     # The headers of a system ODP or of DPDK inline code into the objects: a reinstall at
     # the same place must not reuse them.  The compiler's default folders are left out.
-    for flag in cflags:
-        folder = Path(flag[2:]) if flag.startswith("-I") else None
-        if folder and folder.is_dir() and str(folder) not in _SYSTEM_INCLUDES and runtime not in folder.parents:
-            files += sorted(folder.rglob("*.h"))
+    for folder in _include_folders(cflags):
+        if folder.is_dir() and str(folder) not in _SYSTEM_INCLUDES and runtime.resolve() not in folder.resolve().parents:
+            files += sorted(p for p in folder.rglob("*.h") if p.is_file())
+        elif folder.is_file():  # -include FILE
+            files.append(folder)
     for path in files:
         digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\1")
     return digest.hexdigest()[:32]
+
+
+# Flags that name a folder of headers, or a header (-include), glued (-IDIR) or not (-I DIR).
+_PATH_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros")
+
+
+def _include_folders(cflags: list[str]) -> list[Path]:
+    """The folders and files the flags (and $CPATH, $C_INCLUDE_PATH) add to the header search."""
+    found = []
+    flags = iter(cflags)
+    for flag in flags:
+        for option in _PATH_FLAGS:
+            if flag == option:
+                value = next(flags, "")
+            elif flag.startswith(option) and option in ("-I", "-isystem", "-iquote", "-idirafter"):
+                value = flag[len(option):]
+            else:
+                continue
+            if value:
+                found.append(Path(value))
+            break
+    for variable in ("CPATH", "C_INCLUDE_PATH"):
+        found += [Path(folder) for folder in os.environ.get(variable, "").split(os.pathsep) if folder]
+    return found

@@ -151,6 +151,8 @@ class Target:
     def _bundled_requirements(self) -> list[Requirement]:
         kinds = ", ".join(("pcap", "loop", "socket-mmap", *self.odp.pktio))
         needs = [Requirement("ODP", True, f"bundled ({kinds})")]
+        make = shutil.which("make")  # lists the bundled ODP's sources
+        needs.append(Requirement("make", make is not None, make or "make not found", ("make",)))
         for package in self.odp.pkg_config:
             version = _pkg_config_version(package)
             needs.append(Requirement(f"{package} (pkg-config)", version is not None,

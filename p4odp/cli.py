@@ -215,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
         status = EXIT_USER_ERROR
     except KeyboardInterrupt:
         status = 130
+    except BrokenPipeError:  # `p4odp targets | head`: the reader is gone, nothing to report
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except (InternalError, Exception) as err:  # noqa: BLE001 - the one place a bug is reported
         diags.render()
         sys.stderr.write(f"p4odp: internal error: {err}\n{REPORT_LINE}\n")

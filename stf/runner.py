@@ -62,9 +62,18 @@ def _run(statements: list, model: CProgram, work: Path, keep: bool, target: Targ
     commands = _commands(statements, model, diags)
     if commands is None:
         return None
-    binary = build_switch({"datapath.c": render_datapath(model, target.template_dirs)}, work, target, options,
+    if target.run_wrapper is not None and target.wrapper_command() is None:
+        wrapper = target.run_wrapper
+        hint = f" (Debian: apt-get install {' '.join(wrapper.debian)})" if wrapper.debian else ""
+        diags.error(Loc("<command line>", 0, 0), f"target {target.name} runs the switch under "
+                                                 f"{' or '.join(wrapper.commands)}, not found{hint}")
+        return None
+    binary = build_switch({"datapath.c": render_datapath(model, target.template_dirs, diags=diags)}, work, target, options,
                           diags)
     if binary is None:
+        if not keep:
+            diags.note(Loc(str(work), 0, 0), "this temporary folder and its build.log are removed: "
+                                            "run again with --keep DIR to keep them")
         return None
     expected = stf.expected_outputs(statements)
     inputs: dict[int, list[bytes]] = {port: [] for port in expected.ports}
@@ -86,6 +95,10 @@ def _run(statements: list, model: CProgram, work: Path, keep: bool, target: Targ
                              env={**os.environ, **wrapper_env, **ports.env})
     except subprocess.TimeoutExpired:
         return StfResult(False, f"the switch did not finish within {SWITCH_TIMEOUT} s")
+    except OSError as err:  # not runnable here: built for another machine (--cc), a wrapper gone
+        diags.error(Loc(str(binary), 0, 0), f"cannot run the switch: {err.strerror}: {shlex.join(argv[:2])}"
+                                            f" (a binary built for another machine needs the target's run wrapper)")
+        return None
     if run.returncode != 0:
         return StfResult(False, f"the switch failed (exit {run.returncode}):\n{run.stderr.strip()}")
     received = {port: read_packets(str(work / f"out{port}.pcap")) for port in inputs

@@ -33,4 +33,4 @@ def generate_c(program: ir.Program, source: str, diags: Diagnostics, options: Op
     model = transpile(program, source, diags, options, line_directives)
     if model is None:
         return None
-    return {"datapath.c": render_datapath(model, template_dirs)}
+    return {"datapath.c": render_datapath(model, template_dirs, diags=diags)}

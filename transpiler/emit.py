@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import traceback
 from importlib import resources
+from typing import Optional
 
 import jinja2
 
+from p4odp.diagnostics import CompileError, Diagnostics, Loc
 from p4odp.transpiler.model import CProgram
 
 __all__ = ["render_datapath"]
@@ -30,9 +34,30 @@ def _environment(template_dirs: tuple) -> jinja2.Environment:
 LINE_RESET = "#pragma p4odp line-reset"
 
 
-def render_datapath(program: CProgram, template_dirs: tuple = (), filename: str = "datapath.c") -> str:
-    text = _environment(tuple(template_dirs)).get_template("datapath.c.j2").render(program=program, glue=program.pipeline,
-                                                               line_reset=LINE_RESET)
+def _target_template(err: Exception, template_dirs: tuple) -> Optional[tuple[str, int]]:
+    """(file, line) of the innermost template of `template_dirs` that `err` comes from."""
+    folders = [os.path.realpath(folder) + os.sep for folder in template_dirs]
+    places = []
+    if isinstance(err, jinja2.TemplateSyntaxError) and err.filename:
+        places.append((err.filename, err.lineno or 0))
+    places += [(frame.f_code.co_filename, line) for frame, line in traceback.walk_tb(err.__traceback__)][::-1]
+    return next(((name, line) for name, line in places
+                 if any(os.path.realpath(name).startswith(folder) for folder in folders)), None)
+
+
+def render_datapath(program: CProgram, template_dirs: tuple = (), filename: str = "datapath.c",
+                    diags: Optional[Diagnostics] = None) -> str:
+    """datapath.c from the templates.  An error in one of a target's `template_dirs` is the
+    target's fault: with `diags` it is reported at its template line and CompileError raised."""
+    try:
+        text = _environment(tuple(template_dirs)).get_template("datapath.c.j2").render(
+            program=program, glue=program.pipeline, line_reset=LINE_RESET)
+    except jinja2.TemplateError as err:
+        where = _target_template(err, template_dirs)
+        if diags is None or where is None:
+            raise
+        diags.error(Loc(where[0], where[1], 0), f"in a template of the target: {type(err).__name__}: {err}")
+        raise CompileError("a target template failed") from err
     lines = text.split("\n")
     for number, line in enumerate(lines, 1):
         if line == LINE_RESET:

@@ -133,3 +133,104 @@ def test_which_system_odp_each_target_accepts():
     assert X86.odp.system == ("libodp-linux", "libodp-dpdk")
     assert X86_DPDK.odp.system == ("libodp-dpdk",)
     assert ARM64.odp.system == ARMHF.odp.system == ()
+
+
+def _plugin(tmp_path: Path, entries: dict[str, str], module: str) -> dict:
+    """An installed distribution in tmp_path (on PYTHONPATH) publishing `entries` from `module`."""
+    info = tmp_path / "p4odp_test_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: p4odp-test-plugin\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[p4odp.targets]\n" + "".join(f"{k} = p4odp_test_plugin:{v}\n"
+                                                                        for k, v in entries.items()))
+    (tmp_path / "p4odp_test_plugin.py").write_text(module)
+    return dict(os.environ, PYTHONPATH=str(tmp_path))
+
+
+def test_a_plugin_that_is_no_target_is_reported_broken(tmp_path):
+    env = _plugin(tmp_path, {"not-a-target": "NOT"}, "NOT = 'x86'\n")
+    listed = p4odp("targets", env=env)
+    assert listed.returncode == 0, listed.stderr
+    assert "not-a-target: broken plugin: p4odp_test_plugin:NOT is a str, not a" in listed.stdout
+    built = p4odp("compile", "examples/l2fwd/l2fwd.p4", "--target", "not-a-target", "-o", str(tmp_path / "o"),
+                  env=env)
+    assert built.returncode == 1 and "its plugin failed to load" in built.stderr, built.stderr
+
+
+def test_an_error_in_a_target_template_points_at_it(tmp_path):
+    for name, text in (("syntax", "{% if %}\n"), ("undefined", "/* */\nstatic int x = {{ no_such_thing }};\n")):
+        (tmp_path / name / "target").mkdir(parents=True)
+        (tmp_path / name / "target" / "checksum.c.j2").write_text(text)
+    env = _plugin(tmp_path, {"syntax": "SYNTAX", "undefined": "UNDEFINED"},
+                  "from p4odp.backend.target import Target\n"
+                  f"SYNTAX = Target('syntax', 'x', template_dirs=({str(tmp_path / 'syntax')!r},))\n"
+                  f"UNDEFINED = Target('undefined', 'x', template_dirs=({str(tmp_path / 'undefined')!r},))\n")
+    result = p4odp("compile", "examples/l2fwd/l2fwd.p4", "--target", "syntax", "--emit", "c", "-o",
+                   str(tmp_path / "o"), env=env)
+    assert result.returncode == 1 and "internal error" not in result.stderr, result.stderr
+    assert f"{tmp_path}/syntax/target/checksum.c.j2:1: error: in a template of the target" in result.stderr
+    result = p4odp("stf", "examples/l3fwd/l3fwd.p4", "examples/l3fwd/l3fwd.stf", "--target", "undefined", env=env)
+    assert result.returncode == 1 and "internal error" not in result.stderr, result.stderr
+    assert f"{tmp_path}/undefined/target/checksum.c.j2:2: error: " in result.stderr
+    assert "'no_such_thing' is undefined" in result.stderr
+
+
+def test_stf_without_the_run_wrapper_says_what_to_install(tmp_path):
+    env = _plugin(tmp_path, {"wrapped": "WRAPPED"},
+                  "from p4odp.backend.target import Target, RunWrapper\n"
+                  "WRAPPED = Target('wrapped', 'x', run_wrapper=RunWrapper(('no-such-qemu-p4odp',), '', ('qemu-x',)))\n")
+    result = p4odp("stf", "examples/l3fwd/l3fwd.p4", "examples/l3fwd/l3fwd.stf", "--target", "wrapped", env=env)
+    assert result.returncode == 1 and "internal error" not in result.stderr, result.stderr
+    assert "runs the switch under no-such-qemu-p4odp, not found (Debian: apt-get install qemu-x)" in result.stderr
+
+
+def test_stf_of_a_binary_this_machine_cannot_run_is_an_error(tmp_path, monkeypatch):
+    """A switch built for another machine (here: a file that is no executable) is reported, not a crash."""
+    import p4odp.stf.runner as runner
+
+    def not_runnable(files, out_dir, *args):
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "switch").write_bytes(b"\x7fELF not for this machine")
+        (out_dir / "switch").chmod(0o755)
+        return out_dir / "switch"
+
+    monkeypatch.setattr(runner, "build_switch", not_runnable)
+    from p4odp.backend.build import BuildOptions
+
+    diags = Diagnostics()
+    source = str(REPO / "examples" / "l3fwd" / "l3fwd.p4")
+    program = load_program(source, FrontendOptions([], [], []), diags)
+    result = runner.run_stf(program, source, str(REPO / "examples" / "l3fwd" / "l3fwd.stf"), X86, BuildOptions(),
+                            tmp_path, diags)
+    assert result is None and any("cannot run the switch: Exec format error" in d.message for d in diags.items)
+
+
+def test_make_is_a_requirement_of_the_bundled_odp(tmp_path, monkeypatch):
+    import shutil
+
+    which = shutil.which
+    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: None if name == "make" else which(name, *a, **k))
+    needs = {r.what: r for r in X86_DPDK.requirements()}
+    assert not needs["make"].found and "apt-get install make" in needs["make"].render()
+    from p4odp.backend.build import BuildOptions, build_switch
+
+    diags = Diagnostics()
+    assert build_switch({"datapath.c": ""}, tmp_path, X86, BuildOptions(), diags) is None
+    assert "needs make, which is not on the PATH (Debian: apt-get install make)" in diags.items[0].message
+
+
+def test_a_missing_sysroot_is_an_error(tmp_path):
+    result = p4odp("compile", "examples/l2fwd/l2fwd.p4", "--sysroot", str(tmp_path / "none"), "-o", str(tmp_path))
+    assert result.returncode == 1 and f"--sysroot {tmp_path}/none: no such folder" in result.stderr
+
+
+def test_a_bad_compiler_flag_is_not_called_a_p4odp_bug(tmp_path):
+    env = dict(os.environ, CFLAGS="-fno-such-flag-p4odp", P4ODP_CACHE_DIR=str(tmp_path / "cache"))
+    result = p4odp("compile", "examples/l2fwd/l2fwd.p4", "-o", str(tmp_path / "o"), env=env)
+    assert result.returncode == 1, result.stderr
+    assert "with this compiler and flags" in result.stderr and "p4odp bug" not in result.stderr
+
+
+def test_targets_into_a_closed_pipe_is_quiet():
+    result = subprocess.run(f"{sys.executable} -m p4odp.cli targets | head -c1", shell=True, capture_output=True,
+                            text=True, cwd=REPO)
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
