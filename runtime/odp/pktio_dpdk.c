@@ -29,11 +29,15 @@
 #define BURST        32
 #define RX_DESC      1024
 #define TX_DESC      1024
+/* The RX rings of a port, and its TX rings, hold at most this share of the
+ * pool's packets (1/POOL_SHARE each); the driver's minimum wins over it. */
+#define POOL_SHARE   4
 
 typedef struct {
 	uint16_t port;
 	int pcap;                   /* net_pcap: no end-of-input signal */
 	struct rte_mempool *mp;     /* RX refill: the pktio's pool */
+	uint32_t pool_num;          /* its packets, 0: no pool */
 	struct rte_eth_dev_info info;
 } dpdk_priv_t;
 
@@ -71,6 +75,7 @@ static int dpdk_open(_odp_pktio_entry_t *e, const char *devname)
 	}
 	priv->pcap = strcmp(priv->info.driver_name, "net_pcap") == 0;
 	priv->mp = e->pool != ODP_POOL_INVALID ? _odp_pool_mempool(e->pool) : NULL;
+	priv->pool_num = e->pool != ODP_POOL_INVALID ? _odp_pool_from_hdl(e->pool)->num : 0;
 	e->priv = priv;
 	e->promisc = rte_eth_promiscuous_get(priv->port) == 1;
 	return 0;
@@ -127,6 +132,16 @@ static int dpdk_start(_odp_pktio_entry_t *e)
 	int socket = rte_eth_dev_socket_id(priv->port);  /* SOCKET_ID_ANY for vdevs */
 	int ret;
 
+	/*
+	 * Drivers fill every RX descriptor with an mbuf of the pool at start and
+	 * keep sent mbufs in the TX ring until it runs low: descriptors as many
+	 * as the pool has packets would leave none to allocate, or make the
+	 * start fail. Keep them to a share of the pool.
+	 */
+	if (priv->pool_num && e->num_in)
+		nb_rxd = (uint16_t)RTE_MIN((uint32_t)RX_DESC, priv->pool_num / (POOL_SHARE * e->num_in));
+	if (priv->pool_num && e->num_out)
+		nb_txd = (uint16_t)RTE_MIN((uint32_t)TX_DESC, priv->pool_num / (POOL_SHARE * e->num_out));
 	memset(&conf, 0, sizeof(conf));
 	if (e->num_in > 1 && e->in_param.hash_enable) {
 		uint64_t hf = rss_hf(&e->in_param.hash_proto) & priv->info.flow_type_rss_offloads;

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from support import build_odp_programs, require_debian
+from support import build_odp_programs, require_debian, require_root
 from test_odp_bundled import PCAP_USEC, pcap_bytes, random_frames
 
 TIMEOUT = 60
@@ -111,6 +111,16 @@ def test_ring_pair_queues_zero_copy(dpdk, queues):
 def test_null_vdev_queues(dpdk):
     eal = f"--vdev net_null_t{os.getpid()}"
     assert "null: OK" in dpdk.run(["odp_test_dpdk", "null", 4], eal).stdout
+
+
+def test_small_pool_starts_a_port_that_fills_its_rx_ring(dpdk):
+    """net_tap takes an mbuf per RX descriptor at start: 1024 descriptors did not
+    start with a pool of 512 packets, or left almost none for the application."""
+    require_root("the net_tap vdev")
+    if not os.path.exists("/dev/net/tun"):
+        pytest.skip("no /dev/net/tun")
+    eal = f"--vdev net_tap_t{os.getpid()},iface=p4odptap{os.getpid() % 100000}"
+    assert "tap: OK" in dpdk.run(["odp_test_dpdk", "tap"], eal).stdout
 
 
 def test_pcap_pktio_in_dpdk_build(dpdk, tmp_path):

@@ -9,6 +9,9 @@
  *                                       what one sends on queue q, the other gets on
  *                                       queue q
  *   odp_test_dpdk null NUM_QUEUES       port 0 is net_null: every RX queue delivers
+ *   odp_test_dpdk tap                   port 0 is net_tap, whose RX queues take an
+ *                                       mbuf per descriptor at start: a small pool
+ *                                       starts it and keeps most packets free
  *
  * Every received packet is checked to be an mbuf of the pool, with the ODP
  * data pointer and length those of the mbuf (zero copy).
@@ -240,6 +243,23 @@ static int null_rx(uint32_t num_q)
 	return 0;
 }
 
+static int tap(void)
+{
+	odp_pool_t pool = make_pool(512, 2048);
+	odp_pktio_t p0 = test_pktio("0", pool, 1, 1, 0);
+	odp_packet_t all[512];
+	int n;
+
+	CHECK(p0 != ODP_PKTIO_INVALID);
+	n = odp_packet_alloc_multi(pool, 60, all, 512);
+	CHECK(n >= 256);
+	odp_packet_free_multi(all, n);
+	CHECK(odp_pktio_stop(p0) == 0 && odp_pktio_close(p0) == 0);
+	CHECK(odp_pool_destroy(pool) == 0);
+	printf("tap: OK free=%d\n", n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	odp_instance_t inst;
@@ -256,6 +276,8 @@ int main(int argc, char **argv)
 		ret = fwd(argv[2], argv[3], (uint32_t)atoi(argv[4]));
 	else if (argc == 3 && strcmp(argv[1], "ring") == 0)
 		ret = ring((uint32_t)atoi(argv[2]));
+	else if (argc == 2 && strcmp(argv[1], "tap") == 0)
+		ret = tap();
 	else if (argc == 3 && strcmp(argv[1], "null") == 0)
 		ret = null_rx((uint32_t)atoi(argv[2]));
 	else
