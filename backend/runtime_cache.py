@@ -87,14 +87,16 @@ def _writable_folder(cache: Optional[Path], name: str) -> Optional[Path]:
 
 
 def archiver_for(compiler: list[str]) -> str:
-    """`ar` of the compiler's toolchain: `aarch64-linux-gnu-gcc` -> `aarch64-linux-gnu-ar` when
-    that exists, else the compiler's own `gcc-ar`/`llvm-ar`, else plain `ar`."""
-    name = Path(compiler[0]).name
-    for suffix, tool in (("gcc", "ar"), ("clang", "llvm-ar"), ("cc", "ar")):
-        if name.endswith(suffix):
-            prefixed = name[: -len(suffix)] + tool
-            if shutil.which(prefixed):
-                return prefixed
+    """$AR, else the `ar` of the compiler's toolchain: `aarch64-linux-gnu-gcc` (also behind a
+    launcher such as ccache) -> `aarch64-linux-gnu-ar` when that exists, else plain `ar`."""
+    if os.environ.get("AR"):
+        return os.environ["AR"]
+    for word in compiler:
+        name = Path(word).name
+        for suffix, tool in (("gcc", "ar"), ("clang", "llvm-ar"), ("cc", "ar")):
+            if name.endswith(suffix):
+                prefixed = name[: -len(suffix)] + tool
+                return prefixed if shutil.which(prefixed) else "ar"
     return "ar"
 
 

@@ -125,8 +125,9 @@ class Target:
         if self.run_wrapper is None:
             return [], {}
         command = self.wrapper_command() or self.run_wrapper.commands[0]
-        root = sysroot or self.toolchain.sysroot
-        env = {self.run_wrapper.sysroot_env: root} if self.run_wrapper.sysroot_env and root else {}
+        variable = self.run_wrapper.sysroot_env
+        root = sysroot or (os.environ.get(variable) if variable else None) or self.toolchain.sysroot
+        env = {variable: root} if variable and root else {}
         return [command], env
 
     def requirements(self) -> list[Requirement]:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from p4odp.backend.runtime_cache import archiver_for
 from p4odp.backend.target import OdpProvider, RunWrapper, Target, Toolchain
 from p4odp.backend.targets import ARM64, ARMHF, NETMAP, X86, X86_DPDK, dpdk_pcap_vdevs
 from p4odp.diagnostics import Diagnostics
@@ -65,12 +66,25 @@ def test_headers_are_looked_up_where_the_variable_says(monkeypatch, tmp_path):
     assert [r for r in NETMAP.requirements() if r.what == "net/netmap_user.h"][0].found
 
 
-def test_run_prefix_uses_the_wrapper_and_the_sysroot():
+def test_run_prefix_uses_the_wrapper_and_the_sysroot(monkeypatch):
+    monkeypatch.delenv("QEMU_LD_PREFIX", raising=False)
     assert X86.run_prefix() == ([], {})
     prefix, env = ARMHF.run_prefix()
     assert Path(prefix[0]).name in ("qemu-arm-static", "qemu-arm")
     assert env == {"QEMU_LD_PREFIX": "/usr/arm-linux-gnueabihf"}
     assert ARMHF.run_prefix("/my/sysroot")[1] == {"QEMU_LD_PREFIX": "/my/sysroot"}
+    monkeypatch.setenv("QEMU_LD_PREFIX", "/users/root")  # the user's own setting beats the default
+    assert ARMHF.run_prefix()[1] == {"QEMU_LD_PREFIX": "/users/root"}
+    assert ARMHF.run_prefix("/my/sysroot")[1] == {"QEMU_LD_PREFIX": "/my/sysroot"}
+
+
+def test_the_archiver_follows_the_compiler(monkeypatch):
+    monkeypatch.delenv("AR", raising=False)
+    assert archiver_for(["aarch64-linux-gnu-gcc"]) == "aarch64-linux-gnu-ar"
+    assert archiver_for(["ccache", "arm-linux-gnueabihf-gcc", "-O2"]) == "arm-linux-gnueabihf-ar"
+    assert archiver_for(["no-such-prefix-gcc"]) == "ar"
+    monkeypatch.setenv("AR", "my-ar")
+    assert archiver_for(["aarch64-linux-gnu-gcc"]) == "my-ar"
 
 
 def test_dpdk_ports_are_vdevs_in_probe_order(tmp_path):
