@@ -82,6 +82,11 @@ int _odp_pool_check_param(const odp_pool_param_t *param, uint32_t *data_room, ui
 	n = param->pkt.num;
 	for (int i = 0; i < param->pkt.num_subparam; i++) {
 		room = max_u32(room, param->pkt.sub[i].len);
+		/* Each count is checked, so that the sum cannot wrap. */
+		if (param->pkt.sub[i].num > MAX_NUM) {
+			n = MAX_NUM + 1;
+			break;
+		}
 		n += param->pkt.sub[i].num;
 	}
 	if (room == 0)

@@ -235,6 +235,15 @@ static void test_pool_limits(odp_pool_t pool)
 	param.type = ODP_POOL_PACKET;
 	param.pkt.num = 0;
 	CHECK(odp_pool_create("empty", &param) == ODP_POOL_INVALID);
+	/* Sub-parameter counts whose sum wraps a uint32_t: 2 + (2^32 - 1) once
+	 * made a pool of 1 packet. */
+	odp_pool_param_init(&param);
+	param.type = ODP_POOL_PACKET;
+	param.pkt.num = 2;
+	param.pkt.num_subparam = 1;
+	param.pkt.sub[0].num = UINT32_MAX;
+	param.pkt.sub[0].len = 64;
+	CHECK(odp_pool_create("wrapped", &param) == ODP_POOL_INVALID);
 	if (sizeof(size_t) < sizeof(uint64_t)) {
 		/* The most packets of the largest size: more bytes than a 32-bit
 		 * size_t holds, which once wrapped to a short pool. */
