@@ -41,12 +41,13 @@ typedef struct {
 	struct rte_eth_dev_info info;
 } dpdk_priv_t;
 
-/* Port ids in decimal: the names odp-dpdk gives DPDK ports. */
+/* Port ids in decimal: the names odp-dpdk gives DPDK ports. No leading
+ * zeros: "00" would open port 0 a second time under another name. */
 static int dpdk_match(const char *devname)
 {
 	size_t n = strspn(devname, "0123456789");
 
-	return n > 0 && n <= 5 && devname[n] == '\0';
+	return n > 0 && n <= 5 && devname[n] == '\0' && !(n > 1 && devname[0] == '0');
 }
 
 static int dpdk_open(_odp_pktio_entry_t *e, const char *devname)

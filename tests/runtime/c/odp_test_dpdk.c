@@ -228,6 +228,8 @@ static int null_rx(uint32_t num_q)
 	odp_packet_t pkts[BURST];
 
 	CHECK(p0 != ODP_PKTIO_INVALID);
+	/* The same port under another name is not a second pktio. */
+	CHECK(odp_pktio_open("00", pool, NULL) == ODP_PKTIO_INVALID);
 	CHECK(odp_pktin_queue(p0, in, ODP_PKTIN_MAX_QUEUES) == (int)num_q);
 	for (uint32_t q = 0; q < num_q; q++) {
 		int n = odp_pktin_recv(in[q], pkts, BURST);
