@@ -23,7 +23,7 @@ import pytest
 
 from p4odp.backend.requirements import install_debian_packages
 
-__all__ = ["require_debian", "require_root", "require_target", "netns", "packet_socket",
+__all__ = ["require_command", "require_debian", "require_root", "require_target", "netns", "packet_socket",
            "build_odp_programs", "ODP_DIR", "SANITIZE", "SANITIZER_REPORTS"]
 
 ETH_P_ALL = 0x0003
@@ -47,6 +47,28 @@ def require_debian(packages: dict[str, str], why: str) -> None:
     still = [name for name in missing if not _passes(packages[name])]
     if still:
         pytest.skip(f"{why}: {' '.join(still)} installed but not usable")
+
+
+# Commands the tests use that a Debian package provides when they are missing.
+COMMAND_PACKAGES = {
+    "clang": ("clang",),
+    "aarch64-linux-gnu-gcc": ("gcc-aarch64-linux-gnu", "libc6-dev-arm64-cross"),
+    "arm-linux-gnueabihf-gcc": ("gcc-arm-linux-gnueabihf", "libc6-dev-armhf-cross"),
+    "qemu-aarch64-static": ("qemu-user-static",),
+    "qemu-arm-static": ("qemu-user-static",),
+    "make": ("make",),
+}
+
+
+def require_command(command: str) -> None:
+    """Make sure `command` is on the PATH: installed as root from its Debian package (see
+    COMMAND_PACKAGES), else the test is skipped, saying so."""
+    if shutil.which(command):
+        return
+    packages = COMMAND_PACKAGES.get(command)
+    if packages is None:
+        pytest.skip(f"{command} not installed")
+    require_debian({package: f"command -v {command}" for package in packages}, f"{command} not installed")
 
 
 def require_target(name: str):

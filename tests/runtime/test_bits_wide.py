@@ -9,11 +9,12 @@ its operands.
 """
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from support import require_command
 
 ROOT = Path(__file__).resolve().parents[2]
 INCLUDE_DIR = ROOT / "runtime" / "include"
@@ -33,13 +34,11 @@ TIMEOUT = 120
 def test_bits_wide(variant, tmp_path):
     cc, flags = VARIANTS[variant]
     cc = cc or os.environ.get("CC", "cc")
-    if shutil.which(cc) is None:
-        pytest.skip(f"compiler {cc} not installed")
+    require_command(cc)
     run = []
     if variant in EMULATORS:
         emulator, sysroot = EMULATORS[variant]
-        if shutil.which(emulator) is None:
-            pytest.skip(f"{emulator} not installed")
+        require_command(emulator)
         run = [emulator, "-L", sysroot]
     exe = tmp_path / "bits_wide"
     subprocess.run([cc, "-std=c11", *WARNINGS, "-O1", "-g", *flags, "-I", str(INCLUDE_DIR),

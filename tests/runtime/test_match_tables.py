@@ -16,12 +16,13 @@ them:
 
 import os
 import re
-import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
+from support import require_command
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES_DIR = ROOT / "runtime" / "tables"
@@ -92,10 +93,8 @@ VARIANTS = [("cc", None, []), ("clang", "clang", []), ("asan", None, ASAN), ("ts
 def _build(name, tmp_path_factory):
     _, cc, flags = next(v for v in VARIANTS if v[0] == name)
     cc = cc or _cc()
-    if shutil.which(cc) is None:
-        pytest.skip(f"compiler {cc} not installed")
-    if shutil.which("make") is None:
-        pytest.skip("make not installed")
+    require_command(cc)
+    require_command("make")
     out = tmp_path_factory.mktemp(f"tables-{name}")
     if name == "tsan" and not _tsan_works(cc, out):
         pytest.skip("ThreadSanitizer does not work here")
@@ -161,8 +160,7 @@ def test_headers_strict(builds, variant, tmp_path):
 
 
 def test_bench_builds_and_reports(tmp_path):
-    if shutil.which("make") is None:
-        pytest.skip("make not installed")
+    require_command("make")
     proc = subprocess.run(["make", "-s", "-C", str(TABLES_DIR), f"O={tmp_path}", "bench",
                            "BENCH_ARGS=--quick", "EXTRA_CFLAGS=-Werror"], check=True,
                           capture_output=True, text=True, timeout=TIMEOUT)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from support import ODP_DIR, SANITIZER_REPORTS, build_odp_programs
+from support import ODP_DIR, SANITIZER_REPORTS, build_odp_programs, require_command
 
 PROGRAMS = ["odp_test_pool", "odp_test_loop", "odp_test_pcap", "odp_test_sock",
             "odp_test_misuse"]
@@ -66,10 +66,8 @@ def _variants():
 def build(request, tmp_path_factory):
     name = request.param
     cc, sanitize = _variants()[name]
-    if shutil.which(cc[0]) is None:
-        pytest.skip(f"compiler {cc[0]} not installed")
-    if shutil.which("make") is None:
-        pytest.skip("make not installed")
+    require_command(cc[0])
+    require_command("make")
     out = build_odp_programs(tmp_path_factory.mktemp(f"odp-{name}"), PROGRAMS, cc=cc, sanitize=sanitize,
                              timeout=TIMEOUT)
     env = {}
