@@ -29,8 +29,9 @@
 #define BURST        32
 #define RX_DESC      1024
 #define TX_DESC      1024
-/* The RX rings of a port, and its TX rings, hold at most this share of the
- * pool's packets (1/POOL_SHARE each); the driver's minimum wins over it. */
+/* The RX rings of all DPDK ports, and their TX rings, hold at most this share
+ * of the pool's packets (1/POOL_SHARE each, split between the ports); the
+ * driver's minimum wins over it. */
 #define POOL_SHARE   4
 
 typedef struct {
@@ -137,12 +138,15 @@ static int dpdk_start(_odp_pktio_entry_t *e)
 	 * Drivers fill every RX descriptor with an mbuf of the pool at start and
 	 * keep sent mbufs in the TX ring until it runs low: descriptors as many
 	 * as the pool has packets would leave none to allocate, or make the
-	 * start fail. Keep them to a share of the pool.
+	 * start fail. Keep them to a share of the pool, split between all the
+	 * DPDK ports, which may all receive into it.
 	 */
+	uint32_t ports = RTE_MAX(rte_eth_dev_count_avail(), 1u);
+
 	if (priv->pool_num && e->num_in)
-		nb_rxd = (uint16_t)RTE_MIN((uint32_t)RX_DESC, priv->pool_num / (POOL_SHARE * e->num_in));
+		nb_rxd = (uint16_t)RTE_MIN((uint32_t)RX_DESC, priv->pool_num / (POOL_SHARE * ports * e->num_in));
 	if (priv->pool_num && e->num_out)
-		nb_txd = (uint16_t)RTE_MIN((uint32_t)TX_DESC, priv->pool_num / (POOL_SHARE * e->num_out));
+		nb_txd = (uint16_t)RTE_MIN((uint32_t)TX_DESC, priv->pool_num / (POOL_SHARE * ports * e->num_out));
 	memset(&conf, 0, sizeof(conf));
 	if (e->num_in > 1 && e->in_param.hash_enable) {
 		uint64_t hf = rss_hf(&e->in_param.hash_proto) & priv->info.flow_type_rss_offloads;

@@ -113,14 +113,17 @@ def test_null_vdev_queues(dpdk):
     assert "null: OK" in dpdk.run(["odp_test_dpdk", "null", 4], eal).stdout
 
 
-def test_small_pool_starts_a_port_that_fills_its_rx_ring(dpdk):
-    """net_tap takes an mbuf per RX descriptor at start: 1024 descriptors did not
-    start with a pool of 512 packets, or left almost none for the application."""
+@pytest.mark.parametrize("ports", [1, 4])
+def test_small_pool_starts_ports_that_fill_their_rx_rings(dpdk, ports):
+    """net_tap takes an mbuf per RX descriptor at start: 1024 descriptors did not start
+    with a pool of 512 packets, and a quarter of the pool for each of 4 ports left the
+    application nothing; the ports share the pool's share."""
     require_root("the net_tap vdev")
     if not os.path.exists("/dev/net/tun"):
         pytest.skip("no /dev/net/tun")
-    eal = f"--vdev net_tap_t{os.getpid()},iface=p4odptap{os.getpid() % 100000}"
-    assert "tap: OK" in dpdk.run(["odp_test_dpdk", "tap"], eal).stdout
+    eal = " ".join(f"--vdev net_tap_t{os.getpid()}_{i},iface=p4odptap{os.getpid() % 10000}{i}"
+                   for i in range(ports))
+    assert "tap: OK" in dpdk.run(["odp_test_dpdk", "tap", ports], eal).stdout
 
 
 def test_pcap_pktio_in_dpdk_build(dpdk, tmp_path):

@@ -9,9 +9,9 @@
  *                                       what one sends on queue q, the other gets on
  *                                       queue q
  *   odp_test_dpdk null NUM_QUEUES       port 0 is net_null: every RX queue delivers
- *   odp_test_dpdk tap                   port 0 is net_tap, whose RX queues take an
+ *   odp_test_dpdk tap N                 ports 0..N-1 are net_tap, whose RX queues take an
  *                                       mbuf per descriptor at start: a small pool
- *                                       starts it and keeps most packets free
+ *                                       starts them and keeps half its packets free
  *
  * Every received packet is checked to be an mbuf of the pool, with the ODP
  * data pointer and length those of the mbuf (zero copy).
@@ -245,18 +245,25 @@ static int null_rx(uint32_t num_q)
 	return 0;
 }
 
-static int tap(void)
+static int tap(uint32_t num_ports)
 {
 	odp_pool_t pool = make_pool(512, 2048);
-	odp_pktio_t p0 = test_pktio("0", pool, 1, 1, 0);
+	odp_pktio_t ports[8];
 	odp_packet_t all[512];
+	char name[4];
 	int n;
 
-	CHECK(p0 != ODP_PKTIO_INVALID);
+	CHECK(num_ports >= 1 && num_ports <= 8);
+	for (uint32_t i = 0; i < num_ports; i++) {
+		snprintf(name, sizeof(name), "%u", i);
+		ports[i] = test_pktio(name, pool, 1, 1, 0);
+		CHECK(ports[i] != ODP_PKTIO_INVALID);
+	}
 	n = odp_packet_alloc_multi(pool, 60, all, 512);
 	CHECK(n >= 256);
 	odp_packet_free_multi(all, n);
-	CHECK(odp_pktio_stop(p0) == 0 && odp_pktio_close(p0) == 0);
+	for (uint32_t i = 0; i < num_ports; i++)
+		CHECK(odp_pktio_stop(ports[i]) == 0 && odp_pktio_close(ports[i]) == 0);
 	CHECK(odp_pool_destroy(pool) == 0);
 	printf("tap: OK free=%d\n", n);
 	return 0;
@@ -278,8 +285,8 @@ int main(int argc, char **argv)
 		ret = fwd(argv[2], argv[3], (uint32_t)atoi(argv[4]));
 	else if (argc == 3 && strcmp(argv[1], "ring") == 0)
 		ret = ring((uint32_t)atoi(argv[2]));
-	else if (argc == 2 && strcmp(argv[1], "tap") == 0)
-		ret = tap();
+	else if (argc == 3 && strcmp(argv[1], "tap") == 0)
+		ret = tap((uint32_t)atoi(argv[2]));
 	else if (argc == 3 && strcmp(argv[1], "null") == 0)
 		ret = null_rx((uint32_t)atoi(argv[2]));
 	else
