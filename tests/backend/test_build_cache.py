@@ -3,7 +3,6 @@ goes when the cache cannot be used, and that an edit during a build never reache
 
 from __future__ import annotations
 
-import os
 import stat
 from pathlib import Path
 
