@@ -11,8 +11,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Optional
 
+from p4odp.backend.requirements import debian_hint
 from p4odp.backend.runtime_cache import BuildFailure, runtime_library
-from p4odp.backend.target import SYSTEM_ODPS, Target, header_folder
+from p4odp.backend.target import SYSTEM_ODPS, Target, first_installed, header_folder
 from p4odp.diagnostics import Diagnostics, InternalError, Loc
 
 __all__ = ["BuildOptions", "build_switch", "runtime_dir"]
@@ -65,7 +66,7 @@ def _bundled_odp(target: Target, diags: Diagnostics) -> Optional[tuple[list, lis
     kinds = f"PKTIO={' '.join(target.odp.pktio)}"
     if shutil.which("make") is None:  # the machine's, not p4odp's, fault
         diags.error(_COMMAND_LINE, f"target {target.name}: the bundled ODP needs make, which is not on the PATH"
-                                   f"{_debian_hint(('make',))}")
+                                   f"{debian_hint(('make',))}")
         return None
     try:
         sources = _make(odp, "sources", kinds)
@@ -79,7 +80,7 @@ def _bundled_odp(target: Target, diags: Diagnostics) -> Optional[tuple[list, lis
             if shutil.which("pkg-config") else None
         if result is None or result.returncode != 0:
             diags.error(_COMMAND_LINE, f"target {target.name} needs {package}, which pkg-config does not find"
-                                       f"{_debian_hint(target.odp.debian)}")
+                                       f"{debian_hint(target.odp.debian)}")
             return None
         flags = result.stdout.split()
         cflags += [f for f in flags if not f.startswith(("-l", "-L", "-Wl"))]
@@ -88,7 +89,7 @@ def _bundled_odp(target: Target, diags: Diagnostics) -> Optional[tuple[list, lis
         folder = header_folder(header, variable)
         if folder is None:
             diags.error(_COMMAND_LINE, f"target {target.name} needs {header}: set {variable} to the folder "
-                                       f"that holds it{_debian_hint(target.odp.debian)}")
+                                       f"that holds it{debian_hint(target.odp.debian)}")
             return None
         cflags.append(f"-I{folder}")
     return cflags, [str(odp / name) for name in sources], libs + list(target.odp.libraries)
@@ -99,29 +100,22 @@ def _make(folder: Path, goal: str, *variables: str) -> list[str]:
                           text=True).stdout.split()
 
 
-def _debian_hint(packages: tuple) -> str:
-    return f" (Debian: apt-get install {' '.join(packages)})" if packages else ""
-
-
 def _system_odp(packages: tuple, search_path: Optional[str]) -> Optional[tuple[list, list, list]]:
     """A system ODP's flags from pkg-config (looking in `search_path` first), with an rpath
     so that the switch finds the library where it was installed."""
-    if not packages or not shutil.which("pkg-config"):
-        return None
     env = dict(os.environ)
     if search_path:
         env["PKG_CONFIG_PATH"] = search_path + os.pathsep + env.get("PKG_CONFIG_PATH", "")
-    for package in packages:
-        if subprocess.run(["pkg-config", "--exists", package], env=env).returncode != 0:
-            continue
+    package = first_installed(packages, env)
+    if package is None:
+        return None
 
-        def ask(*what: str) -> list[str]:
-            return subprocess.run(["pkg-config", *what, package], capture_output=True, text=True, env=env).stdout.split()
+    def ask(*what: str) -> list[str]:
+        return subprocess.run(["pkg-config", *what, package], capture_output=True, text=True, env=env).stdout.split()
 
-        libdir = ask("--variable=libdir")
-        rpath = [f"-Wl,-rpath,{libdir[0]}"] if libdir else []
-        return ask("--cflags"), [], ask("--libs") + rpath
-    return None
+    libdir = ask("--variable=libdir")
+    rpath = [f"-Wl,-rpath,{libdir[0]}"] if libdir else []
+    return ask("--cflags"), [], ask("--libs") + rpath
 
 
 def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options: BuildOptions,
@@ -152,7 +146,7 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
               f"-I{rt / 'include'}", f"-I{rt / 'core'}", *odp_cflags]
     if shutil.which(compiler[0]) is None:
         diags.error(_COMMAND_LINE, f"C compiler not found: {compiler[0]} (set CC or --cc)"
-                                   f"{_debian_hint(toolchain.debian)}")
+                                   f"{debian_hint(toolchain.debian)}")
         return None
     try:
         library = runtime_library(compiler, cflags, runtime_sources + odp_sources, rt, out_dir)

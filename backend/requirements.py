@@ -7,7 +7,12 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-__all__ = ["Requirement", "install_debian_packages"]
+__all__ = ["Requirement", "debian_hint", "install_debian_packages", "missing_packages"]
+
+
+def debian_hint(packages: tuple) -> str:
+    """` (Debian: apt-get install P...)`, or nothing without packages."""
+    return f" (Debian: apt-get install {' '.join(packages)})" if packages else ""
 
 
 @dataclass(frozen=True)
@@ -22,8 +27,12 @@ class Requirement:
     def render(self) -> str:
         if self.found:
             return f"{self.what}: {self.detail}"
-        hint = f" (Debian: apt-get install {' '.join(self.debian)})" if self.debian else ""
-        return f"{self.what}: missing, {self.detail}{hint}"
+        return f"{self.what}: missing, {self.detail}{debian_hint(self.debian)}"
+
+
+def missing_packages(needs: list[Requirement]) -> list[str]:
+    """The Debian packages that provide what `needs` misses."""
+    return sorted({package for need in needs if not need.found for package in need.debian})
 
 
 _apt_updated = False

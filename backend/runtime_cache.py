@@ -4,8 +4,9 @@ Every switch links the same runtime (runtime/core, runtime/tables) and, with the
 ODP, the same ODP sources; only datapath.c is the program's.  The library is cached under
 $P4ODP_CACHE_DIR (default $XDG_CACHE_HOME/p4odp, ~/.cache/p4odp), keyed by everything that
 goes into it: the compiler and its version, the flags, and the text of every source and
-header (the runtime's, and those of the ODP and libraries it is built against).  A build that changes none of these reuses it; entries are published with an atomic
-rename, so parallel builds share the cache safely.
+header (the runtime's, and those of the ODP and libraries it is built against).  A build
+that changes none of these reuses it; entries are published with an atomic rename, so
+parallel builds share the cache safely.
 """
 
 from __future__ import annotations

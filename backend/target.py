@@ -19,7 +19,7 @@ from typing import Callable, Optional
 from p4odp.backend.requirements import Requirement
 
 __all__ = ["Toolchain", "OdpProvider", "RunWrapper", "Target", "PortFiles", "pcap_interfaces",
-           "SYSTEM_ODPS"]
+           "SYSTEM_ODPS", "first_installed", "header_folder"]
 
 # pkg-config names of the system ODP implementations, in the order they are preferred.
 SYSTEM_ODPS = ("libodp-linux", "libodp-dpdk")
@@ -35,7 +35,7 @@ class Toolchain:
     ldflags: tuple = ()
     cross_compile: str = ""
     sysroot: str = ""
-    debian: tuple = ()
+    debian: tuple = ("gcc",)  # provides `cc`
 
     def compiler(self, override: Optional[str] = None) -> list[str]:
         """The compiler command: --cc, then $CC, then $CROSS_COMPILE (or the target's prefix) + cc."""
@@ -107,12 +107,7 @@ class Target:
 
     def system_odp(self) -> Optional[str]:
         """The pkg-config name of the system ODP this target would use, if one is installed."""
-        if not shutil.which("pkg-config"):
-            return None
-        for package in self.odp.system:
-            if subprocess.run(["pkg-config", "--exists", package], capture_output=True).returncode == 0:
-                return package
-        return None
+        return first_installed(self.odp.system)
 
     def wrapper_command(self) -> Optional[str]:
         """The run wrapper found on the PATH (None: none needed, or none found)."""
@@ -142,12 +137,16 @@ class Target:
             needs.append(Requirement("ODP", True, f"system {system} (pkg-config)"))
         else:
             needs.extend(self._bundled_requirements())
-        if self.run_wrapper is not None:
-            found = self.wrapper_command()
-            needs.append(Requirement("runs under", found is not None,
-                                     found or f"none of {', '.join(self.run_wrapper.commands)} found",
-                                     self.run_wrapper.debian))
-        return needs
+        wrapper = self.wrapper_requirement()
+        return needs + [wrapper] if wrapper is not None else needs
+
+    def wrapper_requirement(self) -> Optional[Requirement]:
+        """What running this target's binaries here needs (None: they run natively)."""
+        if self.run_wrapper is None:
+            return None
+        found = self.wrapper_command()
+        return Requirement("runs under", found is not None,
+                           found or f"none of {', '.join(self.run_wrapper.commands)} found", self.run_wrapper.debian)
 
     def _bundled_requirements(self) -> list[Requirement]:
         kinds = ", ".join(("pcap", "loop", "socket-mmap", *self.odp.pktio))
@@ -164,6 +163,15 @@ class Target:
                                 + (f"; {self.odp.note}" if self.odp.note else ""))
             needs.append(Requirement(header, folder is not None, detail, self.odp.debian))
         return needs
+
+
+def first_installed(packages: tuple, env: Optional[dict] = None) -> Optional[str]:
+    """The first of `packages` that pkg-config finds (with the environment `env`)."""
+    if not packages or not shutil.which("pkg-config"):
+        return None
+    return next((package for package in packages
+                 if subprocess.run(["pkg-config", "--exists", package], capture_output=True, env=env).returncode == 0),
+                None)
 
 
 def header_folder(header: str, variable: str) -> Optional[str]:

@@ -178,7 +178,7 @@ def _target(name: str, diags: Diagnostics):
 
 
 def run_targets(args: argparse.Namespace, diags: Diagnostics) -> int:
-    from p4odp.backend.requirements import install_debian_packages
+    from p4odp.backend.requirements import install_debian_packages, missing_packages
     from p4odp.plugins import load_targets
 
     found = load_targets()
@@ -187,16 +187,15 @@ def run_targets(args: argparse.Namespace, diags: Diagnostics) -> int:
         if target is None:
             diags.error(Loc("<command line>", 0, 0), f"--install: unknown target '{name}'")
             return EXIT_USER_ERROR
-        packages = sorted({p for r in target.requirements() if not r.found for p in r.debian})
-        installed, message = install_debian_packages(packages)
+        installed, message = install_debian_packages(missing_packages(target.requirements()))
         print(f"{name}: {message}")
         if not installed:
             return EXIT_USER_ERROR
     for name, target in sorted(found["targets"].items()):
         needs = target.requirements()
         missing = [r for r in needs if not r.found]
-        state = "ready" if not missing else "cannot build here" if any(r.what != "runs under" for r in missing) \
-            else "builds here, cannot run here"
+        state = "ready" if not missing else "builds here, cannot run here" \
+            if missing == [target.wrapper_requirement()] else "cannot build here"
         print(f"{name}: {target.description} [{state}]")
         print(f"    interfaces: {target.interfaces}")
         for need in needs:

@@ -19,6 +19,7 @@ from typing import Optional
 
 from p4odp import ir
 from p4odp.backend.build import BuildOptions, build_switch
+from p4odp.backend.requirements import debian_hint
 from p4odp.backend.target import Target
 from p4odp.diagnostics import Diagnostics, Loc
 from p4odp.stf import parser as stf
@@ -62,11 +63,11 @@ def _run(statements: list, model: CProgram, work: Path, keep: bool, target: Targ
     commands = _commands(statements, model, diags)
     if commands is None:
         return None
-    if target.run_wrapper is not None and target.wrapper_command() is None:
-        wrapper = target.run_wrapper
-        hint = f" (Debian: apt-get install {' '.join(wrapper.debian)})" if wrapper.debian else ""
+    wrapper_need = target.wrapper_requirement()
+    if wrapper_need is not None and not wrapper_need.found:
         diags.error(Loc("<command line>", 0, 0), f"target {target.name} runs the switch under "
-                                                 f"{' or '.join(wrapper.commands)}, not found{hint}")
+                                                 f"{' or '.join(target.run_wrapper.commands)}, not found"
+                                                 f"{debian_hint(wrapper_need.debian)}")
         return None
     binary = build_switch({"datapath.c": render_datapath(model, target.template_dirs, diags=diags)}, work, target, options,
                           diags)

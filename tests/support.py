@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from p4odp.backend.requirements import install_debian_packages
+from p4odp.backend.requirements import install_debian_packages, missing_packages
 
 __all__ = ["require_command", "require_debian", "require_root", "require_target", "netns", "packet_socket",
            "build_odp_programs", "ODP_DIR", "SANITIZE", "SANITIZER_REPORTS"]
@@ -89,7 +89,7 @@ def _target_with_needs(name: str):
         return None, f"target {name} is not installed"
     missing = [r for r in target.requirements() if not r.found]
     if missing:
-        install_debian_packages(sorted({p for r in missing for p in r.debian}))
+        install_debian_packages(missing_packages(missing))
         missing = [r for r in target.requirements() if not r.found]
     if missing:
         return target, f"target {name} cannot be used here: " + "; ".join(r.render() for r in missing)

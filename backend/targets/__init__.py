@@ -24,13 +24,11 @@ def dpdk_pcap_vdevs(files: dict[int, tuple[Path, Path]]) -> PortFiles:
 X86 = Target(
     name="x86",
     description="native build; Linux interfaces through AF_PACKET socket-mmap, pcap files, loop",
-    toolchain=Toolchain(debian=("gcc",)),
 )
 
 X86_DPDK = Target(
     name="x86-dpdk",
     description="native build with DPDK ports (zero-copy mbufs); a system odp-dpdk when pkg-config finds one",
-    toolchain=Toolchain(debian=("gcc",)),
     odp=OdpProvider(system=("libodp-dpdk",), pktio=("dpdk",), pkg_config=("libdpdk",),
                     debian=("libdpdk-dev", "pkg-config")),
     interfaces="DPDK port ids (-i 0=0 -i 1=1) in probe order; EAL arguments in ODP_PLATFORM_PARAMS "
@@ -41,7 +39,6 @@ X86_DPDK = Target(
 X86_XDP = Target(
     name="x86-xdp",
     description="native build with AF_XDP sockets (libxdp), kernel bypass on any interface a stock kernel drives",
-    toolchain=Toolchain(debian=("gcc",)),
     odp=OdpProvider(system=(), pktio=("xdp",), pkg_config=("libxdp", "libbpf"),
                     debian=("libxdp-dev", "libbpf-dev", "pkg-config")),
     interfaces="xdp:IFNAME (AF_XDP); pcap files, loop and Linux interface names as on x86",
@@ -50,7 +47,6 @@ X86_XDP = Target(
 NETMAP = Target(
     name="netmap",
     description="native build with netmap ports",
-    toolchain=Toolchain(debian=("gcc",)),
     odp=OdpProvider(system=(), pktio=("netmap",), headers=(("net/netmap_user.h", "NETMAP_INCLUDE"),),
                     note="no Debian package ships netmap: build its kernel module and use the sys/ folder "
                          "of its source tree"),
