@@ -51,4 +51,13 @@ static inline void test_check_if(odp_pktio_t pktio, const char *ifname)
 	CHECK(odp_pktio_link_status(pktio) == ODP_PKTIO_LINK_STATUS_UP);
 }
 
+/* Close the stopped pktios of two interfaces: neither is promiscuous then. */
+static inline void test_close_if(odp_pktio_t a, const char *if_a, odp_pktio_t b, const char *if_b)
+{
+	CHECK(odp_pktio_close(a) == 0);
+	CHECK(odp_pktio_close(b) == 0);
+	CHECK(!test_if_promisc(if_a));
+	CHECK(!test_if_promisc(if_b));
+}
+
 #endif

@@ -223,10 +223,7 @@ int main(int argc, char *argv[])
 	CHECK(odp_pktio_stop(b) == 0);
 	CHECK(xdp_mode(argv[1]) == XDP_ATTACHED_NONE);
 	CHECK(xdp_mode(argv[2]) == XDP_ATTACHED_NONE);
-	CHECK(odp_pktio_close(a) == 0);
-	CHECK(odp_pktio_close(b) == 0);
-	CHECK(!test_if_promisc(argv[1]));
-	CHECK(!test_if_promisc(argv[2]));
+	test_close_if(a, argv[1], b, argv[2]);
 	CHECK(odp_pool_destroy(pool) == 0);
 	test_term(inst);
 	printf("odp_test_xdp: OK\n");
