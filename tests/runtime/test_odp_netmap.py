@@ -11,13 +11,12 @@ why, no crash or leak; malformed names are refused before netmap is asked.
 
 import os
 import shlex
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from support import ODP_DIR, SANITIZER_REPORTS, build_odp_programs
+from support import ODP_DIR, SANITIZER_REPORTS, build_odp_programs, require_command
 
 TIMEOUT = 120
 NOT_FOUND = ("netmap headers not found: set NETMAP_INCLUDE to the sys/ folder of a netmap checkout "
@@ -41,8 +40,7 @@ def netmap_cflags(cc: list[str]) -> list[str]:
 @pytest.fixture(scope="module", params=["cc", "asan"])
 def netmap_prog(request, tmp_path_factory):
     """odp_test_netmap linked with libodp-bundled.a built with PKTIO=netmap, plain or with sanitizers."""
-    if shutil.which("make") is None:
-        pytest.skip("make not installed")
+    require_command("make")
     cc = shlex.split(os.environ.get("CC", "cc"))
     out = build_odp_programs(tmp_path_factory.mktemp(f"odp-netmap-{request.param}"), ["odp_test_netmap"],
                              cc=cc, pktio="netmap", cflags=netmap_cflags(cc),

@@ -14,7 +14,6 @@ import os
 import random
 import select
 import shlex
-import shutil
 import socket
 import struct
 import subprocess
@@ -22,7 +21,8 @@ import time
 
 import pytest
 
-from support import SANITIZER_REPORTS, build_odp_programs, netns, packet_socket, require_debian, require_root
+from support import (SANITIZER_REPORTS, build_odp_programs, netns, packet_socket, require_command, require_debian,
+                     require_root)
 
 TIMEOUT = 60
 MAGIC = b"P4ODPXDP"
@@ -34,8 +34,7 @@ def xdp_build(request, tmp_path_factory):
     require_root("AF_XDP tests")
     require_debian({"libxdp-dev": "pkg-config --exists libxdp", "libbpf-dev": "pkg-config --exists libbpf"},
                    "AF_XDP tests")
-    if shutil.which("make") is None:
-        pytest.skip("make not installed")
+    require_command("make")
     libs = subprocess.run(["pkg-config", "--libs", "libxdp", "libbpf"], check=True, capture_output=True,
                           text=True).stdout.split()
     out = build_odp_programs(tmp_path_factory.mktemp(f"odp-xdp-{request.param}"), ["odp_test_xdp"],
