@@ -343,12 +343,11 @@ static int xsk_create_wait(_odp_pktio_entry_t *e, uint32_t qid, uint32_t xdp_fla
 static int xdp_start(_odp_pktio_entry_t *e)
 {
 	xdp_priv_t *priv = e->priv;
-	/* With input, a socket on every device queue (see the top). */
-	uint32_t num = e->num_in && priv->max_queues > e->num_out ? priv->max_queues : e->num_out;
+	/* With input, a socket on every device queue (see the top); xdp_queues()
+	 * keeps num_in and num_out within max_queues. */
+	uint32_t num = e->num_in ? priv->max_queues : e->num_out;
 	int ret = 0;
 
-	if (num < e->num_in)
-		num = e->num_in;
 	lib_msg[0] = '\0';
 	priv->num_xsk = 0;
 	for (uint32_t i = 0; i < ODP_PKTIN_MAX_QUEUES; i++)
