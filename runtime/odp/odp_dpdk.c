@@ -22,7 +22,6 @@
 
 #include "odp_dpdk_internal.h"
 
-#define MAX_NUM     (1024 * 1024)
 /* Mbuf buffers and private areas are at most 64 KiB - 1 (uint16_t). */
 #define MAX_DATA_ROOM \
 	((UINT16_MAX - RTE_PKTMBUF_HEADROOM) / ODP_CACHE_LINE_SIZE * ODP_CACHE_LINE_SIZE)
@@ -135,23 +134,10 @@ void _odp_dpdk_term_local(void)
 
 int odp_pool_capability(odp_pool_capability_t *capa)
 {
-	memset(capa, 0, sizeof(*capa));
-	capa->max_pools = _ODP_MAX_POOLS;
-	capa->pkt.max_pools = _ODP_MAX_POOLS;
-	capa->pkt.max_len = MAX_DATA_ROOM;
-	capa->pkt.max_num = MAX_NUM;
-	capa->pkt.max_align = ODP_CACHE_LINE_SIZE;
+	_odp_pool_capability_init(capa, MAX_DATA_ROOM, MAX_UAREA);
 	/* Drivers receive into mbufs with RTE_PKTMBUF_HEADROOM: so do all. */
 	capa->pkt.min_headroom = RTE_PKTMBUF_HEADROOM;
 	capa->pkt.max_headroom = RTE_PKTMBUF_HEADROOM;
-	capa->pkt.min_tailroom = 0;
-	capa->pkt.max_segs_per_pkt = 1;
-	capa->pkt.min_seg_len = 1;
-	capa->pkt.max_seg_len = MAX_DATA_ROOM;
-	capa->pkt.max_uarea_size = MAX_UAREA;
-	capa->pkt.uarea_persistence = 1;
-	capa->pkt.max_num_subparam = ODP_POOL_MAX_SUBPARAMS;
-	capa->pkt.min_cache_size = 0;
 	capa->pkt.max_cache_size = RTE_MEMPOOL_CACHE_MAX_SIZE;
 	return 0;
 }

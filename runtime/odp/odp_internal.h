@@ -112,6 +112,11 @@ uint32_t _odp_pool_data_room(odp_pool_t pool);
  * Both pool backends (odp_pool.c, odp_dpdk.c) start with it. */
 int _odp_pool_check_param(const odp_pool_param_t *param, uint32_t *data_room, uint32_t *num);
 
+/* odp_pool_capability(): the fields both backends share, with their
+ * longest packet and largest user area; the caller sets the headroom and
+ * cache limits. */
+void _odp_pool_capability_init(odp_pool_capability_t *capa, uint32_t max_len, uint32_t max_uarea);
+
 /* With the global lock held: a free pool slot with the fields both backends
  * share filled in (not yet in use), or NULL after an error message. */
 _odp_pool_t *_odp_pool_reserve(const char *name, const odp_pool_param_t *param, uint32_t num,

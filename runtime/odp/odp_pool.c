@@ -101,6 +101,24 @@ int _odp_pool_check_param(const odp_pool_param_t *param, uint32_t *data_room, ui
 	return 0;
 }
 
+void _odp_pool_capability_init(odp_pool_capability_t *capa, uint32_t max_len, uint32_t max_uarea)
+{
+	memset(capa, 0, sizeof(*capa));
+	capa->max_pools = _ODP_MAX_POOLS;
+	capa->pkt.max_pools = _ODP_MAX_POOLS;
+	capa->pkt.max_len = max_len;
+	capa->pkt.max_num = MAX_NUM;
+	capa->pkt.max_align = ODP_CACHE_LINE_SIZE;
+	capa->pkt.min_tailroom = 0;
+	capa->pkt.max_segs_per_pkt = 1;
+	capa->pkt.min_seg_len = 1;
+	capa->pkt.max_seg_len = max_len;
+	capa->pkt.max_uarea_size = max_uarea;
+	capa->pkt.uarea_persistence = 1;
+	capa->pkt.max_num_subparam = ODP_POOL_MAX_SUBPARAMS;
+	capa->pkt.min_cache_size = 0;
+}
+
 _odp_pool_t *_odp_pool_reserve(const char *name, const odp_pool_param_t *param, uint32_t num,
 			       uint32_t data_room)
 {
@@ -411,22 +429,9 @@ void odp_packet_print(odp_packet_t pkt)
 
 int odp_pool_capability(odp_pool_capability_t *capa)
 {
-	memset(capa, 0, sizeof(*capa));
-	capa->max_pools = _ODP_MAX_POOLS;
-	capa->pkt.max_pools = _ODP_MAX_POOLS;
-	capa->pkt.max_len = MAX_DATA_ROOM;
-	capa->pkt.max_num = MAX_NUM;
-	capa->pkt.max_align = ODP_CACHE_LINE_SIZE;
+	_odp_pool_capability_init(capa, MAX_DATA_ROOM, MAX_UAREA);
 	capa->pkt.min_headroom = 0;
 	capa->pkt.max_headroom = MAX_HEADROOM;
-	capa->pkt.min_tailroom = 0;
-	capa->pkt.max_segs_per_pkt = 1;
-	capa->pkt.min_seg_len = 1;
-	capa->pkt.max_seg_len = MAX_DATA_ROOM;
-	capa->pkt.max_uarea_size = MAX_UAREA;
-	capa->pkt.uarea_persistence = 1;
-	capa->pkt.max_num_subparam = ODP_POOL_MAX_SUBPARAMS;
-	capa->pkt.min_cache_size = 0;
 	capa->pkt.max_cache_size = _ODP_POOL_CACHE_MAX;
 	return 0;
 }
