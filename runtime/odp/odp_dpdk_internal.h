@@ -29,11 +29,6 @@ static inline odp_packet_t _odp_mbuf_pkt(struct rte_mbuf *m)
 	return (odp_packet_t)rte_mbuf_to_priv(m);
 }
 
-static inline struct rte_mempool *_odp_pool_mempool(odp_pool_t pool)
-{
-	return _odp_pool_from_hdl(pool)->mempool;
-}
-
 /* EAL with the arguments of ODP_PLATFORM_PARAMS or ODP_PKTIO_DPDK_PARAMS:
  * 0 or <0 (after a log message naming the variable). */
 int _odp_dpdk_init_global(void);

@@ -37,8 +37,6 @@
 typedef struct {
 	uint16_t port;
 	int pcap;                   /* net_pcap: no end-of-input signal */
-	struct rte_mempool *mp;     /* RX refill: the pktio's pool */
-	uint32_t pool_num;          /* its packets, 0: no pool */
 	struct rte_eth_dev_info info;
 } dpdk_priv_t;
 
@@ -76,8 +74,6 @@ static int dpdk_open(_odp_pktio_entry_t *e, const char *devname)
 		return -1;
 	}
 	priv->pcap = strcmp(priv->info.driver_name, "net_pcap") == 0;
-	priv->mp = e->pool != ODP_POOL_INVALID ? _odp_pool_mempool(e->pool) : NULL;
-	priv->pool_num = e->pool != ODP_POOL_INVALID ? _odp_pool_from_hdl(e->pool)->num : 0;
 	e->priv = priv;
 	e->promisc = rte_eth_promiscuous_get(priv->port) == 1;
 	return 0;
@@ -128,6 +124,9 @@ static uint64_t rss_hf(const odp_pktin_hash_proto_t *proto)
 static int dpdk_start(_odp_pktio_entry_t *e)
 {
 	dpdk_priv_t *priv = e->priv;
+	/* RX refills from the pktio's pool. */
+	_odp_pool_t *pool = e->pool != ODP_POOL_INVALID ? _odp_pool_from_hdl(e->pool) : NULL;
+	uint32_t pool_num = pool ? pool->num : 0;
 	struct rte_eth_conf conf;
 	uint16_t nb_rxd = RX_DESC;
 	uint16_t nb_txd = TX_DESC;
@@ -143,10 +142,10 @@ static int dpdk_start(_odp_pktio_entry_t *e)
 	 */
 	uint32_t ports = RTE_MAX(rte_eth_dev_count_avail(), 1u);
 
-	if (priv->pool_num && e->num_in)
-		nb_rxd = (uint16_t)RTE_MIN((uint32_t)RX_DESC, priv->pool_num / (POOL_SHARE * ports * e->num_in));
-	if (priv->pool_num && e->num_out)
-		nb_txd = (uint16_t)RTE_MIN((uint32_t)TX_DESC, priv->pool_num / (POOL_SHARE * ports * e->num_out));
+	if (pool_num && e->num_in)
+		nb_rxd = (uint16_t)RTE_MIN((uint32_t)RX_DESC, pool_num / (POOL_SHARE * ports * e->num_in));
+	if (pool_num && e->num_out)
+		nb_txd = (uint16_t)RTE_MIN((uint32_t)TX_DESC, pool_num / (POOL_SHARE * ports * e->num_out));
 	memset(&conf, 0, sizeof(conf));
 	if (e->num_in > 1 && e->in_param.hash_enable) {
 		uint64_t hf = rss_hf(&e->in_param.hash_proto) & priv->info.flow_type_rss_offloads;
@@ -161,7 +160,7 @@ static int dpdk_start(_odp_pktio_entry_t *e)
 		ret = rte_eth_dev_adjust_nb_rx_tx_desc(priv->port, &nb_rxd, &nb_txd);
 	for (uint32_t q = 0; ret == 0 && q < e->num_in; q++)
 		ret = rte_eth_rx_queue_setup(priv->port, (uint16_t)q, nb_rxd,
-					     (unsigned int)socket, NULL, priv->mp);
+					     (unsigned int)socket, NULL, pool ? pool->mempool : NULL);
 	for (uint32_t q = 0; ret == 0 && q < e->num_out; q++)
 		ret = rte_eth_tx_queue_setup(priv->port, (uint16_t)q, nb_txd,
 					     (unsigned int)socket, NULL);
