@@ -24,11 +24,6 @@ static inline struct rte_mbuf *_odp_pkt_mbuf(odp_packet_t pkt)
 	return (struct rte_mbuf *)(void *)((uint8_t *)pkt - sizeof(struct rte_mbuf));
 }
 
-static inline odp_packet_t _odp_mbuf_pkt(struct rte_mbuf *m)
-{
-	return (odp_packet_t)rte_mbuf_to_priv(m);
-}
-
 /* EAL with the arguments of ODP_PLATFORM_PARAMS or ODP_PKTIO_DPDK_PARAMS:
  * 0 or <0 (after a log message naming the variable). */
 int _odp_dpdk_init_global(void);
