@@ -11,7 +11,6 @@ pktios are checked in the same build with the programs of test_odp_bundled.py.
 
 import os
 import shlex
-import shutil
 import struct
 import subprocess
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from support import build_odp_programs, require_debian, require_root
+from support import build_odp_programs, require_command, require_debian, require_root
 from test_odp_bundled import PCAP_USEC, pcap_bytes, random_frames
 
 TIMEOUT = 60
@@ -45,8 +44,7 @@ class DpdkBuild:
 @pytest.fixture(scope="module")
 def dpdk(tmp_path_factory):
     require_debian({"libdpdk-dev": "pkg-config --exists libdpdk"}, "DPDK tests")
-    if shutil.which("make") is None:
-        pytest.skip("make not installed")
+    require_command("make")
     libs = subprocess.run(["pkg-config", "--libs", "libdpdk"], check=True, capture_output=True,
                           text=True).stdout.split()
     programs = {"odp_test_dpdk": ["-lrte_net_ring"], "odp_test_pcap": [], "odp_test_loop": []}
