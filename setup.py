@@ -5,6 +5,7 @@ PACKAGES = {
     "p4odp": "p4odp",
     "p4odp.frontend": "frontend",
     "p4odp.transpiler": "transpiler",
+    "p4odp.transpiler.architectures": "transpiler/architectures",
     "p4odp.transpiler.codegen": "transpiler/codegen",
     "p4odp.transpiler.passes": "transpiler/passes",
     "p4odp.backend": "backend",
@@ -23,7 +24,7 @@ setup(
     package_dir=PACKAGES,
     package_data={
         "p4odp.frontend": ["include/*.p4"],
-        "p4odp.templates": ["*.j2", "target/*.j2"],
+        "p4odp.templates": ["*.j2", "target/*.j2", "v1model/*.j2"],
         "p4odp.runtime": ["*/*.c", "*/*.h", "*/Makefile", "include/*.h", "odp/include/*.h", "odp/include/*/*.h",
                           "odp/include/*/*/*.h"],
     },
@@ -31,7 +32,10 @@ setup(
     extras_require={"test": ["pytest>=7", "pytest-xdist>=3"]},
     entry_points={
         "console_scripts": ["p4odp = p4odp.cli:main"],
-        # Built-in targets register like third-party ones.
+        # Built-in architectures and targets register like third-party ones.
+        "p4odp.architectures": [
+            "v1model = p4odp.transpiler.architectures.v1model:V1MODEL",
+        ],
         "p4odp.targets": [
             "x86 = p4odp.backend.targets:X86",
             "x86-dpdk = p4odp.backend.targets:X86_DPDK",

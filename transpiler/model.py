@@ -71,5 +71,7 @@ class CProgram:
     actions: list[CAction]
     errors: list[str]  # names of the error members, by code
     state: list[str]  # members of `struct p4_state`: the extern instances' storage
-    pipeline: dict  # names of the v1model blocks' functions and argument types
+    pipeline: dict  # the C names of the blocks' functions (by role) and of the types between them
+    pipeline_template: str  # the architecture's pipeline, e.g. v1model/pipeline.c.j2
+    constants: dict  # the architecture's constants, printed as #defines
     line_directives: bool = True  # `#line`s back to the P4 source

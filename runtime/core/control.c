@@ -495,23 +495,6 @@ static int cmd_mc_node_associate(struct p4odp_switch *sw, struct command *c)
 	return 0;
 }
 
-uint32_t p4odp_multicast_group(struct p4odp_switch *sw, uint32_t group, uint32_t *ports, uint32_t *rids,
-			       uint32_t max)
-{
-	uint32_t n = 0;
-	if (group >= P4ODP_MAX_MC_GROUPS || !sw->mc_groups[group].used)
-		return 0;
-	const struct p4odp_mc_group *g = &sw->mc_groups[group];
-	for (uint32_t i = 0; i < g->n_nodes; i++) {
-		const struct p4odp_mc_node *node = &sw->mc_nodes[g->nodes[i]];
-		for (uint32_t j = 0; j < node->n_ports && n < max; j++) {
-			ports[n] = node->ports[j];
-			rids[n++] = node->rid;
-		}
-	}
-	return n;
-}
-
 static int tokenize(struct command *c, char *line)
 {
 	c->n = 0;

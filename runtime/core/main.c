@@ -24,6 +24,7 @@
 #define POOL_PACKET_LEN 9600
 
 static struct p4odp_switch the_switch;
+static struct p4odp_worker the_worker;
 
 /* ODP's messages go to stderr, never mixed with the control output on stdout;
  * its informational prints (odp-linux dumps its configuration) only with
@@ -148,32 +149,7 @@ static bool inputs_done(struct p4odp_switch *sw, uint64_t idle_ns)
 #endif
 }
 
-static void process_burst(struct p4odp_switch *sw, uint32_t port_index, odp_packet_t *pkts, int n)
-{
-	for (int i = 0; i < n; i++) {
-		if (i + 2 < n)
-			__builtin_prefetch(odp_packet_data(pkts[i + 2]));
-		/* The datapath reads a packet as one buffer; a system ODP may hand in
-		 * frames longer than a segment (pcap records, GRO) in several. */
-		if (odp_unlikely(odp_packet_is_segmented(pkts[i]))) {
-			sw->dropped++;
-			odp_packet_free(pkts[i]);
-			continue;
-		}
-		struct p4odp_pctx pc = {
-			.sw = sw,
-			.pkt = pkts[i],
-			.data = odp_packet_data(pkts[i]),
-			.len = odp_packet_len(pkts[i]),
-			.in_port = port_index,
-			.state = sw->state,
-		};
-		sw->program->run(&pc);
-		odp_packet_free(pkts[i]);
-	}
-}
-
-static void run(struct p4odp_switch *sw, bool exit_when_done)
+static void run(struct p4odp_switch *sw, struct p4odp_worker *w, bool exit_when_done)
 {
 	odp_packet_t pkts[P4ODP_BURST];
 	odp_time_t last_packet = odp_time_local();
@@ -187,9 +163,8 @@ static void run(struct p4odp_switch *sw, bool exit_when_done)
 			int n = odp_pktin_recv(port->in, pkts, P4ODP_BURST);
 			if (n <= 0)
 				continue;
-			port->rx += (uint64_t)n;
 			received += n;
-			process_burst(sw, i, pkts, n);
+			p4odp_tm_burst(w, i, pkts, (uint32_t)n);
 		}
 		if (received) {
 			last_packet = odp_time_local();
@@ -198,17 +173,6 @@ static void run(struct p4odp_switch *sw, bool exit_when_done)
 		if (exit_when_done && inputs_done(sw, odp_time_diff_ns(odp_time_local(), last_packet)))
 			break;
 		odp_time_wait_ns(10000);
-	}
-}
-
-static void print_counters(const struct p4odp_switch *sw)
-{
-	fprintf(stderr, "port  rx  tx  tx_errors  interface\n");
-	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
-		const struct p4odp_port *port = &sw->ports[i];
-		if (port->open)
-			fprintf(stderr, "%4u  %llu  %llu  %llu  %s\n", i, (unsigned long long)port->rx,
-				(unsigned long long)port->tx, (unsigned long long)port->tx_errors, port->name);
 	}
 }
 
@@ -287,7 +251,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sw->state = calloc(1, sw->program->state_size ? sw->program->state_size : 1);
-	if (!sw->state || p4odp_tables_init(sw)) {
+	if (!sw->state || p4odp_tables_init(sw) || p4odp_worker_init(&the_worker, sw)) {
 		status = 1;
 		goto out;
 	}
@@ -306,45 +270,19 @@ int main(int argc, char **argv)
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	run(sw, exit_when_done);
-	print_counters(sw);
+	run(sw, &the_worker, exit_when_done);
+	p4odp_print_counters(sw, &the_worker, 1, stderr);
 out:
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
 		if (sw->ports[i].open) {
 			odp_pktio_stop(sw->ports[i].pktio);
 			odp_pktio_close(sw->ports[i].pktio);
 		}
+	p4odp_worker_term(&the_worker);
 	p4odp_tables_destroy(sw);
 	free(sw->state);
 	odp_pool_destroy(sw->pool);
 	odp_term_local();
 	odp_term_global(sw->instance);
 	return status;
-}
-
-void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs, uint32_t hdr_len)
-{
-	struct p4odp_switch *sw = pc->sw;
-	uint32_t consumed = pc->cursor / 8;
-	uint32_t payload = pc->len > consumed ? pc->len - consumed : 0;
-
-	if (port_index >= P4ODP_MAX_PORTS || !sw->ports[port_index].open) {
-		sw->dropped++;
-		return;
-	}
-	struct p4odp_port *port = &sw->ports[port_index];
-	odp_packet_t out = odp_packet_alloc(sw->pool, hdr_len + payload);
-	if (out == ODP_PACKET_INVALID) {
-		port->tx_errors++;
-		return;
-	}
-	uint8_t *data = odp_packet_data(out);
-	memcpy(data, hdrs, hdr_len);
-	memcpy(data + hdr_len, pc->data + consumed, payload);
-	if (odp_pktout_send(port->out, &out, 1) == 1) {
-		port->tx++;
-	} else {
-		port->tx_errors++;
-		odp_packet_free(out);
-	}
 }

@@ -21,7 +21,6 @@ struct p4odp_port {
 	odp_pktio_t pktio;
 	odp_pktin_queue_t in;
 	odp_pktout_queue_t out;
-	uint64_t rx, tx, tx_errors;
 };
 
 struct p4odp_mc_node {
@@ -52,9 +51,36 @@ struct p4odp_switch {
 	void *state;		/* the program's extern state */
 	struct p4odp_mc_node mc_nodes[P4ODP_MAX_MC_NODES];
 	struct p4odp_mc_group mc_groups[P4ODP_MAX_MC_GROUPS];
-	uint64_t dropped;
 	volatile int stop;
 };
+
+/* Copies queued for one port, sent together at the end of a burst. */
+struct p4odp_tx_batch {
+	uint32_t n;
+	odp_packet_t pkts[P4ODP_BURST];
+};
+
+/* What one worker owns: its scratch, its transmit batches, its counters.
+ * Passed explicitly (pc->worker): nothing on the packet path is global. */
+struct p4odp_worker {
+	struct p4odp_switch *sw;
+	void *packet;		/* the program's per-packet state (program->packet_size bytes) */
+	struct p4odp_tx_batch tx[P4ODP_MAX_PORTS];
+	uint64_t received[P4ODP_MAX_PORTS];
+	uint64_t sent[P4ODP_MAX_PORTS];
+	uint64_t drops[P4ODP_DROP_COUNT];
+} ODP_ALIGNED_CACHE;
+
+/* The traffic manager (traffic_manager.c): a worker's packets from receive to transmit. */
+int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw);
+void p4odp_worker_term(struct p4odp_worker *w);
+/* Run `n` packets received on `port` through the pipeline, send what it
+ * makes of them (every batch is flushed before it returns), and free them. */
+void p4odp_tm_burst(struct p4odp_worker *w, uint32_t port, odp_packet_t *pkts, uint32_t n);
+/* Print the packets received and sent per port and the drops per reason,
+ * summed over `n_workers` workers. */
+void p4odp_print_counters(const struct p4odp_switch *sw, const struct p4odp_worker *workers, uint32_t n_workers,
+			  FILE *out);
 
 /* Tables (tables.c). */
 int p4odp_tables_init(struct p4odp_switch *sw);

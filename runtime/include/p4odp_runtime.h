@@ -2,11 +2,33 @@
  * The contract between a generated datapath and the p4odp runtime.
  *
  * The generated code (datapath.c) defines `p4odp_program`: its tables and
- * actions as control-plane metadata, and `run`, the whole v1model pipeline
- * for one packet.  The runtime owns everything else: ODP initialisation,
- * ports, workers, tables, multicast groups and the control plane.  It
- * reaches packets, pools, packet I/O, time and threads only through the
- * ODP API.
+ * actions as control-plane metadata, and the blocks of its architecture's
+ * pipeline as two calls.  The runtime owns everything else: ODP
+ * initialisation, ports, workers, tables, multicast groups, the control plane
+ * and the traffic manager between the two calls.  It reaches packets, pools,
+ * packet I/O, time and threads only through the ODP API.
+ *
+ * One received packet, and who owns it at each step:
+ *
+ *   1. The worker receives a burst; it owns each packet (odp_packet_t).
+ *   2. `ingress(pc, packet)` (parser, checksum verification, ingress) reads
+ *      pc->data and fills `packet`, the program's per-packet state (headers and
+ *      metadata, `packet_size` bytes of worker scratch), and pc->tm, what it asks
+ *      of the traffic manager.  It never keeps nor frees the packet.
+ *   3. The traffic manager (traffic_manager.c) turns pc->tm into copies: one to
+ *      a port, one per replica of a multicast group, or none (a drop, counted by
+ *      reason).
+ *   4. `egress(pc, packet, copy)` (egress, checksum update, deparser) runs once
+ *      per copy on its own copy of `packet` and ends in `p4_send` (the target's
+ *      packet-I/O template, p4odp_send by default), or returns false: dropped.
+ *   5. p4odp_send builds the outgoing packet (a new one, from the deparsed
+ *      headers and the payload the parser did not consume) and queues it on the
+ *      worker's batch for that port; the batch owns it until odp_pktout_send
+ *      takes it or it is freed and counted.  The worker flushes every batch at
+ *      the end of each burst, then frees the received packets.
+ *
+ * Nothing on this path is global: a packet's state is in `pc`, a worker's in
+ * `pc->worker`; tables and extern state are shared by every worker.
  */
 #ifndef P4ODP_RUNTIME_H_
 #define P4ODP_RUNTIME_H_
@@ -22,10 +44,24 @@
 /* Room for the headers a deparser emits, in bits. */
 #define P4ODP_MAX_HEADER_BITS (2048 * 8)
 #define P4ODP_MAX_PORTS 64
-#define P4ODP_DROP_PORT 511
-/* standard_metadata.instance_type as BMv2 simple_switch sets it (BMV2_V1MODEL_INSTANCE_TYPE_*). */
-#define P4ODP_INSTANCE_NORMAL 0
-#define P4ODP_INSTANCE_REPLICATION 5
+
+/* Why the switch dropped a packet or one copy of it: X(NAME, description).
+ * Each worker counts them; the switch prints the totals at exit. */
+#define P4ODP_DROP_REASONS(X)                                                        \
+	X(PROGRAM, "dropped by the program")                                        \
+	X(EMPTY_GROUP, "sent to a multicast group without replicas")               \
+	X(NO_PORT, "sent to a port without an interface")                          \
+	X(HEADERS_TOO_LONG, "deparsed headers longer than P4ODP_MAX_HEADER_BITS")  \
+	X(SEGMENTED, "received in segments, which the datapath cannot read")       \
+	X(NO_BUFFER, "no packet buffer left to send a copy")                       \
+	X(TX_FULL, "the port's transmit queue was full")
+
+enum p4odp_drop_reason {
+#define P4ODP_DROP_ENUM(name, text) P4ODP_DROP_##name,
+	P4ODP_DROP_REASONS(P4ODP_DROP_ENUM)
+#undef P4ODP_DROP_ENUM
+	P4ODP_DROP_COUNT
+};
 
 struct p4odp_switch;
 struct p4odp_worker;
@@ -42,6 +78,25 @@ enum p4odp_hash_algorithm {
 	P4ODP_HASH_XOR16,
 };
 
+/* What ingress asks of the traffic manager for its packet. */
+struct p4odp_tm_request {
+	uint32_t mcast_group;	/* not 0: one copy per replica of this group */
+	uint32_t port;		/* otherwise: one copy to this port, */
+	bool drop;		/* unless the program dropped the packet */
+};
+
+/* Which copy of a packet an egress runs on. */
+enum p4odp_copy_kind {
+	P4ODP_COPY_NORMAL,	/* the packet itself, to the port ingress chose */
+	P4ODP_COPY_REPLICA,	/* one replica of a multicast group */
+};
+
+struct p4odp_copy {
+	uint32_t port;
+	uint32_t rid;		/* the replica's id (0 for a normal copy) */
+	enum p4odp_copy_kind kind;
+};
+
 /* One packet going through the pipeline. */
 struct p4odp_pctx {
 	struct p4odp_switch *sw;
@@ -55,8 +110,10 @@ struct p4odp_pctx {
 	uint32_t in_port;
 	uint8_t checksum_error;	/* set by verify_checksum */
 	uint8_t exited;		/* an `exit` statement ran */
+	uint8_t out_overflow;	/* the deparser ran out of room: the copy is dropped */
 	uint8_t *out;		/* where the deparser writes headers */
 	uint32_t out_bits;
+	struct p4odp_tm_request tm;
 };
 
 struct p4odp_key_field_info {
@@ -103,7 +160,10 @@ struct p4odp_program {
 	uint32_t n_errors;
 	const char *const *errors;
 	size_t state_size;	/* bytes of extern state the runtime allocates, zeroed */
-	void (*run)(struct p4odp_pctx *pc);
+	size_t packet_size;	/* bytes of per-packet state between ingress and egress */
+	/* The two halves of the pipeline (see the top of this file). */
+	void (*ingress)(struct p4odp_pctx *pc, void *packet);
+	bool (*egress)(struct p4odp_pctx *pc, const void *packet, const struct p4odp_copy *copy);
 };
 
 extern const struct p4odp_program p4odp_program;
@@ -113,18 +173,26 @@ extern const struct p4odp_program p4odp_program;
 const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint32_t index, const uint8_t *key,
 						 bool *hit);
 
-/* Send the packet of `pc` to `port` with its first `pc->cursor / 8` bytes
- * (what the parser consumed) replaced by `hdr_len` bytes at `hdrs`.  With
- * The packet sent is a new one: the original stays for the other copies. */
+/* Queue a copy of the packet of `pc` for `port`: its first `pc->cursor / 8`
+ * bytes (what the parser consumed) replaced by `hdr_len` bytes at `hdrs`.
+ * The copy is a new packet: the received one stays for the other copies. */
 void p4odp_send(struct p4odp_pctx *pc, uint32_t port, const uint8_t *hdrs, uint32_t hdr_len);
+
+/* Is there room for `bits` more bits of deparsed headers?  When there is
+ * not, the copy is dropped (P4ODP_DROP_HEADERS_TOO_LONG). */
+static inline bool p4odp_emit_room(struct p4odp_pctx *pc, uint32_t bits)
+{
+	if (odp_likely(pc->out_bits + bits <= P4ODP_MAX_HEADER_BITS))
+		return true;
+	pc->out_overflow = 1;
+	return false;
+}
+
+/* Count a drop of the packet of `pc`, or of one copy of it. */
+void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason);
 
 /* v1model's hash() and random(). */
 uint64_t p4odp_hash(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len);
 uint64_t p4odp_random(uint64_t lo, uint64_t hi);
-
-/* The replicas of multicast group `group`: fills ports[] and rids[] (at most
- * `max`), returns how many there are. */
-uint32_t p4odp_multicast_group(struct p4odp_switch *sw, uint32_t group, uint32_t *ports, uint32_t *rids,
-			       uint32_t max);
 
 #endif /* P4ODP_RUNTIME_H_ */

@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from p4odp import ir
-from p4odp import types as t
 from p4odp.diagnostics import Loc
 from p4odp.transpiler.codegen._types import type_name
 from p4odp.transpiler.codegen.calls import Calls
 from p4odp.transpiler.codegen.expressions import Expressions
 from p4odp.transpiler.codegen.packets import Packets
-from p4odp.transpiler.codegen.scope import STATEFUL_EXTERNS, Binding, Scope, Unsupported
+from p4odp.transpiler.codegen.scope import Binding, Scope, Unsupported
 from p4odp.transpiler.codegen.statements import Statements
 from p4odp.transpiler.codegen.tables import Tables
 from p4odp.transpiler.codegen.wide import WideValues
@@ -79,7 +78,7 @@ class FunctionContext(Statements, Expressions, WideValues, Calls, Packets, Table
         elif isinstance(decl, ir.Instance):
             if isinstance(self.gen.decls.get(type_name(decl.type_ref)), (ir.Parser, ir.Control)):
                 raise Unsupported(decl.loc, "parser and control instances without the inlining pass")
-            if isinstance(decl.type, t.ExternT) and decl.type.name in STATEFUL_EXTERNS:
+            if self.gen.extern_storage(decl) is not None:
                 self.scope.names[decl.name] = self.gen.extern_instance(decl)
             else:
                 raise Unsupported(decl.loc, f"instances of {type_name(decl.type_ref)} inside blocks")

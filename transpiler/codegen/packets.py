@@ -223,7 +223,7 @@ class Packets:
             raise Unsupported(target.loc, f"emit of {typ}")
         src = self.lvalue(target).c
         width = sum(f.type.width if isinstance(f.type, t.Varbit) else packet_width(f.type) or 0 for f in typ.fields)
-        self.emit(f"if ({src}._valid && pc->out_bits + {width} <= P4ODP_MAX_HEADER_BITS) {{")
+        self.emit(f"if ({src}._valid && p4odp_emit_room(pc, {width})) {{")
         self.indent += 1
         for f in typ.fields:
             self.field_io(f, src, "0", load=False)

@@ -1,5 +1,5 @@
-"""The program-level walk: from `main` to the six blocks, with the C structs of the types, the
-constants, the extern instances' storage and the action ids they share."""
+"""The program-level walk: from `main` to its architecture's blocks, with the C structs of the
+types, the constants, the extern instances' storage and the action ids they share."""
 
 from __future__ import annotations
 
@@ -11,13 +11,12 @@ from p4odp import types as t
 from p4odp.diagnostics import Loc
 from p4odp.transpiler.codegen._types import tuple_struct, type_name
 from p4odp.transpiler.codegen.function import FunctionContext
-from p4odp.transpiler.codegen.scope import STATEFUL_EXTERNS, Binding, ExternInstance, Scope, Unsupported
+from p4odp.transpiler.architectures import Architecture, architecture_of
+from p4odp.transpiler.codegen.scope import Binding, ExternInstance, Scope, Unsupported
 from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, struct_name
 from p4odp.transpiler.model import CAction, CActionParam, CFunction, CProgram, CStruct, CTable
 
 __all__ = ["Generator"]
-
-V1SWITCH_BLOCKS = ("parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser")
 
 
 class Generator:
@@ -41,11 +40,20 @@ class Generator:
         self.errors: list[str] = []
         self.tmp = itertools.count()
         self.decls: dict[str, object] = {}
+        self.architecture: Architecture
 
     # ------------------------------------------------------------------
     # Program
 
     def run(self) -> CProgram:
+        main = next((d for d in self.program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
+        if main is None:
+            raise Unsupported(self.program.loc, "a program without a 'main' instance")
+        arch = architecture_of(main)
+        if arch is None:
+            raise Unsupported(main.loc, f"the package {type_name(main.type_ref)} (no installed architecture "
+                                        f"defines it)")
+        self.architecture = arch
         for decl in self.program.declarations:
             if isinstance(decl, ir.ErrorDeclaration):
                 self.errors.extend(m.name for m in decl.members)
@@ -56,29 +64,19 @@ class Generator:
                                                         self.const_int(decl.value))
             elif isinstance(decl, (ir.Action, ir.Function)):
                 self.globals.names[decl.name] = decl
-            elif isinstance(decl, ir.Instance) and isinstance(decl.type, t.ExternT) and \
-                    decl.type.name in STATEFUL_EXTERNS:  # shared by every block that uses it
-                self.globals.names[decl.name] = self.extern_instance(decl)
+            elif isinstance(decl, ir.Instance) and self.extern_storage(decl) is not None:
+                self.globals.names[decl.name] = self.extern_instance(decl)  # shared by every block that uses it
             elif hasattr(decl, "name"):
                 self.decls.setdefault(decl.name, decl)
-        main = next((d for d in self.program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
-        if main is None:
-            raise Unsupported(self.program.loc, "a program without a 'main' instance")
-        if not isinstance(main.type_ref, (ir.TypeName, ir.SpecializedType)) or \
-                type_name(main.type_ref) != "V1Switch":
-            raise Unsupported(main.loc, "architectures other than v1model's V1Switch")
-        blocks = {}
-        for role, arg in zip(V1SWITCH_BLOCKS, main.args):
-            blocks[role] = self.block_decl(arg)
-        if len(blocks) != len(V1SWITCH_BLOCKS):
-            raise Unsupported(main.loc, "V1Switch needs its six blocks")
+        if len(main.args) != len(arch.blocks):
+            raise Unsupported(main.loc, f"{arch.package} needs its {len(arch.blocks)} blocks")
+        blocks = {role: self.block_decl(arg) for role, arg in zip(arch.blocks, main.args)}
         functions = {role: self.gen_block(role, decl) for role, decl in blocks.items()}
-        parser_types = functions["parser"]["types"]
         pipeline = {role: info["function"] for role, info in functions.items()}
-        pipeline.update(headers=parser_types[1], meta=parser_types[2], std=parser_types[3])
+        pipeline.update({name: functions[block]["types"][index] for name, (block, index) in arch.types.items()})
         return CProgram(self.source, list(self.structs.values()), self.functions, self.tables,
                         [self.actions[i] for i in sorted(self.actions)], self.errors, self.state,
-                        pipeline, self.line_directives)
+                        pipeline, arch.pipeline_template, dict(arch.constants), self.line_directives)
 
     def block_decl(self, arg: ir.Argument):
         value = arg.value
@@ -86,9 +84,9 @@ class Generator:
             decl = self.decls.get(value.type_ref.name)
             if isinstance(decl, (ir.Parser, ir.Control)):
                 if value.args or decl.ctor_params:
-                    raise Unsupported(value.loc, "constructor parameters of V1Switch blocks")
+                    raise Unsupported(value.loc, f"constructor parameters of {self.architecture.package} blocks")
                 return decl
-        raise Unsupported(arg.loc, "V1Switch arguments other than parser and control instances")
+        raise Unsupported(arg.loc, f"{self.architecture.package} arguments other than parser and control instances")
 
     # ------------------------------------------------------------------
     # Types
@@ -189,20 +187,14 @@ class Generator:
         value = self.const_int(expr)
         return f"UINT64_C({value})" if value is not None and value >= 0 else str(value)
 
+    def extern_storage(self, decl: ir.Instance):
+        """How the architecture stores an instance of `decl`'s extern type; None for anything else."""
+        extern = self.architecture.extern(decl.type.name) if isinstance(decl.type, t.ExternT) else None
+        return extern.storage if extern is not None else None
+
     def extern_instance(self, decl: ir.Instance) -> ExternInstance:
-        """Storage in `struct p4_state` for a register, counter or meter instance."""
-        typ: t.ExternT = decl.type
-        member = c_ident(f"{typ.name}_{decl.control_name or decl.name}")
-        size = self.const_int(decl.args[0].value) if decl.args else 1
-        if typ.name in ("direct_counter", "direct_meter"):
-            size = 0
-        element = None
-        if typ.name == "register":
-            element = typ.type_args[0]
-            self.state.append(self.member_decl(element, f"{member}[{max(size, 1)}]", decl.loc))
-        elif typ.name == "counter":
-            self.state.append(f"uint64_t {member}[{max(size, 1)}][2]")
-        return ExternInstance(decl.name, typ.name, member, size or 0, element)
+        """The storage of a register, counter or meter instance (in `struct p4_state`)."""
+        return self.extern_storage(decl)(self, decl)
 
     def error_code(self, name: str) -> int:
         return self.errors.index(name)

@@ -8,7 +8,7 @@ from typing import Optional
 from p4odp import types as t
 from p4odp.diagnostics import Loc
 
-__all__ = ["Unsupported", "Binding", "STATEFUL_EXTERNS", "ExternInstance", "Scope"]
+__all__ = ["Unsupported", "Binding", "ExternInstance", "Scope"]
 
 
 class Unsupported(Exception):
@@ -29,12 +29,10 @@ class Binding:
     const: Optional[int] = None
 
 
-STATEFUL_EXTERNS = ("register", "counter", "direct_counter", "meter", "direct_meter")
-
-
 @dataclass
 class ExternInstance:
-    """A register, counter or meter: storage in `struct p4_state` named `member`."""
+    """An extern instance that keeps state (a register, a counter): storage in `struct p4_state`
+    named `member`."""
 
     name: str
     kind: str

@@ -1,0 +1,131 @@
+"""Architectures: what a P4 architecture means to the compiler, one object each.
+
+An `Architecture` says which package `main` instantiates and the role of each
+of its blocks, which parameters carry the headers and metadata between them,
+its constants, the C storage and the C of its externs (a registry keyed by
+extern type and method), and the Jinja2 template of its pipeline (the glue
+between the blocks' functions and the runtime's traffic manager).  The C
+generator, the pipeline template and the constants printed into datapath.c
+all read it, so nothing of an architecture is written twice.
+
+Architectures are plugins: the `p4odp.architectures` entry-point group names
+`Architecture` objects (v1model registers there like any other), and the
+`p4odp.externs` group names `Extern` objects that extend the architecture
+whose name they carry.  Where an extern lives, for v1model's `register`:
+
+    typed     frontend/include/v1model.p4        (its P4 declaration)
+    emitted   transpiler/architectures/v1model.py (REGISTER: storage and methods)
+    executed  the C it emits, with the runtime's helpers in runtime/include/
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Mapping, Optional
+
+from p4odp import ir
+
+if TYPE_CHECKING:
+    from p4odp.transpiler.codegen.function import FunctionContext
+    from p4odp.transpiler.codegen.program import Generator
+    from p4odp.transpiler.codegen.scope import ExternInstance
+
+__all__ = ["Handler", "Extern", "Architecture", "architecture_of", "load_architectures",
+           "ARCHITECTURE_GROUP", "EXTERN_GROUP"]
+
+ARCHITECTURE_GROUP = "p4odp.architectures"
+EXTERN_GROUP = "p4odp.externs"
+
+# The C of one call: given the function being generated, the call and its arguments, it emits
+# statements with `ctx.emit` and returns the C value of the call (None for a statement).
+Handler = Callable[["FunctionContext", ir.MethodCall, list], Optional[str]]
+# The C storage of one extern instance in `struct p4_state`, declared through `gen`.
+Storage = Callable[["Generator", ir.Instance], "ExternInstance"]
+
+
+@dataclass(frozen=True)
+class Extern:
+    """An extern type (or, with `function` set, an extern function) of an architecture.
+
+    `methods` maps each method name to its handler; `storage` declares the state
+    of an instance that keeps state across packets (registers, counters).  An
+    extern function has one handler, under its own name."""
+
+    name: str
+    methods: Mapping[str, Handler]
+    storage: Optional[Storage] = None
+    function: bool = False
+    architecture: str = ""  # for a plugin's extern: the architecture it extends
+
+
+@dataclass(frozen=True)
+class Architecture:
+    """One P4 architecture (v1model now; PSA to follow)."""
+
+    name: str
+    package: str  # the type of `main`, e.g. V1Switch
+    blocks: tuple[str, ...]  # the role of each argument of the package, in order
+    # Where the types that travel between the blocks are: role -> (block, parameter index).
+    types: Mapping[str, tuple[str, int]]
+    constants: Mapping[str, int]  # printed into datapath.c as #defines
+    pipeline_template: str  # under templates/
+    externs: Mapping[str, Extern] = field(default_factory=dict)
+    metadata: str = ""  # the architecture's own metadata struct, e.g. standard_metadata_t
+
+    def extern(self, name: str) -> Optional[Extern]:
+        """The extern type `name`, or None when the architecture does not define it."""
+        found = self.externs.get(name)
+        return found if found is not None and not found.function else None
+
+    def handler(self, extern: Optional[str], method: str) -> Optional[Handler]:
+        """The handler of `extern.method`, or of the extern function `method` when `extern` is None."""
+        if extern is None:
+            found = self.externs.get(method)
+            return found.methods.get(method) if found is not None and found.function else None
+        found = self.extern(extern)
+        return found.methods.get(method) if found is not None else None
+
+    def with_externs(self, *externs: Extern) -> "Architecture":
+        """This architecture with `externs` added (or replacing those of the same name)."""
+        merged = dict(self.externs)
+        merged.update((e.name, e) for e in externs)
+        return Architecture(self.name, self.package, self.blocks, self.types, self.constants,
+                            self.pipeline_template, merged, self.metadata)
+
+
+@functools.cache
+def load_architectures() -> dict[str, Architecture]:
+    """Every installed architecture by package name (V1Switch, ...), with the plugins' externs added."""
+    from importlib.metadata import entry_points
+
+    from p4odp.diagnostics import InternalError
+
+    by_name: dict[str, Architecture] = {}
+    for entry in entry_points(group=ARCHITECTURE_GROUP):
+        arch = _load(entry, Architecture, InternalError)
+        by_name[arch.name] = arch
+    for entry in entry_points(group=EXTERN_GROUP):
+        extern = _load(entry, Extern, InternalError)
+        if extern.architecture not in by_name:
+            raise InternalError(f"extern plugin {entry.name} ({entry.value}) extends the unknown architecture "
+                                f"'{extern.architecture}'")
+        by_name[extern.architecture] = by_name[extern.architecture].with_externs(extern)
+    return {arch.package: arch for arch in by_name.values()}
+
+
+def _load(entry, kind: type, error: type):
+    try:
+        value = entry.load()
+    except Exception as err:  # noqa: BLE001 - a third-party plugin may fail in any way
+        raise error(f"plugin {entry.name} ({entry.value}) cannot be loaded: {type(err).__name__}: {err}") from err
+    if not isinstance(value, kind):
+        raise error(f"plugin {entry.name} ({entry.value}) is a {type(value).__name__}, not a {kind.__name__}")
+    return value
+
+
+def architecture_of(main: ir.Instance) -> Optional[Architecture]:
+    """The architecture whose package `main` instantiates, None when no installed one does."""
+    ref = main.type_ref
+    name = ref.base.name if isinstance(ref, ir.SpecializedType) else getattr(ref, "name", None)
+    return load_architectures().get(name)

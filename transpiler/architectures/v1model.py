@@ -1,0 +1,241 @@
+"""v1model, BMv2 simple_switch's architecture: its blocks, constants and externs.
+
+Semantics are simple_switch's, so that programs and tests written for BMv2 behave
+the same.  An extern or method missing here is refused by the C generator with a
+positioned error (digest, log_msg, assert, assume, direct_counter.count, ...), never
+compiled to nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from p4odp import ir
+from p4odp import types as t
+from p4odp.transpiler.architectures import Architecture, Extern
+from p4odp.transpiler.architectures.core import CORE_EXTERNS
+from p4odp.transpiler.codegen.scope import Binding, ExternInstance, Scope, Unsupported
+from p4odp.transpiler.ctypes_map import c_ident
+
+if TYPE_CHECKING:
+    from p4odp.transpiler.codegen.function import FunctionContext
+    from p4odp.transpiler.codegen.program import Generator
+
+__all__ = ["V1MODEL", "DROP_PORT"]
+
+# simple_switch's drop port (its default for a 9-bit port: 511), and the
+# standard_metadata.instance_type it gives each copy (BMV2_V1MODEL_INSTANCE_TYPE_*).
+DROP_PORT = 511
+CONSTANTS = {
+    "P4ODP_V1MODEL_DROP_PORT": DROP_PORT,
+    "P4ODP_V1MODEL_INSTANCE_NORMAL": 0,
+    "P4ODP_V1MODEL_INSTANCE_REPLICATION": 5,
+}
+METADATA = "standard_metadata_t"
+
+
+# ----------------------------------------------------------------------
+# Extern functions
+
+def _mark_to_drop(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    sm = ctx.lvalue(args[0]).c if args else _standard_metadata(ctx, call)
+    ctx.emit(f"{sm}.egress_spec = P4ODP_V1MODEL_DROP_PORT;")
+    ctx.emit(f"{sm}.mcast_grp = 0;")
+
+
+def _standard_metadata(ctx: FunctionContext, call: ir.MethodCall) -> str:
+    """The standard_metadata visible where the old `mark_to_drop()` without argument is called."""
+    scope = ctx.scope
+    while scope is not None:
+        for binding in scope.names.values():
+            if isinstance(binding, Binding) and isinstance(binding.type, t.StructLike) and \
+                    binding.type.name == METADATA:
+                return binding.c
+        scope = scope.parent
+    raise Unsupported(call.loc, f"mark_to_drop() without {METADATA} in scope")
+
+
+def _hash(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    result, algo, base, data, limit = args
+    if not (isinstance(algo, ir.Member) and isinstance(algo.expr.type, t.TypeT)):
+        raise Unsupported(call.loc, "hash algorithms that are not constants")
+    buf = ctx.temp("hb")
+    size = _pack_bits(ctx, buf, data, call)
+    hashed = f"p4_hash(P4ODP_HASH_{algo.member.upper()}, {buf}, {size})"
+    limit_c, base_c = ctx.value(limit), ctx.value(base)
+    target = ctx.lvalue(result)
+    value = f"(({limit_c}) ? (uint64_t)({base_c}) + {hashed} % (uint64_t)({limit_c}) : (uint64_t)({base_c}))"
+    ctx.emit(f"{target.c} = {ctx.wrap(value, target.type)};")
+
+
+def _pack_bits(ctx: FunctionContext, buf: str, data: ir.Expression, call: ir.MethodCall) -> int:
+    """Declare `buf` holding the fields of `data` bit after bit; the number of bytes."""
+    if isinstance(data, ir.ListExpression):
+        elements = list(data.elements)
+    elif isinstance(data, ir.StructExpression):
+        elements = [f.value for f in data.fields]
+    elif isinstance(data.type, t.StructLike):
+        elements = [ir.Member(data.loc, data, f.name, type=f.type) for f in data.type.fields]
+    elif isinstance(data.type, t.TupleT):
+        elements = [ir.ArrayIndex(data.loc, data, ir.IntLiteral(data.loc, i, type=t.InfInt()), type=e)
+                    for i, e in enumerate(data.type.elements)]
+    else:
+        elements = [data]
+    widths = [t.bit_width(e.type) for e in elements]
+    if any(w is None for w in widths):
+        raise Unsupported(call.loc, "hash data that is not a list of bit<> fields")
+    total = sum(widths)
+    ctx.emit(f"uint8_t {buf}[{max((total + 7) // 8, 1)}] = {{0}};")
+    offset = 0
+    for element, width in zip(elements, widths):
+        ctx.store_value(buf, offset, element)
+        offset += width
+    return (total + 7) // 8
+
+
+def _random(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    target = ctx.lvalue(args[0])
+    ctx.emit(f"{target.c} = p4odp_random((uint64_t)({ctx.value(args[1])}), (uint64_t)({ctx.value(args[2])}));")
+
+
+def _checksum(name: str):
+    """verify_checksum, update_checksum and their `_with_payload` forms: csum16 over the fields
+    (and the bytes the parser did not extract)."""
+
+    def handler(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+        cond, data, field_expr, algo = args[0], args[1], args[2], args[3]
+        if not (isinstance(algo, ir.Member) and algo.member == "csum16"):
+            raise Unsupported(call.loc, "checksum algorithms other than csum16")
+        elements = data.elements if isinstance(data, ir.ListExpression) else None
+        if elements is None:
+            raise Unsupported(data.loc, "checksum data that is not a list of fields")
+        most = sum(t.bit_width(e.type) or (e.type.width if isinstance(e.type, t.Varbit) else 0) for e in elements)
+        buf, bits = ctx.temp("ck"), ctx.temp("bits")
+        ctx.emit("{")
+        ctx.indent += 1
+        ctx.emit(f"uint8_t {buf}[{max((most + 7) // 8, 1)}] = {{0}};")
+        ctx.emit(f"uint32_t {bits} = 0;")
+        for element in elements:
+            width = t.bit_width(element.type)
+            if isinstance(element.type, t.Varbit):
+                member = ctx.lvalue(element).c
+                ctx.emit(f"p4odp_copy_bits({buf}, {bits}, {member}.b, 0, {member}.len); {bits} += {member}.len;")
+            elif width is None:
+                raise Unsupported(element.loc, f"checksum data of type {element.type}")
+            else:
+                ctx.store_value(buf, bits, element)
+                ctx.emit(f"{bits} += {width};")
+        total = f"p4odp_csum16_add(0, {buf}, ({bits} + 7) / 8)"
+        if name.endswith("_with_payload"):
+            total = f"p4odp_csum16_add({total}, pc->data + pc->cursor / 8, pc->len - pc->cursor / 8)"
+        sum_expr = f"p4odp_csum16_finish({total})"
+        target = ctx.lvalue(field_expr).c
+        if name.startswith("verify_checksum"):
+            ctx.emit(f"if (({ctx.value(cond)}) && (uint64_t)({target}) != (uint64_t){sum_expr})")
+            ctx.emit("\tpc->checksum_error = 1;")
+        else:
+            ctx.emit(f"if ({ctx.value(cond)})")
+            ctx.emit(f"\t{target} = {sum_expr};")
+        ctx.indent -= 1
+        ctx.emit("}")
+
+    return handler
+
+
+# ----------------------------------------------------------------------
+# Extern objects: registers, counters, meters
+
+def _instance(ctx: FunctionContext, call: ir.MethodCall) -> ExternInstance:
+    target = call.method.expr
+    instance = ctx.resolve(target) if isinstance(target, ir.PathExpression) else None
+    if not isinstance(instance, ExternInstance):
+        raise Unsupported(call.loc, "this extern instance")
+    return instance
+
+
+def _array_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
+    """A register or counter: an array in `struct p4_state`, its size the first argument."""
+    typ: t.ExternT = decl.type
+    member = c_ident(f"{typ.name}_{decl.control_name or decl.name}")
+    size = gen.const_int(decl.args[0].value) if decl.args else 1
+    element = None
+    if typ.name == "register":
+        element = typ.type_args[0]
+        gen.state.append(gen.member_decl(element, f"{member}[{max(size, 1)}]", decl.loc))
+    else:
+        gen.state.append(f"uint64_t {member}[{max(size, 1)}][2]")
+    return ExternInstance(decl.name, typ.name, member, size or 0, element)
+
+
+def _stateless_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
+    """Meters and direct externs: no state of their own yet."""
+    return ExternInstance(decl.name, decl.type.name, c_ident(f"{decl.type.name}_{decl.control_name or decl.name}"),
+                          0, None)
+
+
+def _register_read(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    _register_access(ctx, call, args[0], args[1], write=False)
+
+
+def _register_write(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    _register_access(ctx, call, args[1], args[0], write=True)
+
+
+def _register_access(ctx: FunctionContext, call: ir.MethodCall, value: ir.Expression, index_expr: ir.Expression,
+                     write: bool) -> None:
+    instance = _instance(ctx, call)
+    index = ctx.temp("ix")
+    ctx.emit(f"uint64_t {index} = {ctx.value(index_expr)};")
+    cell = Binding(f"STATE->{instance.member}[{index}]", instance.element)
+    ctx.emit(f"if ({index} < {instance.size}) {{")
+    ctx.indent += 1
+    if write:
+        ctx.assign(cell, value, call.loc)
+    else:
+        target = ctx.lvalue(value)
+        ctx.scope = Scope(ctx.scope, {"$cell": cell})
+        ctx.assign(target, ir.PathExpression(call.loc, "$cell", type=instance.element), call.loc)
+        ctx.scope = ctx.scope.parent
+        ctx.indent -= 1
+        ctx.emit("} else {")  # a cell past the end reads as 0
+        ctx.indent += 1
+        ctx.emit(f"memset(&{target.c}, 0, sizeof {target.c});")
+    ctx.indent -= 1
+    ctx.emit("}")
+
+
+def _counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    instance = _instance(ctx, call)
+    member, index = f"STATE->{instance.member}", ctx.value(args[0])
+    ctx.emit(f"if (({index}) < {instance.size}) {{ {member}[{index}][0]++; {member}[{index}][1] += pc->len; }}")
+
+
+def _meter_green(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    """No command sets a meter's rates yet, and BMv2 marks every packet GREEN (0) through an
+    unconfigured meter."""
+    ctx.emit(f"{ctx.lvalue(args[-1]).c} = 0;")
+
+
+V1MODEL = Architecture(
+    name="v1model",
+    package="V1Switch",
+    blocks=("parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser"),
+    types={"headers": ("parser", 1), "meta": ("parser", 2), "std": ("parser", 3)},
+    constants=CONSTANTS,
+    pipeline_template="v1model/pipeline.c.j2",
+    metadata=METADATA,
+    externs={e.name: e for e in (
+        *CORE_EXTERNS,
+        Extern("mark_to_drop", {"mark_to_drop": _mark_to_drop}, function=True),
+        Extern("hash", {"hash": _hash}, function=True),
+        Extern("random", {"random": _random}, function=True),
+        *(Extern(name, {name: _checksum(name)}, function=True)
+          for name in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
+                       "update_checksum_with_payload")),
+        Extern("register", {"read": _register_read, "write": _register_write}, _array_storage),
+        Extern("counter", {"count": _counter_count}, _array_storage),
+        Extern("direct_counter", {}, _stateless_storage),
+        Extern("meter", {"execute_meter": _meter_green}, _stateless_storage),
+        Extern("direct_meter", {"read": _meter_green}, _stateless_storage),
+    )},
+)
