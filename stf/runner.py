@@ -1,9 +1,15 @@
-"""`p4odp stf PROG.p4 TEST.stf`: build the switch, play the test, compare packets.
+"""`p4odp stf PROG.p4 TEST.stf`: build the switch, play the test, compare packets and counters.
 
 The switch runs offline: each port reads its input packets from a pcap file
-and writes what it sends to another; table entries reach it as a commands
-file in simple_switch_CLI syntax, translated from the test's `add` and
-`setdefault` statements with the switch's own control-plane metadata.
+and writes what it sends to another.  The test's statements reach it in their
+order as one commands file: `add`, `setdefault` and `remove all` in
+simple_switch_CLI syntax (translated with the switch's own control-plane
+metadata), `receive PORT` for each `packet`, so that a packet sees exactly the
+entries added before it, and `counter_read` for each `check_counter`, whose
+answers are checked after the run.  The switch processes each packet to the
+end before it reads the next line, which makes every `wait` already true and
+the test deterministic (BMv2's runner races its CLI against its packets).
+A statement the switch cannot honour fails the test with its position.
 """
 
 from __future__ import annotations
@@ -60,9 +66,10 @@ def run_stf(program: ir.Program, program_path: str, stf_path: str, target: Targe
 
 def _run(statements: list, model: CProgram, work: Path, keep: bool, target: Target, options: BuildOptions,
          diags: Diagnostics) -> Optional[StfResult]:
-    commands = _commands(statements, model, diags)
-    if commands is None:
+    script = _commands(statements, model, diags)
+    if script is None:
         return None
+    commands, counter_checks = script
     wrapper_need = target.wrapper_requirement()
     if wrapper_need is not None and not wrapper_need.found:
         diags.error(Loc("<command line>", 0, 0), f"target {target.name} runs the switch under "
@@ -107,10 +114,12 @@ def _run(statements: list, model: CProgram, work: Path, keep: bool, target: Targ
     if keep:
         _write_expected(work, expected)
     failures = expected.check(received)
-    if not failures:
-        return StfResult(True, f"PASS: {len(statements)} statements, "
-                               f"{sum(len(v) for v in received.values())} packets out")
-    return StfResult(False, "FAIL: " + failures[0].render())
+    if failures:
+        return StfResult(False, "FAIL: " + failures[0].render())
+    counter_failure = _check_counters(counter_checks, run.stdout)
+    if counter_failure is not None:
+        return StfResult(False, "FAIL: " + counter_failure)
+    return StfResult(True, f"PASS: {len(statements)} statements, {sum(len(v) for v in received.values())} packets out")
 
 
 def _write_run_script(work: Path, argv: list[str], env: dict[str, str]) -> None:
@@ -134,8 +143,10 @@ def _write_expected(work: Path, expected: ExpectedOutputs) -> None:
         write_pcap(str(work / f"expected{port}.pcap"), packets)
 
 
-def _commands(statements: list, model: CProgram, diags: Diagnostics) -> Optional[list[str]]:
-    commands = []
+def _commands(statements: list, model: CProgram, diags: Diagnostics) -> Optional[tuple[list[str], list]]:
+    """The switch's commands file for `statements`, in their order, and the `check_counter`
+    statements whose `counter_read` answers the switch prints, in the same order."""
+    commands, counter_checks, added_to = [], [], []
     order = _CLI_PRIORITY_TOP - 1
     for statement in statements:
         if isinstance(statement, stf.Add):
@@ -147,6 +158,7 @@ def _commands(statements: list, model: CProgram, diags: Diagnostics) -> Optional
                 return None
             order -= 1
             commands.append(line)
+            added_to += [table.name] if table.name not in added_to else []
         elif isinstance(statement, stf.SetDefault):
             table = _find(model.tables, statement.table, statement.loc, "table", diags)
             if table is None:
@@ -156,9 +168,46 @@ def _commands(statements: list, model: CProgram, diags: Diagnostics) -> Optional
                 return None
             name, args = action_line
             commands.append(f"table_set_default {table.name} {name} {' '.join(args)}".rstrip())
+        elif isinstance(statement, stf.RemoveAll):
+            commands += [f"table_clear {name}" for name in added_to]
+            added_to = []
+        elif isinstance(statement, stf.Packet):
+            commands.append(f"receive {statement.port}")
+        elif isinstance(statement, stf.CheckCounter):
+            if statement.entry is not None:
+                diags.error(statement.loc, "check_counter of a direct counter ($ENTRY): direct counters are "
+                                           "not supported yet")
+                return None
+            counter = _find(model.counters, statement.counter, statement.loc, "counter", diags)
+            if counter is None:
+                return None
+            commands.append(f"counter_read {counter.name} {statement.index}")
+            counter_checks.append(statement)
         elif isinstance(statement, stf.CliCommand):
             commands.append(statement.line)
-    return commands
+        # `expect` is checked on the outputs; `wait` and `no_packet` hold by construction: every
+        # packet is processed before the next line, and every port's packets are all checked.
+    return commands, counter_checks
+
+
+_COUNTER_READ = re.compile(r"^(\S+)\[(\d+)\]=\s+BmCounterData\(packets=(\d+), bytes=(\d+)\)$", re.M)
+_COMPARE = {"==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, "<=": int.__le__, ">": int.__gt__,
+            ">=": int.__ge__}
+
+
+def _check_counters(checks: list, output: str) -> Optional[str]:
+    """The first `check_counter` that the switch's `counter_read` answers contradict, said in words."""
+    answers = _COUNTER_READ.findall(output)
+    if len(answers) != len(checks):
+        return f"the switch answered {len(answers)} of {len(checks)} counter reads"
+    for check, (name, index, packets, nbytes) in zip(checks, answers):
+        if check.op is None:
+            continue
+        got = int(packets) if check.kind == "packets" else int(nbytes)
+        if not _COMPARE[check.op](got, check.value):
+            return (f"{check.loc}: check_counter {check.counter}({check.index}): {check.kind} is {got}, "
+                    f"expected {check.op} {check.value} ({name}[{index}])")
+    return None
 
 
 def _find(items, name: str, loc: Loc, what: str, diags: Diagnostics):

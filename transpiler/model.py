@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 __all__ = ["CStruct", "CFunction", "CKeyField", "CActionParam", "CAction", "CTable",
-           "CProgram"]
+           "CCounter", "CProgram"]
 
 
 @dataclass
@@ -63,6 +63,13 @@ class CTable:
 
 
 @dataclass
+class CCounter:
+    name: str  # control-plane name
+    size: int
+    member: str  # its cells in `struct p4_state`: uint64_t member[size][2], packets then bytes
+
+
+@dataclass
 class CProgram:
     source: str
     structs: list[CStruct]
@@ -71,6 +78,7 @@ class CProgram:
     actions: list[CAction]
     errors: list[str]  # names of the error members, by code
     state: list[str]  # members of `struct p4_state`: the extern instances' storage
+    counters: list[CCounter]  # the counter arrays the control plane reads
     pipeline: dict  # the C names of the blocks' functions (by role) and of the types between them
     pipeline_template: str  # the architecture's pipeline, e.g. v1model/pipeline.c.j2
     constants: dict  # the architecture's constants, printed as #defines

@@ -50,19 +50,38 @@ static bool name_matches(const char *name, const char *want)
 	return n == w ? strcmp(name, want) == 0 : n > w && name[n - w - 1] == '.' && strcmp(name + n - w, want) == 0;
 }
 
-static int find_table(struct command *c, const struct p4odp_program *p, const char *name)
+/* The index of the item called `name`, or of the only one whose name ends in
+ * `.name`, among the `n` items of kind `what` that name_at() names; -1 after
+ * saying why not. */
+static int find_named(struct command *c, const struct p4odp_program *p, const char *what, uint32_t n,
+		      const char *(*name_at)(const struct p4odp_program *, uint32_t), const char *name)
 {
 	int found = -1;
-	for (uint32_t i = 0; i < p->n_tables; i++) {
-		if (strcmp(p->tables[i].name, name) == 0)
+	for (uint32_t i = 0; i < n; i++) {
+		if (strcmp(name_at(p, i), name) == 0)
 			return (int)i;
-		if (name_matches(p->tables[i].name, name)) {
+		if (name_matches(name_at(p, i), name)) {
 			if (found >= 0)
-				return fail(c, "table name '%s' is ambiguous", name);
+				return fail(c, "%s name '%s' is ambiguous", what, name);
 			found = (int)i;
 		}
 	}
-	return found >= 0 ? found : fail(c, "no table named '%s'", name);
+	return found >= 0 ? found : fail(c, "no %s named '%s'", what, name);
+}
+
+static const char *table_name(const struct p4odp_program *p, uint32_t i)
+{
+	return p->tables[i].name;
+}
+
+static const char *counter_name(const struct p4odp_program *p, uint32_t i)
+{
+	return p->counters[i].name;
+}
+
+static int find_table(struct command *c, const struct p4odp_program *p, const char *name)
+{
+	return find_named(c, p, "table", p->n_tables, table_name, name);
 }
 
 static const struct p4odp_action_info *find_action(struct command *c, const struct p4odp_program *p,
@@ -433,6 +452,25 @@ static int cmd_table_clear(struct p4odp_switch *sw, struct command *c)
 	return 0;
 }
 
+/* counter_read COUNTER INDEX, printed as simple_switch_CLI prints it. */
+static int cmd_counter_read(struct p4odp_switch *sw, struct command *c, FILE *out)
+{
+	uint32_t index;
+	if (c->n != 3)
+		return fail(c, "usage: counter_read COUNTER INDEX");
+	int ci = find_named(c, sw->program, "counter", sw->program->n_counters, counter_name, c->tokens[1]);
+	if (ci < 0 || parse_uint(c, c->tokens[2], &index))
+		return -1;
+	const struct p4odp_counter_info *info = &sw->program->counters[ci];
+	if (index >= info->size)
+		return fail(c, "index %u is out of range for counter %s of size %u", index, info->name, info->size);
+	const uint64_t *cell = (const uint64_t *)((const char *)sw->state + info->offset) + 2 * (size_t)index;
+	fprintf(out, "%s[%u]=  BmCounterData(packets=%llu, bytes=%llu)\n", info->name, index,
+		(unsigned long long)__atomic_load_n(&cell[0], __ATOMIC_RELAXED),
+		(unsigned long long)__atomic_load_n(&cell[1], __ATOMIC_RELAXED));
+	return 0;
+}
+
 static int cmd_mc_mgrp_create(struct p4odp_switch *sw, struct command *c)
 {
 	uint32_t group;
@@ -534,6 +572,8 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_table_delete(sw, &c);
 	if (!strcmp(cmd, "table_clear"))
 		return cmd_table_clear(sw, &c);
+	if (!strcmp(cmd, "counter_read"))
+		return cmd_counter_read(sw, &c, out);
 	if (!strcmp(cmd, "mc_mgrp_create"))
 		return cmd_mc_mgrp_create(sw, &c);
 	if (!strcmp(cmd, "mc_node_create"))
@@ -541,26 +581,4 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 	if (!strcmp(cmd, "mc_node_associate"))
 		return cmd_mc_node_associate(sw, &c);
 	return fail(&c, "unknown command '%s'", cmd);
-}
-
-int p4odp_control_file(struct p4odp_switch *sw, const char *path, FILE *out)
-{
-	FILE *f = fopen(path, "r");
-	char line[8192], err[512];
-	int number = 0;
-
-	if (!f) {
-		fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof line, f)) {
-		number++;
-		if (p4odp_control_command(sw, line, out, err, sizeof err)) {
-			fprintf(stderr, "%s:%d: error: %s\n", path, number, err);
-			fclose(f);
-			return -1;
-		}
-	}
-	fclose(f);
-	return 0;
 }

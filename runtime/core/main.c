@@ -3,6 +3,11 @@
  *
  *   switch -i 0=pcap:in=a.pcap:out=b.pcap -i 1=veth1 [--commands FILE]
  *          [--exit-when-done]
+ *
+ * The commands file holds simple_switch_CLI commands and `receive PORT`
+ * lines, run in order before forwarding starts: `receive PORT` takes the next
+ * packet of PORT through the whole pipeline first, so that a test decides
+ * which commands each packet sees (the STF runner writes such files).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -57,7 +62,8 @@ static void usage(FILE *out, const char *prog)
 		"usage: %s -i PORT=INTERFACE [-i ...] [--commands FILE] [--exit-when-done]\n"
 		"  -i PORT=INTERFACE  attach P4 port PORT (0..%d) to an ODP interface, e.g.\n"
 		"                     pcap:in=in.pcap:out=out.pcap, loop, or a Linux interface name\n"
-		"  --commands FILE    run simple_switch_CLI commands from FILE before forwarding\n"
+		"  --commands FILE    run simple_switch_CLI commands from FILE before forwarding; a line\n"
+		"                     `receive PORT` there processes the next packet of PORT first\n"
 		"  --exit-when-done   stop once every pcap input is read and its output written\n"
 		"program: %s\n",
 		prog, P4ODP_MAX_PORTS - 1, p4odp_program.name);
@@ -147,6 +153,59 @@ static bool inputs_done(struct p4odp_switch *sw, uint64_t idle_ns)
 	(void)sw;
 	return idle_ns >= IDLE_DONE_NS;
 #endif
+}
+
+/* How long `receive PORT` waits for its packet. */
+#define RECEIVE_TIMEOUT_NS (5 * 1000 * 1000 * 1000ull)
+
+/* `receive PORT`: the next packet of PORT, through the pipeline to its outputs. */
+static int receive_one(struct p4odp_switch *sw, struct p4odp_worker *w, const char *arg, char *err, size_t err_len)
+{
+	char *end;
+	unsigned long long index = strtoull(arg, &end, 10);
+	odp_packet_t pkt;
+	odp_time_t start = odp_time_local();
+
+	while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+		end++;
+	if (!isdigit((unsigned char)*arg) || *end || index >= P4ODP_MAX_PORTS || !sw->ports[index].open) {
+		snprintf(err, err_len, "usage: receive PORT, with PORT a port given by -i");
+		return -1;
+	}
+	while (odp_pktin_recv(sw->ports[index].in, &pkt, 1) != 1) {
+		if (odp_time_diff_ns(odp_time_local(), start) > RECEIVE_TIMEOUT_NS) {
+			snprintf(err, err_len, "no packet arrived on port %llu", index);
+			return -1;
+		}
+		odp_time_wait_ns(10000);
+	}
+	p4odp_tm_burst(w, (uint32_t)index, &pkt, 1);
+	return 0;
+}
+
+/* Run a commands file in order; stops at the first bad line, naming it. */
+static int run_commands(struct p4odp_switch *sw, struct p4odp_worker *w, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[8192], err[512];
+	int number = 0, status = 0;
+
+	if (!f) {
+		fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (!status && fgets(line, sizeof line, f)) {
+		const char *text = line + strspn(line, " \t");
+		number++;
+		if (!strncmp(text, "receive", 7) && (text[7] == ' ' || text[7] == '\t'))
+			status = receive_one(sw, w, text + 8, err, sizeof err);
+		else
+			status = p4odp_control_command(sw, line, stdout, err, sizeof err);
+		if (status)
+			fprintf(stderr, "%s:%d: error: %s\n", path, number, err);
+	}
+	fclose(f);
+	return status;
 }
 
 static void run(struct p4odp_switch *sw, struct p4odp_worker *w, bool exit_when_done)
@@ -260,7 +319,7 @@ int main(int argc, char **argv)
 			status = 1;
 			goto out;
 		}
-	if (commands && p4odp_control_file(sw, commands, stdout)) {
+	if (commands && run_commands(sw, &the_worker, commands)) {
 		status = 1;
 		goto out;
 	}

@@ -89,7 +89,5 @@ void p4odp_tables_destroy(struct p4odp_switch *sw);
 /* The control plane (control.c): run one simple_switch_CLI command.
  * Returns 0, or -1 after writing a message to `err` (nothing was changed). */
 int p4odp_control_command(struct p4odp_switch *sw, const char *line, FILE *out, char *err, size_t err_len);
-/* Run a commands file; stops at the first bad line, naming it. */
-int p4odp_control_file(struct p4odp_switch *sw, const char *path, FILE *out);
 
 #endif /* P4ODP_SWITCH_H_ */

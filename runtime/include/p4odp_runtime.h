@@ -151,6 +151,14 @@ struct p4odp_table_info {
 	uint8_t structure;		/* enum p4odp_table_kind, as the compiler chose it */
 };
 
+/* A counter array: `size` cells of two uint64_t (packets, bytes) at `offset`
+ * in the program's extern state. */
+struct p4odp_counter_info {
+	const char *name;
+	uint32_t size;
+	size_t offset;
+};
+
 struct p4odp_program {
 	const char *name;
 	uint32_t n_tables;
@@ -159,6 +167,8 @@ struct p4odp_program {
 	const struct p4odp_action_info *actions;
 	uint32_t n_errors;
 	const char *const *errors;
+	uint32_t n_counters;
+	const struct p4odp_counter_info *counters;
 	size_t state_size;	/* bytes of extern state the runtime allocates, zeroed */
 	size_t packet_size;	/* bytes of per-packet state between ingress and egress */
 	/* The two halves of the pipeline (see the top of this file). */

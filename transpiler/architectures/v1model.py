@@ -16,6 +16,7 @@ from p4odp.transpiler.architectures import Architecture, Extern
 from p4odp.transpiler.architectures.core import CORE_EXTERNS
 from p4odp.transpiler.codegen.scope import Binding, ExternInstance, Scope, Unsupported
 from p4odp.transpiler.ctypes_map import c_ident
+from p4odp.transpiler.model import CCounter
 
 if TYPE_CHECKING:
     from p4odp.transpiler.codegen.function import FunctionContext
@@ -164,6 +165,7 @@ def _array_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
         gen.state.append(gen.member_decl(element, f"{member}[{max(size, 1)}]", decl.loc))
     else:
         gen.state.append(f"uint64_t {member}[{max(size, 1)}][2]")
+        gen.counters.append(CCounter(decl.control_name or decl.name, size or 0, member))
     return ExternInstance(decl.name, typ.name, member, size or 0, element)
 
 

@@ -14,7 +14,7 @@ from p4odp.transpiler.codegen.function import FunctionContext
 from p4odp.transpiler.architectures import Architecture, architecture_of
 from p4odp.transpiler.codegen.scope import Binding, ExternInstance, Scope, Unsupported
 from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, struct_name
-from p4odp.transpiler.model import CAction, CActionParam, CFunction, CProgram, CStruct, CTable
+from p4odp.transpiler.model import CAction, CActionParam, CCounter, CFunction, CProgram, CStruct, CTable
 
 __all__ = ["Generator"]
 
@@ -37,6 +37,7 @@ class Generator:
         self.action_ids: dict[int, int] = {}  # id(ir.Action) -> action id
         self.table_infos: dict[int, dict] = {}  # id(ir.Table) -> what Tables.table_info found
         self.state: list[str] = []
+        self.counters: list[CCounter] = []
         self.errors: list[str] = []
         self.tmp = itertools.count()
         self.decls: dict[str, object] = {}
@@ -76,7 +77,7 @@ class Generator:
         pipeline.update({name: functions[block]["types"][index] for name, (block, index) in arch.types.items()})
         return CProgram(self.source, list(self.structs.values()), self.functions, self.tables,
                         [self.actions[i] for i in sorted(self.actions)], self.errors, self.state,
-                        pipeline, arch.pipeline_template, dict(arch.constants), self.line_directives)
+                        self.counters, pipeline, arch.pipeline_template, dict(arch.constants), self.line_directives)
 
     def block_decl(self, arg: ir.Argument):
         value = arg.value

@@ -19,6 +19,10 @@ MATCH_KINDS = {"exact": "P4ODP_MATCH_EXACT", "lpm": "P4ODP_MATCH_LPM", "ternary"
 TABLE_KINDS = {"auto": "P4ODP_TABLE_AUTO", "empty": "P4ODP_TABLE_EMPTY", "cuckoo": "P4ODP_TABLE_CUCKOO",
                "dir-24-8": "P4ODP_TABLE_DIR24", "tss-lpm": "P4ODP_TABLE_TSS_LPM", "tss": "P4ODP_TABLE_TSS"}
 
+# The properties a table is built from; any other is refused, unless it is a constant `false`
+# (e.g. `support_timeout = false`), which asks for nothing.
+HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries")
+
 
 class Tables:
     """Table applications and the tables' metadata for the control plane."""
@@ -65,6 +69,9 @@ class Tables:
         if key in cache:
             return cache[key]
         props = {p.name: p for p in table.properties}
+        for prop in table.properties:
+            if prop.name not in HONOURED_PROPERTIES and not _is_false(prop):
+                raise Unsupported(prop.loc, f"the table property {prop.name}")
         keys, key_exprs, offset = [], [], 0
         for element in props["key"].value if "key" in props else ():
             width = t.bit_width(element.expr.type)
@@ -178,3 +185,7 @@ class Tables:
         if key.match_kind == "P4ODP_MATCH_RANGE":
             return f"{value}->{value}"
         return str(value)
+
+
+def _is_false(prop: ir.TableProperty) -> bool:
+    return isinstance(prop.value, ir.BoolLiteral) and not prop.value.value
