@@ -1,0 +1,103 @@
+"""The architecture object: one source for v1model's constants, externs dispatched through its
+registry, plugins' externs added to it, and what it does not define refused with a position."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from p4odp.diagnostics import Diagnostics
+from p4odp.transpiler import generate_c
+from p4odp.transpiler.architectures import Extern, load_architectures
+from p4odp.transpiler.architectures.v1model import V1MODEL
+from p4odp.transpiler.codegen import program as codegen_program
+
+from midend_snippets import REPO, load, v1model
+
+
+def _datapath(tmp_path: Path, source: str, monkeypatch=None, arch=None) -> tuple:
+    program = load(tmp_path, source)
+    if arch is not None:
+        monkeypatch.setattr(codegen_program, "architecture_of", lambda main: arch)
+    diags = Diagnostics()
+    files = generate_c(program, str(tmp_path / "prog.p4"), diags)
+    return (files or {}).get("datapath.c"), [f"{d.loc}: {d.message}" for d in diags.items]
+
+
+def test_v1model_is_registered_by_its_package_name():
+    assert load_architectures()["V1Switch"] is V1MODEL
+
+
+def test_constants_come_from_the_architecture_and_nowhere_else(tmp_path: Path):
+    c, errors = _datapath(tmp_path, v1model("mark_to_drop(sm);"))
+    assert not errors
+    defined = dict(re.findall(r"^#define (P4ODP_V1MODEL_\w+) (\d+)$", c, re.M))
+    assert defined == {name: str(value) for name, value in V1MODEL.constants.items()}
+    # The runtime needs none of them: it gets the traffic manager's request, not standard_metadata.
+    runtime = [p for p in (REPO / "runtime").rglob("*.[ch]")]
+    for path in runtime:
+        text = path.read_text(errors="replace")
+        assert "V1MODEL" not in text and "511" not in text, path
+    # Nor do the generator's Python modules write them again.
+    for path in (REPO / "transpiler").rglob("*.py"):
+        if path.name != "v1model.py":
+            assert "511" not in path.read_text(), path
+
+
+def test_an_extern_function_comes_from_the_registry(tmp_path: Path, monkeypatch):
+    def mark(ctx, call, args):
+        ctx.emit("/* my_mark */")
+
+    arch = V1MODEL.with_externs(Extern("mark_to_drop", {"mark_to_drop": mark}, function=True))
+    c, errors = _datapath(tmp_path, v1model("mark_to_drop(sm);"), monkeypatch, arch)
+    assert not errors
+    assert "/* my_mark */" in c and "egress_spec = P4ODP_V1MODEL_DROP_PORT" not in c
+
+
+def test_an_extern_method_comes_from_the_registry(tmp_path: Path, monkeypatch):
+    def count(ctx, call, args):
+        ctx.emit(f"/* counted {ctx.value(args[0])} */")
+
+    counter = V1MODEL.extern("counter")
+    arch = V1MODEL.with_externs(Extern("counter", {"count": count}, counter.storage))
+    c, errors = _datapath(tmp_path, v1model("c.count(3);", locals="counter(8, CounterType.packets) c;"),
+                          monkeypatch, arch)
+    assert not errors
+    assert re.search(r"/\* counted .*3.* \*/", c)
+
+
+@pytest.mark.parametrize("body, locals, what", [
+    ("digest(1, hdr.h.a);", "", "the extern function digest"),
+    ('log_msg("a");', "", "the extern function log_msg"),
+    ("assert(hdr.h.a == 1);", "", "the extern function assert"),
+    ("assume(hdr.h.a == 1);", "", "the extern function assume"),
+    ("dc.count();", "direct_counter(CounterType.packets) dc;", "direct_counter.count"),
+])
+def test_what_the_architecture_does_not_define_is_a_positioned_error(tmp_path: Path, body, locals, what):
+    c, errors = _datapath(tmp_path, v1model(body, locals=locals))
+    assert c is None
+    assert len(errors) == 1 and errors[0].endswith(f"not supported by the C generator yet: {what}"), errors
+    assert re.match(r".*prog\.p4:[1-9]\d*:[1-9]\d*: ", errors[0]), errors
+
+
+@pytest.mark.parametrize("prop", ["counters = dc;", "support_timeout = true;"])
+def test_a_table_property_not_honoured_is_a_positioned_error(tmp_path: Path, prop):
+    locals = f"""
+        direct_counter(CounterType.packets) dc;
+        action a() {{ }}
+        table t {{ key = {{ hdr.h.a : exact; }} actions = {{ a; }} {prop} }}
+    """
+    c, errors = _datapath(tmp_path, v1model("t.apply();", locals=locals))
+    assert c is None
+    assert len(errors) == 1 and errors[0].endswith(f"the table property {prop.split()[0]}"), errors
+
+
+def test_a_false_property_asks_for_nothing(tmp_path: Path):
+    locals = """
+        action a() { }
+        table t { key = { hdr.h.a : exact; } actions = { a; } support_timeout = false; }
+    """
+    c, errors = _datapath(tmp_path, v1model("t.apply();", locals=locals))
+    assert c is not None and not errors
