@@ -90,6 +90,8 @@ void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs,
 
 static void egress_copy(struct p4odp_pctx *pc, const void *packet, const struct p4odp_copy *copy)
 {
+	/* Each copy's drop is counted for its own reason: not the overflow of the one before. */
+	pc->out_overflow = 0;
 	if (!pc->sw->program->egress(pc, packet, copy))
 		p4odp_count_drop(pc, pc->out_overflow ? P4ODP_DROP_HEADERS_TOO_LONG : P4ODP_DROP_PROGRAM);
 }
