@@ -485,28 +485,32 @@ static int cmd_mc_mgrp_create(struct p4odp_switch *sw, struct command *c)
 	return 0;
 }
 
+/* As BMv2, a node's ports are a set: its replicas go out in ascending port
+ * order, each port once, whatever order the command gives them in. */
 static int cmd_mc_node_create(struct p4odp_switch *sw, struct command *c, FILE *out)
 {
-	uint32_t rid, ports[P4ODP_MAX_NODE_PORTS];
+	uint32_t rid, port;
+	bool member[P4ODP_MAX_PORTS] = { false };
 	if (c->n < 2)
 		return fail(c, "usage: mc_node_create RID PORT...");
-	if (c->n - 2 > P4ODP_MAX_NODE_PORTS)
-		return fail(c, "too many ports");
 	if (parse_uint(c, c->tokens[1], &rid))
 		return -1;
 	for (int i = 2; i < c->n; i++) {
-		if (parse_uint(c, c->tokens[i], &ports[i - 2]))
+		if (parse_uint(c, c->tokens[i], &port))
 			return -1;
-		if (ports[i - 2] >= P4ODP_MAX_PORTS)
-			return fail(c, "port %u is out of range", ports[i - 2]);
+		if (port >= P4ODP_MAX_PORTS)
+			return fail(c, "port %u is out of range", port);
+		member[port] = true;
 	}
 	for (uint32_t h = 0; h < P4ODP_MAX_MC_NODES; h++) {
 		struct p4odp_mc_node *node = &sw->mc_nodes[h];
 		if (node->used)
 			continue;
 		node->rid = rid;
-		node->n_ports = (uint32_t)(c->n - 2);
-		memcpy(node->ports, ports, sizeof(uint32_t) * node->n_ports);
+		node->n_ports = 0;
+		for (port = 0; port < P4ODP_MAX_PORTS; port++)
+			if (member[port])
+				node->ports[node->n_ports++] = port;
 		node->used = true;
 		if (out)
 			fprintf(out, "Node was created with handle %u\n", h);
