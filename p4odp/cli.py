@@ -60,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
                                "DIR/PROG.PASS.ir.json with -o DIR, else to stderr (stdout with --emit ir)")
     compile_.add_argument("--skip-pass", action="append", default=[], metavar="PASS",
                           help="do not run the midend pass PASS (repeatable)")
+    compile_.add_argument("--validate-ir", action="store_true",
+                          help="check the IR's invariants before the first midend pass and after each (for "
+                               "p4odp's developers; also P4ODP_VALIDATE_IR=1)")
     compile_.add_argument("-v", "--verbose", action="store_true",
                           help="show what each midend pass did and the compiler commands")
     compile_.set_defaults(run=run_compile)
@@ -121,6 +124,7 @@ def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
     passes = PassOptions(dump_after=args.dump_after, skip=args.skip_pass, verbose=args.verbose,
                          dump_dir=args.output, dump_stem=stem,
                          dump_stream=sys.stdout if args.emit == "ir" else None)
+    passes.validate = passes.validate or args.validate_ir  # the environment may have set it already
     if args.emit == "ir":  # with --dump-after: the IR after that pass is the output
         return EXIT_OK if midend(program, diags, passes).program is not None else EXIT_USER_ERROR
     c_files = generate_c(program, args.program, diags, passes, line_directives=not args.no_line,

@@ -19,6 +19,11 @@ one out, `--dump-after NAME|all` writes the IR after it):
   chosen and recorded in `PassResult.table_structures`.
 
 Every pass keeps the switch's behaviour: what it cannot prove it leaves alone.
+
+`PassOptions(validate=True)` (`p4odp compile --validate-ir`, or
+`P4ODP_VALIDATE_IR=1`) checks the IR's invariants on the front end's output
+and after each pass (validate.py); a broken one is an `InternalError` naming
+the pass that broke it.
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ did with `ctx.report`, and leaves facts for later stages in side tables of
 
 As p4c's `PassManager`: the passes run in order; the run stops after the
 first pass that reports an error; `dump_after` writes the IR after one pass
-(or after each, "all") as `ir.to_json` prints it; `skip` leaves passes out.
+(or after each, "all") as `ir.to_json` prints it; `skip` leaves passes out;
+`validate` checks the IR's invariants before the first pass and after each
+(validate.py), as p4c re-runs its type checker.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Callable, Iterable, Optional, Protocol, TextIO
 
 from p4odp import ir
 from p4odp.diagnostics import Diagnostics, InternalError, Loc
+from p4odp.transpiler.passes.validate import FRONT_END, Validator
 
 __all__ = ["Pass", "PassContext", "PassOptions", "PassResult", "PassManager", "ir_pass"]
 
@@ -52,7 +55,10 @@ class PassOptions:
     `dump_dir/<dump_stem>.<pass>.ir.json` when `dump_dir` is set, else to
     `dump_stream` (standard error by default).  `skip`: names of passes not
     to run.  `verbose`: write each pass's reports to `report_stream`
-    (standard error by default) as they are made.
+    (standard error by default) as they are made.  `validate`: check the IR
+    before the first pass and after each (an `InternalError` names the pass
+    that broke it); on by default when the environment sets
+    `P4ODP_VALIDATE_IR` to anything but 0.
     """
 
     dump_after: Optional[str] = None
@@ -62,6 +68,7 @@ class PassOptions:
     dump_stem: str = "program"
     dump_stream: Optional[TextIO] = None
     report_stream: Optional[TextIO] = None
+    validate: bool = field(default_factory=lambda: os.environ.get("P4ODP_VALIDATE_IR", "0") not in ("", "0"))
 
 
 @dataclass
@@ -119,9 +126,13 @@ class PassManager:
             result.program = None
             return result
         skip = set(options.skip)
+        validate = Validator() if options.validate else None
+        if validate is not None:
+            validate(program, FRONT_END)
         for p in self.passes:
             ctx = PassContext(diags, options, result, p.name)
-            if p.name in skip:
+            ran = p.name not in skip
+            if not ran:
                 ctx.report("skipped (--skip-pass)")
             else:
                 errors = diags.error_count
@@ -136,6 +147,8 @@ class PassManager:
                 result.program = program
             if options.dump_after in (p.name, "all"):
                 self.dump(program, p.name, options)
+            if ran and validate is not None:  # after the dump, which then shows the broken IR
+                validate(program, p.name)
         return result
 
     def check_options(self, options: PassOptions, diags: Diagnostics) -> bool:
