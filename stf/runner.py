@@ -146,7 +146,8 @@ def _write_expected(work: Path, expected: ExpectedOutputs) -> None:
 def _commands(statements: list, model: CProgram, diags: Diagnostics) -> Optional[tuple[list[str], list]]:
     """The switch's commands file for `statements`, in their order, and the `check_counter`
     statements whose `counter_read` answers the switch prints, in the same order."""
-    commands, counter_checks, added_to = [], [], []
+    commands, counter_checks = [], []
+    added_to: dict[str, None] = {}  # the tables `remove all` clears, in the order first added to
     order = _CLI_PRIORITY_TOP - 1
     for statement in statements:
         if isinstance(statement, stf.Add):
@@ -158,7 +159,7 @@ def _commands(statements: list, model: CProgram, diags: Diagnostics) -> Optional
                 return None
             order -= 1
             commands.append(line)
-            added_to += [table.name] if table.name not in added_to else []
+            added_to[table.name] = None
         elif isinstance(statement, stf.SetDefault):
             table = _find(model.tables, statement.table, statement.loc, "table", diags)
             if table is None:
@@ -170,7 +171,7 @@ def _commands(statements: list, model: CProgram, diags: Diagnostics) -> Optional
             commands.append(f"table_set_default {table.name} {name} {' '.join(args)}".rstrip())
         elif isinstance(statement, stf.RemoveAll):
             commands += [f"table_clear {name}" for name in added_to]
-            added_to = []
+            added_to.clear()
         elif isinstance(statement, stf.Packet):
             commands.append(f"receive {statement.port}")
         elif isinstance(statement, stf.CheckCounter):

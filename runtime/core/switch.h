@@ -60,11 +60,14 @@ struct p4odp_tx_batch {
 	odp_packet_t pkts[P4ODP_BURST];
 };
 
+_Static_assert(P4ODP_MAX_PORTS <= 64, "p4odp_worker.tx_pending has a bit per port");
+
 /* What one worker owns: its scratch, its transmit batches, its counters.
  * Passed explicitly (pc->worker): nothing on the packet path is global. */
 struct p4odp_worker {
 	struct p4odp_switch *sw;
 	void *packet;		/* the program's per-packet state (program->packet_size bytes) */
+	uint64_t tx_pending;	/* bit i: tx[i] holds packets (so a flush reads no empty batch) */
 	struct p4odp_tx_batch tx[P4ODP_MAX_PORTS];
 	uint64_t received[P4ODP_MAX_PORTS];
 	uint64_t sent[P4ODP_MAX_PORTS];

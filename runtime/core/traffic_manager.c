@@ -43,13 +43,13 @@ static void flush_port(struct p4odp_worker *w, uint32_t port_index)
 		w->drops[P4ODP_DROP_TX_FULL] += batch->n - done;
 	}
 	batch->n = 0;
+	w->tx_pending &= ~(UINT64_C(1) << port_index);
 }
 
 static void flush_all(struct p4odp_worker *w)
 {
-	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
-		if (w->tx[i].n)
-			flush_port(w, i);
+	while (w->tx_pending)
+		flush_port(w, (uint32_t)__builtin_ctzll(w->tx_pending));
 }
 
 void p4odp_worker_term(struct p4odp_worker *w)
@@ -86,6 +86,7 @@ void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs,
 	if (batch->n == P4ODP_BURST)
 		flush_port(w, port_index);
 	batch->pkts[batch->n++] = out;
+	w->tx_pending |= UINT64_C(1) << port_index;
 }
 
 static void egress_copy(struct p4odp_pctx *pc, const void *packet, const struct p4odp_copy *copy)

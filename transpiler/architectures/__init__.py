@@ -20,6 +20,7 @@ whose name they carry.  Where an extern lives, for v1model's `register`:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Mapping, Optional
@@ -88,10 +89,7 @@ class Architecture:
 
     def with_externs(self, *externs: Extern) -> "Architecture":
         """This architecture with `externs` added (or replacing those of the same name)."""
-        merged = dict(self.externs)
-        merged.update((e.name, e) for e in externs)
-        return Architecture(self.name, self.package, self.blocks, self.types, self.constants,
-                            self.pipeline_template, merged, self.metadata)
+        return dataclasses.replace(self, externs={**self.externs, **{e.name: e for e in externs}})
 
 
 @functools.cache
