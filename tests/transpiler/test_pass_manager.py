@@ -11,6 +11,7 @@ import pytest
 from midend_snippets import REPO, decl, load, run, stf, v1model
 
 from p4odp import ir
+from p4odp import types as t
 from p4odp.cli import main
 from p4odp.diagnostics import Diagnostics, InternalError
 from p4odp.transpiler import generate_c
@@ -34,7 +35,8 @@ def appending(name: str, new_name: str):
     @ir_pass(name)
     def append(program: ir.Program, ctx) -> ir.Program:
         ctx.report(f"ran after {ctx.result.ran}")
-        marker = ir.Constant(program.loc, new_name, ir.IntType(program.loc), ir.IntLiteral(program.loc, 1))
+        value = ir.IntLiteral(program.loc, 1, type=t.InfInt())  # typed, as the validator requires
+        marker = ir.Constant(program.loc, new_name, ir.IntType(program.loc), value, type=t.InfInt())
         return dataclasses.replace(program, declarations=program.declarations + (marker,))
 
     return append
