@@ -22,7 +22,7 @@ unsigned void volatile while bool true false _Bool main errno""".split())
 
 def c_ident(name: str) -> str:
     """A P4 name as a C identifier that clashes with no C keyword."""
-    safe = name.replace(".", "_").replace("$", "_")
+    safe = name.replace(".", "_").replace("$", "_").replace("#", "_")
     return safe + "_" if safe in _C_KEYWORDS else safe
 
 

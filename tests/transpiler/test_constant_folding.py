@@ -9,12 +9,12 @@ from midend_snippets import ingress, load, nodes, run, stf, the, v1model
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.transpiler.passes import ConstantFolding
+from p4odp.transpiler.passes import ConstantFolding, UniqueNames
 
 
 def fold(tmp_path: Path, body: str = "", locals: str = "", globals: str = "", **kw):
     program = load(tmp_path, v1model(body, locals, globals, **kw))
-    result = run(program, [ConstantFolding()])
+    result = run(program, [UniqueNames(), ConstantFolding()])
     return program, result.program, result
 
 
@@ -125,7 +125,7 @@ def test_names_hidden_by_a_local_declaration_are_not_replaced(tmp_path: Path):
         action set_a(bit<8> K) { hdr.h.a = K; }
     """, globals="const bit<8> K = 7;")
     first = assigned(after, "a", 0)
-    assert isinstance(first, ir.PathExpression) and first.name == "K"  # the block's variable
+    assert isinstance(first, ir.PathExpression) and first.name == "K#2"  # the block's variable (unique-names)
     assert int_value(assigned(after, "b")) == 7  # the constant again, after the block
     action = the(after, "set_a", ir.Action)
     [in_action] = nodes(action.body, ir.Assignment)
@@ -235,8 +235,8 @@ def test_select_keysets_fold(tmp_path: Path):
 
 def test_nothing_to_fold_leaves_the_program_as_it_was(tmp_path: Path):
     program = load(tmp_path, v1model("hdr.h.a = hdr.h.b;"))
-    once = run(program, [ConstantFolding()]).program
-    twice = run(once, [ConstantFolding()])
+    once = run(program, [UniqueNames(), ConstantFolding()]).program
+    twice = run(once, [UniqueNames(), ConstantFolding()])
     assert twice.program is once and not twice.reports
 
 
@@ -258,7 +258,7 @@ def test_folded_program_behaves_as_the_original(tmp_path: Path):
         const bit<16> C = 0xABCD;
     """)
     program = load(tmp_path, source)
-    folded = run(program, [ConstantFolding()]).program
+    folded = run(program, [UniqueNames(), ConstantFolding()]).program
     assert not nodes(ingress(folded).body, ir.IfStatement)
     test = """
         packet 0 00 00 00 0000 deadbeef

@@ -7,7 +7,7 @@ from pathlib import Path
 from midend_snippets import decl, ingress, load, nodes, run, stf, the, v1model
 
 from p4odp import ir
-from p4odp.transpiler.passes import ConstantFolding, DeadCode
+from p4odp.transpiler.passes import ConstantFolding, DeadCode, UniqueNames
 from p4odp.transpiler.passes._walk import is_architecture_decl
 
 
@@ -66,7 +66,7 @@ def test_constant_conditions_go_once_folded(tmp_path: Path):
                                      globals="const bool DEBUG = false;"))
     without_folding = run(program, [DeadCode()]).program
     assert len(nodes(ingress(without_folding).body, ir.IfStatement)) == 1  # a name is not a literal
-    folded = run(program, [ConstantFolding(), DeadCode()]).program
+    folded = run(program, [UniqueNames(), ConstantFolding(), DeadCode()]).program
     assert not nodes(ingress(folded).body, ir.IfStatement)
 
 
@@ -196,7 +196,7 @@ def test_swept_program_behaves_as_the_original(tmp_path: Path):
         state orphan { transition reject; }
     """)
     program = load(tmp_path, source)
-    swept = run(program, [ConstantFolding(), DeadCode()]).program
+    swept = run(program, [UniqueNames(), ConstantFolding(), DeadCode()]).program
     assert decl(swept, "never_applied") is None and decl(swept, "orphan") is None
     test = """
         add t hdr.h.a:2 set_w(w:0xBEEF)

@@ -10,7 +10,8 @@ from midend_snippets import ingress, load, nodes, run, stf, the, v1model
 
 from p4odp import ir
 from p4odp.diagnostics import Diagnostics
-from p4odp.transpiler.passes import ConstantFolding, DeadCode, Inlining, PassManager, PassOptions, default_passes
+from p4odp.transpiler.passes import (ConstantFolding, DeadCode, Inlining, PassManager, PassOptions, UniqueNames,
+                                     default_passes)
 
 SUB = """
     control Sub(inout bit<8> v, in bit<8> k)(bit<8> amount) {
@@ -187,7 +188,7 @@ def test_inlined_program_forwards_as_written(tmp_path: Path):
         two.apply(hdr.h.b, hdr.h.a);
     """, "Sub(8w1) one; Sub(8w2) two;", SUB)
     program = load(tmp_path, source)
-    program = run(program, [Inlining(), ConstantFolding(), DeadCode()]).program
+    program = run(program, [Inlining(), UniqueNames(), ConstantFolding(), DeadCode()]).program
     # a=5, b=3.  one: k=3 is not 0; t misses, add(): a = 5+1 = 6; a += seen (3): 9.
     # two: v=b=3, k=a=9; add(): 3+2 = 5; += seen (9): 14.  The rest of the header is unchanged.
     result = stf(tmp_path, program, tmp_path / "prog.p4", """

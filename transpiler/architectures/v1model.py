@@ -14,7 +14,7 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.transpiler.architectures import Architecture, Extern
 from p4odp.transpiler.architectures.core import CORE_EXTERNS
-from p4odp.transpiler.codegen.scope import Binding, ExternInstance, Scope, Unsupported
+from p4odp.transpiler.codegen.scope import Binding, ExternInstance, Unsupported
 from p4odp.transpiler.ctypes_map import c_ident
 from p4odp.transpiler.model import CCounter
 
@@ -46,13 +46,10 @@ def _mark_to_drop(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None
 
 def _standard_metadata(ctx: FunctionContext, call: ir.MethodCall) -> str:
     """The standard_metadata visible where the old `mark_to_drop()` without argument is called."""
-    scope = ctx.scope
-    while scope is not None:
-        for binding in scope.names.values():
-            if isinstance(binding, Binding) and isinstance(binding.type, t.StructLike) and \
-                    binding.type.name == METADATA:
-                return binding.c
-        scope = scope.parent
+    for p in ctx.decl.params:  # after unique-names, what the block calls its standard_metadata
+        binding = ctx.resolve(ir.PathExpression(p.loc, p.name))
+        if isinstance(binding, Binding) and isinstance(binding.type, t.StructLike) and binding.type.name == METADATA:
+            return binding.c
     raise Unsupported(call.loc, f"mark_to_drop() without {METADATA} in scope")
 
 
@@ -195,9 +192,8 @@ def _register_access(ctx: FunctionContext, call: ir.MethodCall, value: ir.Expres
         ctx.assign(cell, value, call.loc)
     else:
         target = ctx.lvalue(value)
-        ctx.scope = Scope(ctx.scope, {"$cell": cell})
-        ctx.assign(target, ir.PathExpression(call.loc, "$cell", type=instance.element), call.loc)
-        ctx.scope = ctx.scope.parent
+        with ctx.bindings.bound("$cell", cell):
+            ctx.assign(target, ir.PathExpression(call.loc, "$cell", type=instance.element), call.loc)
         ctx.indent -= 1
         ctx.emit("} else {")  # a cell past the end reads as 0
         ctx.indent += 1

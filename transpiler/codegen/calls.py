@@ -9,7 +9,7 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc
 from p4odp.transpiler.codegen._types import is_union
-from p4odp.transpiler.codegen.scope import Binding, Scope, Unsupported
+from p4odp.transpiler.codegen.scope import Binding, Unsupported
 from p4odp.transpiler.ctypes_map import c_ident, is_wide
 
 __all__ = ["Calls"]
@@ -90,11 +90,8 @@ class Calls:
 
     def inline_action(self, action: ir.Action, args: tuple, data: Optional[str]) -> None:
         """The body of `action`, its parameters bound to `args` then to the action data `data`."""
-        # An action sees the names of where it is declared (its control's or the top level's), not of the call.
-        declared_here = self.block_scope.lookup(action.name) is action and \
-            self.gen.globals.lookup(action.name) is not action
         self.inline_body(f"action {action.control_name or action.name}", action.params, action.body, args, data,
-                         self.block_scope if declared_here else self.gen.globals, None)
+                         None)
 
     def inline_function(self, function: ir.Function, args: tuple) -> Optional[str]:
         """The body of `function`, inlined; the C variable holding its result."""
@@ -105,8 +102,7 @@ class Calls:
             rtype = self.function_return_type(function)
             result = self.temp("ret")
             self.emit(self.gen.member_decl(rtype, result, function.loc) + ";")
-        self.inline_body(f"function {function.name}", function.params, function.body, args, None, self.gen.globals,
-                         (result, rtype))
+        self.inline_body(f"function {function.name}", function.params, function.body, args, None, (result, rtype))
         return result
 
     def function_return_type(self, function: ir.Function) -> t.Type:
@@ -116,11 +112,11 @@ class Calls:
         raise Unsupported(function.loc, "functions that never return a value")
 
     def inline_body(self, what: str, params: tuple, body: ir.Block, args: tuple, data: Optional[str],
-                    scope_parent: Scope, result) -> None:
+                    result) -> None:
         """Inline a callable's body: parameters copied in from `args` (then read from the action
         data `data`), copied out at the end; `return` jumps to the end (storing into `result`)."""
-        outer_scope, outer_end, outer_result = self.scope, self.action_end, self.return_value
-        self.scope = Scope(scope_parent)
+        outer_end, outer_result = self.action_end, self.return_value
+        frame: dict[str, Binding] = {}
         end = self.temp("end")
         self.emit(f"/* {what} */")
         self.emit("{")
@@ -130,22 +126,19 @@ class Calls:
         for i, p in enumerate(params):
             typ = p.type
             if isinstance(typ, t.ExternT):  # packet_in / packet_out: the packet itself
-                self.scope.names[p.name] = Binding("pc", typ)
+                frame[p.name] = Binding("pc", typ)
                 continue
             name = f"p_{c_ident(p.name)}_{next(self.gen.tmp)}"
             self.emit(self.gen.member_decl(typ, name, p.loc) + ";")
             binding = Binding(name, typ)
             if i < len(args):
-                arg = args[i]
-                saved = self.scope
-                self.scope = outer_scope
+                arg = args[i]  # evaluated where the call is, before the frame of the callee
                 if p.direction in ("in", "inout", ""):
                     self.assign(binding, arg.value, arg.loc)
                 if p.direction in ("out", "inout") and isinstance(arg.value, ir.Slice):
                     copy_back.append((arg.value, Binding(name, typ)))  # slices are copied back by bits
                 elif p.direction in ("out", "inout") and not isinstance(arg.value, ir.DontCare):
                     copy_back.append((self.lvalue(arg.value), name))
-                self.scope = saved
             elif data is not None:
                 width = t.bit_width(typ)
                 if width > 64:
@@ -154,15 +147,16 @@ class Calls:
                     load = f"p4odp_load_bits({data}, {offset * 8 + (width + 7) // 8 * 8 - width}, {width})"
                     self.emit(f"{name} = {self.wrap(load, typ) if isinstance(typ, t.Bits) and typ.signed else load};")
                 offset += (width + 7) // 8
-            self.scope.names[p.name] = binding
+            frame[p.name] = binding
         self.action_end, self.return_value = end, result
-        self.block(body)
+        with self.bindings.frame(frame):
+            self.block(body)
         self.action_end, self.return_value = outer_end, outer_result
         self.lines.append(f"{end}:;")
         for target, source in copy_back:
             if isinstance(target, ir.Slice):
-                self.scope = Scope(outer_scope, {"$out": source})
-                self.assign_to(target, ir.PathExpression(target.loc, "$out", type=source.type), target.loc)
+                with self.bindings.bound("$out", source):
+                    self.assign_to(target, ir.PathExpression(target.loc, "$out", type=source.type), target.loc)
             elif is_wide(target.type):
                 self.emit(f"memcpy({target.c}, {source}, sizeof {target.c});")
             else:
@@ -171,7 +165,6 @@ class Calls:
             self.emit(f"if (pc->exited) goto {outer_end or 'ctl_end'};")
         self.indent -= 1
         self.emit("}")
-        self.scope = outer_scope
 
 
 def _walk_statements(stmt: ir.Statement):

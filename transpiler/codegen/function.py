@@ -10,7 +10,7 @@ from p4odp.transpiler.codegen._types import type_name
 from p4odp.transpiler.codegen.calls import Calls
 from p4odp.transpiler.codegen.expressions import Expressions
 from p4odp.transpiler.codegen.packets import Packets
-from p4odp.transpiler.codegen.scope import Binding, Scope, Unsupported
+from p4odp.transpiler.codegen.scope import Binding, Unsupported
 from p4odp.transpiler.codegen.statements import Statements
 from p4odp.transpiler.codegen.tables import Tables
 from p4odp.transpiler.codegen.wide import WideValues
@@ -28,11 +28,10 @@ class FunctionContext(Statements, Expressions, WideValues, Calls, Packets, Table
     Each concern is a mixin of its own module: statements, expressions, values wider than 64
     bits, calls, packets (parsing and deparsing) and tables."""
 
-    def __init__(self, gen: Generator, decl, scope: Scope) -> None:
+    def __init__(self, gen: Generator, decl) -> None:
         self.gen = gen
         self.decl = decl
-        self.scope = scope
-        self.block_scope = scope  # the parser's or control's own: parameters and locals
+        self.bindings = gen.bindings
         self.prelude: list[str] = []
         self.lines: list[str] = []
         self.indent = 1
@@ -46,9 +45,10 @@ class FunctionContext(Statements, Expressions, WideValues, Calls, Packets, Table
         self.lines.append("\t" * self.indent + line)
 
     def resolve(self, ref):
-        """What a `PathExpression` or `ActionRef` names; `.x` (and names the inlining pass marked so) are
-        top-level."""
-        return (self.gen.globals if ref.is_global else self.scope).lookup(ref.name)
+        """What a `PathExpression` or `ActionRef` names (a `Binding`, an `ExternInstance` or a
+        declaration); `.x` (and names the inlining pass marked so) skips the parameters of the
+        action or function being expanded."""
+        return self.bindings.lookup(ref.name, ref.is_global)
 
     def temp(self, prefix: str = "t") -> str:
         return f"{prefix}{next(self.gen.tmp)}"
@@ -65,21 +65,19 @@ class FunctionContext(Statements, Expressions, WideValues, Calls, Packets, Table
             name = f"v_{c_ident(decl.name)}_{next(self.gen.tmp)}"
             self.prelude.append("\t" + self.gen.member_decl(typ, name, decl.loc) + ";")
             self.prelude.append(f"\tmemset(&{name}, 0, sizeof {name});")
-            self.scope.names[decl.name] = Binding(name, typ)
+            self.bindings.names[decl.name] = Binding(name, typ)
             if decl.init is not None:
                 self.assign(Binding(name, typ), decl.init, decl.loc)
         elif isinstance(decl, ir.Constant):
-            self.scope.names[decl.name] = Binding(self.gen.const_c(decl.value), decl.value.type,
-                                                  self.gen.const_int(decl.value))
-        elif isinstance(decl, ir.Action):
-            self.scope.names[decl.name] = decl
-        elif isinstance(decl, ir.Table):
-            self.scope.names[decl.name] = decl
+            self.bindings.names[decl.name] = Binding(self.gen.const_c(decl.value), decl.value.type,
+                                                     self.gen.const_int(decl.value))
+        elif isinstance(decl, (ir.Action, ir.Table)):
+            pass  # they mean their declaration (`NameTable`)
         elif isinstance(decl, ir.Instance):
             if isinstance(self.gen.decls.get(type_name(decl.type_ref)), (ir.Parser, ir.Control)):
                 raise Unsupported(decl.loc, "parser and control instances without the inlining pass")
             if self.gen.extern_storage(decl) is not None:
-                self.scope.names[decl.name] = self.gen.extern_instance(decl)
+                self.bindings.names[decl.name] = self.gen.extern_instance(decl)
             else:
                 raise Unsupported(decl.loc, f"instances of {type_name(decl.type_ref)} inside blocks")
         elif isinstance(decl, ir.ValueSet):

@@ -12,8 +12,9 @@ from p4odp.diagnostics import Loc
 from p4odp.transpiler.codegen._types import tuple_struct, type_name
 from p4odp.transpiler.codegen.function import FunctionContext
 from p4odp.transpiler.architectures import Architecture, architecture_of
-from p4odp.transpiler.codegen.scope import Binding, ExternInstance, Scope, Unsupported
+from p4odp.transpiler.codegen.scope import Binding, Bindings, ExternInstance, Unsupported
 from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, struct_name
+from p4odp.transpiler.passes.unique_names import NameTable
 from p4odp.transpiler.model import CAction, CActionParam, CCounter, CFunction, CProgram, CStruct, CTable
 
 __all__ = ["Generator"]
@@ -29,7 +30,7 @@ class Generator:
         self.table_structures = table_structures
         self.line_directives = line_directives
         self.source = source
-        self.globals = Scope(None)
+        self.bindings = Bindings(NameTable(program))
         self.structs: dict[str, CStruct] = {}
         self.functions: list[CFunction] = []
         self.tables: list[CTable] = []
@@ -61,12 +62,10 @@ class Generator:
             elif isinstance(decl, ir.MatchKindDeclaration):
                 continue
             elif isinstance(decl, ir.Constant):
-                self.globals.names[decl.name] = Binding(self.const_c(decl.value), decl.value.type,
-                                                        self.const_int(decl.value))
-            elif isinstance(decl, (ir.Action, ir.Function)):
-                self.globals.names[decl.name] = decl
+                self.bindings.names[decl.name] = Binding(self.const_c(decl.value), decl.value.type,
+                                                         self.const_int(decl.value))
             elif isinstance(decl, ir.Instance) and self.extern_storage(decl) is not None:
-                self.globals.names[decl.name] = self.extern_instance(decl)  # shared by every block that uses it
+                self.bindings.names[decl.name] = self.extern_instance(decl)  # shared by every block that uses it
             elif hasattr(decl, "name"):
                 self.decls.setdefault(decl.name, decl)
         if len(main.args) != len(arch.blocks):
@@ -144,16 +143,17 @@ class Generator:
 
     def gen_block(self, role: str, decl) -> dict:
         fn = f"p4_{role}"
-        ctx = FunctionContext(self, decl, Scope(self.globals))
+        ctx = FunctionContext(self, decl)
         params = []
         for p in decl.params:
             typ = p.type
             if isinstance(typ, t.ExternT):
-                ctx.scope.names[p.name] = Binding("pc", typ)
+                self.bindings.names[p.name] = Binding("pc", typ)
                 continue
             c = self.type_c(typ, p.loc)
-            params.append(f"{c} *{c_ident(p.name)}")
-            ctx.scope.names[p.name] = Binding(f"(*{c_ident(p.name)})", typ)
+            c_name = c_ident(p.name.split("#")[0])  # unique-names' suffix: unique within the C function anyway
+            params.append(f"{c} *{c_name}")
+            self.bindings.names[p.name] = Binding(f"(*{c_name})", typ)
         for local in decl.locals:
             ctx.local_decl(local)
         if isinstance(decl, ir.Parser):
@@ -178,7 +178,7 @@ class Generator:
             return None
 
         def lookup(name: str):
-            binding = self.globals.lookup(name)
+            binding = self.bindings.names.get(name)
             return binding.const if isinstance(binding, Binding) else None
 
         value = evaluate(expr, lookup)

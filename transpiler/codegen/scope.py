@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Optional
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterator, Optional
 
 from p4odp import types as t
 from p4odp.diagnostics import Loc
+from p4odp.transpiler.passes.unique_names import NameTable
 
-__all__ = ["Unsupported", "Binding", "ExternInstance", "Scope"]
+__all__ = ["Unsupported", "Binding", "ExternInstance", "Bindings"]
 
 
 class Unsupported(Exception):
@@ -41,17 +43,40 @@ class ExternInstance:
     element: Optional[t.Type] = None
 
 
-@dataclass
-class Scope:
-    """The names a block (or an inlined body) declares, inside those of `parent`."""
+class Bindings:
+    """What each name means in the C being generated.
 
-    parent: Optional["Scope"]
-    names: dict[str, object] = field(default_factory=dict)
+    After the unique-names pass a name is one declaration program-wide, so one flat table holds
+    the C of every name (`names`: constants, variables, the blocks' parameters, extern
+    instances); the parameters of the actions and functions being expanded are in `frames`, the
+    innermost looked up first.  A name with no C of its own (an action, a table, a function) means
+    its declaration in the program's `NameTable`."""
 
-    def lookup(self, name: str):
-        scope = self
-        while scope is not None:
-            if name in scope.names:
-                return scope.names[name]
-            scope = scope.parent
-        return None
+    def __init__(self, table: NameTable) -> None:
+        self.table = table
+        self.names: dict[str, object] = {}
+        self.frames: list[dict[str, Binding]] = []
+
+    def lookup(self, name: str, is_global: bool = False):
+        if not is_global and self.frames and name in self.frames[-1]:
+            return self.frames[-1][name]
+        found = self.names.get(name)
+        return found if found is not None else self.table.get(name, is_global)
+
+    @contextmanager
+    def frame(self, params: dict[str, Binding]) -> Iterator[None]:
+        """Inside: `params` (an expanded action's or function's parameters) are looked up first."""
+        self.frames.append(params)
+        try:
+            yield
+        finally:
+            self.frames.pop()
+
+    @contextmanager
+    def bound(self, name: str, binding: Binding) -> Iterator[None]:
+        """Inside: `name` (one the generator makes up, with a `$`) means `binding`."""
+        self.names[name] = binding
+        try:
+            yield
+        finally:
+            del self.names[name]

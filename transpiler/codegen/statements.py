@@ -6,7 +6,7 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc
 from p4odp.transpiler.codegen._types import tuple_struct
-from p4odp.transpiler.codegen.scope import Binding, Scope, Unsupported
+from p4odp.transpiler.codegen.scope import Binding, Unsupported
 from p4odp.transpiler.ctypes_map import bits_of, c_ident, is_wide
 
 __all__ = ["Statements"]
@@ -27,14 +27,9 @@ class Statements:
     # ------------------------------------------------------------------
     # Statements
 
-    def block(self, block: ir.Block, keep_scope: bool = False) -> None:
-        """The statements of `block`, in a scope of their own unless `keep_scope`."""
-        outer = self.scope
-        if not keep_scope:
-            self.scope = Scope(outer)
+    def block(self, block: ir.Block) -> None:
         for stmt in block.statements:
             self.statement(stmt)
-        self.scope = outer
 
     def statement(self, stmt: ir.Statement) -> None:
         if self.gen.line_directives and stmt.loc.line > 0:
@@ -58,19 +53,10 @@ class Statements:
         self.local_decl(stmt.decl)
 
     def s_Assignment(self, stmt: ir.Assignment) -> None:
-        if stmt.op is not None and not isinstance(stmt.target, ir.Slice):
-            # `a op= b` evaluates `a` once, even when its index has side effects.
-            target = self.lvalue(stmt.target)
-            self.scope = Scope(self.scope, {"$target": target})
-            operand = ir.PathExpression(stmt.target.loc, "$target", type=stmt.target.type)
-            value = ir.Binary(stmt.loc, ir.BinaryOp(stmt.op), operand, stmt.value, type=stmt.target.type)
-            self.assign(target, value, stmt.loc)
-            self.scope = self.scope.parent
-        elif stmt.op is not None:
-            value = ir.Binary(stmt.loc, ir.BinaryOp(stmt.op), stmt.target, stmt.value, type=stmt.target.type)
-            self.assign_to(stmt.target, value, stmt.loc)
-        else:
-            self.assign_to(stmt.target, stmt.value, stmt.loc)
+        value = stmt.value
+        if stmt.op is not None:  # side-effect-ordering left `a op= b` only where `a` has no call
+            value = ir.Binary(stmt.loc, ir.BinaryOp(stmt.op), stmt.target, value, type=stmt.target.type)
+        self.assign_to(stmt.target, value, stmt.loc)
 
     def s_IfStatement(self, stmt: ir.IfStatement) -> None:
         cond = self.value(stmt.cond)
@@ -87,34 +73,28 @@ class Statements:
         self.indent -= 1
 
     def s_ForStatement(self, stmt: ir.ForStatement) -> None:
-        outer = self.scope
-        self.scope = Scope(outer)
         self.emit("{")
         for init in stmt.init:
             self.statement(init)
         cond = (lambda: self.value(stmt.cond)) if stmt.cond is not None else None
         self.loop(stmt.body, cond, lambda: [self.statement(u) for u in stmt.updates])
         self.emit("}")
-        self.scope = outer
 
     def s_ForInStatement(self, stmt: ir.ForInStatement) -> None:
         collection = stmt.collection
         if not (isinstance(collection, ir.Binary) and collection.op is ir.BinaryOp.RANGE):
             raise Unsupported(stmt.loc, "for-in loops over anything but a range lo .. hi")
-        outer = self.scope
-        self.scope = Scope(outer)
         var = stmt.var
         name = f"v_{c_ident(var.name)}_{next(self.gen.tmp)}"
         last = self.temp("last")
         self.emit("{")
         self.emit(f"{self.gen.member_decl(var.type, name, var.loc)} = {self.value(collection.left)};")
         self.emit(f"uint64_t {last} = {self.value(collection.right)};")
-        self.scope.names[var.name] = Binding(name, var.type)
+        self.bindings.names[var.name] = Binding(name, var.type)
         more = self.temp("more")  # stepping past the last value could wrap around: count instead
         self.emit(f"bool {more} = (uint64_t){name} <= {last};")
         self.loop(stmt.body, lambda: more, lambda: self.emit(f"{more} = (uint64_t){name} < {last}; {name}++;"))
         self.emit("}")
-        self.scope = outer
 
     def loop(self, body: ir.Statement, cond, updates) -> None:
         """`for (;;)` with the condition first and the updates at a label `continue` jumps to;

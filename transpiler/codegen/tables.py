@@ -119,7 +119,7 @@ class Tables:
                 if action.name == "NoAction":
                     default_id = action_id
             if not default_id:
-                noaction = self.gen.globals.lookup("NoAction")
+                noaction = self.bindings.lookup("NoAction", is_global=True)
                 if isinstance(noaction, ir.Action):
                     default_id = self.gen.action_id(noaction, "NoAction", [])
                     actions.append((noaction, (), default_id))
@@ -148,7 +148,8 @@ class Tables:
         for element, key in zip(elements, keys):
             parts.append(self.entry_key(element, key))
         action_args = [str(self.gen.const_int(a.value) or 0) for a in entry.action.args]
-        text = f"{entry.action.name} {' '.join(parts)} => {' '.join(action_args)}"
+        action = self.resolve(entry.action)
+        text = f"{action.control_name or action.name} {' '.join(parts)} => {' '.join(action_args)}"
         if not any(k.match_kind in ("P4ODP_MATCH_TERNARY", "P4ODP_MATCH_RANGE", "P4ODP_MATCH_OPTIONAL")
                    for k in keys):
             return text

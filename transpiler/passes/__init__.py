@@ -9,6 +9,9 @@ one out, `--dump-after NAME|all` writes the IR after it):
 
 * `inlining` (inlining.py): parser and control instances inlined where they
   are applied, their constructor parameters replaced by their arguments;
+* `unique-names` (unique_names.py): every declaration but top-level ones and
+  parameters of actions and functions renamed so that no two share a name;
+  later stages look names up in its `NameTable` instead of keeping scopes;
 * `constant-folding` (constant_folding.py): constants replaced by their
   values, constant expressions folded, `if (true)`/`if (false)` simplified;
 * `dead-code` (dead_code.py): unreachable statements and parser states,
@@ -38,15 +41,16 @@ from p4odp.transpiler.passes.inlining import Inlining
 from p4odp.transpiler.passes.manager import Pass, PassContext, PassManager, PassOptions, PassResult, ir_pass
 from p4odp.transpiler.passes.table_structures import TableStructures
 from p4odp.transpiler.passes.type_lowering import TypeLowering
+from p4odp.transpiler.passes.unique_names import CALLABLES, NameTable, UniqueNames
 
 __all__ = ["Pass", "PassContext", "PassManager", "PassOptions", "PassResult", "ir_pass", "default_passes",
-           "midend", "Inlining", "ConstantFolding", "DeadCode",
+           "midend", "CALLABLES", "NameTable", "Inlining", "UniqueNames", "ConstantFolding", "DeadCode",
            "TypeLowering", "TableStructures"]
 
 
 def default_passes() -> list[Pass]:
     """The midend's passes, in the order they run."""
-    return [Inlining(), ConstantFolding(), DeadCode(), TypeLowering(), TableStructures()]
+    return [Inlining(), UniqueNames(), ConstantFolding(), DeadCode(), TypeLowering(), TableStructures()]
 
 
 def midend(program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:

@@ -4,8 +4,8 @@ What it does, in every body (parsers, controls, actions, functions) and in
 table properties, variable initializers and constructor arguments:
 
 * replaces a reference to a constant of type `bit<W>`, `int<W>`, `bool` or
-  `int` by the constant's value (names are resolved scope by scope: a local
-  variable, parameter or constant of the same name hides an outer constant);
+  `int` by the constant's value (names as unique-names left them: a parameter
+  of the action or function it is in, else the one declaration of the name);
 * folds an operator, cast, slice, concatenation or `?:` whose operands are
   literals into one literal of the expression's type, with P4's semantics
   (`frontend/const_eval.evaluate`: wrap-around, signed values, saturation);
@@ -40,7 +40,6 @@ from p4odp.transpiler.passes.manager import PassContext
 __all__ = ["ConstantFolding", "literal"]
 
 _FOLDABLE = (t.Bits, t.Bool, t.InfInt)
-_UNKNOWN = object()  # a name bound to something that is not a constant known here
 
 
 def literal(expr: ir.Expression, value) -> Optional[ir.Expression]:
@@ -55,26 +54,6 @@ def literal(expr: ir.Expression, value) -> Optional[ir.Expression]:
     if isinstance(typ, t.InfInt):
         return ir.IntLiteral(expr.loc, value, type=typ)
     return None
-
-
-class _Scope:
-    def __init__(self, parent: Optional["_Scope"]) -> None:
-        self.parent = parent
-        self.names: dict[str, object] = {}
-
-    def lookup(self, name: str):
-        scope = self
-        while scope is not None:
-            if name in scope.names:
-                return scope.names[name]
-            scope = scope.parent
-        return _UNKNOWN
-
-    def root(self) -> "_Scope":
-        scope = self
-        while scope.parent is not None:
-            scope = scope.parent
-        return scope
 
 
 class _Constant:
@@ -102,31 +81,23 @@ class ConstantFolding:
 class _Folder:
     def __init__(self, ctx: PassContext) -> None:
         self.ctx = ctx
-        self.scope = _Scope(None)
+        self.constants: dict[str, _Constant] = {}
+        self.params: frozenset = frozenset()  # those of the action or function being folded
         self.folded = 0
         self.substituted = 0
 
     # ------------------------------------------------------------------
-    # Scopes
+    # Names
 
-    def push(self) -> None:
-        self.scope = _Scope(self.scope)
-
-    def pop(self) -> None:
-        self.scope = self.scope.parent
-
-    def bind(self, name: str, value=_UNKNOWN) -> None:
-        self.scope.names[name] = value
-
-    def bind_params(self, *param_lists: tuple) -> None:
-        for params in param_lists:
-            for p in params:
-                self.bind(p.name)
+    def constant(self, name: str, is_global: bool = False) -> Optional[_Constant]:
+        if name in self.params and not is_global:
+            return None
+        return self.constants.get(name)
 
     def value_of(self, name: str):
         """For `evaluate`: the value of the constant `name`, None if it is not one."""
-        found = self.scope.lookup(name)
-        return found.value if isinstance(found, _Constant) else None
+        found = self.constant(name)
+        return found.value if found is not None else None
 
     # ------------------------------------------------------------------
     # Declarations
@@ -141,50 +112,32 @@ class _Folder:
         value = self.expr(decl.value)
         known = evaluate(value, self.value_of)
         typ = decl.type
-        if known is None:
-            self.bind(decl.name)
-        else:
+        if known is not None:
             # Enum constants keep their name but still fold inside casts such as `(bit<8>) E_CONST`.
-            self.bind(decl.name, _Constant(known, isinstance(typ, _FOLDABLE) and typ == value.type))
+            self.constants[decl.name] = _Constant(known, isinstance(typ, _FOLDABLE) and typ == value.type)
         return replace(decl, value=value) if value is not decl.value else decl
 
     def d_Variable(self, decl: ir.Variable):
         init = self.expr(decl.init) if decl.init is not None else None
-        self.bind(decl.name)
         return replace(decl, init=init) if init is not decl.init else decl
 
     def d_Instance(self, decl: ir.Instance):
         args = self.nodes(decl.args)
-        self.push()  # the abstract methods' names are the instance's own
         initializer = tuple(self.decl(d) for d in decl.initializer)
-        self.pop()
-        self.bind(decl.name)
         if args is decl.args and all(a is b for a, b in zip(initializer, decl.initializer)):
             return decl
         return replace(decl, args=args, initializer=initializer)
 
-    def d_ValueSet(self, decl: ir.ValueSet):
-        self.bind(decl.name)
-        return decl
-
-    def d_Action(self, decl: ir.Action):
-        self.push()
-        self.bind_params(decl.params)
+    def d_Action(self, decl):
+        """An action's or function's body, where its parameters hide constants of the same name."""
+        outer, self.params = self.params, frozenset(p.name for p in decl.params)
         body = self.block_body(decl.body)
-        self.pop()
-        self.bind(decl.name)
+        self.params = outer
         return replace(decl, body=body) if body is not decl.body else decl
 
-    def d_Function(self, decl: ir.Function):
-        self.bind(decl.name)  # before the body: a function may not call itself, but its name is taken
-        self.push()
-        self.bind_params(decl.params)
-        body = self.block_body(decl.body)
-        self.pop()
-        return replace(decl, body=body) if body is not decl.body else decl
+    d_Function = d_Action
 
     def d_Table(self, decl: ir.Table):
-        self.bind(decl.name)  # inside its properties the name means the table
         props = tuple(self.table_property(p) for p in decl.properties)
         if all(a is b for a, b in zip(props, decl.properties)):
             return decl
@@ -203,30 +156,22 @@ class _Folder:
         return replace(prop, value=new) if new is not value else prop
 
     def d_Parser(self, decl: ir.Parser):
-        self.push()
-        self.bind_params(decl.params, decl.ctor_params)
         locals_ = tuple(self.decl(d) for d in decl.locals)
         states = tuple(self.parser_state(s) for s in decl.states)
-        self.pop()
         if all(a is b for a, b in zip(locals_, decl.locals)) and all(a is b for a, b in zip(states, decl.states)):
             return decl
         return replace(decl, locals=locals_, states=states)
 
     def parser_state(self, state: ir.ParserState) -> ir.ParserState:
-        self.push()
         components = self.statements(state.components)
         transition = self.expr(state.transition) if state.transition is not None else None
-        self.pop()
         if components is state.components and transition is state.transition:
             return state
         return replace(state, components=components, transition=transition)
 
     def d_Control(self, decl: ir.Control):
-        self.push()
-        self.bind_params(decl.params, decl.ctor_params)
         locals_ = tuple(self.decl(d) for d in decl.locals)
         body = self.statement(decl.body)
-        self.pop()
         if body is decl.body and all(a is b for a, b in zip(locals_, decl.locals)):
             return decl
         return replace(decl, locals=locals_, body=body)
@@ -235,7 +180,6 @@ class _Folder:
     # Statements
 
     def block_body(self, block: ir.Block) -> ir.Block:
-        """The body of an action or function: in the scope of its parameters."""
         statements = self.statements(block.statements)
         return replace(block, statements=statements) if statements is not block.statements else block
 
@@ -251,17 +195,13 @@ class _Folder:
 
     def nested(self, stmt: ir.Statement) -> ir.Statement:
         """A statement that must stay a statement (an if's branch, a loop's body)."""
-        self.push()
         new = self.statement(stmt)
-        self.pop()
         return new if new is not None else ir.EmptyStatement(stmt.loc)
 
     def statement(self, stmt: ir.Statement) -> Optional[ir.Statement]:
         """`stmt` folded; None when nothing is left of it."""
         if isinstance(stmt, ir.Block):
-            self.push()
             statements = self.statements(stmt.statements)
-            self.pop()
             return replace(stmt, statements=statements) if statements is not stmt.statements else stmt
         if isinstance(stmt, ir.DeclarationStatement):
             decl = self.decl(stmt.decl)
@@ -275,19 +215,14 @@ class _Folder:
                 return stmt
             return replace(stmt, expr=expr, cases=cases)
         if isinstance(stmt, ir.ForStatement):
-            self.push()
             init = self.statements(stmt.init)
             cond = self.expr(stmt.cond) if stmt.cond is not None else None
             updates = self.statements(stmt.updates)
             body = self.nested(stmt.body)
-            self.pop()
             return replace(stmt, init=init, cond=cond, updates=updates, body=body)
         if isinstance(stmt, ir.ForInStatement):
             collection = self.expr(stmt.collection)
-            self.push()
-            self.bind(stmt.var.name)
             body = self.nested(stmt.body)
-            self.pop()
             return replace(stmt, collection=collection, body=body)
         # Assignments, calls, return, exit, ...: fold the expressions they hold.
         return map_children(stmt, self.expr)
@@ -343,9 +278,8 @@ class _Folder:
         return new
 
     def path(self, expr: ir.PathExpression) -> ir.Expression:
-        scope = self.scope.root() if expr.is_global else self.scope
-        found = scope.lookup(expr.name)
-        if isinstance(found, _Constant) and found.substitute and isinstance(expr.type, _FOLDABLE):
+        found = self.constant(expr.name, expr.is_global)
+        if found is not None and found.substitute and isinstance(expr.type, _FOLDABLE):
             folded = literal(expr, wrap(found.value, expr.type) if isinstance(expr.type, t.Bits) else found.value)
             if folded is not None:
                 self.substituted += 1

@@ -1,7 +1,8 @@
 """The pass manager: runs the midend's passes over the typed IR, in order.
 
 A pass is any object with a `name` and a call `(program, ctx) -> program`
-(a class instance, or a function given a name by `@ir_pass("name")`).  It
+(a class instance, or a function given a name by `@ir_pass("name")`); one
+whose `required` is true cannot be skipped (later passes rely on it).  It
 returns a new `ir.Program` (nodes are immutable: it rebuilds what it changes
 with `dataclasses.replace`), reports user errors to `ctx.diags`, says what it
 did with `ctx.report`, and leaves facts for later stages in side tables of
@@ -157,9 +158,14 @@ class PassManager:
         if options.dump_after is not None and options.dump_after != "all" and options.dump_after not in self.names:
             diags.error(COMMAND_LINE, f"--dump-after: unknown pass '{options.dump_after}' (passes: {known}, or all)")
             ok = False
+        required = {p.name for p in self.passes if getattr(p, "required", False)}
         for name in options.skip:
             if name not in self.names:
                 diags.error(COMMAND_LINE, f"--skip-pass: unknown pass '{name}' (passes: {known})")
+                ok = False
+            elif name in required:
+                diags.error(COMMAND_LINE, f"--skip-pass: the pass '{name}' cannot be skipped: the passes after it "
+                                          f"rely on what it does")
                 ok = False
         return ok
 
