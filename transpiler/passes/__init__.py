@@ -14,6 +14,9 @@ one out, `--dump-after NAME|all` writes the IR after it):
   later stages look names up in its `NameTable` instead of keeping scopes;
 * `constant-folding` (constant_folding.py): constants replaced by their
   values, constant expressions folded, `if (true)`/`if (false)` simplified;
+* `side-effect-ordering` (side_effects.py): every call with an effect made
+  a statement of its own (or the whole value of an assignment), in P4's
+  left-to-right and short-circuit order, through temporaries `tmp$N`;
 * `dead-code` (dead_code.py): unreachable statements and parser states,
   unused tables, actions, functions and local variables removed;
 * `type-lowering` (type_lowering.py): the C representation of each scalar
@@ -39,18 +42,20 @@ from p4odp.transpiler.passes.constant_folding import ConstantFolding
 from p4odp.transpiler.passes.dead_code import DeadCode
 from p4odp.transpiler.passes.inlining import Inlining
 from p4odp.transpiler.passes.manager import Pass, PassContext, PassManager, PassOptions, PassResult, ir_pass
+from p4odp.transpiler.passes.side_effects import SideEffectOrdering
 from p4odp.transpiler.passes.table_structures import TableStructures
 from p4odp.transpiler.passes.type_lowering import TypeLowering
 from p4odp.transpiler.passes.unique_names import CALLABLES, NameTable, UniqueNames
 
 __all__ = ["Pass", "PassContext", "PassManager", "PassOptions", "PassResult", "ir_pass", "default_passes",
            "midend", "CALLABLES", "NameTable", "Inlining", "UniqueNames", "ConstantFolding", "DeadCode",
-           "TypeLowering", "TableStructures"]
+           "SideEffectOrdering", "TypeLowering", "TableStructures"]
 
 
 def default_passes() -> list[Pass]:
     """The midend's passes, in the order they run."""
-    return [Inlining(), UniqueNames(), ConstantFolding(), DeadCode(), TypeLowering(), TableStructures()]
+    return [Inlining(), UniqueNames(), ConstantFolding(), SideEffectOrdering(), DeadCode(), TypeLowering(),
+            TableStructures()]
 
 
 def midend(program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:
