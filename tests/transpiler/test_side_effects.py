@@ -11,8 +11,9 @@ from test_pass_golden import _expr
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.diagnostics import Diagnostics
+from p4odp.diagnostics import Diagnostics, InternalError
 from p4odp.frontend import FrontendOptions, load_program
+from p4odp.transpiler import generate_c, passes
 from p4odp.transpiler.passes import PassManager, PassOptions, SideEffectOrdering, default_passes
 from p4odp.transpiler.passes._walk import walk
 from p4odp.transpiler.passes.side_effects import has_effect, is_apply_result, is_effect_call
@@ -465,7 +466,15 @@ def test_the_contract_checker_sees_what_the_pass_removes(tmp_path: Path):
 
 
 # ----------------------------------------------------------------------
-# The C generator relies on the pass
+# The C generator prints, and refuses what the pass should have moved
+
+
+def test_the_generator_refuses_a_call_left_inside_an_expression(tmp_path: Path, monkeypatch):
+    program = load(tmp_path, v1model("hdr.h.a = hdr.h.b + bump(hdr.h.b);", globals=FUNCTIONS))
+    without = [p for p in default_passes() if p.name != "side-effect-ordering"]
+    monkeypatch.setattr(passes, "default_passes", lambda: without)
+    with pytest.raises(InternalError, match="side-effect-ordering pass should have made it a statement"):
+        generate_c(program, str(tmp_path / "prog.p4"), Diagnostics())
 
 
 def test_the_pass_cannot_be_skipped(tmp_path: Path):

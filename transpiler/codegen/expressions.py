@@ -1,13 +1,20 @@
-"""Expressions: l-values, and C values of at most 64 bits (the `v_*` handlers)."""
+"""Expressions: l-values, and C values of at most 64 bits (the `v_*` handlers).
+
+Evaluation order is decided before: the side-effect-ordering pass leaves calls with effects only
+as statements or as the whole value of an assignment (its module docstring gives the contract),
+so an expression is printed as one C expression, its operands in any order.  A call with effects
+met as an operand here is a compiler bug (`InternalError`).
+"""
 
 from __future__ import annotations
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.diagnostics import Loc
+from p4odp.diagnostics import InternalError, Loc
 from p4odp.transpiler.codegen._types import tuple_struct
 from p4odp.transpiler.codegen.scope import Binding, Unsupported
 from p4odp.transpiler.ctypes_map import bits_of, c_ident, is_wide
+from p4odp.transpiler.passes.side_effects import is_apply_result, is_effect_call
 
 __all__ = ["Expressions"]
 
@@ -24,6 +31,7 @@ class Expressions:
                 raise Unsupported(expr.loc, f"'{expr.name}' here")
             return binding
         if isinstance(expr, ir.Member):
+            _ordered(expr.expr)
             base = self.lvalue(expr.expr)
             btype = base.type
             if isinstance(btype, t.Stack):
@@ -33,6 +41,8 @@ class Expressions:
                     return Binding(f"{base.c}.e[{base.c}._next ? {base.c}._next - 1 : 0]", btype.element)
                 raise Unsupported(expr.loc, f"stack member {expr.member}")
             return Binding(f"{base.c}.{c_ident(expr.member)}", expr.type)
+        if isinstance(expr, ir.ArrayIndex):
+            _ordered(expr.expr, expr.index)
         if isinstance(expr, ir.ArrayIndex) and isinstance(expr.expr.type, t.TupleT):  # a constant index
             return Binding(f"{self.lvalue(expr.expr).c}.f{self.gen.const_int(expr.index)}", expr.type)
         if isinstance(expr, ir.ArrayIndex):
@@ -44,7 +54,7 @@ class Expressions:
                 self.emit(f"uint64_t {position} = {self.value(expr.index)};")
                 return Binding(f"{base.c}.e[{position} < {size} ? {position} : 0]", expr.type)
             return Binding(f"{base.c}.e[{index}]", expr.type)
-        if isinstance(expr, ir.MethodCall):  # a struct or header a call returns (lookahead, a function)
+        if isinstance(expr, ir.MethodCall):  # the whole value: a struct or header a call returns
             result = self.call(expr, as_statement=False)
             if result is None:
                 raise Unsupported(expr.loc, "this call as a value")
@@ -52,7 +62,8 @@ class Expressions:
         raise Unsupported(expr.loc, f"{type(expr).__name__} as an l-value")
 
     def value(self, expr: ir.Expression) -> str:
-        """A C expression for the value of `expr` (64-bit for integers)."""
+        """A C expression for the value of `expr` (64-bit for integers); `expr` may be a call (the whole
+        value of an assignment), its operands may not."""
         typ = expr.type
         if is_wide(typ):
             raise Unsupported(expr.loc, f"a value of {typ} where at most 64 bits fit")
@@ -95,7 +106,7 @@ class Expressions:
             run = self.apply_table(expr.expr.method.expr)
             return run["hit"] if expr.member == "hit" else f"!{run['hit']}"
         if isinstance(btype, t.Stack) and expr.member in ("lastIndex", "nextIndex", "size"):
-            base = self.lvalue(expr.expr)
+            base = self.lvalue(_ordered(expr.expr))
             if expr.member == "size":
                 return str(btype.size)
             return f"(uint64_t){base.c}._next" if expr.member == "nextIndex" else f"(uint64_t)({base.c}._next - 1)"
@@ -105,7 +116,7 @@ class Expressions:
         return self.lvalue(expr).c
 
     def v_Cast(self, expr: ir.Cast) -> str:
-        to, src = expr.type, expr.expr.type
+        to, src = expr.type, _ordered(expr.expr).type
         if is_wide(src):  # the low bits of a wide value
             low = self.wide_low_bits(expr.expr, min(bits_of(src).width, 64) - 1, 0)
             if isinstance(to, t.Bool):
@@ -123,7 +134,7 @@ class Expressions:
         raise Unsupported(expr.loc, f"casts to {to}")
 
     def v_Unary(self, expr: ir.Unary) -> str:
-        inner = self.value(expr.expr)
+        inner = self.value(_ordered(expr.expr))
         typ = expr.type
         if expr.op is ir.UnaryOp.NOT:
             return f"(!({inner}))"
@@ -141,25 +152,11 @@ class Expressions:
             return f"p4odp_trunc({c}, {typ.width})"
         return c
 
-    def captured(self, expr: ir.Expression) -> tuple[list[str], str]:
-        """The C value of `expr` and, apart, the statements computing it needs (inlined calls)."""
-        start = len(self.lines)
-        value = self.value(expr)
-        lines = self.lines[start:]
-        del self.lines[start:]
-        return lines, value
-
     def v_Binary(self, expr: ir.Binary) -> str:
         op, typ = expr.op, expr.type
+        _ordered(expr.left, expr.right)
         if op in (ir.BinaryOp.AND, ir.BinaryOp.OR):
-            left = self.value(expr.left)
-            lines, right = self.captured(expr.right)
-            if not lines:
-                return f"({left} {op.value} {right})"
-            # The right operand has side effects: evaluate it only when P4 does.
-            if op is ir.BinaryOp.AND:
-                return self.chosen("bool", left, (lines, right), ([], "0"))
-            return self.chosen("bool", left, ([], "1"), (lines, right))
+            return f"({self.value(expr.left)} {op.value} {self.value(expr.right)})"
         if is_wide(expr.left.type) and op in _COMPARISONS:
             return self.wide_compare(expr)
         ltype = expr.left.type
@@ -167,7 +164,7 @@ class Expressions:
         if aggregate:
             left = right = ""  # compared member by member below
         else:
-            left, right = self.operands(expr.left, expr.right)
+            left, right = self.value(expr.left), self.value(expr.right)
         signed = isinstance(ltype, t.Bits) and ltype.signed
         width = ltype.width if isinstance(ltype, t.Bits) else 64
         if op in _COMPARISONS:
@@ -200,45 +197,12 @@ class Expressions:
             return self.wrap(f"((uint64_t)({left}) {op.value} (uint64_t)({right}))", typ)
         raise Unsupported(expr.loc, f"the operator {op.value}")
 
-    def operands(self, first: ir.Expression, second: ir.Expression) -> tuple[str, str]:
-        """The C values of two operands, evaluated in order: when computing `second` takes statements
-        (an inlined call that may change what `first` reads), `first` is saved before them."""
-        left = self.value(first)
-        lines, right = self.captured(second)
-        if lines:
-            saved = self.temp("lhs")
-            ctype = "bool" if isinstance(first.type, t.Bool) else \
-                "int64_t" if isinstance(first.type, t.Bits) and first.type.signed else "uint64_t"
-            self.emit(f"{ctype} {saved} = {left};")
-            self.lines.extend(lines)
-            left = saved
-        return left, right
-
     def v_Mux(self, expr: ir.Mux) -> str:
-        cond = self.value(expr.cond)
-        then_lines, then = self.captured(expr.then)
-        else_lines, otherwise = self.captured(expr.otherwise)
-        if not then_lines and not else_lines:
-            return f"(({cond}) ? ({then}) : ({otherwise}))"
-        # A branch has side effects: only the chosen one may run.
-        ctype = "bool" if isinstance(expr.type, t.Bool) else "uint64_t"
-        return self.chosen(ctype, cond, (then_lines, then), (else_lines, otherwise))
-
-    def chosen(self, ctype: str, cond: str, then: tuple, otherwise: tuple) -> str:
-        """A temporary set to `then` or `otherwise` (each: the statements computing it, its C value),
-        only the statements of the one `cond` chooses running."""
-        result = self.temp("sel")
-        self.emit(f"{ctype} {result};")
-        self.emit(f"if ({cond}) {{")
-        self.lines.extend(then[0])
-        self.emit(f"\t{result} = {then[1]};")
-        self.emit("} else {")
-        self.lines.extend(otherwise[0])
-        self.emit(f"\t{result} = {otherwise[1]};")
-        self.emit("}")
-        return result
+        cond, then, otherwise = (self.value(_ordered(e)) for e in (expr.cond, expr.then, expr.otherwise))
+        return f"(({cond}) ? ({then}) : ({otherwise}))"
 
     def v_IndexedSlice(self, expr: ir.IndexedSlice) -> str:
+        _ordered(expr.expr, expr.low)
         width = self.gen.const_int(expr.width)
         if is_wide(expr.expr.type):  # bits past the end read as 0, as with narrow values
             base, low = self.wide_value(expr.expr), self.temp("lo")
@@ -251,7 +215,7 @@ class Expressions:
 
     def v_Slice(self, expr: ir.Slice) -> str:
         hi, lo = self.gen.const_int(expr.high), self.gen.const_int(expr.low)
-        if is_wide(expr.expr.type):
+        if is_wide(_ordered(expr.expr).type):
             return self.wide_low_bits(expr.expr, hi, lo)
         return f"p4odp_trunc((uint64_t)({self.value(expr.expr)}) >> {lo}, {hi - lo + 1})"
 
@@ -266,7 +230,18 @@ class Expressions:
         if isinstance(left, (ir.ListExpression, ir.StructExpression, ir.InvalidExpression)) or \
                 isinstance(right, (ir.ListExpression, ir.StructExpression, ir.InvalidExpression)):
             raise Unsupported(loc, "comparison with an initializer")
+        _ordered(left, right)
         return _equal_c(self.lvalue(left).c, self.lvalue(right).c, typ)
+
+
+def _ordered(*operands: ir.Expression) -> ir.Expression:
+    """The (last) operand: an operand that is a call with effects is a bug of the side-effect-ordering
+    pass, which leaves them only as statements and whole values."""
+    for expr in operands:
+        if is_effect_call(expr) or is_apply_result(expr):
+            raise InternalError(f"{expr.loc}: a call with effects inside an expression reached the C generator; "
+                                "the side-effect-ordering pass should have made it a statement of its own")
+    return operands[-1]
 
 
 def _equal_c(a: str, b: str, typ: t.Type) -> str:
