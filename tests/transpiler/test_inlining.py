@@ -198,6 +198,48 @@ def test_inlined_program_forwards_as_written(tmp_path: Path):
     assert result.passed, result.message
 
 
+# ----------------------------------------------------------------------
+# Names that mean the caller's declarations, wherever the inlined code lands (bugs the IR validator found)
+
+
+def validated(tmp_path: Path, source: str) -> tuple[ir.Program, ir.Program]:
+    """The front end's program of `source` and the same after inlining, both checked by the IR validator
+    (before and after every midend pass, which must all run)."""
+    program = load(tmp_path, source)
+    result = run(program, default_passes(), PassOptions(validate=True))
+    assert result.ran == [p.name for p in default_passes()]
+    return program, run(program, [Inlining()], PassOptions(validate=True)).program
+
+
+def test_a_state_local_stands_for_the_sub_parsers_parameter(tmp_path: Path):
+    # `x` is declared in the state that applies peek: it becomes a parser local (start.x) before it is bound
+    # to peek's `v`, which the hoisted code then writes directly (no peek.v copy).
+    source = v1model("sm.egress_spec = 1;", parser="""
+        Peek() peek;
+        state start {
+            pkt.extract(hdr.h);
+            bit<8> x;
+            peek.apply(v = x, p = pkt, base = hdr.h.a);
+            hdr.h.b = x;
+            transition accept;
+        }
+    """, globals="""
+        parser Peek(packet_in p, in bit<8> base, out bit<8> v) {
+            state start { v = base + 1; transition accept; }
+        }
+    """)
+    program, inlined = validated(tmp_path, source)
+    parser = the(inlined, "P", ir.Parser)
+    assert [d.name for d in parser.locals if isinstance(d, ir.Variable)] == ["start.x"]
+    [set_v] = parser.states[1].components
+    assert _describe(set_v) == "start.x = Binary"
+    result = stf(tmp_path, program, tmp_path / "prog.p4", """
+        packet 0 05 00 00 0000
+        expect 1 05 06 00 0000
+    """)
+    assert result.passed, result.message
+
+
 def _describe(node) -> str:
     """A short text of a statement or expression, enough to recognise it in assertions."""
     if isinstance(node, ir.Assignment):

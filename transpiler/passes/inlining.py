@@ -128,14 +128,20 @@ class _Flattener:
         try:
             if self.depth > len(self.blocks) + 1:  # instantiation cycles do not type-check; be safe anyway
                 raise InliningError(decl.loc, f"{decl.name}: instantiates itself")
+            if isinstance(decl, ir.Parser):  # before the arguments of the applies are looked at
+                decl = _with_state_locals_hoisted(decl, self.instance_names(decl))
             locals_, hoisted = self.hoist(decl)
         finally:
             self.depth -= 1
         decl = replace(decl, locals=tuple(locals_))
         if isinstance(decl, ir.Control):
             return replace(decl, body=_ControlApplies(hoisted).block(decl.body))
-        states, state_locals = _parser_states(decl, hoisted)
-        return replace(decl, locals=(*decl.locals, *state_locals), states=states)
+        return replace(decl, states=_parser_states(decl, hoisted))
+
+    def instance_names(self, decl) -> set[str]:
+        """The names of the parser and control instances of `decl`, those `hoist` inlines."""
+        return {local.name for local in (*decl.locals, *_direct_instances(decl, self.blocks))
+                if _instantiated(local, self.blocks) is not None}
 
     def hoist(self, decl) -> tuple[list, dict]:
         """The locals of `decl` with its instances' hoisted in their place, and the instances by name."""
@@ -534,15 +540,27 @@ class _ReturnRemover:
         return ir.Assignment(loc, flag, ir.BoolLiteral(loc, True, type=t.Bool()))
 
 
-def _parser_states(parser: ir.Parser, hoisted: dict) -> tuple[tuple, list]:
-    """The states of `parser`, each state that applies a sub-parser split where it does; and the
-    declarations of such states, which become the parser's so that every piece sees them."""
-    states, state_locals = [], []
+def _with_state_locals_hoisted(parser: ir.Parser, instances: set[str]) -> ir.Parser:
+    """`parser` with the declarations of each state that applies one of `instances` made parser
+    locals (`_without_declarations`), so that every piece of the state split there sees them, and so
+    do the arguments of the applies when they stand for the sub-parser's parameters."""
+    states, declared = [], []
+    targets = dict.fromkeys(instances, True)
+    for state in parser.states:
+        if any(_apply_target(stmt, targets) is not None for stmt in state.components):
+            state, found = _without_declarations(state)
+            declared.extend(found)
+        states.append(state)
+    if not declared:
+        return parser
+    return replace(parser, locals=(*parser.locals, *declared), states=tuple(states))
+
+
+def _parser_states(parser: ir.Parser, hoisted: dict) -> tuple:
+    """The states of `parser`, each state that applies a sub-parser split where it does."""
+    states = []
     count = 0
     for state in parser.states:
-        if any(_apply_target(stmt, hoisted) is not None for stmt in state.components):
-            state, declared = _without_declarations(state)
-            state_locals.extend(declared)
         name, current = state.name, []
         for stmt in state.components:
             target = _apply_target(stmt, hoisted)
@@ -564,7 +582,7 @@ def _parser_states(parser: ir.Parser, hoisted: dict) -> tuple[tuple, list]:
                           for s in instance.sub.states)
             name, current = after, instance.copy_out(call)
         states.append(replace(state, name=name, components=tuple(current)))
-    return tuple(states), state_locals
+    return tuple(states)
 
 
 def _without_declarations(state: ir.ParserState) -> tuple[ir.ParserState, list]:
