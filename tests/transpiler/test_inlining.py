@@ -240,6 +240,54 @@ def test_a_state_local_stands_for_the_sub_parsers_parameter(tmp_path: Path):
     assert result.passed, result.message
 
 
+def test_an_apply_local_constant_passed_without_direction_is_its_value(tmp_path: Path):
+    # Add's `n` is the argument itself in the hoisted action too, where the apply block's K is not visible.
+    source = v1model("""
+        sm.egress_spec = 1;
+        const bit<8> K = 3;
+        add.apply(K, hdr.h.a);
+    """, "Add() add;", """
+        control Add(bit<8> n, inout bit<8> v) {
+            action bump() { v = v + n; }
+            table t { key = { v : exact; } actions = { bump; } default_action = bump(); }
+            apply { t.apply(); }
+        }
+    """)
+    program, inlined = validated(tmp_path, source)
+    [binary] = nodes(the(inlined, "add.bump", ir.Action).body, ir.Binary)
+    assert isinstance(binary.right, ir.IntLiteral) and binary.right.value == 3
+    result = stf(tmp_path, program, tmp_path / "prog.p4", """
+        packet 0 05 00 00 0000
+        expect 1 08 00 00 0000
+    """)
+    assert result.passed, result.message
+
+
+def test_an_argument_declared_in_the_apply_block_is_copied(tmp_path: Path):
+    # `tmp` is not visible in Ing's locals, where bump's action goes: bump's `v` is a copy (bump.v), not `tmp`.
+    source = v1model("""
+        sm.egress_spec = 1;
+        bit<8> tmp = hdr.h.a;
+        bump.apply(tmp);
+        hdr.h.b = tmp;
+    """, "Bump() bump;", """
+        control Bump(inout bit<8> v) {
+            action add() { v = v + 1; }
+            table t { key = { v : exact; } actions = { add; } default_action = add(); }
+            apply { t.apply(); }
+        }
+    """)
+    program, inlined = validated(tmp_path, source)
+    assert [d.name for d in ingress(inlined).locals if isinstance(d, ir.Variable)] == ["bump.v"]
+    assert [_describe(s) for s in nodes(the(inlined, "bump.add", ir.Action).body, ir.Assignment)] == [
+        "bump.v = Binary"]
+    result = stf(tmp_path, program, tmp_path / "prog.p4", """
+        packet 0 05 00 00 0000
+        expect 1 05 06 00 0000
+    """)
+    assert result.passed, result.message
+
+
 def _describe(node) -> str:
     """A short text of a statement or expression, enough to recognise it in assertions."""
     if isinstance(node, ir.Assignment):

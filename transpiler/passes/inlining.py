@@ -149,6 +149,7 @@ class _Flattener:
         # An instance passed to another as a constructor argument is applied by that one too.
         passed = {arg.value.name for local in decl.locals if isinstance(local, ir.Instance)
                   for arg in local.args if isinstance(arg.value, ir.PathExpression)}
+        scopes = _body_scopes(decl)
         for local in (*decl.locals, *_direct_instances(decl, self.blocks)):
             sub = _instantiated(local, self.blocks)
             if sub is None:
@@ -162,7 +163,7 @@ class _Flattener:
             local = replace(local, args=_resolved_in(decl, local.args))
             inner = self.flatten(_with_constructor_args(sub, local))
             instance = _Hoisted(local, inner, _object_prefix(decl), _applies(decl, local.name),
-                                may_alias=local.name not in passed)
+                                may_alias=local.name not in passed, scopes=scopes)
             locals_.extend(instance.locals)
             hoisted[local.name] = instance
             self.ctx.report(f"inlined {sub.name} as {local.name} into {decl.name}", local.loc)
@@ -243,14 +244,15 @@ class _Hoisted:
     apply must pass the same one, as p4c requires.
     """
 
-    def __init__(self, instance: ir.Instance, sub, caller_prefix: str, calls: list, may_alias: bool) -> None:
+    def __init__(self, instance: ir.Instance, sub, caller_prefix: str, calls: list, may_alias: bool,
+                 scopes: dict) -> None:
         self.instance = instance
         self.sub = sub
         name = instance.name
         cp_prefix = instance.control_name or f"{caller_prefix}.{name}"
         sub_prefix = _object_prefix(sub)
-        self.aliases = _aliases(sub, calls) if may_alias else {}
-        self.renames: dict[str, Replacement] = {**self.aliases, **_by_value(sub, calls, name)}
+        self.aliases = _aliases(sub, calls, scopes) if may_alias else {}
+        self.renames: dict[str, Replacement] = {**self.aliases, **_by_value(sub, calls, name, scopes)}
         for p in sub.params:
             if not _is_by_value(p) and p.name not in self.aliases:
                 self.renames[p.name] = f"{name}.{p.name}"
@@ -318,13 +320,15 @@ def _is_by_value(param: ir.Parameter) -> bool:
     return param.direction == "" or isinstance(param.type, t.ExternT)
 
 
-def _by_value(sub, calls: list, instance: str) -> dict[str, ir.Expression]:
-    """The parameters of `sub` without direction -> the argument every apply passes them."""
+def _by_value(sub, calls: list, instance: str, scopes: dict) -> dict[str, ir.Expression]:
+    """The parameters of `sub` without direction -> the argument every apply passes them (the constants
+    of the caller's body it names replaced by their values: it stands in the hoisted actions too)."""
     values = {}
     for p in sub.params:
         if not _is_by_value(p):
             continue
-        args = [a for a in (_bind_args(sub.params, call.args).get(p.name) for call in calls) if a is not None]
+        args = [_without_body_names(a, scopes.get(id(call), {}), f"{instance}.apply")
+                for call in calls for a in (_bind_args(sub.params, call.args).get(p.name),) if a is not None]
         if len({_value_key(a) for a in args}) > 1:
             raise InliningError(calls[-1].loc, f"{instance}.apply: {p.name} has no direction, so every apply "
                                                f"must pass it the same value")
@@ -343,8 +347,10 @@ def _value_key(expr: ir.Expression):
     return id(expr)
 
 
-def _aliases(sub, calls: list) -> dict[str, ir.Expression]:
-    """The parameters of `sub` that can be replaced by their argument: parameter name -> argument."""
+def _aliases(sub, calls: list, scopes: dict) -> dict[str, ir.Expression]:
+    """The parameters of `sub` that can be replaced by their argument: parameter name -> argument.
+    An argument rooted at a name declared in the caller's body (`scopes`) is not one: it would stand
+    in the hoisted actions and tables too, where that name is not visible."""
     if not calls:
         return {}
     inner = {n.name for local in sub.locals for n in walk(local) if isinstance(n, (ir.Parameter, ir.Variable,
@@ -361,10 +367,63 @@ def _aliases(sub, calls: list) -> dict[str, ir.Expression]:
         (path,) = paths
         if path[0] in inner:  # a name declared inside `sub` would capture the argument
             continue
+        if any(path[0] in scopes.get(id(call), {}) for call in calls):
+            continue
         if any(_overlaps(p, path, params, values) for values in bound):
             continue
         aliases[p.name] = bound[0][p.name]
     return aliases
+
+
+def _body_scopes(decl) -> dict[int, dict]:
+    """For each call in the apply block or the states of `decl`, by id: the declarations of the block or
+    state visible there (not `decl`'s locals), name -> (declaration, the same as visible at it)."""
+    scopes: dict[int, dict] = {}
+
+    def sequence(statements: tuple, scope: dict) -> dict:
+        for stmt in statements:
+            visit(stmt, scope)
+            if isinstance(stmt, ir.DeclarationStatement):
+                scope = {**scope, stmt.decl.name: (stmt.decl, scope)}
+        return scope
+
+    def visit(node: ir.Node, scope: dict) -> ir.Node:
+        if isinstance(node, ir.MethodCall):
+            scopes[id(node)] = scope
+        if isinstance(node, ir.Block):
+            sequence(node.statements, scope)
+        elif isinstance(node, ir.ParserState):
+            sequence(node.components, scope)
+        elif isinstance(node, ir.ForStatement):
+            inner = sequence(node.init, scope)
+            for child in (node.cond, *node.updates, node.body):
+                if child is not None:
+                    visit(child, inner)
+        elif isinstance(node, ir.ForInStatement):
+            visit(node.collection, scope)
+            visit(node.body, {**scope, node.var.name: (node.var, scope)})
+        else:
+            map_children(node, lambda child: visit(child, scope))
+        return node
+
+    for part in (decl.body,) if isinstance(decl, ir.Control) else decl.states:
+        visit(part, {})
+    return scopes
+
+
+def _without_body_names(expr: ir.Expression, scope: dict, where: str) -> ir.Expression:
+    """`expr`, passed to a parameter without direction, with the constants of the caller's body that it
+    names (`scope`, see `_body_scopes`) replaced by their values."""
+    def visit(node: ir.Node) -> ir.Node:
+        if isinstance(node, ir.PathExpression) and not node.is_global and node.name in scope:
+            declared, outer = scope[node.name]
+            if not isinstance(declared, ir.Constant):
+                raise InliningError(node.loc, f"{where}: {node.name} is passed to a parameter without direction, "
+                                              "so it must be a compile-time value")
+            return _typed_as(_without_body_names(declared.value, outer, where), declared.type)
+        return map_children(node, visit)
+
+    return visit(expr)
 
 
 def _overlaps(param: ir.Parameter, path: tuple, params: list, values: dict) -> bool:
