@@ -22,8 +22,7 @@ def transpile(program: ir.Program, source: str, diags: Diagnostics, options: Opt
     result = midend(program, diags, options)
     if result.program is None:
         return None
-    return generate_model(result.program, source, diags, result.c_types, result.table_structures,
-                          line_directives)
+    return generate_model(result, source, diags, line_directives)
 
 
 def generate_c(program: ir.Program, source: str, diags: Diagnostics, options: Optional[PassOptions] = None,

@@ -68,6 +68,18 @@ def render(result: PassResult, name: str, source: Path) -> str:
     if name == "table-structures":
         lines += ["", "// table_structures"]
         lines += [f"{table}: {structure}" for table, structure in result.table_structures.items()]
+    if name == "table-layout":
+        lines += ["", "// table_layouts"]
+        for layout in result.table_layouts.values():
+            lines += [f"{layout.index} {layout.name}: {layout.key_bytes}-byte key, size {layout.size}, "
+                      f"{layout.structure}, default {layout.default_action}{list(layout.default_data)}"
+                      f"{' const' if layout.default_const else ''}, {layout.data_bytes}-byte data"]
+            lines += [f"  key {k.name}: {k.match_kind} {k.width} bits at bit {k.bit_offset}" for k in layout.keys]
+            lines += [f"  action {a.id} {a.action}, {len(a.bound)} bound" for a in layout.actions]
+            lines += [f"  entry {e}" for e in layout.entries]
+        lines += ["", "// actions"]
+        lines += [f"{a.id} {a.name}(" + ", ".join(f"{f.name}: {f.width} bits at byte {f.byte_offset}"
+                                                 for f in a.data) + ")" for a in result.actions.values()]
     text = "\n".join(lines) + "\n"
     return text.replace(architecture_include_dir(), "<p4odp-include>").replace(f"{source.parent}/", "")
 

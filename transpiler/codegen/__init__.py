@@ -19,23 +19,22 @@ from __future__ import annotations
 
 from typing import Optional
 
-from p4odp import ir
 from p4odp.diagnostics import Diagnostics
 from p4odp.transpiler.codegen.program import Generator
 from p4odp.transpiler.codegen.scope import Unsupported
 from p4odp.transpiler.model import CProgram
+from p4odp.transpiler.passes.manager import PassResult
 
 __all__ = ["generate_model", "Unsupported"]
 
 
-def generate_model(program: ir.Program, source: str, diags: Diagnostics, c_types: dict,
-                   table_structures: dict, line_directives: bool = True) -> Optional[CProgram]:
-    """The C model of `program`: its scalar types stored as `c_types` says, its tables built as
-    `table_structures` says (the type-lowering and table-structures passes' choices; a table
-    missing there gets the runtime's default); `line_directives` adds `#line`s back to the P4
-    source."""
+def generate_model(result: PassResult, source: str, diags: Diagnostics,
+                   line_directives: bool = True) -> Optional[CProgram]:
+    """The C model of the midend's `result`: its program, its scalar types stored as `c_types` says,
+    its tables as `table_layouts` lays them out (the type-lowering and table-layout passes'
+    choices); `line_directives` adds `#line`s back to the P4 source."""
     try:
-        return Generator(program, source, c_types, table_structures, line_directives).run()
+        return Generator(result, source, line_directives).run()
     except Unsupported as err:
         diags.error(err.loc, f"not supported by the C generator yet: {err.what}")
         return None

@@ -89,9 +89,11 @@ class Calls:
     # Actions and functions, inlined
 
     def inline_action(self, action: ir.Action, args: tuple, data: Optional[str]) -> None:
-        """The body of `action`, its parameters bound to `args` then to the action data `data`."""
-        self.inline_body(f"action {action.control_name or action.name}", action.params, action.body, args, data,
-                         None)
+        """The body of `action`, its parameters bound to `args` then to the action data at `data` (laid out
+        as the table-layout pass says)."""
+        fields = self.gen.actions[action.name].data if data is not None else ()
+        self.inline_body(f"action {action.control_name or action.name}", action.params, action.body, args,
+                         (data, fields), None)
 
     def inline_function(self, function: ir.Function, args: tuple) -> Optional[str]:
         """The body of `function`, inlined; the C variable holding its result."""
@@ -102,7 +104,8 @@ class Calls:
             rtype = self.function_return_type(function)
             result = self.temp("ret")
             self.emit(self.gen.member_decl(rtype, result, function.loc) + ";")
-        self.inline_body(f"function {function.name}", function.params, function.body, args, None, (result, rtype))
+        self.inline_body(f"function {function.name}", function.params, function.body, args, (None, ()),
+                         (result, rtype))
         return result
 
     def function_return_type(self, function: ir.Function) -> t.Type:
@@ -111,10 +114,11 @@ class Calls:
                 return stmt.value.type
         raise Unsupported(function.loc, "functions that never return a value")
 
-    def inline_body(self, what: str, params: tuple, body: ir.Block, args: tuple, data: Optional[str],
-                    result) -> None:
-        """Inline a callable's body: parameters copied in from `args` (then read from the action
-        data `data`), copied out at the end; `return` jumps to the end (storing into `result`)."""
+    def inline_body(self, what: str, params: tuple, body: ir.Block, args: tuple, data: tuple, result) -> None:
+        """Inline a callable's body: parameters copied in from `args`, then read from the action data
+        (`data`: the C pointer to it and its `DataField`s), copied out at the end; `return` jumps to the
+        end (storing into `result`)."""
+        data_c, data_fields = data[0], iter(data[1])
         outer_end, outer_result = self.action_end, self.return_value
         frame: dict[str, Binding] = {}
         end = self.temp("end")
@@ -122,7 +126,6 @@ class Calls:
         self.emit("{")
         self.indent += 1
         copy_back = []
-        offset = 0
         for i, p in enumerate(params):
             typ = p.type
             if isinstance(typ, t.ExternT):  # packet_in / packet_out: the packet itself
@@ -139,14 +142,14 @@ class Calls:
                     copy_back.append((arg.value, Binding(name, typ)))  # slices are copied back by bits
                 elif p.direction in ("out", "inout") and not isinstance(arg.value, ir.DontCare):
                     copy_back.append((self.lvalue(arg.value), name))
-            elif data is not None:
-                width = t.bit_width(typ)
+            elif data_c is not None:
+                field = next(data_fields)
+                width, offset = field.width, field.byte_offset
                 if width > 64:
-                    self.emit(f"memcpy({name}, {data} + {offset}, sizeof {name});")
+                    self.emit(f"memcpy({name}, {data_c} + {offset}, sizeof {name});")
                 else:
-                    load = f"p4odp_load_bits({data}, {offset * 8 + (width + 7) // 8 * 8 - width}, {width})"
+                    load = f"p4odp_load_bits({data_c}, {offset * 8 + (width + 7) // 8 * 8 - width}, {width})"
                     self.emit(f"{name} = {self.wrap(load, typ) if isinstance(typ, t.Bits) and typ.signed else load};")
-                offset += (width + 7) // 8
             frame[p.name] = binding
         self.action_end, self.return_value = end, result
         with self.bindings.frame(frame):

@@ -1,5 +1,6 @@
 """The program-level walk: from `main` to its architecture's blocks, with the C structs of the
-types, the constants, the extern instances' storage and the action ids they share."""
+types, the constants and the extern instances' storage; the tables and actions as the
+table-layout pass laid them out."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from p4odp.transpiler.codegen.function import FunctionContext
 from p4odp.transpiler.architectures import Architecture, architecture_of
 from p4odp.transpiler.codegen.scope import Binding, Bindings, ExternInstance, Unsupported
 from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, struct_name
+from p4odp.transpiler.codegen.tables import c_action, c_table
+from p4odp.transpiler.model import CCounter, CFunction, CProgram, CStruct
+from p4odp.transpiler.passes.manager import PassResult
 from p4odp.transpiler.passes.unique_names import NameTable
-from p4odp.transpiler.model import CAction, CActionParam, CCounter, CFunction, CProgram, CStruct, CTable
 
 __all__ = ["Generator"]
 
@@ -23,20 +26,16 @@ __all__ = ["Generator"]
 class Generator:
     """The C model of one program; a `FunctionContext` generates each block's function."""
 
-    def __init__(self, program: ir.Program, source: str, c_types: dict, table_structures: dict,
-                 line_directives: bool) -> None:
-        self.program = program
-        self.c_types = c_types
-        self.table_structures = table_structures
+    def __init__(self, result: PassResult, source: str, line_directives: bool) -> None:
+        self.program = program = result.program
+        self.c_types = result.c_types
+        self.table_layouts = result.table_layouts
+        self.actions = result.actions
         self.line_directives = line_directives
         self.source = source
         self.bindings = Bindings(NameTable(program))
         self.structs: dict[str, CStruct] = {}
         self.functions: list[CFunction] = []
-        self.tables: list[CTable] = []
-        self.actions: dict[int, CAction] = {}
-        self.action_ids: dict[int, int] = {}  # id(ir.Action) -> action id
-        self.table_infos: dict[int, dict] = {}  # id(ir.Table) -> what Tables.table_info found
         self.state: list[str] = []
         self.counters: list[CCounter] = []
         self.errors: list[str] = []
@@ -74,9 +73,11 @@ class Generator:
         functions = {role: self.gen_block(role, decl) for role, decl in blocks.items()}
         pipeline = {role: info["function"] for role, info in functions.items()}
         pipeline.update({name: functions[block]["types"][index] for name, (block, index) in arch.types.items()})
-        return CProgram(self.source, list(self.structs.values()), self.functions, self.tables,
-                        [self.actions[i] for i in sorted(self.actions)], self.errors, self.state,
-                        self.counters, pipeline, arch.pipeline_template, dict(arch.constants), self.line_directives)
+        tables = [c_table(layout) for layout in sorted(self.table_layouts.values(), key=lambda t: t.index)]
+        actions = [c_action(action) for action in sorted(self.actions.values(), key=lambda a: a.id)]
+        return CProgram(self.source, list(self.structs.values()), self.functions, tables, actions, self.errors,
+                        self.state, self.counters, pipeline, arch.pipeline_template, dict(arch.constants),
+                        self.line_directives)
 
     def block_decl(self, arg: ir.Argument):
         value = arg.value
@@ -199,10 +200,3 @@ class Generator:
 
     def error_code(self, name: str) -> int:
         return self.errors.index(name)
-
-    def action_id(self, action: ir.Action, name: str, params: list[CActionParam]) -> int:
-        if id(action) not in self.action_ids:
-            new_id = len(self.action_ids) + 1
-            self.action_ids[id(action)] = new_id
-            self.actions[new_id] = CAction(new_id, name, params)
-        return self.action_ids[id(action)]

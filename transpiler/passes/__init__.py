@@ -22,7 +22,10 @@ one out, `--dump-after NAME|all` writes the IR after it):
 * `type-lowering` (type_lowering.py): the C representation of each scalar
   type chosen and recorded in `PassResult.c_types`;
 * `table-structures` (table_structures.py): each table's lookup structure
-  chosen and recorded in `PassResult.table_structures`.
+  chosen and recorded in `PassResult.table_structures`;
+* `table-layout` (table_layout.py): each table's key layout, actions with
+  their ids and data layout, default action, size and const entries, recorded
+  in `PassResult.table_layouts` and `PassResult.actions`.
 
 Every pass keeps the switch's behaviour: what it cannot prove it leaves alone.
 
@@ -43,19 +46,20 @@ from p4odp.transpiler.passes.dead_code import DeadCode
 from p4odp.transpiler.passes.inlining import Inlining
 from p4odp.transpiler.passes.manager import Pass, PassContext, PassManager, PassOptions, PassResult, ir_pass
 from p4odp.transpiler.passes.side_effects import SideEffectOrdering
+from p4odp.transpiler.passes.table_layout import TableLayouts
 from p4odp.transpiler.passes.table_structures import TableStructures
 from p4odp.transpiler.passes.type_lowering import TypeLowering
 from p4odp.transpiler.passes.unique_names import CALLABLES, NameTable, UniqueNames
 
 __all__ = ["Pass", "PassContext", "PassManager", "PassOptions", "PassResult", "ir_pass", "default_passes",
            "midend", "CALLABLES", "NameTable", "Inlining", "UniqueNames", "ConstantFolding", "DeadCode",
-           "SideEffectOrdering", "TypeLowering", "TableStructures"]
+           "SideEffectOrdering", "TypeLowering", "TableStructures", "TableLayouts"]
 
 
 def default_passes() -> list[Pass]:
     """The midend's passes, in the order they run."""
     return [Inlining(), UniqueNames(), ConstantFolding(), SideEffectOrdering(), DeadCode(), TypeLowering(),
-            TableStructures()]
+            TableStructures(), TableLayouts()]
 
 
 def midend(program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:

@@ -79,13 +79,18 @@ class PassResult:
     `program` is the IR after the last pass, None when a pass reported an
     error (or the options were wrong).  `table_structures` maps each table's
     control-plane name to the lookup structure chosen for it (see
-    `table_structures.py`; empty when that pass did not run).  `reports` are
+    `table_structures.py`; empty when that pass did not run).  `table_layouts`
+    maps each table of the pipeline (by its name in the IR) to its
+    `TableLayout`, and `actions` each action tables run to its id and data
+    layout (table_layout.py).  `reports` are
     the passes' reports, `"pass: message (file:line:col)"`, verbose or not;
     `ran` the names of the passes that ran.
     """
 
     program: Optional[ir.Program]
     table_structures: dict[str, str] = field(default_factory=dict)
+    table_layouts: dict = field(default_factory=dict)
+    actions: dict = field(default_factory=dict)
     c_types: dict = field(default_factory=dict)
     reports: list[str] = field(default_factory=list)
     ran: list[str] = field(default_factory=list)

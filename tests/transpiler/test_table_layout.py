@@ -1,0 +1,83 @@
+"""table-layout: key bytes, action ids and data, defaults, sizes and const entries, decided before C is printed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from midend_snippets import load, v1model
+
+from p4odp import ir
+from p4odp.diagnostics import Diagnostics
+from p4odp.transpiler.passes import PassOptions, default_passes, midend
+
+TABLES = """
+    action set(bit<8> v, bit<16> w) { hdr.h.a = v; hdr.h.w = w; }
+    action other(int<8> s) { hdr.h.s = s; }
+    table first {
+        key = { hdr.h.a : exact; hdr.h.w : ternary; }
+        actions = { set; other; }
+        default_action = set(1, 0x203);
+        size = 16;
+        const entries = {
+            (1, 2 &&& 3) : other(-1);
+            (2, _) : set(4, 5);
+            priority = 9: (3, 0 &&& 0) : set(6, 7);
+        }
+    }
+    table second { key = { hdr.h.b : lpm; } actions = { other; } }
+"""
+
+
+def layouts(tmp_path: Path, locals: str, body: str = "first.apply(); second.apply();") -> tuple:
+    program = load(tmp_path, v1model(body, locals))
+    diags = Diagnostics()
+    result = midend(program, diags, PassOptions(validate=True))
+    return result, diags
+
+
+def test_keys_take_whole_bytes_right_aligned_in_order(tmp_path: Path):
+    result, _ = layouts(tmp_path, TABLES)
+    first = result.table_layouts["first"]
+    assert [(k.name, k.match_kind, k.width, k.bit_offset) for k in first.keys] == \
+        [("hdr.h.a", "exact", 8, 0), ("hdr.h.w", "ternary", 16, 8)]
+    assert first.key_bytes == 3 and first.index == 0 and result.table_layouts["second"].index == 1
+
+
+def test_actions_are_numbered_once_for_the_program_with_their_data_layout(tmp_path: Path):
+    result, _ = layouts(tmp_path, TABLES)
+    first, second = result.table_layouts["first"], result.table_layouts["second"]
+    assert [(a.action, a.id) for a in first.actions] == [("set", 1), ("other", 2)]
+    assert [a.id for a in second.actions] == [2, 3]  # other again, then NoAction: no default_action given
+    assert second.default_action == 3 and result.actions["NoAction"].name == "NoAction"
+    assert [(f.name, f.width, f.byte_offset) for f in result.actions["set"].data] == [("v", 8, 0), ("w", 16, 1)]
+    assert result.actions["set"].name == "Ing.set" and first.data_bytes == 3
+
+
+def test_default_action_data_size_and_const_entries(tmp_path: Path):
+    result, _ = layouts(tmp_path, TABLES)
+    first = result.table_layouts["first"]
+    assert (first.default_action, first.default_data, first.size) == (1, (1, 0x02, 0x03), 16)
+    assert result.table_layouts["second"].size == 1024  # simple_switch's default
+    # The earlier entry wins without a priority; `priority = N`: the larger N wins (smaller CLI priority).
+    assert first.entries == ("Ing.other 1 2&&&3 => -1 1", "Ing.set 2 0&&&0 => 4 5 2",
+                             f"Ing.set 3 0&&&0 => 6 7 {(1 << 24) - 1 - 9}")
+
+
+def test_properties_it_cannot_honour_are_positioned_errors(tmp_path: Path):
+    result, diags = layouts(tmp_path, """
+        table t { key = { hdr.h.a : exact; } actions = { NoAction; } support_timeout = true; }
+        table u { key = { hdr.h.a : exact; } actions = { NoAction; } support_timeout = false; }
+    """, "t.apply(); u.apply();")
+    assert result.program is None
+    [error] = diags.items
+    assert error.message == "not supported by the C generator yet: the table property support_timeout"
+    assert error.loc.line > 0
+
+
+def test_the_pass_runs_last_and_changes_no_ir(tmp_path: Path):
+    assert default_passes()[-1].name == "table-layout"
+    program = load(tmp_path, v1model("first.apply(); second.apply();", TABLES))
+    before = midend(program, Diagnostics(), PassOptions(skip=["table-layout"]))
+    after = midend(program, Diagnostics())
+    assert before.table_layouts == {} and after.table_layouts
+    assert ir.to_json(before.program) == ir.to_json(after.program)

@@ -1,0 +1,262 @@
+"""table-layout: how each table of the pipeline is keyed, which actions it runs with which data.
+
+For each table declared in a block of `main` (after inlining, every table the
+switch applies), this pass decides what the C generator then only prints and
+records it in `PassResult.table_layouts` (by the table's name in the IR):
+
+* the key: each field's control-plane name (its `@name`, else its text, as
+  p4c names it), width, match kind, and where its bits go in the key bytes:
+  fields in order, each in whole bytes, right-aligned (big-endian);
+* the actions, with the arguments the table's `actions` list binds and the
+  layout of the action data the control plane supplies for the rest (each
+  parameter in whole bytes, in order); action ids are program-wide
+  (`PassResult.actions`), in order of first use;
+* the default action (`NoAction` when the table names none) and its data;
+* the size (simple_switch's 1024 when none is given) and the lookup
+  structure the table-structures pass chose;
+* const entries as control-plane commands: `ACTION KEY... => DATA...
+  [PRIORITY]`, with the smaller priority winning as in simple_switch_CLI.
+
+Table properties other than `key`, `actions`, `default_action`, `size` and
+`entries` are refused, with their position, unless they are a constant
+`false` (e.g. `support_timeout = false`), which asks for nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from p4odp import ir
+from p4odp import types as t
+from p4odp.frontend.const_eval import evaluate
+from p4odp.transpiler.key_names import key_name
+from p4odp.transpiler.passes.manager import PassContext
+from p4odp.transpiler.passes.table_structures import DEFAULT_SIZE
+from p4odp.transpiler.passes.unique_names import NameTable
+
+__all__ = ["TableLayout", "KeyField", "TableAction", "ActionLayout", "DataField", "TableLayouts",
+           "HONOURED_PROPERTIES", "MATCH_KINDS"]
+
+HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries")
+MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional")
+_PRIORITIZED = ("ternary", "range", "optional")
+_MAX_PRIORITY = (1 << 24) - 1
+
+
+@dataclass(frozen=True)
+class KeyField:
+    name: str  # control-plane name
+    width: int
+    match_kind: str  # one of MATCH_KINDS
+    expr: ir.Expression  # what is looked up
+    bit_offset: int  # where its bits start in the key bytes
+
+
+@dataclass(frozen=True)
+class DataField:
+    name: str  # the parameter's name: control plane's too
+    width: int
+    byte_offset: int  # where it starts in the action data
+
+
+@dataclass(frozen=True)
+class ActionLayout:
+    id: int
+    name: str  # control-plane name
+    data: tuple  # tuple[DataField, ...]: the parameters the control plane supplies
+
+
+@dataclass(frozen=True)
+class TableAction:
+    action: str  # the action's name in the IR
+    id: int
+    bound: tuple  # the arguments the `actions` list gives (ir.Argument), for the first parameters
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    index: int  # tables are numbered in the order of the pipeline's blocks
+    name: str  # control-plane name
+    keys: tuple  # tuple[KeyField, ...]
+    key_bytes: int
+    actions: tuple  # tuple[TableAction, ...]
+    data_bytes: int  # the largest action data
+    default_action: int
+    default_data: tuple  # its data bytes
+    default_const: bool
+    size: int
+    entries: tuple  # const entries as control-plane commands
+    structure: str  # the table-structures pass's choice, "auto" when it did not run
+
+
+class TableLayouts:
+    name = "table-layout"
+
+    def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        builder = _Builder(program, ctx)
+        for block in _pipeline_blocks(program):
+            for decl in block.locals:
+                if isinstance(decl, ir.Table):
+                    layout = builder.table(decl)
+                    if layout is not None:
+                        ctx.result.table_layouts[decl.name] = layout
+                        ctx.report(f"table {layout.name}: {layout.key_bytes}-byte key, {len(layout.actions)} "
+                                   f"action(s), {layout.data_bytes}-byte action data", decl.loc)
+        return program
+
+
+def _pipeline_blocks(program: ir.Program) -> list:
+    """The parsers and controls `main` is made of, in the order of its arguments."""
+    blocks = {d.name: d for d in program.declarations if isinstance(d, (ir.Parser, ir.Control))}
+    main = next((d for d in program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
+    found = []
+    for arg in main.args if main is not None else ():
+        value = arg.value
+        if isinstance(value, ir.ConstructorCall) and isinstance(value.type_ref, ir.TypeName) and \
+                value.type_ref.name in blocks and blocks[value.type_ref.name] not in found:
+            found.append(blocks[value.type_ref.name])
+    return found
+
+
+class _Unsupported(Exception):
+    def __init__(self, loc, what: str) -> None:
+        super().__init__(what)
+        self.loc = loc
+        self.what = what
+
+
+class _Builder:
+    def __init__(self, program: ir.Program, ctx: PassContext) -> None:
+        self.names = NameTable(program)
+        self.ctx = ctx
+        self.constants = {d.name: d.value for d in program.declarations if isinstance(d, ir.Constant)}
+        self.actions = ctx.result.actions
+
+    def table(self, table: ir.Table) -> Optional[TableLayout]:
+        try:
+            return self.layout(table)
+        except _Unsupported as err:
+            self.ctx.diags.error(err.loc, f"not supported by the C generator yet: {err.what}")
+            return None
+
+    def const_int(self, expr: Optional[ir.Expression]) -> Optional[int]:
+        if expr is None:
+            return None
+        value = evaluate(expr, lambda name: self.const_int(self.constants.get(name)))
+        return int(value) if value is not None else None
+
+    def layout(self, table: ir.Table) -> TableLayout:
+        props = {p.name: p for p in table.properties}
+        for prop in table.properties:
+            if prop.name not in HONOURED_PROPERTIES and not _is_false(prop):
+                raise _Unsupported(prop.loc, f"the table property {prop.name}")
+        keys, offset = [], 0
+        for element in props["key"].value if "key" in props else ():
+            width = t.bit_width(element.expr.type)
+            if width is None:
+                raise _Unsupported(element.loc, f"table keys of type {element.expr.type}")
+            if element.match_kind not in MATCH_KINDS:
+                raise _Unsupported(element.loc, f"the match kind {element.match_kind}")
+            nbytes = (width + 7) // 8
+            keys.append(KeyField(key_name(element), width, element.match_kind, element.expr,
+                                 offset * 8 + nbytes * 8 - width))
+            offset += nbytes
+        actions = [self.table_action(ref) for ref in (props["actions"].value if "actions" in props else ())]
+        default_id, default_data, default_const = 0, [], False
+        if "default_action" in props:
+            ref = props["default_action"].value
+            default_const = props["default_action"].is_const
+            chosen = next((a for a in actions if a.action == ref.name), None)
+            if chosen is not None:
+                default_id = chosen.id
+                for field, arg in zip(self.action_data(chosen.id), ref.args[len(chosen.bound):]):
+                    value = self.const_int(arg.value) or 0
+                    default_data += list((value % (1 << field.width)).to_bytes((field.width + 7) // 8, "big"))
+        else:
+            default_id = next((a.id for a in actions if a.action == "NoAction"), 0)
+            if not default_id and isinstance(self.names.get("NoAction", is_global=True), ir.Action):
+                actions.append(self.table_action(ir.ActionRef(table.loc, "NoAction", is_global=True)))
+                default_id = actions[-1].id
+        size = self.const_int(props["size"].value) if "size" in props else None
+        name = table.control_name or table.name
+        entries = tuple(self.entry_command(e, i, keys) for i, e in enumerate(props["entries"].value)) \
+            if "entries" in props else ()
+        data_bytes = max((sum((f.width + 7) // 8 for f in self.action_data(a.id)) for a in actions), default=0)
+        return TableLayout(len(self.ctx.result.table_layouts), name, tuple(keys), offset, tuple(actions), data_bytes,
+                           default_id, tuple(default_data), default_const, size or DEFAULT_SIZE, entries,
+                           self.ctx.result.table_structures.get(name, "auto"))
+
+    def action_data(self, action_id: int) -> tuple:
+        return next(a.data for a in self.actions.values() if a.id == action_id)
+
+    def table_action(self, ref: ir.ActionRef) -> TableAction:
+        action = self.names.get(ref.name, ref.is_global)
+        if not isinstance(action, ir.Action):
+            raise _Unsupported(ref.loc, f"the action {ref.name}")
+        if action.name not in self.actions:
+            data, offset = [], 0
+            for p in action.params[len(ref.args):]:
+                width = t.bit_width(p.type)
+                if width is None:
+                    raise _Unsupported(p.loc, "action parameters that are not bit<W>, int<W> or bool")
+                data.append(DataField(p.name, width, offset))
+                offset += (width + 7) // 8
+            self.actions[action.name] = ActionLayout(len(self.actions) + 1, action.control_name or action.name,
+                                                     tuple(data))
+        return TableAction(action.name, self.actions[action.name].id, ref.args)
+
+    # ------------------------------------------------------------------
+    # Const entries
+
+    def entry_command(self, entry: ir.Entry, position: int, keys: list) -> str:
+        """A const entry, written as `table_add` arguments (simple_switch_CLI: the smaller priority wins).
+
+        `priority = N` (P4_16): the larger N wins.  `@priority(N)` (BMv2's
+        annotation): the smaller N wins.  No priority: the earlier entry wins.
+        """
+        elements = entry.keyset.elements if isinstance(entry.keyset, ir.ListExpression) and len(keys) > 1 \
+            else (entry.keyset,)
+        parts = [self.entry_key(element, key) for element, key in zip(elements, keys)]
+        action = self.names.get(entry.action.name, entry.action.is_global)
+        action_args = [str(self.const_int(a.value) or 0) for a in entry.action.args]
+        text = f"{action.control_name or action.name} {' '.join(parts)} => {' '.join(action_args)}"
+        if not any(k.match_kind in _PRIORITIZED for k in keys):
+            return text
+        annotated = next((a for a in entry.annotations if a.name == "priority" and a.items), None)
+        if entry.priority is not None:
+            priority = _MAX_PRIORITY - (self.const_int(entry.priority) or 0)
+        elif annotated is not None:
+            priority = self.const_int(annotated.items[0]) or 0
+        else:
+            priority = position + 1
+        return f"{text} {max(priority, 0)}"
+
+    def entry_key(self, element: ir.Expression, key: KeyField) -> str:
+        if isinstance(element, (ir.DefaultExpression, ir.DontCare)):
+            if key.match_kind == "lpm":
+                return "0/0"
+            if key.match_kind == "range":
+                return f"0->{(1 << key.width) - 1}"
+            return "0&&&0"
+        if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.MASK:
+            value, mask = self.const_int(element.left), self.const_int(element.right)
+            if key.match_kind == "lpm":
+                return f"{value}/{bin(mask).count('1')}"
+            return f"{value}&&&{mask}"
+        if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.RANGE:
+            return f"{self.const_int(element.left)}->{self.const_int(element.right)}"
+        value = self.const_int(element)
+        if value is None:
+            raise _Unsupported(element.loc, "this entry key")
+        if key.match_kind == "lpm":
+            return f"{value}/{key.width}"
+        if key.match_kind == "ternary":
+            return f"{value}&&&{(1 << key.width) - 1}"
+        if key.match_kind == "range":
+            return f"{value}->{value}"
+        return str(value)
+
+
+def _is_false(prop: ir.TableProperty) -> bool:
+    return isinstance(prop.value, ir.BoolLiteral) and not prop.value.value
