@@ -244,6 +244,18 @@ def test_a_bad_compiler_flag_is_not_called_a_p4odp_bug(tmp_path):
     assert "with this compiler and flags" in result.stderr and "p4odp bug" not in result.stderr
 
 
+def test_generated_c_that_does_not_compile_is_not_blamed_on_the_runtime(tmp_path):
+    # The C the generator writes carries `#line`s to P4 files: where the compiler's error is says nothing.
+    (tmp_path / "bad" / "target").mkdir(parents=True)
+    (tmp_path / "bad" / "target" / "checksum.c.j2").write_text('#line 1 "l2fwd.p4"\nthis is not C;\n')
+    env = _plugin(tmp_path, {"bad": "BAD"}, "from p4odp.backend.target import Target\n"
+                                            f"BAD = Target('bad', 'x', template_dirs=({str(tmp_path / 'bad')!r},))\n")
+    result = p4odp("compile", "examples/l2fwd/l2fwd.p4", "--target", "bad", "-o", str(tmp_path / "o"), env=env)
+    assert result.returncode == 1 and "internal error" not in result.stderr, result.stderr
+    assert "the C compiler failed (this is a p4odp bug when the program was accepted)" in result.stderr
+    assert "on p4odp's runtime" not in result.stderr
+
+
 def test_targets_into_a_closed_pipe_is_quiet():
     result = subprocess.run(f"{sys.executable} -m p4odp.cli targets | head -c1", shell=True, capture_output=True,
                             text=True, cwd=REPO)
