@@ -240,6 +240,126 @@ def test_a_state_local_stands_for_the_sub_parsers_parameter(tmp_path: Path):
     assert result.passed, result.message
 
 
+CTOR_PASSED_ON = """
+    control Add(inout bit<8> v)(bit<8> amount) {
+        action add(bit<8> n) { v = v + amount; v = v + n; }
+        table t { key = { v : exact; } actions = { add; } default_action = add(0); }
+        apply { t.apply(); }
+    }
+    control Outer(inout bit<8> v)(bit<8> n) {
+        Add(n) inner;
+        apply { inner.apply(v); }
+    }
+    control Step(inout bit<8> v);
+    control Twice(inout bit<8> v)(Step s) {
+        apply { s.apply(v); s.apply(v); }
+    }
+    control Twice2(inout bit<8> v)(bit<8> n) {
+        Twice(Add(n)) t;
+        apply { t.apply(v); }
+    }
+"""
+
+
+def test_a_constructor_argument_naming_the_callers_constructor_parameter(tmp_path: Path):
+    # Outer passes its own `n` to Add, Twice2 its own to an Add made by a constructor call.  The top-level Outer
+    # and Twice2 are flattened too: there `n` is theirs (renamed n.0: Add's action may not hide it), not a global
+    # `.n`; in Ing it is the instance's value.
+    source = v1model("sm.egress_spec = 1; outer.apply(hdr.h.a); twice.apply(hdr.h.b);",
+                     "Outer(8w5) outer; Twice2(8w3) twice;", CTOR_PASSED_ON)
+    program, inlined = validated(tmp_path, source)
+
+    def added(action: str):
+        binary = nodes(the(inlined, action, ir.Action).body, ir.Binary)[0]  # v + amount
+        return binary.right
+
+    for action, block in (("inner.add", "Outer"), ("t.s.add", "Twice2")):
+        assert [p.name for p in the(inlined, block, ir.Control).ctor_params] == ["n.0"]
+        assert isinstance(added(action), ir.PathExpression)
+        assert (added(action).name, added(action).is_global) == ("n.0", False)
+    assert added("outer.inner.add").value == 5
+    assert added("twice.t.s.add").value == 3
+    assert the(inlined, "twice.t.s.t", ir.Table).control_name == "Ing.twice.t.s.t"
+    # a = 5 + 5; b = 3 + 3 + 3
+    result = stf(tmp_path, program, tmp_path / "prog.p4", """
+        packet 0 05 03 00 0000
+        expect 1 0a 09 00 0000
+    """)
+    assert result.passed, result.message
+
+
+def test_an_extern_instance_passed_as_a_constructor_argument_stays_the_callers(tmp_path: Path):
+    source = v1model("sm.egress_spec = 1; keep.apply(hdr.h.a); regs.read(hdr.h.b, 0);",
+                     "register<bit<8>>(1) regs; Keep(regs) keep;", """
+        control Keep(inout bit<8> v)(register<bit<8>> r) {
+            action store() { r.write(0, v + 1); }
+            table t { key = { v : exact; } actions = { store; } default_action = store(); }
+            apply { t.apply(); }
+        }
+    """)
+    program, inlined = validated(tmp_path, source)
+    [write] = nodes(the(inlined, "keep.store", ir.Action).body, ir.MethodCall)
+    assert (write.method.expr.name, write.method.expr.is_global) == ("regs", False)
+    result = stf(tmp_path, program, tmp_path / "prog.p4", """
+        packet 0 05 00 00 0000
+        expect 1 05 06 00 0000
+    """)
+    assert result.passed, result.message
+
+
+EXTERNS = """
+    extern Box { Box(bit<8> size); bit<8> get(); }
+    extern Holder { Holder(Box b); bit<8> get(); }
+"""
+
+
+def test_extern_constructor_arguments_naming_the_callers_instances(tmp_path: Path):
+    # An extern instance of an inlined control whose constructor argument is the caller's instance: passed as a
+    # constructor argument (one), through two levels (two), or inside a constructor call (three).
+    source = v1model("one.apply(hdr.h.a); two.apply(hdr.h.b); three.apply(meta.m);", """
+        Box(8w3) box;
+        Keep(box) one;
+        Pass(box) two;
+        Use(Holder(box)) three;
+    """, EXTERNS + """
+        control Keep(inout bit<8> v)(Box b) {
+            Holder(b) h;
+            apply { v = h.get(); }
+        }
+        control Pass(inout bit<8> v)(Box b2) {
+            Keep(b2) keep;
+            apply { keep.apply(v); }
+        }
+        control Use(inout bit<8> v)(Holder holder) {
+            apply { v = holder.get(); }
+        }
+    """)
+    _, inlined = validated(tmp_path, source)
+    holders = {d.name: d for d in ingress(inlined).locals if isinstance(d, ir.Instance)}
+    assert set(holders) == {"box", "one.h", "two.keep.h", "three.holder"}
+    for name in ("one.h", "two.keep.h", "three.holder"):
+        [arg] = holders[name].args
+        assert (arg.value.name, arg.value.is_global) == ("box", False)
+    # In the top-level Pass, its own constructor parameter: b2, renamed b2.0.
+    [arg] = the(inlined, "keep.h", ir.Instance).args
+    assert (arg.value.name, arg.value.is_global) == ("b2.0", False)
+
+
+def test_a_constructor_argument_hidden_in_the_inlined_code_is_reported(tmp_path: Path):
+    program = load(tmp_path, v1model("s.apply(hdr.h.a);", "register<bit<8>>(1) r; Sub(r) s;", """
+        control Sub(inout bit<8> v)(register<bit<8>> rr) {
+            action w(bit<8> r) { rr.write(0, r); }
+            table t { key = { v : exact; } actions = { w; } default_action = w(1); }
+            apply { t.apply(); }
+        }
+    """))
+    diags = Diagnostics()
+    assert PassManager([Inlining()]).run(program, diags, PassOptions(validate=True)).program is None
+    assert [d.message for d in diags.items] == [
+        "rr stands for an argument that names r, which a declaration here hides: inlining this is not supported; "
+        "rename one of them"]
+
+
 def test_an_apply_local_constant_passed_without_direction_is_its_value(tmp_path: Path):
     # Add's `n` is the argument itself in the hoisted action too, where the apply block's K is not visible.
     source = v1model("""

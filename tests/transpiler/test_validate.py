@@ -21,13 +21,7 @@ from p4odp.transpiler import passes
 from p4odp.transpiler.passes import Inlining, PassManager, PassOptions, default_passes, ir_pass
 from p4odp.transpiler.passes._walk import map_children
 
-# A bug the validator found in inlining: in the top-level Outer, the argument `n` of `Add(n) inner` (Outer's own
-# constructor parameter) is marked is_global by the renamer of the hoisted instance, and so names nothing.  The
-# switch is not affected (main instantiates Outer only inside Ingress, where `n` is replaced by its value).
-KNOWN_BUGS = {"ctor_args": pytest.mark.xfail(strict=True, raises=InternalError,
-                                             reason="inlining marks a constructor argument that names the caller's "
-                                                    "constructor parameter is_global (.n)")}
-PROGRAMS = [pytest.param(p, id=p.stem, marks=KNOWN_BUGS.get(p.stem, ()))
+PROGRAMS = [pytest.param(p, id=p.stem)
             for p in sorted([*(REPO / "examples").glob("*/*.p4"), *(REPO / "tests" / "packets").glob("*.p4")])]
 
 SOURCE = v1model("""

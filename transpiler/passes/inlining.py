@@ -30,6 +30,10 @@ the pass declares, named T (p4c's direct invocation).
 
 Names in the inlined code that mean top-level declarations are marked
 `is_global`, so that a caller's local of the same name cannot capture them.
+Arguments that name the caller's own declarations (an instance passed as a
+constructor argument, a variable of the apply block) keep meaning them
+wherever the inlined code lands, or are copied; where a declaration of the
+inlined code would hide such a name, the pass says so instead.
 Actions and functions stay where they are declared: the C generator expands
 them at each call.
 """
@@ -70,11 +74,32 @@ class Inlining:
         for decl in program.declarations:
             if isinstance(decl, (ir.Parser, ir.Control)) and _has_instances(decl, blocks):
                 try:
-                    decl = flattener.flatten(decl)
+                    decl = flattener.flatten(_with_ctor_params_renamed(decl))
                 except InliningError as err:
                     ctx.diags.error(err.loc, err.message)
             declarations.append(decl)
         return replace(program, declarations=tuple(declarations))
+
+
+def _with_ctor_params_renamed(decl):
+    """A top-level parser or control with its constructor parameters renamed `n.0`.  It is flattened as
+    the others are, though only copies of it, made with values for them, ever run: unbound, they are
+    passed on to its instances by name (`Sub(n) s`), and a name with a dot cannot be hidden by a
+    declaration of the code inlined into it (an action parameter `n` of Sub's)."""
+    if not decl.ctor_params:
+        return decl
+    renames = {p.name: f"{p.name}.0" for p in decl.ctor_params}
+    decl = _renamed_block(decl, _Renamer(renames, mark_globals=False))
+    return replace(decl, ctor_params=tuple(replace(p, name=renames[p.name]) for p in decl.ctor_params))
+
+
+def _renamed_block(decl, renamer: "_Renamer"):
+    """The parser or control `decl` with `renamer` applied to its locals and its body or states."""
+    if isinstance(decl, ir.Control):
+        decl = replace(decl, body=renamer.statement(decl.body))
+    else:
+        decl = replace(decl, states=tuple(renamer.state(s, {}) for s in decl.states))
+    return replace(decl, locals=renamer.declarations(decl.locals))
 
 
 def _has_instances(decl, blocks: dict) -> bool:
@@ -161,8 +186,9 @@ class _Flattener:
                 kind = "parser" if isinstance(sub, ir.Parser) else "control"
                 raise InliningError(local.loc, f"{local.name}: a {kind} cannot be applied here")
             local = replace(local, args=_resolved_in(decl, local.args))
-            inner = self.flatten(_with_constructor_args(sub, local))
-            instance = _Hoisted(local, inner, _object_prefix(decl), _applies(decl, local.name),
+            bound, ctor_values = _with_constructor_args(sub, local)
+            inner = self.flatten(bound)
+            instance = _Hoisted(local, inner, ctor_values, _object_prefix(decl), _applies(decl, local.name),
                                 may_alias=local.name not in passed, scopes=scopes)
             locals_.extend(instance.locals)
             hoisted[local.name] = instance
@@ -171,25 +197,37 @@ class _Flattener:
 
 
 def _resolved_in(decl, args: tuple) -> tuple:
-    """Constructor arguments made free of `decl`'s scope before they go into another block: its
-    constants become their values, top-level names are marked global."""
+    """Constructor arguments of an instance declared in `decl`, made free of the local constants of
+    `decl` (they become their values) and with top-level names marked global.  What else they name
+    is `decl`'s own: its constructor parameters, instances, and the names this pass made (with a dot,
+    which no P4 name has: see `_with_constructor_args`)."""
     constants = {d.name: d.value for d in decl.locals if isinstance(d, ir.Constant)}
-    declared = {d.name for d in decl.locals} | {p.name for p in decl.params}
+    declared = {d.name for d in decl.locals} | {p.name for p in (*decl.params, *decl.ctor_params)}
 
     def resolve(node: ir.Node) -> ir.Node:
         if isinstance(node, ir.PathExpression) and not node.is_global:
             if node.name in constants:
                 return constants[node.name]
-            return node if node.name in declared else replace(node, is_global=True)
+            return node if node.name in declared or "." in node.name else replace(node, is_global=True)
         return map_children(node, resolve)
 
     return tuple(replace(arg, value=resolve(arg.value)) if arg.value is not None else arg for arg in args)
 
 
-def _with_constructor_args(sub, instance: ir.Instance):
-    """`sub` with its constructor parameters replaced by the values `instance` gives them."""
+def _with_constructor_args(sub, instance: ir.Instance) -> tuple:
+    """`sub` as `instance` makes it, and the values of the constructor parameters still in it, by name.
+
+    A value that names nothing of the caller's (a literal, top-level names) replaces its parameter at
+    once, so that what it decides folds inside `sub`.  One that names a declaration of the caller
+    (`_resolved_in`: a caller's constructor parameter passed on, as in `Sub(n) s`, or an instance
+    passed as in `Sub(counter) s`) replaces it only when the flattened `sub` is renamed into the
+    caller (`_Hoisted`), where it means what it meant: no renaming inside `sub` can touch it.  A
+    constructor call passed (`Sub(Other()) s`) is an instance of `sub`'s own, named after the
+    parameter; its arguments that name the caller's declarations are passed on in the same way,
+    through names this pass makes (`param.0`).
+    """
     if not sub.ctor_params:
-        return sub
+        return sub, {}
     values = _bind_args(sub.ctor_params, instance.args)
     mapping: dict[str, Replacement] = {}
     owned = []  # `Sub(Other()) s`: the parameter names an instance of Other that belongs to s
@@ -199,17 +237,37 @@ def _with_constructor_args(sub, instance: ir.Instance):
             raise InliningError(instance.loc, f"{instance.name}: no value for the constructor parameter "
                                               f"{param.name}")
         if isinstance(value, ir.ConstructorCall):
-            owned.append(ir.Instance(value.loc, param.name, value.type_ref, value.args, type=value.type,
+            args = _owned_args(value, param.name, mapping)
+            owned.append(ir.Instance(value.loc, param.name, value.type_ref, args, type=value.type,
                                      control_name=f"{_object_prefix(sub)}.{param.name}"))
         else:
             mapping[param.name] = _typed_as(value, param.type)
-    renamer = _Renamer(mapping, mark_globals=False)
-    locals_ = (*owned, *renamer.declarations(sub.locals))
-    if isinstance(sub, ir.Control):
-        renamed = replace(sub, locals=locals_, body=renamer.statement(sub.body))
-    else:
-        renamed = replace(sub, locals=locals_, states=tuple(renamer.state(s, {}) for s in sub.states))
-    return replace(renamed, ctor_params=())
+    closed = {name: value for name, value in mapping.items() if not _free_names(value)}
+    if closed:
+        sub = _renamed_block(sub, _Renamer(closed, mark_globals=False))
+    late = {name: value for name, value in mapping.items() if name not in closed}
+    ctor_params = tuple(p for p in sub.ctor_params if p.name in late)
+    return replace(sub, locals=(*owned, *sub.locals), ctor_params=ctor_params), late
+
+
+def _owned_args(call: ir.ConstructorCall, prefix: str, mapping: dict) -> tuple:
+    """The arguments of `call`, which makes an instance of `sub`'s own (see `_with_constructor_args`),
+    each that names a declaration of the caller replaced by a name `prefix.i` added to `mapping`."""
+    args = []
+    for i, arg in enumerate(call.args):
+        value, name = arg.value, f"{prefix}.{i}"  # a digit after a dot: no other name the pass makes
+        if isinstance(value, ir.ConstructorCall):
+            value = replace(value, args=_owned_args(value, name, mapping))
+        elif value is not None and _free_names(value):
+            mapping[name] = value
+            value = ir.PathExpression(value.loc, name, type=value.type)
+        args.append(replace(arg, value=value))
+    return tuple(args)
+
+
+def _free_names(expr: ir.Expression) -> set[str]:
+    """The names in `expr` that are not marked global."""
+    return {n.name for n in walk(expr) if isinstance(n, ir.PathExpression) and not n.is_global}
 
 
 def _typed_as(value: ir.Expression, typ) -> ir.Expression:
@@ -244,15 +302,16 @@ class _Hoisted:
     apply must pass the same one, as p4c requires.
     """
 
-    def __init__(self, instance: ir.Instance, sub, caller_prefix: str, calls: list, may_alias: bool,
-                 scopes: dict) -> None:
+    def __init__(self, instance: ir.Instance, sub, ctor_values: dict, caller_prefix: str, calls: list,
+                 may_alias: bool, scopes: dict) -> None:
         self.instance = instance
         self.sub = sub
         name = instance.name
         cp_prefix = instance.control_name or f"{caller_prefix}.{name}"
         sub_prefix = _object_prefix(sub)
         self.aliases = _aliases(sub, calls, scopes) if may_alias else {}
-        self.renames: dict[str, Replacement] = {**self.aliases, **_by_value(sub, calls, name, scopes)}
+        self.renames: dict[str, Replacement] = {**ctor_values, **self.aliases,
+                                                **_by_value(sub, calls, name, scopes)}
         for p in sub.params:
             if not _is_by_value(p) and p.name not in self.aliases:
                 self.renames[p.name] = f"{name}.{p.name}"
@@ -671,6 +730,13 @@ def _check_no_nested_apply(stmt: ir.Statement, hoisted: dict) -> None:
             raise InliningError(node.loc, "a sub-parser applied inside a conditional statement is not supported")
 
 
+class _Captured:
+    """What a name of the inlined code stands for where a declaration hides a name its replacement uses."""
+
+    def __init__(self, hidden: set) -> None:
+        self.hidden = hidden
+
+
 class _Renamer:
     """Renames the names an inlined block declares; marks the names it does not declare as global.
 
@@ -683,8 +749,11 @@ class _Renamer:
         self.mark_globals = mark_globals
 
     def hiding(self, names) -> "_Renamer":
-        """The renamer inside the scope of declarations of `names`: they mean themselves there."""
-        mapping = dict(self.mapping)
+        """The renamer inside the scope of declarations of `names`: they mean themselves there, and an
+        expression that names one of them cannot stand for anything there (it would mean the new one)."""
+        names = set(names)
+        mapping = {name: _Captured(hidden) if isinstance(new, ir.Expression) and
+                   (hidden := _free_names(new) & names) else new for name, new in self.mapping.items()}
         mapping.update((name, name) for name in names)
         return _Renamer(mapping, self.mark_globals)
 
@@ -711,6 +780,10 @@ class _Renamer:
             return replace(expr, is_global=True) if self.mark_globals else expr
         if isinstance(new, str):
             return replace(expr, name=new)
+        if isinstance(new, _Captured):
+            raise InliningError(expr.loc, f"{expr.name} stands for an argument that names "
+                                          f"{', '.join(sorted(new.hidden))}, which a declaration here hides: "
+                                          "inlining this is not supported; rename one of them")
         return new
 
     def declaration(self, decl):
