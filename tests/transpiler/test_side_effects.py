@@ -14,7 +14,8 @@ from p4odp import types as t
 from p4odp.diagnostics import Diagnostics, InternalError
 from p4odp.frontend import FrontendOptions, load_program
 from p4odp.transpiler import generate_c, passes
-from p4odp.transpiler.passes import PassManager, PassOptions, SideEffectOrdering, default_passes
+from p4odp.transpiler.passes import (ConstantFolding, Inlining, PassManager, PassOptions, SideEffectOrdering,
+                                     UniqueNames, default_passes)
 from p4odp.transpiler.passes._walk import walk
 from p4odp.transpiler.passes.side_effects import has_effect, is_apply_result, is_effect_call
 
@@ -475,3 +476,19 @@ def test_the_pass_cannot_be_skipped(tmp_path: Path):
     assert result.program is None
     assert [d.message for d in diags.items] == [
         "--skip-pass: the pass 'side-effect-ordering' cannot be skipped: the passes after it rely on what it does"]
+
+
+def test_an_instance_made_in_an_expression_keeps_its_compile_time_arguments(tmp_path):
+    # `Ext(make()).get()`: the constructor call and its argument are evaluated at compile time.
+    program = load(tmp_path, v1model(globals="""
+        extern bit<8> make(in bool seed);
+        extern Ext {
+            Ext(bit<8> how);
+            bit<8> get(in bit<8> x);
+        }
+    """, body="hdr.h.a = Ext(make(true)).get(hdr.h.b);"))
+    result = run(program, [Inlining(), UniqueNames(), ConstantFolding(), SideEffectOrdering()],
+                 PassOptions(validate=True))
+    [ctor] = [n for n in walk(result.program) if isinstance(n, ir.ConstructorCall)
+              and getattr(n.type_ref, "name", "") == "Ext"]
+    assert [type(a.value).__name__ for a in ctor.args] == ["MethodCall"]

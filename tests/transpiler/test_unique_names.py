@@ -130,3 +130,33 @@ def test_parameters_of_callables_are_the_only_names_left_to_scopes(tmp_path: Pat
             local_names = {d.name for d in walk(node.body) if isinstance(d, ir.Variable)}
             assert not params & local_names, node.name  # a local never takes a parameter's name
             assert all(table[name] is not None for name in local_names)
+
+
+def test_an_instance_with_abstract_methods_keeps_their_names(tmp_path: Path):
+    program = load(tmp_path, v1model(globals="""
+        extern Virtual {
+            Virtual();
+            void run(in bit<8> ix);
+            abstract bit<8> f(in bit<8> ix);
+        }
+        extern State {
+            State(bit<8> size);
+            bit<8> get(in bit<8> index);
+        }
+    """, locals="""
+        Virtual() cntr = {
+            State(8w16) state;
+            bit<8> f(in bit<8> ix) { return state.get(ix); }
+        };
+        State(8w4) state;
+    """, body="cntr.run(hdr.h.a); hdr.h.b = state.get(0);"))
+    after = run(program, [Inlining(), UniqueNames()], PassOptions(validate=True)).program
+    [cntr] = [n for n in walk(after) if isinstance(n, ir.Instance) and n.name == "cntr"]
+    inner, implementation = cntr.initializer
+    assert implementation.name == "f"  # implements Virtual.f: never renamed
+    [used] = [n for n in walk(implementation.body) if isinstance(n, ir.PathExpression) and n.name.startswith("state")]
+    table = NameTable(after)
+    assert used.name == inner.name and table[inner.name] is inner  # the initializer's own state...
+    ing = the(after, "Ing", ir.Control)
+    [outer] = [d for d in ing.locals if isinstance(d, ir.Instance) and d.name.startswith("state")]
+    assert outer.name != inner.name and table[outer.name] is outer  # ...not the control's

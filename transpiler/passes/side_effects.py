@@ -433,6 +433,8 @@ class _Orderer:
         elif isinstance(expr, ir.StructExpression):
             values = self.values(tuple(f.value for f in expr.fields), pre)
             new = replace(expr, fields=tuple(replace(f, value=v) for f, v in zip(expr.fields, values)))
+        elif isinstance(expr, ir.ConstructorCall):  # an instance made at compile time: its arguments too
+            return expr
         else:
             raise _unexpected(expr)
         return self.saved(new, pre) if keep else new

@@ -87,8 +87,10 @@ def _local_declarations(decl) -> Iterator[ir.Declaration]:
     elif isinstance(decl, CALLABLES):
         yield from _body_declarations(decl.body)
     elif isinstance(decl, ir.Instance):
-        for function in decl.initializer:
-            yield from _body_declarations(function.body)
+        for local in decl.initializer:  # abstract methods' implementations and what they use
+            if not isinstance(local, CALLABLES):
+                yield local
+            yield from _local_declarations(local)
 
 
 def _body_declarations(body) -> Iterator[ir.Declaration]:
@@ -176,8 +178,9 @@ class _Renamer:
         if isinstance(decl, ir.Instance):
             args = tuple(self.expr(a) for a in decl.args)
             name = self.bind(decl.name, rename)
-            self.push()
-            initializer = tuple(self.callable(f) for f in decl.initializer)
+            self.push()  # its abstract methods keep their names: they implement the extern's
+            initializer = tuple(self.callable(d) if isinstance(d, CALLABLES) else self.declaration(d)
+                                for d in decl.initializer)
             self.pop()
             return replace(decl, name=name, args=args, initializer=initializer)
         if isinstance(decl, CALLABLES):
