@@ -101,3 +101,30 @@ def test_a_false_property_asks_for_nothing(tmp_path: Path):
     """
     c, errors = _datapath(tmp_path, v1model("t.apply();", locals=locals))
     assert c is not None and not errors
+
+
+def test_a_broken_architecture_or_extern_plugin_is_a_warning_not_a_crash(tmp_path: Path):
+    import os
+    import subprocess
+    import sys
+
+    info = tmp_path / "p4odp_broken_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: p4odp-broken-plugin\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[p4odp.architectures]\nbad-arch = p4odp_broken_plugin:NOT_AN_ARCH\n"
+                                           "[p4odp.externs]\nbad-extern = p4odp_broken_plugin:RAISES\n"
+                                           "lost-extern = p4odp_broken_plugin:LOST\n")
+    (tmp_path / "p4odp_broken_plugin.py").write_text(
+        "from p4odp.transpiler.architectures import Extern\n"
+        "NOT_AN_ARCH = 'v1model'\n"
+        "LOST = Extern('Lost', {}, architecture='psa')\n"
+        "def __getattr__(name):\n    raise RuntimeError('plugin exploded')\n")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    result = subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", "examples/l2fwd/l2fwd.p4", "--emit", "c",
+                             "-o", str(tmp_path / "out")], capture_output=True, text=True, cwd=REPO, env=env)
+    assert result.returncode == 0 and "internal error" not in result.stderr, result.stderr
+    assert "plugin bad-arch: p4odp_broken_plugin:NOT_AN_ARCH is a str, not an Architecture; left out" in result.stderr
+    assert "plugin bad-extern: p4odp_broken_plugin:RAISES cannot be loaded: RuntimeError: plugin exploded" \
+        in result.stderr
+    assert "plugin lost-extern: it extends the unknown architecture 'psa'; left out" in result.stderr
+    assert (tmp_path / "out" / "datapath.c").exists()  # v1model itself is intact

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from p4odp.transpiler.codegen.program import Generator
     from p4odp.transpiler.codegen.scope import ExternInstance
 
-__all__ = ["Handler", "Extern", "Architecture", "architecture_of", "load_architectures",
+__all__ = ["Handler", "Extern", "Architecture", "architecture_of", "load_architectures", "broken_plugins",
            "ARCHITECTURE_GROUP", "EXTERN_GROUP"]
 
 ARCHITECTURE_GROUP = "p4odp.architectures"
@@ -93,33 +93,50 @@ class Architecture:
 
 
 @functools.cache
-def load_architectures() -> dict[str, Architecture]:
-    """Every installed architecture by package name (V1Switch, ...), with the plugins' externs added."""
+def _registry() -> tuple[dict[str, Architecture], dict[str, str]]:
+    """(every installed architecture by package name, with the plugins' externs added; why each
+    plugin that failed to load did, by entry name)."""
     from importlib.metadata import entry_points
 
-    from p4odp.diagnostics import InternalError
-
     by_name: dict[str, Architecture] = {}
+    broken: dict[str, str] = {}
     for entry in entry_points(group=ARCHITECTURE_GROUP):
-        arch = _load(entry, Architecture, InternalError)
-        by_name[arch.name] = arch
+        arch, why = _load(entry, Architecture)
+        if arch is None:
+            broken[entry.name] = why
+        else:
+            by_name[arch.name] = arch
     for entry in entry_points(group=EXTERN_GROUP):
-        extern = _load(entry, Extern, InternalError)
-        if extern.architecture not in by_name:
-            raise InternalError(f"extern plugin {entry.name} ({entry.value}) extends the unknown architecture "
-                                f"'{extern.architecture}'")
-        by_name[extern.architecture] = by_name[extern.architecture].with_externs(extern)
-    return {arch.package: arch for arch in by_name.values()}
+        extern, why = _load(entry, Extern)
+        if extern is None:
+            broken[entry.name] = why
+        elif extern.architecture not in by_name:
+            broken[entry.name] = f"it extends the unknown architecture '{extern.architecture}'"
+        else:
+            by_name[extern.architecture] = by_name[extern.architecture].with_externs(extern)
+    return {arch.package: arch for arch in by_name.values()}, broken
 
 
-def _load(entry, kind: type, error: type):
+def load_architectures() -> dict[str, Architecture]:
+    """Every installed architecture by package name (V1Switch, ...), with the plugins' externs added;
+    a plugin that fails to load is left out (`broken_plugins` says why)."""
+    return _registry()[0]
+
+
+def broken_plugins() -> list[str]:
+    """What is wrong with each architecture or extern plugin that failed to load."""
+    return [f"plugin {name}: {why}" for name, why in sorted(_registry()[1].items())]
+
+
+def _load(entry, kind: type):
+    """(the entry's object, "") or (None, why it is not a `kind`)."""
     try:
         value = entry.load()
     except Exception as err:  # noqa: BLE001 - a third-party plugin may fail in any way
-        raise error(f"plugin {entry.name} ({entry.value}) cannot be loaded: {type(err).__name__}: {err}") from err
+        return None, f"{entry.value} cannot be loaded: {type(err).__name__}: {err}"
     if not isinstance(value, kind):
-        raise error(f"plugin {entry.name} ({entry.value}) is a {type(value).__name__}, not a {kind.__name__}")
-    return value
+        return None, f"{entry.value} is a {type(value).__name__}, not an {kind.__name__}"  # Architecture, Extern
+    return value, ""
 
 
 def architecture_of(main: ir.Instance) -> Optional[Architecture]:

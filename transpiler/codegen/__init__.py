@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from p4odp.diagnostics import Diagnostics
+from p4odp.diagnostics import Diagnostics, Loc
+from p4odp.transpiler.architectures import broken_plugins
 from p4odp.transpiler.codegen.program import Generator
 from p4odp.transpiler.codegen.scope import Unsupported
 from p4odp.transpiler.model import CProgram
@@ -27,12 +28,16 @@ from p4odp.transpiler.passes.manager import PassResult
 
 __all__ = ["generate_model", "Unsupported"]
 
+PLUGINS = Loc("<plugins>", 0, 0)
+
 
 def generate_model(result: PassResult, source: str, diags: Diagnostics,
                    line_directives: bool = True) -> Optional[CProgram]:
     """The C model of the midend's `result`: its program, its scalar types stored as `c_types` says,
     its tables as `table_layouts` lays them out (the type-lowering and table-layout passes'
     choices); `line_directives` adds `#line`s back to the P4 source."""
+    for broken in broken_plugins():  # what it would have added may be what the program needs
+        diags.warning(PLUGINS, f"{broken}; left out")
     try:
         return Generator(result, source, line_directives).run()
     except Unsupported as err:
