@@ -76,10 +76,10 @@ class FunctionContext(Statements, Expressions, WideValues, Calls, Packets, Table
         elif isinstance(decl, ir.Instance):
             if isinstance(self.gen.decls.get(type_name(decl.type_ref)), (ir.Parser, ir.Control)):
                 raise Unsupported(decl.loc, "parser and control instances without the inlining pass")
-            if self.gen.extern_storage(decl) is not None:
-                self.bindings.names[decl.name] = self.gen.extern_instance(decl)
-            else:
+            instance = self.gen.extern_instance(decl)
+            if instance is None:
                 raise Unsupported(decl.loc, f"instances of {type_name(decl.type_ref)} inside blocks")
+            self.bindings.names[decl.name] = instance
         elif isinstance(decl, ir.ValueSet):
             raise Unsupported(decl.loc, "value_set")
         else:

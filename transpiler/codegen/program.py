@@ -63,8 +63,8 @@ class Generator:
             elif isinstance(decl, ir.Constant):
                 self.bindings.names[decl.name] = Binding(self.const_c(decl.value), decl.value.type,
                                                          self.const_int(decl.value))
-            elif isinstance(decl, ir.Instance) and self.extern_storage(decl) is not None:
-                self.bindings.names[decl.name] = self.extern_instance(decl)  # shared by every block that uses it
+            elif isinstance(decl, ir.Instance) and (instance := self.extern_instance(decl)) is not None:
+                self.bindings.names[decl.name] = instance  # shared by every block that uses it
             elif hasattr(decl, "name"):
                 self.decls.setdefault(decl.name, decl)
         if len(main.args) != len(arch.blocks):
@@ -189,14 +189,11 @@ class Generator:
         value = self.const_int(expr)
         return f"UINT64_C({value})" if value is not None and value >= 0 else str(value)
 
-    def extern_storage(self, decl: ir.Instance):
-        """How the architecture stores an instance of `decl`'s extern type; None for anything else."""
+    def extern_instance(self, decl: ir.Instance) -> Optional[ExternInstance]:
+        """The storage of a register, counter or meter instance (in `struct p4_state`), as the architecture
+        stores instances of its extern type; None when it stores none."""
         extern = self.architecture.extern(decl.type.name) if isinstance(decl.type, t.ExternT) else None
-        return extern.storage if extern is not None else None
-
-    def extern_instance(self, decl: ir.Instance) -> ExternInstance:
-        """The storage of a register, counter or meter instance (in `struct p4_state`)."""
-        return self.extern_storage(decl)(self, decl)
+        return extern.storage(self, decl) if extern is not None and extern.storage is not None else None
 
     def error_code(self, name: str) -> int:
         return self.errors.index(name)
