@@ -12,7 +12,7 @@ from p4odp.diagnostics import Loc
 if TYPE_CHECKING:
     from p4odp.frontend.typecheck import Context, TypeChecker
 
-__all__ = ["check_expression", "check_constructor", "is_lvalue", "describe"]
+__all__ = ["check_expression", "check_constructor", "is_lvalue", "describe", "match_args"]
 
 UNKNOWN = t.Unknown()
 BOOL = t.Bool()
@@ -673,7 +673,7 @@ class _Expressions:
         return self.apply_signature(sig, args, type_args, loc)
 
     def _args_fit(self, sig: t.Signature, typed_args: list) -> bool:
-        params = _match_args(sig, typed_args)
+        params = match_args(sig, typed_args)
         if params is None:
             return False
         return all(arg.value is None or self.tc.compatible(p.type, arg.value.type) or _has_var(p.type)
@@ -688,7 +688,7 @@ class _Expressions:
                 self.error(loc, f"{sig.name}: expected {len(sig.type_params)} type arguments, got {len(type_args)}")
             else:
                 bindings = {p: a for p, a in zip(sig.type_params, type_args) if not isinstance(a, t.DontCareT)}
-        pairs = _match_args(sig, list(args))
+        pairs = match_args(sig, list(args))
         if pairs is None:
             self.error(loc, f"{sig.name}: the arguments do not match the parameters")
             return sig, tuple(self.argument_unknown(a) for a in args), UNKNOWN
@@ -808,7 +808,7 @@ class _Expressions:
         bindings: dict = {}
         if typ.type_args:
             bindings = {p: a for p, a in zip(params, typ.type_args) if not isinstance(a, t.DontCareT)}
-        pairs = _match_args(sig, list(typed_args)) or []
+        pairs = match_args(sig, list(typed_args)) or []
         for param, arg in pairs:
             if arg.value is not None:
                 self.unify(param.type, arg.value.type, bindings, tuple(params))
@@ -818,7 +818,7 @@ class _Expressions:
         """Each argument of a package must be an instance of a compatible parser, control or package."""
         if sig is None:
             return
-        pairs = _match_args(sig, list(typed_args)) or []
+        pairs = match_args(sig, list(typed_args)) or []
         bindings: dict = {}
         for param, arg in pairs:
             if arg.value is None:
@@ -895,10 +895,10 @@ def _has_var(typ: t.Type) -> bool:
 
 
 def _arity_fits(sig: t.Signature, args: tuple) -> bool:
-    return _match_args(sig, list(args)) is not None
+    return match_args(sig, list(args)) is not None
 
 
-def _match_args(sig: t.Signature, args: list):
+def match_args(sig: t.Signature, args: list):
     """Pair arguments with parameters (positional or by name); None if they do not fit."""
     params = sig.params
     named = [a for a in args if a.name is not None]

@@ -74,7 +74,7 @@ class FunctionContext(Statements, Expressions, WideValues, Calls, Packets, Table
         elif isinstance(decl, (ir.Action, ir.Table)):
             pass  # they mean their declaration (`NameTable`)
         elif isinstance(decl, ir.Instance):
-            if isinstance(self.gen.decls.get(type_name(decl.type_ref)), (ir.Parser, ir.Control)):
+            if isinstance(self.bindings.lookup(type_name(decl.type_ref), is_global=True), (ir.Parser, ir.Control)):
                 raise Unsupported(decl.loc, "parser and control instances without the inlining pass")
             instance = self.gen.extern_instance(decl)
             if instance is None:

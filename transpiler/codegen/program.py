@@ -40,7 +40,6 @@ class Generator:
         self.counters: list[CCounter] = []
         self.errors: list[str] = []
         self.tmp = itertools.count()
-        self.decls: dict[str, object] = {}
         self.architecture: Architecture
 
     # ------------------------------------------------------------------
@@ -58,15 +57,11 @@ class Generator:
         for decl in self.program.declarations:
             if isinstance(decl, ir.ErrorDeclaration):
                 self.errors.extend(m.name for m in decl.members)
-            elif isinstance(decl, ir.MatchKindDeclaration):
-                continue
             elif isinstance(decl, ir.Constant):
                 self.bindings.names[decl.name] = Binding(self.const_c(decl.value), decl.value.type,
                                                          self.const_int(decl.value))
             elif isinstance(decl, ir.Instance) and (instance := self.extern_instance(decl)) is not None:
                 self.bindings.names[decl.name] = instance  # shared by every block that uses it
-            elif hasattr(decl, "name"):
-                self.decls.setdefault(decl.name, decl)
         if len(main.args) != len(arch.blocks):
             raise Unsupported(main.loc, f"{arch.package} needs its {len(arch.blocks)} blocks")
         blocks = {role: self.block_decl(arg) for role, arg in zip(arch.blocks, main.args)}
@@ -82,7 +77,7 @@ class Generator:
     def block_decl(self, arg: ir.Argument):
         value = arg.value
         if isinstance(value, ir.ConstructorCall) and isinstance(value.type_ref, ir.TypeName):
-            decl = self.decls.get(value.type_ref.name)
+            decl = self.bindings.lookup(value.type_ref.name, is_global=True)
             if isinstance(decl, (ir.Parser, ir.Control)):
                 if value.args or decl.ctor_params:
                     raise Unsupported(value.loc, f"constructor parameters of {self.architecture.package} blocks")

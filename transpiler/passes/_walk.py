@@ -18,7 +18,7 @@ from p4odp import frontend as _frontend
 from p4odp import ir
 from p4odp import types as t
 
-__all__ = ["map_children", "walk", "referenced_names", "has_call", "is_pure", "terminates", "prune_if",
+__all__ = ["map_children", "walk", "referenced_names", "has_call", "is_pure", "is_effect_call", "terminates", "prune_if",
            "is_architecture_decl"]
 
 _SKIPPED_FIELDS = ("loc", "type", "annotations")
@@ -94,16 +94,17 @@ def has_call(node: Optional[ir.Node]) -> bool:
 
 def is_pure(expr: ir.Expression) -> bool:
     """Can `expr` be evaluated, or not, without any effect?  True when its only calls are `isValid()`."""
-    for node in walk(expr):
-        if isinstance(node, ir.MethodCall) and not _is_valid_call(node):
-            return False
-    return True
+    return not any(is_effect_call(node) for node in walk(expr))
 
 
-def _is_valid_call(call: ir.MethodCall) -> bool:
-    method = call.method
-    return isinstance(method, ir.Member) and method.member == "isValid" and not call.args and \
-        isinstance(method.expr.type, t.StructLike) and method.expr.type.kind in ("header", "header_union")
+def is_effect_call(node: ir.Node) -> bool:
+    """Is `node` a call that may have an effect or read changing state: any call but `isValid()` of a
+    header or header union (which reads a bit, as a field read does)?"""
+    if not isinstance(node, ir.MethodCall):
+        return False
+    method = node.method
+    return not (isinstance(method, ir.Member) and method.member == "isValid" and not node.args and
+                isinstance(method.expr.type, t.StructLike) and method.expr.type.kind in ("header", "header_union"))
 
 
 def terminates(stmt: ir.Statement) -> bool:

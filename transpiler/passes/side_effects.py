@@ -90,23 +90,15 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import InternalError, Loc
+from p4odp.frontend.expressions import match_args
 from p4odp.transpiler.key_names import key_name, named_key
-from p4odp.transpiler.passes._walk import walk
+from p4odp.transpiler.passes._walk import is_effect_call, is_pure, walk
 from p4odp.transpiler.passes.manager import PassContext
 
 __all__ = ["SideEffectOrdering", "is_effect_call", "is_apply_result", "has_effect"]
 
 # Values a temporary can hold (int, strings, varbits, tables, externs... are not copied).
 _STORABLE = (t.Bits, t.Bool, t.ErrorT, t.EnumT, t.NewTypeT, t.StructLike, t.Stack, t.TupleT)
-
-
-def is_effect_call(expr: ir.Node) -> bool:
-    """Is `expr` a call the pass orders: any call but `isValid()` of a header or header union?"""
-    if not isinstance(expr, ir.MethodCall):
-        return False
-    method = expr.method
-    return not (isinstance(method, ir.Member) and method.member == "isValid" and not expr.args
-                and isinstance(method.expr.type, t.StructLike) and method.expr.type.kind in ("header", "header_union"))
 
 
 def is_apply_result(expr: ir.Node) -> bool:
@@ -116,8 +108,8 @@ def is_apply_result(expr: ir.Node) -> bool:
 
 
 def has_effect(node: Optional[ir.Node]) -> bool:
-    """Does `node` contain a call with effects?"""
-    return node is not None and any(is_effect_call(n) for n in walk(node))
+    """Does `node` contain a call with effects (`is_effect_call`: the calls the pass orders)?"""
+    return node is not None and not is_pure(node)
 
 
 class SideEffectOrdering:
@@ -590,22 +582,10 @@ def _directions(call: ir.MethodCall) -> list[Optional[str]]:
     no signature fits (the argument is then kept as an l-value would be)."""
     typ = call.method.type
     for sig in typ.signatures if isinstance(typ, t.CallableT) else ():
-        params = _match(sig, call.args)
-        if params is not None:
-            return [p.direction for p in params]
+        pairs = match_args(sig, list(call.args))
+        if pairs is not None:
+            return [p.direction for p, _ in pairs]
     return [None] * len(call.args)
-
-
-def _match(sig: t.Signature, args: tuple) -> Optional[list]:
-    """The parameters of `sig` that `args` are passed to, positionally or by name; None if they do not fit."""
-    params = sig.params
-    if any(a.name is not None for a in args):
-        by_name = {p.name: p for p in params}
-        found = [by_name.get(a.name) for a in args]
-        return None if None in found else found
-    if len(args) > len(params) or any(not (p.has_default or p.optional) for p in params[len(args):]):
-        return None
-    return list(params[:len(args)])
 
 
 def _applied_table(call: ir.MethodCall) -> Optional[str]:

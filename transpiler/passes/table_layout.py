@@ -32,7 +32,7 @@ from p4odp import types as t
 from p4odp.frontend.const_eval import evaluate
 from p4odp.transpiler.key_names import key_name
 from p4odp.transpiler.passes.manager import PassContext
-from p4odp.transpiler.passes.table_structures import DEFAULT_SIZE
+from p4odp.transpiler.passes.table_structures import DEFAULT_SIZE, table_size, top_level_constants
 from p4odp.transpiler.passes.unique_names import NameTable
 
 __all__ = ["TableLayout", "KeyField", "TableAction", "ActionLayout", "DataField", "TableLayouts",
@@ -130,7 +130,7 @@ class _Builder:
     def __init__(self, program: ir.Program, ctx: PassContext) -> None:
         self.names = NameTable(program)
         self.ctx = ctx
-        self.constants = {d.name: d.value for d in program.declarations if isinstance(d, ir.Constant)}
+        self.constants = top_level_constants(program)
         self.actions = ctx.result.actions
 
     def table(self, table: ir.Table) -> Optional[TableLayout]:
@@ -143,7 +143,7 @@ class _Builder:
     def const_int(self, expr: Optional[ir.Expression]) -> Optional[int]:
         if expr is None:
             return None
-        value = evaluate(expr, lambda name: self.const_int(self.constants.get(name)))
+        value = evaluate(expr, self.constants.get)
         return int(value) if value is not None else None
 
     def layout(self, table: ir.Table) -> TableLayout:
@@ -170,7 +170,7 @@ class _Builder:
             chosen = next((a for a in actions if a.action == ref.name), None)
             if chosen is not None:
                 default_id = chosen.id
-                for field, arg in zip(self.action_data(chosen.id), ref.args[len(chosen.bound):]):
+                for field, arg in zip(self.actions[chosen.action].data, ref.args[len(chosen.bound):]):
                     value = self.const_int(arg.value) or 0
                     default_data += list((value % (1 << field.width)).to_bytes((field.width + 7) // 8, "big"))
         else:
@@ -178,17 +178,14 @@ class _Builder:
             if not default_id and isinstance(self.names.get("NoAction", is_global=True), ir.Action):
                 actions.append(self.table_action(ir.ActionRef(table.loc, "NoAction", is_global=True)))
                 default_id = actions[-1].id
-        size = self.const_int(props["size"].value) if "size" in props else None
         name = table.control_name or table.name
         entries = tuple(self.entry_command(e, i, keys) for i, e in enumerate(props["entries"].value)) \
             if "entries" in props else ()
-        data_bytes = max((sum((f.width + 7) // 8 for f in self.action_data(a.id)) for a in actions), default=0)
+        data_bytes = max((sum((f.width + 7) // 8 for f in self.actions[a.action].data) for a in actions), default=0)
+        size = table_size(table, self.constants) or DEFAULT_SIZE  # `size = 0` too, as the runtime always did
         return TableLayout(len(self.ctx.result.table_layouts), name, tuple(keys), offset, tuple(actions), data_bytes,
-                           default_id, tuple(default_data), default_const, size or DEFAULT_SIZE, entries,
+                           default_id, tuple(default_data), default_const, size, entries,
                            self.ctx.result.table_structures.get(name, "auto"))
-
-    def action_data(self, action_id: int) -> tuple:
-        return next(a.data for a in self.actions.values() if a.id == action_id)
 
     def table_action(self, ref: ir.ActionRef) -> TableAction:
         action = self.names.get(ref.name, ref.is_global)

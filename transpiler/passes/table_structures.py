@@ -25,14 +25,12 @@ The verbose report gives each table's choice, its keys and its `size`.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from p4odp import ir
 from p4odp import types as t
 from p4odp.frontend.const_eval import evaluate
 from p4odp.transpiler.passes.manager import PassContext
 
-__all__ = ["TableStructures", "choose_structure", "STRUCTURES", "DEFAULT_SIZE"]
+__all__ = ["TableStructures", "choose_structure", "table_size", "top_level_constants", "STRUCTURES", "DEFAULT_SIZE"]
 
 STRUCTURES = ("empty", "tss", "dir-24-8", "tss-lpm", "cuckoo")
 MAX_DIR_24_8_WIDTH = 32
@@ -45,7 +43,7 @@ class TableStructures:
     name = "table-structures"
 
     def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
-        constants = _global_constants(program)
+        constants = top_level_constants(program)
         reported = set()  # a table inlined into another control is the same source table
         for decl in program.declarations:
             if not isinstance(decl, ir.Control):
@@ -61,7 +59,7 @@ class TableStructures:
                                                 f"most (as on BMv2)")
                 structure, why = choose_structure(table)
                 ctx.result.table_structures[name] = structure
-                ctx.report(f"table {name}: {structure} ({why}, size {_size(table, constants)})", table.loc)
+                ctx.report(f"table {name}: {structure} ({why}, size {table_size(table, constants)})", table.loc)
         return program
 
 
@@ -98,16 +96,17 @@ def _width_text(typ) -> str:
     return f"{width} bits" if width is not None else str(typ)
 
 
-def _size(table: ir.Table, constants: Optional[dict]) -> int:
+def table_size(table: ir.Table, constants: dict) -> int:
+    """The table's `size` (`constants`: `top_level_constants`); simple_switch's default without one."""
     for prop in table.properties:
         if prop.name == "size" and isinstance(prop.value, ir.Expression):
-            value = evaluate(prop.value, (constants or {}).get)
+            value = evaluate(prop.value, constants.get)
             if isinstance(value, int) and not isinstance(value, bool):
                 return value
     return DEFAULT_SIZE
 
 
-def _global_constants(program: ir.Program) -> dict:
+def top_level_constants(program: ir.Program) -> dict:
     """The values of the top-level constants, for a `size` given by name (if constant-folding was skipped)."""
     values: dict = {}
     for decl in program.declarations:

@@ -140,10 +140,6 @@ class _Renamer:
         self.scopes[-1][name] = new
         return new
 
-    def keep(self, name: str) -> None:
-        """Bind a parameter of an action or function: it keeps its name."""
-        self.scopes[-1][name] = name
-
     def lookup(self, name: str, is_global: bool) -> Optional[str]:
         if is_global:
             return self.top.get(name)
@@ -192,6 +188,8 @@ class _Renamer:
         raise InternalError(f"unique-names: a {type(decl).__name__} inside a body ({decl.loc})")
 
     def bind(self, name: str, rename: bool) -> str:
+        """`name` bound in the innermost scope: renamed if need be (`declare`), else as it is (a top-level
+        declaration, a parameter of an action or function)."""
         if rename:
             return self.declare(name)
         self.scopes[-1][name] = name
@@ -203,7 +201,7 @@ class _Renamer:
         self.params = frozenset(p.name for p in decl.params)
         self.push()
         for p in decl.params:
-            self.keep(p.name)
+            self.bind(p.name, rename=False)
         body = self.block_statements(decl.body)
         self.pop()
         self.params = outer
