@@ -34,8 +34,8 @@ Arguments that name the caller's own declarations (an instance passed as a
 constructor argument, a variable of the apply block) keep meaning them
 wherever the inlined code lands, or are copied; where a declaration of the
 inlined code would hide such a name, the pass says so instead.
-Actions and functions stay where they are declared: the C generator expands
-them at each call.
+Actions and functions stay where they are declared: call-expansion puts
+their bodies where they are called.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc
 from p4odp.transpiler.key_names import named_key
+from p4odp.transpiler.passes._build import ReturnRemover
 from p4odp.transpiler.passes._walk import map_children, walk
 from p4odp.transpiler.passes.manager import PassContext
 
@@ -585,77 +586,16 @@ class _ControlApplies:
         body = instance.renamer.statement(instance.sub.body)
         copy_out = instance.copy_out(call)
         exits = bool(copy_out) and any(isinstance(n, ir.ExitStatement) for n in walk(body))
-        remover = _ReturnRemover(f"{instance.instance.name}", self.count, body.loc, exits)
-        if exits or any(isinstance(n, ir.ReturnStatement) for n in walk(body)):
+        name = instance.instance.name
+        remover = ReturnRemover(f"{name}.returned.{self.count}", f"{name}.exited.{self.count}" if exits else None,
+                                body.loc)
+        if remover.needed(body):
             body = remover.block(body)
         statements = [*instance.copy_in(call), *body.statements, *copy_out]
         if exits:  # the spec copies out before an exit leaves
             statements.append(ir.IfStatement(call.loc, remover.exited, ir.ExitStatement(call.loc)))
         # A control passed as a constructor argument is an instance of the caller's: apply it here too.
         return self.statement(ir.Block(call.loc, tuple(statements)))
-
-
-class _ReturnRemover:
-    """`return` in an inlined control body: a flag is set and the rest of the body is skipped.  With
-    `exits`, an `exit` does the same and sets a second flag, so that the copy-out runs before it."""
-
-    def __init__(self, instance: str, count: int, loc: Loc, exits: bool) -> None:
-        self.flag = ir.PathExpression(loc, f"{instance}.returned.{count}", type=t.Bool())
-        self.exited = ir.PathExpression(loc, f"{instance}.exited.{count}", type=t.Bool())
-        self.leaving = (ir.ReturnStatement, ir.ExitStatement) if exits else (ir.ReturnStatement,)
-        self.loc = loc
-
-    def block(self, body: ir.Block) -> ir.Block:
-        flags = [self.flag, self.exited] if ir.ExitStatement in self.leaving else [self.flag]
-        declarations = tuple(ir.DeclarationStatement(self.loc, ir.Variable(
-            self.loc, flag.name, ir.BoolType(self.loc), ir.BoolLiteral(self.loc, False, type=t.Bool()),
-            type=t.Bool())) for flag in flags)
-        return ir.Block(body.loc, (*declarations, *self.statements(body.statements, in_loop=False)))
-
-    def statements(self, stmts: tuple, in_loop: bool) -> tuple:
-        out: list[ir.Statement] = []
-        for i, stmt in enumerate(stmts):
-            if isinstance(stmt, self.leaving):
-                out.append(self.set_flag(self.flag, stmt.loc))
-                if isinstance(stmt, ir.ExitStatement):
-                    out.append(self.set_flag(self.exited, stmt.loc))
-                if in_loop:
-                    out.append(ir.BreakStatement(stmt.loc))
-                return tuple(out)
-            if not any(isinstance(n, self.leaving) for n in walk(stmt)):
-                out.append(stmt)
-                continue
-            out.append(self.statement(stmt, in_loop))
-            rest = stmts[i + 1:]
-            if in_loop:  # leave the loop the return was in; the code after it checks the flag again
-                out.append(ir.IfStatement(stmt.loc, self.flag, ir.BreakStatement(stmt.loc)))
-                out.extend(self.statements(rest, in_loop))
-            elif rest:
-                not_returned = ir.Unary(stmt.loc, ir.UnaryOp.NOT, self.flag, type=t.Bool())
-                guarded = ir.Block(stmt.loc, self.statements(rest, in_loop))
-                out.append(ir.IfStatement(stmt.loc, not_returned, guarded))
-            return tuple(out)
-        return tuple(out)
-
-    def statement(self, stmt: ir.Statement, in_loop: bool) -> ir.Statement:
-        if isinstance(stmt, ir.Block):
-            return replace(stmt, statements=self.statements(stmt.statements, in_loop))
-        if isinstance(stmt, ir.IfStatement):
-            return replace(stmt, then=self.nested(stmt.then, in_loop),
-                           otherwise=self.nested(stmt.otherwise, in_loop) if stmt.otherwise else None)
-        if isinstance(stmt, ir.SwitchStatement):
-            return replace(stmt, cases=tuple(replace(c, body=self.nested(c.body, in_loop) if c.body else None)
-                                             for c in stmt.cases))
-        if isinstance(stmt, (ir.ForStatement, ir.ForInStatement)):
-            return replace(stmt, body=self.nested(stmt.body, in_loop=True))
-        raise InliningError(stmt.loc, "a return or exit inside this statement of an inlined control is not supported")
-
-    def nested(self, stmt: ir.Statement, in_loop: bool) -> ir.Statement:
-        block = stmt if isinstance(stmt, ir.Block) else ir.Block(stmt.loc, (stmt,))
-        return replace(block, statements=self.statements(block.statements, in_loop))
-
-    def set_flag(self, flag: ir.PathExpression, loc: Loc) -> ir.Statement:
-        return ir.Assignment(loc, flag, ir.BoolLiteral(loc, True, type=t.Bool()))
 
 
 def _with_state_locals_hoisted(parser: ir.Parser, instances: set[str]) -> ir.Parser:

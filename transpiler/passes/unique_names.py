@@ -22,8 +22,9 @@ key whose text changes gets its old text as `@name` first.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import replace
-from typing import Iterator, Optional
+from typing import Iterable, Iterator, Optional
 
 from p4odp import ir
 from p4odp.diagnostics import InternalError
@@ -31,7 +32,7 @@ from p4odp.transpiler.key_names import named_key
 from p4odp.transpiler.passes._walk import map_children, walk
 from p4odp.transpiler.passes.manager import PassContext
 
-__all__ = ["UniqueNames", "NameTable", "CALLABLES"]
+__all__ = ["UniqueNames", "NameTable", "FreshNames", "CALLABLES"]
 
 CALLABLES = (ir.Action, ir.Function)  # their parameters are looked up before the table
 
@@ -103,6 +104,36 @@ def _body_declarations(body) -> Iterator[ir.Declaration]:
                 yield node.var
 
 
+class FreshNames:
+    """Names that no declaration of the program has yet; each one given out is taken from then on.
+
+    `keep(name)` is `name` itself while it is free, else `name#2`, `name#3`, ... (a declaration
+    renamed); `copy(name)` is always `base$N`, `base` being `name` without such suffixes (a
+    declaration a pass copies or makes).  `#` and `$` cannot occur in a P4 name."""
+
+    def __init__(self, taken: Iterable[str]) -> None:
+        self.taken = set(taken)
+        self.suffixes: dict[tuple[str, str], Iterator[int]] = {}
+
+    def keep(self, name: str, also_taken: frozenset = frozenset()) -> str:
+        new = name
+        if new in self.taken or new in also_taken:
+            counter = self.suffixes.setdefault((name, "#"), itertools.count(2))
+            while new in self.taken or new in also_taken:
+                new = f"{name}#{next(counter)}"
+        self.taken.add(new)
+        return new
+
+    def copy(self, name: str) -> str:
+        base = re.split(r"[#$]", name, maxsplit=1)[0]
+        counter = self.suffixes.setdefault((base, "$"), itertools.count(1))
+        new = f"{base}${next(counter)}"
+        while new in self.taken:
+            new = f"{base}${next(counter)}"
+        self.taken.add(new)
+        return new
+
+
 class _Renamer:
     """Walks the scopes, choosing each declaration's new name and rewriting the references."""
 
@@ -113,8 +144,7 @@ class _Renamer:
             name = getattr(decl, "name", None)
             if name is not None:
                 self.top[name] = name
-        self.taken = set(self.top)
-        self.suffixes: dict[str, Iterator[int]] = {}
+        self.fresh = FreshNames(self.top)
         self.scopes: list[dict[str, str]] = [self.top]
         self.params: frozenset = frozenset()  # those of the action or function being walked
         self.renamed = 0
@@ -130,13 +160,8 @@ class _Renamer:
 
     def declare(self, name: str) -> str:
         """Bind `name` in the innermost scope to a name no other declaration has; return it."""
-        new = name
-        if new in self.taken or new in self.params:
-            counter = self.suffixes.setdefault(name, itertools.count(2))
-            while new in self.taken or new in self.params:
-                new = f"{name}#{next(counter)}"
-            self.renamed += 1
-        self.taken.add(new)
+        new = self.fresh.keep(name, also_taken=self.params)
+        self.renamed += new != name
         self.scopes[-1][name] = new
         return new
 
