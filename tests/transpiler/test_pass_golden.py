@@ -75,7 +75,7 @@ def render(result: PassResult, name: str, source: Path) -> str:
                       f"{layout.structure}, default {layout.default_action}{list(layout.default_data)}"
                       f"{' const' if layout.default_const else ''}, {layout.data_bytes}-byte data"]
             lines += [f"  key {k.name}: {k.match_kind} {k.width} bits at bit {k.bit_offset}" for k in layout.keys]
-            lines += [f"  action {a.id} {a.action}, {len(a.bound)} bound" for a in layout.actions]
+            lines += [f"  action {a.id} {a.action}" for a in layout.actions]
             lines += [f"  entry {e}" for e in layout.entries]
         lines += ["", "// actions"]
         lines += [f"{a.id} {a.name}(" + ", ".join(f"{f.name}: {f.width} bits at byte {f.byte_offset}"

@@ -278,16 +278,18 @@ def test_select_keys_are_computed_at_the_end_of_the_state(tmp_path: Path):
     assert [p4(k) for k in start.transition.keys] == ["tmp$1", "tmp$2", "tmp$3"]
 
 
-def test_local_initializers_that_need_statements_move_to_the_start_of_the_body(tmp_path: Path):
+def test_local_initializers_with_calls_move_to_the_start_of_the_body(tmp_path: Path):
     _, after, result = order(tmp_path, "hdr.h.a = y;", """
+        bit<8> v = 1;
         bit<8> w = bump(hdr.h.b);
         bit<8> x = hdr.h.a + bump(hdr.h.a);
         bit<8> y = x;
     """)
     variables = {v.name: v for v in ingress(after).locals if isinstance(v, ir.Variable)}
-    assert p4(variables["w"].init) == "bump(hdr.h.b)"  # a whole call: initialized where it stands
-    assert variables["x"].init is None and variables["y"].init is None  # y reads x: after it
+    assert p4(variables["v"].init) == "1"  # before the first call: initialized where it stands
+    assert all(variables[n].init is None for n in "wxy")  # a call, or after one (y reads x)
     assert body(after) == [
+        "w = bump(hdr.h.b);",
         "bit<8> tmp$1 = hdr.h.a;",
         "bit<8> tmp$2 = bump(hdr.h.a);",
         "x = (tmp$1 + tmp$2);",

@@ -3,9 +3,8 @@
 The walk starts at `main`, the V1Switch instance: each of its six blocks
 becomes a C function, its tables and actions become control-plane metadata.
 Parser and control instances are gone by then (the midend's inlining pass).
-Actions and functions are inlined where they run (a table's switch or a direct call), so
-that they see the locals of their control.  Every P4 call passes arguments
-copy-in/copy-out through temporaries, as the language defines.
+Calls of actions and functions are gone too (call-expansion): a table's
+actions are printed in its switch, their parameters loaded from the action data.
 
 What this generator cannot translate yet is reported as a positioned error,
 never as a crash.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from p4odp import ir
 from p4odp.diagnostics import Loc
@@ -23,7 +23,7 @@ __all__ = ["FunctionContext"]
 
 
 class FunctionContext(Statements, Expressions, WideValues, Calls, Packets, Tables):
-    """Generates the body of one C function (a parser, a control) and the actions inlined in it.
+    """Generates the body of one C function (a parser, a control) and the actions its tables run.
 
     Each concern is a mixin of its own module: statements, expressions, values wider than 64
     bits, calls, packets (parsing and deparsing) and tables."""
@@ -35,8 +35,6 @@ class FunctionContext(Statements, Expressions, WideValues, Calls, Packets, Table
         self.prelude: list[str] = []
         self.lines: list[str] = []
         self.indent = 1
-        self.action_end: Optional[str] = None  # label a `return` inside an inlined action jumps to
-        self.return_value = None  # (C variable, type) a `return` inside an inlined function assigns
         self.state_labels: dict[str, str] = {}  # parser state name -> C label
         self.loops: list[tuple[str, str]] = []  # (continue label, break label) of the enclosing loops
         self.in_parser = isinstance(decl, ir.Parser)
@@ -45,9 +43,8 @@ class FunctionContext(Statements, Expressions, WideValues, Calls, Packets, Table
         self.lines.append("\t" * self.indent + line)
 
     def resolve(self, ref):
-        """What a `PathExpression` or `ActionRef` names (a `Binding`, an `ExternInstance` or a
-        declaration); `.x` (and names the inlining pass marked so) skips the parameters of the
-        action or function being expanded."""
+        """What a `PathExpression` or `ActionRef` names: a `Binding`, an `ExternInstance` or a
+        declaration."""
         return self.bindings.lookup(ref.name, ref.is_global)
 
     def temp(self, prefix: str = "t") -> str:

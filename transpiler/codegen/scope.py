@@ -46,31 +46,18 @@ class ExternInstance:
 class Bindings:
     """What each name means in the C being generated.
 
-    After the unique-names pass a name is one declaration program-wide, so one flat table holds
-    the C of every name (`names`: constants, variables, the blocks' parameters, extern
-    instances); the parameters of the actions and functions being expanded are in `frames`, the
-    innermost looked up first.  A name with no C of its own (an action, a table, a function) means
-    its declaration in the program's `NameTable`."""
+    After unique-names and call-expansion a name is one declaration program-wide, so one flat
+    table holds the C of every name (`names`: constants, variables, the blocks' parameters, the
+    parameters of the actions tables run, extern instances); a name with no C of its own (an
+    action, a table) means its declaration in the program's `NameTable`."""
 
     def __init__(self, table: NameTable) -> None:
         self.table = table
         self.names: dict[str, object] = {}
-        self.frames: list[dict[str, Binding]] = []
 
     def lookup(self, name: str, is_global: bool = False):
-        if not is_global and self.frames and name in self.frames[-1]:
-            return self.frames[-1][name]
         found = self.names.get(name)
         return found if found is not None else self.table.get(name, is_global)
-
-    @contextmanager
-    def frame(self, params: dict[str, Binding]) -> Iterator[None]:
-        """Inside: `params` (an expanded action's or function's parameters) are looked up first."""
-        self.frames.append(params)
-        try:
-            yield
-        finally:
-            self.frames.pop()
 
     @contextmanager
     def bound(self, name: str, binding: Binding) -> Iterator[None]:

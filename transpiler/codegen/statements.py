@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.diagnostics import Loc
+from p4odp.diagnostics import InternalError, Loc
 from p4odp.transpiler.codegen._types import tuple_struct
 from p4odp.transpiler.codegen.scope import Binding, Unsupported
 from p4odp.transpiler.ctypes_map import bits_of, c_ident, is_wide
@@ -129,15 +129,13 @@ class Statements:
     def s_ExitStatement(self, stmt) -> None:
         if self.in_parser:
             raise Unsupported(stmt.loc, "exit in a parser")
-        self.emit("pc->exited = 1;")
-        # Inside an inlined action or function the out arguments are still copied back first.
-        self.emit(f"goto {self.action_end or 'ctl_end'};")
+        self.emit("pc->exited = 1;")  # call-expansion copied out what an action's exit copies out
+        self.emit("goto ctl_end;")
 
     def s_ReturnStatement(self, stmt: ir.ReturnStatement) -> None:
-        if stmt.value is not None:
-            target, typ = self.return_value
-            self.assign(Binding(target, typ), stmt.value, stmt.loc)
-        self.emit(f"goto {self.action_end};" if self.action_end else "goto ctl_end;")
+        if stmt.value is not None or self.in_parser:  # call-expansion made the returns of callees flags
+            raise InternalError(f"a return outside a control's body after call-expansion ({stmt.loc})")
+        self.emit("goto ctl_end;")
 
     def s_SwitchStatement(self, stmt: ir.SwitchStatement) -> None:
         subject = stmt.expr

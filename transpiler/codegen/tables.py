@@ -4,9 +4,10 @@ the table out, and the control-plane description of the table."""
 from __future__ import annotations
 
 from p4odp import ir
+from p4odp import types as t
 
 from p4odp.diagnostics import InternalError
-from p4odp.transpiler.codegen.scope import Unsupported
+from p4odp.transpiler.codegen.scope import Binding, Unsupported
 from p4odp.transpiler.ctypes_map import c_ident
 from p4odp.transpiler.model import CActionParam, CAction, CKeyField, CTable
 from p4odp.transpiler.passes.table_layout import ActionLayout, TableLayout
@@ -60,7 +61,7 @@ class Tables:
         for action in layout.actions:
             self.emit(f"case {action.id}: {{")
             self.indent += 1
-            self.inline_action(self.bindings.lookup(action.action), action.bound, "entry->data")
+            self.action_case(self.bindings.lookup(action.action), "entry->data")
             self.indent -= 1
             self.emit("\tbreak;")
             self.emit("}")
@@ -70,3 +71,19 @@ class Tables:
         self.indent -= 1
         self.emit("}")
         return {"hit": hit, "action_run": run, "actions": {a.action: a.id for a in layout.actions}}
+
+    def action_case(self, action: ir.Action, data: str) -> None:
+        """An action a table runs: its parameters loaded from the action data at the C pointer `data`
+        (laid out as the table-layout pass says), then its body."""
+        self.emit(f"/* action {action.control_name or action.name} */")
+        for param, field in zip(action.params, self.gen.actions[action.name].data):
+            name, typ = f"p_{c_ident(param.name)}_{next(self.gen.tmp)}", param.type
+            self.emit(self.gen.member_decl(typ, name, param.loc) + ";")
+            if field.width > 64:
+                self.emit(f"memcpy({name}, {data} + {field.byte_offset}, sizeof {name});")
+            else:
+                pad = (field.width + 7) // 8 * 8 - field.width
+                load = f"p4odp_load_bits({data}, {field.byte_offset * 8 + pad}, {field.width})"
+                self.emit(f"{name} = {self.wrap(load, typ) if isinstance(typ, t.Bits) and typ.signed else load};")
+            self.bindings.names[param.name] = Binding(name, typ)
+        self.block(action.body)

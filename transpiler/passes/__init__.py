@@ -17,6 +17,10 @@ one out, `--dump-after NAME|all` writes the IR after it):
 * `side-effect-ordering` (side_effects.py): every call with an effect made
   a statement of its own (or the whole value of an assignment), in P4's
   left-to-right and short-circuit order, through temporaries `tmp$N`;
+* `call-expansion` (call_expansion.py): each call of an action or function
+  replaced by the callee's body, parameters copied in and out, `return`
+  and `exit` as flags; the actions tables run keep only the parameters the
+  control plane supplies (those a table binds make a specialized copy);
 * `dead-code` (dead_code.py): unreachable statements and parser states,
   unused tables, actions, functions and local variables removed;
 * `type-lowering` (type_lowering.py): the C representation of each scalar
@@ -41,6 +45,7 @@ from typing import Optional
 
 from p4odp import ir
 from p4odp.diagnostics import Diagnostics
+from p4odp.transpiler.passes.call_expansion import CallExpansion
 from p4odp.transpiler.passes.constant_folding import ConstantFolding
 from p4odp.transpiler.passes.dead_code import DeadCode
 from p4odp.transpiler.passes.inlining import Inlining
@@ -53,13 +58,13 @@ from p4odp.transpiler.passes.unique_names import CALLABLES, NameTable, UniqueNam
 
 __all__ = ["Pass", "PassContext", "PassManager", "PassOptions", "PassResult", "ir_pass", "default_passes",
            "midend", "CALLABLES", "NameTable", "Inlining", "UniqueNames", "ConstantFolding", "DeadCode",
-           "SideEffectOrdering", "TypeLowering", "TableStructures", "TableLayouts"]
+           "SideEffectOrdering", "CallExpansion", "TypeLowering", "TableStructures", "TableLayouts"]
 
 
 def default_passes() -> list[Pass]:
     """The midend's passes, in the order they run."""
-    return [Inlining(), UniqueNames(), ConstantFolding(), SideEffectOrdering(), DeadCode(), TypeLowering(),
-            TableStructures(), TableLayouts()]
+    return [Inlining(), UniqueNames(), ConstantFolding(), SideEffectOrdering(), CallExpansion(), DeadCode(),
+            TypeLowering(), TableStructures(), TableLayouts()]
 
 
 def midend(program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:

@@ -4,8 +4,8 @@ P4_16 evaluates expressions left to right, `&&`, `||` and `?:` evaluate only
 the operands they need, and a call evaluates its arguments left to right
 before it runs (copy-in), then copies its `out` and `inout` arguments back
 (the spec's "Expression evaluation order" and "Calling convention").  C
-leaves the order of operands unspecified and the generator inlines actions
-and functions as statements, so this pass makes the order explicit in the
+leaves the order of operands unspecified and call-expansion makes actions
+and functions statements, so this pass makes the order explicit in the
 IR, as p4c's `SideEffectOrdering` does: the C generator then only prints
 (design decision 9).
 
@@ -28,7 +28,7 @@ with effects appears only
     `t.apply().miss` as the whole condition of an `if` or the whole value
     of (b), and `t.apply().action_run` as the whole subject of a `switch`;
 (d) as a whole bound argument of an action in a table's `actions` list,
-    which the generator copies in when the table runs that action.
+    which call-expansion copies in when the table runs that action.
 
 Nowhere else: not inside another expression, nor in an argument, an index,
 an l-value, a `for` condition or update, a select key or a table key.  The
@@ -62,7 +62,7 @@ the generator evaluates nothing with an effect but the call it prints.
   condition with a call moves to the top of the body (`if (!c) break;`), so
   it is evaluated before every iteration, and updates with calls become a
   block.  A control's (parser's) local variable initializers, from the
-  first that needs statements on, move to the start of its body (to a new
+  first that has a call with effects on, move to the start of its body (to a new
   `start` state that goes on to the old one, renamed `start$N`).
 * Table keys: as p4c's SimplifyKey, a key element with a call becomes a
   control-local variable `key$N`, assigned in key order right before each
@@ -92,6 +92,7 @@ from p4odp import types as t
 from p4odp.diagnostics import InternalError, Loc
 from p4odp.frontend.expressions import match_args
 from p4odp.transpiler.key_names import key_name, named_key
+from p4odp.transpiler.passes._build import syntax_type, variable
 from p4odp.transpiler.passes._walk import is_effect_call, is_pure, walk
 from p4odp.transpiler.passes.manager import PassContext
 
@@ -178,12 +179,13 @@ class _Orderer:
 
     def local_inits(self, locals_: list) -> tuple[list, list]:
         """The local variables of a parser or control, and the statements that initialize those whose
-        initializer needs statements (and of all after them, which may read them), in order."""
+        initializer has a call with effects (and of all after them, which may read them), in order:
+        the calls of the body run where call-expansion can put what they become."""
         out, starts = [], []
         for local in locals_:
             if isinstance(local, ir.Variable) and local.init is not None:
                 pre, value = self.statements_of(lambda p: self.rhs(local.init, p), local.loc)
-                if pre or starts:
+                if pre or starts or has_effect(value):
                     target = ir.PathExpression(local.loc, local.name, type=local.type)
                     starts += [*pre, ir.Assignment(local.loc, target, value)]
                     self.ctx.report(f"the initializer of {local.name} moved to the start of the body", local.loc)
@@ -211,7 +213,7 @@ class _Orderer:
                 if has_effect(element.expr):
                     element = named_key(element)
                     expr = element.expr
-                    var = ir.Variable(expr.loc, f"key${next(self.count)}", _type_ref(expr.type, expr.loc),
+                    var = ir.Variable(expr.loc, f"key${next(self.count)}", syntax_type(expr.type, expr.loc),
                                       type=expr.type)
                     locals_.append(var)
                     path = ir.PathExpression(expr.loc, var.name, type=expr.type)
@@ -557,7 +559,7 @@ class _Orderer:
         name = f"tmp${next(self.count)}"
         self.temps.add(name)
         self.made += 1
-        pre.append(ir.DeclarationStatement(loc, ir.Variable(loc, name, _type_ref(typ, loc), init, type=typ)))
+        pre.append(variable(name, typ, init, loc))
         return ir.PathExpression(loc, name, type=typ)
 
 
@@ -600,23 +602,6 @@ def _is_constant(expr: ir.Expression) -> bool:
     """Does `expr` read nothing that a call could change (literals, enum members, errors)?"""
     return not any(isinstance(n, ir.MethodCall) or isinstance(n, ir.PathExpression) and
                    not isinstance(n.type, t.TypeT) for n in walk(expr))
-
-
-def _type_ref(typ: t.Type, loc: Loc) -> ir.TypeRef:
-    """A syntax type for a temporary of semantic type `typ` (only the semantic type is read later)."""
-    if isinstance(typ, t.Bits):
-        return ir.BitsType(loc, ir.IntLiteral(loc, typ.width, type=t.InfInt()), typ.signed)
-    if isinstance(typ, t.Varbit):
-        return ir.VarbitType(loc, ir.IntLiteral(loc, typ.width, type=t.InfInt()))
-    if isinstance(typ, t.Bool):
-        return ir.BoolType(loc)
-    if isinstance(typ, t.ErrorT):
-        return ir.ErrorType(loc)
-    if isinstance(typ, t.Stack):
-        return ir.StackType(loc, _type_ref(typ.element, loc), ir.IntLiteral(loc, typ.size, type=t.InfInt()))
-    if isinstance(typ, t.TupleT):
-        return ir.TupleType(loc, tuple(_type_ref(e, loc) for e in typ.elements))
-    return ir.TypeName(loc, getattr(typ, "name", str(typ)))
 
 
 def _new_start(states: tuple, statements: list, renamed: str, loc: Loc) -> tuple:

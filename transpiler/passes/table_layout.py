@@ -7,9 +7,9 @@ records it in `PassResult.table_layouts` (by the table's name in the IR):
 * the key: each field's control-plane name (its `@name`, else its text, as
   p4c names it), width, match kind, and where its bits go in the key bytes:
   fields in order, each in whole bytes, right-aligned (big-endian);
-* the actions, with the arguments the table's `actions` list binds and the
-  layout of the action data the control plane supplies for the rest (each
-  parameter in whole bytes, in order); action ids are program-wide
+* the actions and the layout of the action data the control plane
+  supplies: after call-expansion, every parameter of a table's action, each
+  in whole bytes, in order; action ids are program-wide
   (`PassResult.actions`), in order of first use;
 * the default action (`NoAction` when the table names none) and its data;
 * the size (simple_switch's 1024 when none is given) and the lookup
@@ -30,7 +30,7 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.frontend.const_eval import evaluate
-from p4odp.transpiler.key_names import key_name
+from p4odp.transpiler.key_names import key_name, param_name
 from p4odp.transpiler.passes.manager import PassContext
 from p4odp.transpiler.passes.table_structures import DEFAULT_SIZE, table_size, top_level_constants
 from p4odp.transpiler.passes.unique_names import NameTable
@@ -55,7 +55,7 @@ class KeyField:
 
 @dataclass(frozen=True)
 class DataField:
-    name: str  # the parameter's name: control plane's too
+    name: str  # the parameter's control-plane name
     width: int
     byte_offset: int  # where it starts in the action data
 
@@ -71,7 +71,6 @@ class ActionLayout:
 class TableAction:
     action: str  # the action's name in the IR
     id: int
-    bound: tuple  # the arguments the `actions` list gives (ir.Argument), for the first parameters
 
 
 @dataclass(frozen=True)
@@ -170,7 +169,7 @@ class _Builder:
             chosen = next((a for a in actions if a.action == ref.name), None)
             if chosen is not None:
                 default_id = chosen.id
-                for field, arg in zip(self.actions[chosen.action].data, ref.args[len(chosen.bound):]):
+                for field, arg in zip(self.actions[chosen.action].data, ref.args):
                     value = self.const_int(arg.value) or 0
                     default_data += list((value % (1 << field.width)).to_bytes((field.width + 7) // 8, "big"))
         else:
@@ -193,15 +192,15 @@ class _Builder:
             raise _Unsupported(ref.loc, f"the action {ref.name}")
         if action.name not in self.actions:
             data, offset = [], 0
-            for p in action.params[len(ref.args):]:
+            for p in action.params:
                 width = t.bit_width(p.type)
                 if width is None:
                     raise _Unsupported(p.loc, "action parameters that are not bit<W>, int<W> or bool")
-                data.append(DataField(p.name, width, offset))
+                data.append(DataField(param_name(p), width, offset))
                 offset += (width + 7) // 8
             self.actions[action.name] = ActionLayout(len(self.actions) + 1, action.control_name or action.name,
                                                      tuple(data))
-        return TableAction(action.name, self.actions[action.name].id, ref.args)
+        return TableAction(action.name, self.actions[action.name].id)
 
     # ------------------------------------------------------------------
     # Const entries
