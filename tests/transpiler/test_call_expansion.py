@@ -386,3 +386,14 @@ def test_a_local_initialized_by_a_call_is_expanded(tmp_path: Path):
     bump = "bit<8> bump(inout bit<8> x) { x = x + 1; return x; }"
     result = expand(tmp_path, "hdr.h.a = w;", "bit<8> w = bump(hdr.h.b);", bump)
     assert leftover_calls(result.program) == []
+
+
+def test_a_function_called_in_a_bound_argument_runs_when_the_table_runs_the_action(tmp_path: Path):
+    result = expand(tmp_path, "t.apply();", """
+        action put(in bit<8> v) { hdr.h.a = v; }
+        table t { key = { hdr.h.b: exact; } actions = { put(twice(hdr.h.b)); } }
+    """, "bit<8> twice(in bit<8> x) { return x + x; }")
+    assert leftover_calls(result.program) == []
+    copy = the(result.program, "put$1", ir.Action)
+    assert renumbered(lines(copy.body.statements))[0] == "bit<8> v$1;"  # assigned by the expanded twice()
+    assert renumbered(lines(copy.body.statements))[-1] == "hdr#3.h.a = v$1;"

@@ -299,7 +299,8 @@ class _Expander:
                                 result)
         if remover.needed(body):
             body = remover.block(body)
-        statements = [*pinned, *copy_in, *body.statements, *copy_out]
+        # A table's bound argument may call a function (side-effect-ordering leaves it whole).
+        statements = [*pinned, *self.statements(tuple(copy_in)), *body.statements, *copy_out]
         if exits:
             statements.append(ir.IfStatement(loc, remover.exited, ir.ExitStatement(loc)))
         return tuple(params), tuple(statements)
