@@ -67,6 +67,7 @@ _Static_assert(P4ODP_MAX_PORTS <= 64, "p4odp_worker.tx_pending has a bit per por
 struct p4odp_worker {
 	struct p4odp_switch *sw;
 	void *packet;		/* the program's per-packet state (program->packet_size bytes) */
+	void *replica;		/* a multicast replica's copy of it */
 	uint64_t tx_pending;	/* bit i: tx[i] holds packets (so a flush reads no empty batch) */
 	struct p4odp_tx_batch tx[P4ODP_MAX_PORTS];
 	uint64_t received[P4ODP_MAX_PORTS];

@@ -5,7 +5,9 @@
  * For each received packet: ingress, then the copies it asks for (one to a
  * port, one per replica of a multicast group, none), egress once per copy,
  * and the copies egress keeps queued per output port and sent in batches.
- * See p4odp_runtime.h for who owns a packet at each step.
+ * The only copy of a packet leaves in the received buffer itself, rewritten
+ * in place; replicas are new packets.  See p4odp_runtime.h for who owns a
+ * packet at each step.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +22,13 @@ static const char *const drop_reasons[P4ODP_DROP_COUNT] = {
 
 int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw)
 {
+	size_t size = sw->program->packet_size ? sw->program->packet_size : 1;
+
 	memset(w, 0, sizeof *w);
 	w->sw = sw;
-	w->packet = malloc(sw->program->packet_size ? sw->program->packet_size : 1);
-	return w->packet ? 0 : -1;
+	w->packet = malloc(size);
+	w->replica = malloc(size);
+	return w->packet && w->replica ? 0 : -1;
 }
 
 static void flush_port(struct p4odp_worker *w, uint32_t port_index)
@@ -55,7 +60,8 @@ static void flush_all(struct p4odp_worker *w)
 void p4odp_worker_term(struct p4odp_worker *w)
 {
 	free(w->packet);
-	w->packet = NULL;
+	free(w->replica);
+	w->packet = w->replica = NULL;
 }
 
 void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason)
@@ -63,25 +69,53 @@ void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason)
 	pc->worker->drops[reason]++;
 }
 
+/* The received packet with its first `consumed` bytes replaced by the headers:
+ * its head moved, the payload left where it is.  ODP_PACKET_INVALID when that
+ * cannot be done (too little headroom, nothing left of the packet). */
+static odp_packet_t rewritten_in_place(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len,
+				       uint32_t consumed)
+{
+	uint8_t *data = hdr_len >= consumed ? odp_packet_push_head(pc->pkt, hdr_len - consumed)
+					    : odp_packet_pull_head(pc->pkt, consumed - hdr_len);
+	if (odp_unlikely(!data))
+		return ODP_PACKET_INVALID;
+	memcpy(data, hdrs, hdr_len);
+	pc->in_place = 0;
+	return pc->pkt;
+}
+
+/* A new packet: the headers, then a copy of the payload. */
+static odp_packet_t new_copy(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len, uint32_t consumed)
+{
+	uint32_t payload = pc->len - consumed;
+	odp_packet_t out = odp_packet_alloc(pc->sw->pool, hdr_len + payload);
+
+	if (out == ODP_PACKET_INVALID)
+		return out;
+	uint8_t *data = odp_packet_data(out);
+	memcpy(data, hdrs, hdr_len);
+	memcpy(data + hdr_len, pc->data + consumed, payload);
+	return out;
+}
+
 void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs, uint32_t hdr_len)
 {
 	struct p4odp_worker *w = pc->worker;
-	struct p4odp_switch *sw = pc->sw;
-	uint32_t consumed = pc->cursor / 8;
-	uint32_t payload = pc->len > consumed ? pc->len - consumed : 0;
+	uint32_t consumed = pc->cursor / 8 < pc->len ? pc->cursor / 8 : pc->len;
 
-	if (port_index >= P4ODP_MAX_PORTS || !sw->ports[port_index].open) {
+	if (port_index >= P4ODP_MAX_PORTS || !pc->sw->ports[port_index].open) {
 		p4odp_count_drop(pc, P4ODP_DROP_NO_PORT);
 		return;
 	}
-	odp_packet_t out = odp_packet_alloc(sw->pool, hdr_len + payload);
+	odp_packet_t out = ODP_PACKET_INVALID;
+	if (pc->in_place)
+		out = rewritten_in_place(pc, hdrs, hdr_len, consumed);
+	if (out == ODP_PACKET_INVALID)
+		out = new_copy(pc, hdrs, hdr_len, consumed);
 	if (out == ODP_PACKET_INVALID) {
 		p4odp_count_drop(pc, P4ODP_DROP_NO_BUFFER);
 		return;
 	}
-	uint8_t *data = odp_packet_data(out);
-	memcpy(data, hdrs, hdr_len);
-	memcpy(data + hdr_len, pc->data + consumed, payload);
 	struct p4odp_tx_batch *batch = &w->tx[port_index];
 	if (batch->n == P4ODP_BURST)
 		flush_port(w, port_index);
@@ -89,7 +123,7 @@ void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs,
 	w->tx_pending |= UINT64_C(1) << port_index;
 }
 
-static void egress_copy(struct p4odp_pctx *pc, const void *packet, const struct p4odp_copy *copy)
+static void egress_copy(struct p4odp_pctx *pc, void *packet, const struct p4odp_copy *copy)
 {
 	/* Each copy's drop is counted for its own reason: not the overflow of the one before. */
 	pc->out_overflow = 0;
@@ -98,9 +132,11 @@ static void egress_copy(struct p4odp_pctx *pc, const void *packet, const struct 
 }
 
 /* One copy per replica of the group: every port of every node, in the order
- * the nodes were associated (BMv2's order). */
-static void replicate(struct p4odp_pctx *pc, const void *packet, uint32_t group)
+ * the nodes were associated (BMv2's order), each egress on its own copy of
+ * the state ingress left. */
+static void replicate(struct p4odp_pctx *pc, uint32_t group)
 {
+	struct p4odp_worker *w = pc->worker;
 	const struct p4odp_switch *sw = pc->sw;
 	uint32_t copies = 0;
 
@@ -110,7 +146,8 @@ static void replicate(struct p4odp_pctx *pc, const void *packet, uint32_t group)
 			const struct p4odp_mc_node *node = &sw->mc_nodes[g->nodes[i]];
 			for (uint32_t j = 0; j < node->n_ports; j++) {
 				struct p4odp_copy copy = { node->ports[j], node->rid, P4ODP_COPY_REPLICA };
-				egress_copy(pc, packet, &copy);
+				memcpy(w->replica, w->packet, sw->program->packet_size);
+				egress_copy(pc, w->replica, &copy);
 				copies++;
 			}
 		}
@@ -119,7 +156,9 @@ static void replicate(struct p4odp_pctx *pc, const void *packet, uint32_t group)
 		p4odp_count_drop(pc, P4ODP_DROP_EMPTY_GROUP);
 }
 
-static void process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt)
+/* One received packet through the pipeline; true when it left as the only copy
+ * (the worker no longer owns it). */
+static bool process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt)
 {
 	struct p4odp_switch *sw = w->sw;
 	struct p4odp_pctx pc = {
@@ -134,17 +173,22 @@ static void process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt)
 
 	sw->program->ingress(&pc, w->packet);
 	if (pc.tm.mcast_group) {
-		replicate(&pc, w->packet, pc.tm.mcast_group);
+		replicate(&pc, pc.tm.mcast_group);
 	} else if (pc.tm.drop) {
 		p4odp_count_drop(&pc, P4ODP_DROP_PROGRAM);
 	} else {
 		struct p4odp_copy copy = { pc.tm.port, 0, P4ODP_COPY_NORMAL };
+		pc.in_place = 1;
 		egress_copy(&pc, w->packet, &copy);
+		return !pc.in_place;
 	}
+	return false;
 }
 
 void p4odp_tm_burst(struct p4odp_worker *w, uint32_t port, odp_packet_t *pkts, uint32_t n)
 {
+	uint32_t kept = 0;	/* the packets that did not leave, moved to the front to be freed */
+
 	w->received[port] += n;
 	for (uint32_t i = 0; i < n; i++) {
 		if (i + 2 < n)
@@ -153,11 +197,13 @@ void p4odp_tm_burst(struct p4odp_worker *w, uint32_t port, odp_packet_t *pkts, u
 		 * frames longer than a segment (pcap records, GRO) in several. */
 		if (odp_unlikely(odp_packet_is_segmented(pkts[i])))
 			w->drops[P4ODP_DROP_SEGMENTED]++;
-		else
-			process(w, port, pkts[i]);
+		else if (process(w, port, pkts[i]))
+			continue;
+		pkts[kept++] = pkts[i];
 	}
 	flush_all(w);
-	odp_packet_free_multi(pkts, (int)n);
+	if (kept)
+		odp_packet_free_multi(pkts, (int)kept);
 }
 
 void p4odp_print_counters(const struct p4odp_switch *sw, const struct p4odp_worker *workers, uint32_t n_workers,

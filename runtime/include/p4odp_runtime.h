@@ -19,13 +19,20 @@
  *      a port, one per replica of a multicast group, or none (a drop, counted by
  *      reason).
  *   4. `egress(pc, packet, copy)` (egress, checksum update, deparser) runs once
- *      per copy on its own copy of `packet` and ends in `p4_send` (the target's
- *      packet-I/O template, p4odp_send by default), or returns false: dropped.
- *   5. p4odp_send builds the outgoing packet (a new one, from the deparsed
- *      headers and the payload the parser did not consume) and queues it on the
- *      worker's batch for that port; the batch owns it until odp_pktout_send
- *      takes it or it is freed and counted.  The worker flushes every batch at
- *      the end of each burst, then frees the received packets.
+ *      per copy, on state it may change: `packet` itself for the only copy, a
+ *      copy of it the traffic manager makes for each replica.  It ends in
+ *      `p4_send` (the target's packet-I/O template, p4odp_send by default), or
+ *      returns false: dropped.
+ *   5. p4odp_send makes the outgoing packet from the deparsed headers and the
+ *      payload the parser did not consume.  The only copy (pc->in_place) leaves
+ *      in the received packet itself: its head moved by the difference between
+ *      the header bytes emitted and parsed, the headers written, the payload
+ *      not copied; the worker no longer owns it.  A replica, or a packet
+ *      without the headroom, is a new packet.  Either is queued on the
+ *      worker's batch for that port, which owns it until odp_pktout_send takes
+ *      it or it is freed and counted.  The worker flushes every batch at the
+ *      end of each burst, then frees, all at once, the received packets that
+ *      did not leave.
  *
  * Nothing on this path is global: a packet's state is in `pc`, a worker's in
  * `pc->worker`; tables and extern state are shared by every worker.
@@ -111,6 +118,8 @@ struct p4odp_pctx {
 	uint8_t checksum_error;	/* set by verify_checksum */
 	uint8_t exited;		/* an `exit` statement ran */
 	uint8_t out_overflow;	/* the deparser ran out of room: the copy is dropped */
+	uint8_t in_place;	/* the copy may leave in pkt itself (the TM's only copy); p4odp_send
+				   clears it when it does, and the worker no longer owns pkt */
 	uint8_t *out;		/* where the deparser writes headers */
 	uint32_t out_bits;
 	struct p4odp_tm_request tm;
@@ -173,7 +182,7 @@ struct p4odp_program {
 	size_t packet_size;	/* bytes of per-packet state between ingress and egress */
 	/* The two halves of the pipeline (see the top of this file). */
 	void (*ingress)(struct p4odp_pctx *pc, void *packet);
-	bool (*egress)(struct p4odp_pctx *pc, const void *packet, const struct p4odp_copy *copy);
+	bool (*egress)(struct p4odp_pctx *pc, void *packet, const struct p4odp_copy *copy);
 };
 
 extern const struct p4odp_program p4odp_program;
@@ -184,8 +193,9 @@ const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint3
 						 bool *hit);
 
 /* Queue a copy of the packet of `pc` for `port`: its first `pc->cursor / 8`
- * bytes (what the parser consumed) replaced by `hdr_len` bytes at `hdrs`.
- * The copy is a new packet: the received one stays for the other copies. */
+ * bytes (what the parser consumed) replaced by `hdr_len` bytes at `hdrs`:
+ * the received packet itself when pc->in_place (see step 5 above), else a
+ * new packet. */
 void p4odp_send(struct p4odp_pctx *pc, uint32_t port, const uint8_t *hdrs, uint32_t hdr_len);
 
 /* Is there room for `bits` more bits of deparsed headers?  When there is

@@ -173,38 +173,38 @@ static uint64_t port_sent(const struct p4odp_switch *sw, uint32_t port)
 	return stats.out_packets;
 }
 
-/* Like a generated egress: works on its own copy of the state, deparses through
- * p4odp_emit_room, ends in p4odp_send.  It leaves pc->out_overflow alone unless
- * it runs out of room: telling one copy's drop from the next is the TM's job. */
-static bool fake_egress(struct p4odp_pctx *pc, const void *packet, const struct p4odp_copy *copy)
+/* Like a generated egress: changes the state it is given (the TM's copy for a
+ * replica), deparses through p4odp_emit_room, ends in p4odp_send.  It leaves
+ * pc->out_overflow alone unless it runs out of room: telling one copy's drop
+ * from the next is the TM's job. */
+static bool fake_egress(struct p4odp_pctx *pc, void *packet, const struct p4odp_copy *copy)
 {
-	struct fake_packet p, want;
+	struct fake_packet *p = packet, want;
 	uint8_t out[P4ODP_MAX_HEADER_BITS / 8];
 
 	((struct fake_state *)pc->state)->egress_calls++;
-	memcpy(&p, packet, sizeof p);
 	fake_state_of(pc->data, pc->len, pc->in_port, &want);
-	CHECK(pc->cursor == p.parsed * 8u && pc->data == odp_packet_data(pc->pkt));
+	CHECK(pc->cursor == p->parsed * 8u && pc->data == odp_packet_data(pc->pkt));
 	CHECK(n_calls < MAX_CALLS);
 	calls[n_calls++] = (struct egress_call){
-		.seq = p.seq,
+		.seq = p->seq,
 		.port = copy->port,
 		.rid = copy->rid,
 		.kind = copy->kind,
 		.in_port = pc->in_port,
 		.pkt = pc->pkt,
 		.port_sent_before = port_sent(pc->sw, copy->port),
-		.pristine = memcmp(&p, &want, sizeof p) == 0,
+		.pristine = memcmp(p, &want, sizeof *p) == 0,
 	};
 	/* This copy's changes, which no other copy may see. */
-	memset(p.scratch, 0xEE, sizeof p.scratch);
-	p.seq = ~p.seq;
-	p.hdr_len = 7;
+	memset(p->scratch, 0xEE, sizeof p->scratch);
+	p->seq = ~p->seq;
+	p->hdr_len = 7;
 
 	uint32_t hdr_len = want.hdr_len;
-	if (p.rule == EGRESS_DROP || (p.rule == EGRESS_BY_RID && copy->rid % 3 == 2))
+	if (p->rule == EGRESS_DROP || (p->rule == EGRESS_BY_RID && copy->rid % 3 == 2))
 		return false;
-	if (p.rule == EGRESS_BY_RID && copy->rid % 3 == 1)
+	if (p->rule == EGRESS_BY_RID && copy->rid % 3 == 1)
 		hdr_len = P4ODP_MAX_HEADER_BITS / 8 + 1;
 	pc->out = out;
 	pc->out_bits = 0;
@@ -235,6 +235,7 @@ static struct p4odp_switch sw;
 static struct p4odp_worker workers[2];
 static struct p4odp_worker *const w = &workers[0];
 static uint32_t pool_num;
+static uint32_t pool_headroom;	/* of every packet of the pool */
 
 static int odp_log(odp_log_level_t level, const char *fmt, ...)
 {
@@ -299,6 +300,10 @@ static void switch_up(uint64_t ports, uint64_t small_rings, uint32_t packets)
 	sw.pool = odp_pool_create("tm_test", &pool);
 	CHECK(sw.pool != ODP_POOL_INVALID);
 	pool_num = packets;
+	odp_packet_t probe = odp_packet_alloc(sw.pool, 1);
+	CHECK(probe != ODP_PACKET_INVALID);
+	pool_headroom = odp_packet_headroom(probe);
+	odp_packet_free(probe);
 	sw.program = &p4odp_program;
 	sw.state = calloc(1, sizeof(struct fake_state));
 	CHECK(sw.state != NULL);
@@ -435,6 +440,19 @@ static uint32_t parsed_of(uint32_t seq)
 static uint32_t hdr_len_of(uint32_t seq)
 {
 	return (uint32_t)(packets[seq].bytes[AT_HDR_LEN] << 8 | packets[seq].bytes[AT_HDR_LEN + 1]);
+}
+
+/* Does the copy leave in the packet it came in, not in a new one?  The only
+ * copy does, when its headers fit in what was parsed and the headroom, and
+ * something is left to send. */
+static bool leaves_in_place(const struct copy_want *want)
+{
+	uint32_t len = packets[want->seq].len;
+	uint32_t parsed = parsed_of(want->seq) < len ? parsed_of(want->seq) : len;
+	uint32_t hdr_len = hdr_len_of(want->seq);
+
+	return want->kind == P4ODP_COPY_NORMAL && hdr_len <= parsed + pool_headroom &&
+	       (hdr_len > 0 || parsed < len);
 }
 
 /* A test packet of `len` bytes: its header, then a pattern of its own. */
@@ -588,6 +606,7 @@ static void check(void)
 			uint32_t len = expected_frame(&want_calls[k], frame);
 			CHECK_EQ(odp_packet_len(pkt), len);
 			CHECK(memcmp(odp_packet_data(pkt), frame, len) == 0);
+			CHECK_EQ(pkt == packets[want_calls[k].seq].handle, leaves_in_place(&want_calls[k]));
 			odp_packet_free(pkt);
 			k++;
 		}
@@ -986,22 +1005,34 @@ static void test_no_buffer(void)
 	check();
 	CHECK_EQ(pool_free(), 8);
 
-	/* The burst holds the whole pool: no copy at all. */
+	/* The burst holds the whole pool: the only copy of each leaves in the
+	 * packet it came in, needing no buffer. */
 	odp_packet_t full[8];
 	for (uint32_t i = 0; i < 8; i++)
 		full[i] = unicast(1 + i % 5);
 	burst(0, full, 8);
 	for (uint32_t i = 0; i < 8; i++)
-		want_copy_fate(1 + i, 1 + i % 5, 0, P4ODP_COPY_NORMAL, P4ODP_DROP_NO_BUFFER);
+		want_copy_fate(1 + i, 1 + i % 5, 0, P4ODP_COPY_NORMAL, SENT);
+	check();
+	CHECK_EQ(pool_free(), 8);
+
+	/* Headers that outgrow the headroom need a new buffer: with the burst
+	 * holding the whole pool, there is none. */
+	uint32_t grown = TEST_HEADER_LEN + pool_headroom + 1;
+	for (uint32_t i = 0; i < 8; i++)
+		full[i] = test_packet(ACT_UNICAST, 1 + i % 5, EGRESS_SEND, TEST_HEADER_LEN, grown, 60);
+	burst(0, full, 8);
+	for (uint32_t i = 0; i < 8; i++)
+		want_copy_fate(9 + i, 1 + i % 5, 0, P4ODP_COPY_NORMAL, P4ODP_DROP_NO_BUFFER);
 	check();
 
-	/* 5 received, room for 3 copies. */
+	/* 5 received, room for 3 new buffers. */
 	odp_packet_t five[5];
 	for (uint32_t i = 0; i < 5; i++)
-		five[i] = unicast(2);
+		five[i] = test_packet(ACT_UNICAST, 2, EGRESS_SEND, TEST_HEADER_LEN, grown, 60);
 	burst(3, five, 5);
 	for (uint32_t i = 0; i < 5; i++)
-		want_copy_fate(9 + i, 2, 0, P4ODP_COPY_NORMAL, i < 3 ? SENT : P4ODP_DROP_NO_BUFFER);
+		want_copy_fate(17 + i, 2, 0, P4ODP_COPY_NORMAL, i < 3 ? SENT : P4ODP_DROP_NO_BUFFER);
 	check();
 	CHECK_EQ(w->drops[P4ODP_DROP_NO_BUFFER], 3 + 8 + 2);
 }
