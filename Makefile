@@ -87,6 +87,7 @@ test: setup
 
 bench: setup
 	$(PYTHON) bench/frontend_speed.py
+	$(PYTHON) bench/pipeline_instructions.py
 
 conformance: setup
 	@if [ -z "$(P4C_TESTDATA)" ]; then \
