@@ -106,7 +106,6 @@ class _Expander:
         self.expanded: set[int] = set()  # the ids of the callees expanded and of the actions specialized
         self.expanding: set[int] = set()
         self.table_actions = _actions_run_unbound(program, self.names)
-        self.lowered: dict[int, ir.Action] = {}  # id(action) -> the action as tables run it
         self.labels: dict[str, dict[str, str]] = {}  # table -> its actions' names -> their specialized copies
         self.expanded_calls = self.specialized = self.lowered_actions = 0
 
@@ -173,11 +172,9 @@ class _Expander:
 
     def table_action(self, action: ir.Action) -> ir.Action:
         """`action` as tables run it: its body lowered, its parameters named uniquely."""
-        if id(action) not in self.lowered:
-            params, statements = self.lowered_body(action, [], None, action.loc)
-            self.lowered[id(action)] = replace(action, params=params, body=ir.Block(action.body.loc, statements))
-            self.lowered_actions += 1
-        return self.lowered[id(action)]
+        params, statements = self.lowered_body(action, [], None, action.loc)
+        self.lowered_actions += 1
+        return replace(action, params=params, body=ir.Block(action.body.loc, statements))
 
     def specialize(self, action: ir.Action, args: tuple, loc: Loc) -> ir.Action:
         """A copy of `action` with its first parameters bound to `args` (a table's `actions` list)."""
