@@ -14,7 +14,7 @@ __all__ = [
     "Type", "Bits", "Varbit", "Bool", "String", "InfInt", "Void", "ErrorT", "MatchKindT", "Unknown",
     "Field", "StructLike", "EnumT", "NewTypeT", "Stack", "TupleT", "ListT", "TypeVar", "ExternT",
     "ObjectT", "TableT", "ApplyResult", "ActionEnum", "ActionT", "StateT", "SetT", "StructLiteral",
-    "InvalidT", "TypeT", "CallableT", "Signature", "Param", "DontCareT", "bit_width",
+    "InvalidT", "TypeT", "CallableT", "Signature", "Param", "DontCareT", "bit_width", "packet_width",
 ]
 
 typ = dataclass(frozen=True, slots=True)
@@ -331,3 +331,14 @@ def bit_width(typ: Type) -> Optional[int]:
     if isinstance(typ, ErrorT):
         return 32
     return None
+
+
+def packet_width(typ: Type) -> Optional[int]:
+    """The bits a value of `typ` takes in a packet (a struct's fields one after the other; a varbit
+    field none, as its size is known only when parsing); None when it cannot be in a packet."""
+    if isinstance(typ, StructLike):
+        widths = [packet_width(f.type) for f in typ.fields]
+        return None if None in widths else sum(widths)
+    if isinstance(typ, Varbit):
+        return 0
+    return bit_width(typ)

@@ -65,6 +65,9 @@ def render(result: PassResult, name: str, source: Path) -> str:
     if name == "type-lowering":
         lines += ["", "// c_types"]
         lines += sorted(f"{typ}: {c.decl}{c.array}" for typ, c in result.c_types.items())
+    if name == "packet-alignment":
+        lines += ["", "// byte_aligned"]
+        lines += sorted(result.byte_aligned) or ["(none)"]
     if name == "table-structures":
         lines += ["", "// table_structures"]
         lines += [f"{table}: {structure}" for table, structure in result.table_structures.items()]

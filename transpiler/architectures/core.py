@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.transpiler.architectures import Extern
-from p4odp.transpiler.codegen._types import packet_width
 from p4odp.transpiler.codegen.scope import Unsupported
 
 if TYPE_CHECKING:
@@ -57,7 +56,7 @@ def _header_width(typ: t.Type) -> Optional[int]:
     if not isinstance(typ, t.StructLike) or typ.kind != "header" or any(isinstance(f.type, t.Varbit)
                                                                          for f in typ.fields):
         return None
-    return packet_width(typ)
+    return t.packet_width(typ)
 
 
 CORE_EXTERNS = (

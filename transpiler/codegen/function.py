@@ -38,6 +38,7 @@ class FunctionContext(Statements, Expressions, WideValues, Calls, Packets, Table
         self.state_labels: dict[str, str] = {}  # parser state name -> C label
         self.loops: list[tuple[str, str]] = []  # (continue label, break label) of the enclosing loops
         self.in_parser = isinstance(decl, ir.Parser)
+        self.byte_aligned = decl.name in gen.byte_aligned  # every header at a whole byte: packet-alignment
 
     def emit(self, line: str) -> None:
         self.lines.append("\t" * self.indent + line)

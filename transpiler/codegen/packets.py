@@ -7,7 +7,7 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc
-from p4odp.transpiler.codegen._types import is_union, packet_width
+from p4odp.transpiler.codegen._types import is_union
 from p4odp.transpiler.codegen.scope import Unsupported
 from p4odp.transpiler.ctypes_map import c_ident
 
@@ -100,7 +100,7 @@ class Packets:
             self.emit(f"if (p4odp_unlikely({stack.c}._next >= {stack.type.size})) {{ "
                       f"pc->error = {self.gen.error_code('StackOutOfBounds')}; goto st_reject; }}")
         dst = self.lvalue(target).c
-        fixed = packet_width(typ)
+        fixed = t.packet_width(typ)
         width = str(fixed)
         if varbit_size is not None:
             varbit = next(f for f in typ.fields if isinstance(f.type, t.Varbit))
@@ -149,7 +149,7 @@ class Packets:
 
     def lookahead_struct(self, typ: t.StructLike, loc: Loc) -> str:
         """A copy of the header or struct that starts at the parser's cursor, which does not move."""
-        width = packet_width(typ)
+        width = t.packet_width(typ)
         if width is None:
             raise Unsupported(loc, f"lookahead of {typ}")
         tmp = self.temp("la")
@@ -190,15 +190,21 @@ class Packets:
             pad = (width + 7) // 8 * 8 - width
             if load:
                 self.emit(f"p4odp_copy_bits({member}, {pad}, pc->data, pc->cursor + {offset}, {width});")
+            elif self.byte_aligned:
+                self.emit(f"p4odp_copy_bits(pc->out + pc->out_bits / 8, {offset}, {member}, {pad}, {width});")
             else:
                 self.emit(f"p4odp_copy_bits(pc->out, pc->out_bits, {member}, {pad}, {width}); "
                           f"pc->out_bits += {width};")
             return width
         if load:
-            value = f"p4odp_load_bits(pc->data, pc->cursor + {offset}, {width})"
+            # At a whole byte the offset from the header's first byte is a constant the C compiler folds.
+            at = f"pc->data + pc->cursor / 8, {offset}" if self.byte_aligned else f"pc->data, pc->cursor + {offset}"
+            value = f"p4odp_load_bits({at}, {width})"
             if ftype.signed:
                 value = f"p4odp_sext({value}, {width})"
             self.emit(f"{member} = {value};")
+        elif self.byte_aligned:  # `emit_header` moves the position once, after the header
+            self.emit(f"p4odp_store_bits(pc->out + pc->out_bits / 8, {offset}, {width}, (uint64_t){member});")
         else:
             self.emit(f"p4odp_store_bits(pc->out, pc->out_bits, {width}, (uint64_t){member}); "
                       f"pc->out_bits += {width};")
@@ -222,11 +228,14 @@ class Packets:
         if not isinstance(typ, t.StructLike) or typ.kind != "header":
             raise Unsupported(target.loc, f"emit of {typ}")
         src = self.lvalue(target).c
-        width = sum(f.type.width if isinstance(f.type, t.Varbit) else packet_width(f.type) or 0 for f in typ.fields)
+        width = sum(f.type.width if isinstance(f.type, t.Varbit) else t.packet_width(f.type) or 0 for f in typ.fields)
         self.emit(f"if ({src}._valid && p4odp_emit_room(pc, {width})) {{")
         self.indent += 1
+        offset = 0
         for f in typ.fields:
-            self.field_io(f, src, "0", load=False)
+            offset += self.field_io(f, src, str(offset), load=False)
+        if self.byte_aligned:
+            self.emit(f"pc->out_bits += {offset};")
         self.indent -= 1
         self.emit("}")
 

@@ -29,6 +29,7 @@ class Generator:
     def __init__(self, result: PassResult, source: str, line_directives: bool) -> None:
         self.program = program = result.program
         self.c_types = result.c_types
+        self.byte_aligned = result.byte_aligned
         self.table_layouts = result.table_layouts
         self.actions = result.actions
         self.line_directives = line_directives

@@ -25,6 +25,8 @@ one out, `--dump-after NAME|all` writes the IR after it):
   unused tables, actions, functions and local variables removed;
 * `type-lowering` (type_lowering.py): the C representation of each scalar
   type chosen and recorded in `PassResult.c_types`;
+* `packet-alignment` (packet_alignment.py): the parsers and deparsers whose
+  every header starts at a whole byte, recorded in `PassResult.byte_aligned`;
 * `table-structures` (table_structures.py): each table's lookup structure
   chosen and recorded in `PassResult.table_structures`;
 * `table-layout` (table_layout.py): each table's key layout, actions with
@@ -50,6 +52,7 @@ from p4odp.transpiler.passes.constant_folding import ConstantFolding
 from p4odp.transpiler.passes.dead_code import DeadCode
 from p4odp.transpiler.passes.inlining import Inlining
 from p4odp.transpiler.passes.manager import Pass, PassContext, PassManager, PassOptions, PassResult, ir_pass
+from p4odp.transpiler.passes.packet_alignment import PacketAlignment
 from p4odp.transpiler.passes.side_effects import SideEffectOrdering
 from p4odp.transpiler.passes.table_layout import TableLayouts
 from p4odp.transpiler.passes.table_structures import TableStructures
@@ -58,13 +61,14 @@ from p4odp.transpiler.passes.unique_names import CALLABLES, NameTable, UniqueNam
 
 __all__ = ["Pass", "PassContext", "PassManager", "PassOptions", "PassResult", "ir_pass", "default_passes",
            "midend", "CALLABLES", "NameTable", "Inlining", "UniqueNames", "ConstantFolding", "DeadCode",
-           "SideEffectOrdering", "CallExpansion", "TypeLowering", "TableStructures", "TableLayouts"]
+           "SideEffectOrdering", "CallExpansion", "TypeLowering", "PacketAlignment", "TableStructures",
+           "TableLayouts"]
 
 
 def default_passes() -> list[Pass]:
     """The midend's passes, in the order they run."""
     return [Inlining(), UniqueNames(), ConstantFolding(), SideEffectOrdering(), CallExpansion(), DeadCode(),
-            TypeLowering(), TableStructures(), TableLayouts()]
+            TypeLowering(), PacketAlignment(), TableStructures(), TableLayouts()]
 
 
 def midend(program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:

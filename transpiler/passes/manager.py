@@ -82,7 +82,9 @@ class PassResult:
     `table_structures.py`; empty when that pass did not run).  `table_layouts`
     maps each table of the pipeline (by its name in the IR) to its
     `TableLayout`, and `actions` each action tables run to its id and data
-    layout (table_layout.py).  `reports` are
+    layout (table_layout.py).  `byte_aligned` names the parsers and
+    deparsers whose every header starts at a whole byte (packet_alignment.py).
+    `reports` are
     the passes' reports, `"pass: message (file:line:col)"`, verbose or not;
     `ran` the names of the passes that ran.
     """
@@ -92,6 +94,7 @@ class PassResult:
     table_layouts: dict = field(default_factory=dict)
     actions: dict = field(default_factory=dict)
     c_types: dict = field(default_factory=dict)
+    byte_aligned: set = field(default_factory=set)
     reports: list[str] = field(default_factory=list)
     ran: list[str] = field(default_factory=list)
 
