@@ -116,12 +116,27 @@ static inline void p4odp__store_bits8(uint8_t *p, uint32_t shift, uint32_t width
 	}
 }
 
+/* Is a field of `width` bits at bit `off` whole bytes at a whole byte, both
+ * known when compiling (the packet-alignment pass makes field offsets
+ * constants)?  Then it is read or written as one word with a byte swap. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define p4odp__whole_bytes(off, width) \
+	(__builtin_constant_p(off) && __builtin_constant_p(width) && ((off) & 7) == 0 && ((width) & 7) == 0)
+#else
+#define p4odp__whole_bytes(off, width) 0
+#endif
+
 /* Read `width` (1..64) bits at bit offset `off` of `buf`, big-endian.  Bits
  * that span 9 bytes (an unaligned field of more than 56 bits) are read in two
  * parts: 64-bit arithmetic is enough on every target (32-bit ones have no
  * __int128). */
 static inline uint64_t p4odp_load_bits(const uint8_t *buf, uint32_t off, uint32_t width)
 {
+	if (p4odp__whole_bytes(off, width)) {
+		uint64_t v = 0;
+		memcpy(&v, buf + (off >> 3), width >> 3);
+		return __builtin_bswap64(v) >> (64 - width);
+	}
 	const uint8_t *p = buf + (off >> 3);
 	uint32_t shift = off & 7, last = shift + width - 8;
 	if (p4odp_unlikely(shift + width > 64))
@@ -132,6 +147,11 @@ static inline uint64_t p4odp_load_bits(const uint8_t *buf, uint32_t off, uint32_
 /* Write the low `width` (1..64) bits of `v` at bit offset `off` of `buf`. */
 static inline void p4odp_store_bits(uint8_t *buf, uint32_t off, uint32_t width, uint64_t v)
 {
+	if (p4odp__whole_bytes(off, width)) {
+		uint64_t swapped = __builtin_bswap64(v << (64 - width));
+		memcpy(buf + (off >> 3), &swapped, width >> 3);
+		return;
+	}
 	uint8_t *p = buf + (off >> 3);
 	uint32_t shift = off & 7, last = shift + width - 8;
 	if (p4odp_unlikely(shift + width > 64)) {
