@@ -19,7 +19,7 @@ from p4odp.diagnostics import Diagnostics, Loc, NO_LOC
 from p4odp.frontend.const_eval import evaluate, wrap
 from p4odp.frontend.scope import Scope, Symbol
 
-__all__ = ["check_program"]
+__all__ = ["check_program", "object_prefix"]
 
 MAX_WIDTH = 2048
 
@@ -356,7 +356,7 @@ class TypeChecker:
         if ctx.where != "global":
             self.error(decl.loc, f"{decl.name}: {kind}s can only be declared at the top level")
         inner = self.type_param_context(decl.type_params, ctx)
-        params = inner.nested(where=kind, name_prefix=self.object_prefix(decl))
+        params = inner.nested(where=kind, name_prefix=object_prefix(decl))
         self.check_runtime_params(decl, inner)
         params_types = self.signature_params(decl.params, inner)
         self.bind_params(decl.params, params_types, params)
@@ -605,15 +605,9 @@ class TypeChecker:
     # ------------------------------------------------------------------
     # Control-plane names
 
-    def object_prefix(self, decl) -> str:
-        name = _name_annotation(decl)
-        if name is None:
-            return decl.name
-        return name[1:] if name.startswith(".") else name
-
     def control_name(self, decl, ctx: Context) -> str:
         """The fully qualified control-plane name p4c gives `decl`."""
-        name = _name_annotation(decl)
+        name = ir.name_annotation(decl)
         if name is not None and name.startswith("."):
             return name[1:]
         local = name if name is not None else decl.name
@@ -1068,11 +1062,13 @@ def _overloads(previous: Symbol, new: Symbol) -> bool:
     return [(p.name, p.type) for p in old_sig.params] != [(p.name, p.type) for p in new_sig.params]
 
 
-def _name_annotation(decl) -> Optional[str]:
-    for anno in getattr(decl, "annotations", ()):
-        if anno.name == "name" and anno.items and isinstance(anno.items[0], ir.StringLiteral):
-            return anno.items[0].value
-    return None
+def object_prefix(decl) -> str:
+    """The prefix p4c puts before the control-plane names of the objects of a parser or control: its
+    `@name` (without a leading dot), else its name."""
+    name = ir.name_annotation(decl)
+    if name is None:
+        return decl.name
+    return name[1:] if name.startswith(".") else name
 
 
 def _is_data_type(typ: t.Type) -> bool:

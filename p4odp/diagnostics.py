@@ -11,7 +11,7 @@ import sys
 from dataclasses import dataclass
 from typing import TextIO
 
-__all__ = ["Loc", "Diagnostic", "Diagnostics", "CompileError", "InternalError", "NO_LOC"]
+__all__ = ["Loc", "Diagnostic", "Diagnostics", "CompileError", "InternalError", "Unsupported", "NO_LOC"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,15 @@ class CompileError(Exception):
 
 class InternalError(Exception):
     """A bug in p4odp, never a fault of the user's program."""
+
+
+class Unsupported(Exception):
+    """A construct of a valid program that the compiler does not translate yet: `str()` is the
+    message to report at `loc`."""
+
+    def __init__(self, loc: Loc, what: str) -> None:
+        super().__init__(f"not supported by the C generator yet: {what}")
+        self.loc = loc
 
 
 class Diagnostics:

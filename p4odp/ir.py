@@ -711,6 +711,14 @@ class Program(Node):
 Decl = Union[Declaration, ErrorDeclaration, MatchKindDeclaration]
 
 
+def name_annotation(node: Node) -> Optional[str]:
+    """The string of `node`'s `@name("...")` annotation, None when it has none."""
+    for anno in getattr(node, "annotations", ()):
+        if anno.name == "name" and anno.items and isinstance(anno.items[0], StringLiteral):
+            return anno.items[0].value
+    return None
+
+
 def to_json(value: Any) -> Any:
     """A JSON-ready rendering of an IR node; semantic types print as P4 spells them."""
     if isinstance(value, Type):

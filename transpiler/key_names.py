@@ -4,7 +4,6 @@ simple_switch_CLI, STF), kept as `@name` when a pass rewrites or renames what ha
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
 
 from p4odp import ir
 
@@ -13,7 +12,7 @@ __all__ = ["key_name", "named_key", "param_name", "renamed_param"]
 
 def key_name(element: ir.KeyElement) -> str:
     """The control-plane name of a table key field: its `@name`, else its expression as written."""
-    return _annotated_name(element) or _expr_text(element.expr)
+    return ir.name_annotation(element) or _expr_text(element.expr)
 
 
 def _expr_text(expr: ir.Expression) -> str:
@@ -42,19 +41,12 @@ def named_key(element: ir.KeyElement) -> ir.KeyElement:
 
 def param_name(param: ir.Parameter) -> str:
     """The control-plane name of an action parameter: its `@name`, else its name."""
-    return _annotated_name(param) or param.name
+    return ir.name_annotation(param) or param.name
 
 
 def renamed_param(param: ir.Parameter, name: str) -> ir.Parameter:
     """`param` named `name`, its control-plane name kept as `@name`."""
-    if _annotated_name(param) is not None:
+    if ir.name_annotation(param) is not None:
         return replace(param, name=name)
     keep = ir.Annotation(param.loc, "name", items=(ir.StringLiteral(param.loc, param.name),))
     return replace(param, name=name, annotations=(*param.annotations, keep))
-
-
-def _annotated_name(node) -> Optional[str]:
-    for anno in node.annotations:
-        if anno.name == "name" and anno.items and isinstance(anno.items[0], ir.StringLiteral):
-            return anno.items[0].value
-    return None

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Optional
 
 from p4odp import ir
 from p4odp import types as t
+from p4odp.diagnostics import Unsupported
 from p4odp.transpiler.architectures import Extern
-from p4odp.transpiler.codegen.scope import Unsupported
 
 if TYPE_CHECKING:
     from p4odp.transpiler.codegen.function import FunctionContext

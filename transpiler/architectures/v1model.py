@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING
 
 from p4odp import ir
 from p4odp import types as t
+from p4odp.diagnostics import Unsupported
 from p4odp.transpiler.architectures import Architecture, Extern
 from p4odp.transpiler.architectures.core import CORE_EXTERNS
-from p4odp.transpiler.codegen.scope import Binding, ExternInstance, Unsupported
+from p4odp.transpiler.codegen.scope import Binding, ExternInstance
 from p4odp.transpiler.ctypes_map import c_ident
 from p4odp.transpiler.model import CCounter
 

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 from typing import Optional
 
-from p4odp.diagnostics import Diagnostics, Loc
+from p4odp.diagnostics import Diagnostics, Loc, Unsupported
 from p4odp.transpiler.architectures import broken_plugins
 from p4odp.transpiler.codegen.program import Generator
-from p4odp.transpiler.codegen.scope import Unsupported
 from p4odp.transpiler.model import CProgram
 from p4odp.transpiler.passes.manager import PassResult
 
-__all__ = ["generate_model", "Unsupported"]
+__all__ = ["generate_model"]
 
 PLUGINS = Loc("<plugins>", 0, 0)
 
@@ -40,5 +39,5 @@ def generate_model(result: PassResult, source: str, diags: Diagnostics,
     try:
         return Generator(result, source, line_directives).run()
     except Unsupported as err:
-        diags.error(err.loc, f"not supported by the C generator yet: {err.what}")
+        diags.error(err.loc, str(err))
         return None

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from p4odp import ir
-from p4odp.diagnostics import Loc
+from p4odp.diagnostics import Loc, Unsupported
 from p4odp.transpiler.codegen._types import type_name
 from p4odp.transpiler.codegen.calls import Calls
 from p4odp.transpiler.codegen.expressions import Expressions
 from p4odp.transpiler.codegen.packets import Packets
-from p4odp.transpiler.codegen.scope import Binding, Unsupported
+from p4odp.transpiler.codegen.scope import Binding
 from p4odp.transpiler.codegen.statements import Statements
 from p4odp.transpiler.codegen.tables import Tables
 from p4odp.transpiler.codegen.wide import WideValues

@@ -6,9 +6,8 @@ from typing import Optional
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.diagnostics import Loc
+from p4odp.diagnostics import Loc, Unsupported
 from p4odp.transpiler.codegen._types import is_union
-from p4odp.transpiler.codegen.scope import Unsupported
 from p4odp.transpiler.ctypes_map import c_ident
 
 __all__ = ["Packets"]

@@ -9,11 +9,11 @@ from typing import Optional
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.diagnostics import Loc
+from p4odp.diagnostics import Loc, Unsupported
 from p4odp.transpiler.codegen._types import tuple_struct, type_name
 from p4odp.transpiler.codegen.function import FunctionContext
 from p4odp.transpiler.architectures import Architecture, architecture_of
-from p4odp.transpiler.codegen.scope import Binding, Bindings, ExternInstance, Unsupported
+from p4odp.transpiler.codegen.scope import Binding, Bindings, ExternInstance
 from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, struct_name
 from p4odp.transpiler.codegen.tables import c_action, c_table
 from p4odp.transpiler.model import CCounter, CFunction, CProgram, CStruct

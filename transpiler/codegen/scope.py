@@ -1,4 +1,4 @@
-"""What P4 names mean in the C being generated, and the error for what it cannot translate yet."""
+"""What P4 names mean in the C being generated."""
 
 from __future__ import annotations
 
@@ -7,19 +7,9 @@ from dataclasses import dataclass
 from typing import Iterator, Optional
 
 from p4odp import types as t
-from p4odp.diagnostics import Loc
 from p4odp.transpiler.passes.unique_names import NameTable
 
-__all__ = ["Unsupported", "Binding", "ExternInstance", "Bindings"]
-
-
-class Unsupported(Exception):
-    """A construct this generator does not translate yet."""
-
-    def __init__(self, loc: Loc, what: str) -> None:
-        super().__init__(what)
-        self.loc = loc
-        self.what = what
+__all__ = ["Binding", "ExternInstance", "Bindings"]
 
 
 @dataclass

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.diagnostics import InternalError, Loc
+from p4odp.diagnostics import InternalError, Loc, Unsupported
 from p4odp.transpiler.codegen._types import tuple_struct
-from p4odp.transpiler.codegen.scope import Binding, Unsupported
+from p4odp.transpiler.codegen.scope import Binding
 from p4odp.transpiler.ctypes_map import bits_of, c_ident, is_wide
 
 __all__ = ["Statements"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 from p4odp import ir
 from p4odp import types as t
 
-from p4odp.diagnostics import InternalError
-from p4odp.transpiler.codegen.scope import Binding, Unsupported
+from p4odp.diagnostics import InternalError, Unsupported
+from p4odp.transpiler.codegen.scope import Binding
 from p4odp.transpiler.ctypes_map import c_ident
 from p4odp.transpiler.model import CActionParam, CAction, CKeyField, CTable
 from p4odp.transpiler.passes.table_layout import ActionLayout, TableLayout

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from p4odp import ir
 from p4odp import types as t
+from p4odp.diagnostics import Unsupported
 
-from p4odp.transpiler.codegen.scope import Unsupported
 from p4odp.transpiler.ctypes_map import bits_of, is_wide
 
 __all__ = ["WideValues"]

@@ -1,5 +1,6 @@
-"""IR the lowering passes build: syntax types of the variables they declare, and `return` and `exit`
-turned into flags in a body copied into another."""
+"""IR the lowering passes build: syntax types of the variables they declare, the arguments of a
+call bound to its callee's parameters, and `return` and `exit` turned into flags in a body copied
+into another."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from p4odp import types as t
 from p4odp.diagnostics import InternalError, Loc
 from p4odp.transpiler.passes._walk import walk
 
-__all__ = ["syntax_type", "variable", "ReturnRemover"]
+__all__ = ["syntax_type", "variable", "bind_args", "ReturnRemover"]
 
 
 def syntax_type(typ: t.Type, loc: Loc) -> ir.TypeRef:
@@ -35,6 +36,20 @@ def syntax_type(typ: t.Type, loc: Loc) -> ir.TypeRef:
 def variable(name: str, typ: t.Type, init: Optional[ir.Expression], loc: Loc) -> ir.DeclarationStatement:
     """The declaration of a variable a pass makes (`typ` its semantic type)."""
     return ir.DeclarationStatement(loc, ir.Variable(loc, name, syntax_type(typ, loc), init, type=typ))
+
+
+def bind_args(params: tuple, args: tuple) -> dict:
+    """Parameter name -> argument expression, for positional and named arguments and defaults."""
+    values = {}
+    for i, arg in enumerate(args):
+        if arg.name is not None:
+            values[arg.name] = arg.value
+        elif i < len(params):
+            values[params[i].name] = arg.value
+    for param in params:
+        if values.get(param.name) is None and param.default is not None:
+            values[param.name] = param.default
+    return values
 
 
 class ReturnRemover:

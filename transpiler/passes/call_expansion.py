@@ -57,7 +57,7 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc
 from p4odp.transpiler.key_names import renamed_param
-from p4odp.transpiler.passes._build import ReturnRemover, variable
+from p4odp.transpiler.passes._build import ReturnRemover, bind_args, variable
 from p4odp.transpiler.passes._walk import is_architecture_decl, map_children, referenced_names, walk
 from p4odp.transpiler.passes.manager import PassContext
 from p4odp.transpiler.passes.side_effects import is_apply_result
@@ -197,18 +197,18 @@ class _Expander:
 
     def statement(self, stmt: ir.Statement) -> list[ir.Statement]:
         """`stmt` with its calls of actions and functions expanded (one statement or several)."""
-        if isinstance(stmt, ir.MethodCallStatement) and self.callee(stmt.call) is not None:
-            return [self.expansion(stmt.call, None)]
-        if isinstance(stmt, ir.Assignment) and stmt.op is None and self.callee(stmt.value) is not None:
-            return [self.expansion(stmt.value, stmt.target)]
+        if isinstance(stmt, ir.MethodCallStatement) and (found := self.callee(stmt.call)):
+            return [self.expansion(stmt.call, found, None)]
+        if isinstance(stmt, ir.Assignment) and stmt.op is None and (found := self.callee(stmt.value)):
+            return [self.expansion(stmt.value, found, stmt.target)]
         if isinstance(stmt, ir.DeclarationStatement) and isinstance(stmt.decl, ir.Variable) and \
-                self.callee(stmt.decl.init) is not None:
+                (found := self.callee(stmt.decl.init)):
             var = stmt.decl
             target = ir.PathExpression(var.loc, var.name, type=var.type)
-            return [replace(stmt, decl=replace(var, init=None)), self.expansion(var.init, target)]
-        if isinstance(stmt, ir.ReturnStatement) and self.callee(stmt.value) is not None:
+            return [replace(stmt, decl=replace(var, init=None)), self.expansion(var.init, found, target)]
+        if isinstance(stmt, ir.ReturnStatement) and (found := self.callee(stmt.value)):
             value = ir.PathExpression(stmt.loc, self.fresh.copy("ret"), type=stmt.value.type)
-            return [variable(value.name, value.type, None, stmt.loc), self.expansion(stmt.value, value),
+            return [variable(value.name, value.type, None, stmt.loc), self.expansion(stmt.value, found, value),
                     replace(stmt, value=value)]
         if isinstance(stmt, ir.Block):
             return [self.block(stmt)]
@@ -240,21 +240,25 @@ class _Expander:
     # ------------------------------------------------------------------
     # Calls
 
-    def callee(self, expr: Optional[ir.Expression]):
-        """The action or function `expr` calls, None when it calls none."""
+    def callee(self, expr: Optional[ir.Expression]) -> Optional[tuple]:
+        """The action or function `expr` calls and its parameters bound to the arguments (`_bind`),
+        None when it calls none."""
         if not (isinstance(expr, ir.MethodCall) and isinstance(expr.method, ir.PathExpression)):
             return None
         name = expr.method.name
         decl = self.names.get(name, expr.method.is_global)
-        if isinstance(decl, ir.Function):  # overloads differ in their parameters
-            return next((f for f in self.overloads.get(name, [decl]) if _bind(f.params, expr.args) is not None), None)
-        return decl if isinstance(decl, ir.Action) else None
+        candidates = self.overloads.get(name, [decl]) if isinstance(decl, ir.Function) else \
+            [decl] if isinstance(decl, ir.Action) else []
+        for candidate in candidates:  # overloads differ in their parameters
+            bound = _bind(candidate.params, expr.args)
+            if bound is not None:
+                return candidate, bound
+        return None
 
-    def expansion(self, call: ir.MethodCall, target: Optional[ir.Expression]) -> ir.Block:
-        """The block that replaces `call`, assigning its value to `target`."""
-        callee = self.callee(call)
+    def expansion(self, call: ir.MethodCall, found: tuple, target: Optional[ir.Expression]) -> ir.Block:
+        """The block that replaces `call` of `found` (`callee`), assigning its value to `target`."""
+        callee, bound = found
         self.expanded.add(id(callee))
-        bound = _bind(callee.params, call.args)
         result = None
         if not isinstance(call.type, t.Void):  # a value, even when the caller drops it
             result = ir.PathExpression(call.loc, self.fresh.copy("ret"), type=call.type)
@@ -381,24 +385,18 @@ def _callables(program: ir.Program):
 
 
 def _bind(params: tuple, args: tuple) -> Optional[list]:
-    """Each parameter with the value of its argument (None for `_`), positional arguments first,
-    then named ones, then defaults; None when `args` do not fit `params`."""
-    positional = [a.value for a in args if a.name is None]
-    named = {a.name: a.value for a in args if a.name is not None}
-    if len(positional) > len(params):
+    """Each parameter with the value of its argument (`bind_args`): None for `_`, a default typed
+    as its parameter; None when `args` do not fit `params` (they are another overload's)."""
+    values = bind_args(params, args)
+    if len(args) > len(params) or set(values) != {p.name for p in params}:
         return None
-    pairs = []
-    for i, p in enumerate(params):
-        if i < len(positional):
-            value = positional[i]
-        elif p.name in named:
-            value = named.pop(p.name)
-        elif p.default is not None:
-            value = p.default if p.default.type is not None else replace(p.default, type=p.type)
-        else:
-            return None
-        pairs.append((p, None if isinstance(value, ir.DontCare) else value))
-    return None if named else pairs
+    return [(p, _argument(values[p.name], p)) for p in params]
+
+
+def _argument(value: Optional[ir.Expression], param: ir.Parameter) -> Optional[ir.Expression]:
+    if value is None or isinstance(value, ir.DontCare):
+        return None
+    return value if value.type is not None else replace(value, type=param.type)  # a default, as written
 
 
 def _switched_table(subject: ir.Expression) -> Optional[str]:

@@ -46,8 +46,9 @@ from typing import Optional, Union
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc
+from p4odp.frontend.typecheck import object_prefix
 from p4odp.transpiler.key_names import named_key
-from p4odp.transpiler.passes._build import ReturnRemover
+from p4odp.transpiler.passes._build import ReturnRemover, bind_args
 from p4odp.transpiler.passes._walk import map_children, walk
 from p4odp.transpiler.passes.manager import PassContext
 
@@ -120,7 +121,7 @@ def _direct_instances(decl, blocks: dict) -> list[ir.Instance]:
             if isinstance(target, ir.PathExpression) and target.name in blocks and target.name not in names:
                 type_ref = ir.TypeName(target.loc, target.name)
                 found.setdefault(target.name, ir.Instance(target.loc, target.name, type_ref, (),
-                                                          control_name=f"{_object_prefix(decl)}.{target.name}"))
+                                                          control_name=f"{object_prefix(decl)}.{target.name}"))
     return list(found.values())
 
 
@@ -132,14 +133,6 @@ def _instantiated(local, blocks: dict):
     name = ref.name if isinstance(ref, ir.TypeName) else ref.base.name if isinstance(ref, ir.SpecializedType) \
         else None
     return blocks.get(name)
-
-
-def _object_prefix(decl) -> str:
-    """The prefix p4c puts before the control-plane names of `decl`'s objects: its `@name` or name."""
-    for anno in decl.annotations:
-        if anno.name == "name" and anno.items and isinstance(anno.items[0], ir.StringLiteral):
-            return anno.items[0].value.lstrip(".")
-    return decl.name
 
 
 class _Flattener:
@@ -189,7 +182,7 @@ class _Flattener:
             local = replace(local, args=_resolved_in(decl, local.args))
             bound, ctor_values = _with_constructor_args(sub, local)
             inner = self.flatten(bound)
-            instance = _Hoisted(local, inner, ctor_values, _object_prefix(decl), _applies(decl, local.name),
+            instance = _Hoisted(local, inner, ctor_values, object_prefix(decl), _applies(decl, local.name),
                                 may_alias=local.name not in passed, scopes=scopes)
             locals_.extend(instance.locals)
             hoisted[local.name] = instance
@@ -229,7 +222,7 @@ def _with_constructor_args(sub, instance: ir.Instance) -> tuple:
     """
     if not sub.ctor_params:
         return sub, {}
-    values = _bind_args(sub.ctor_params, instance.args)
+    values = bind_args(sub.ctor_params, instance.args)
     mapping: dict[str, Replacement] = {}
     owned = []  # `Sub(Other()) s`: the parameter names an instance of Other that belongs to s
     for param in sub.ctor_params:
@@ -240,7 +233,7 @@ def _with_constructor_args(sub, instance: ir.Instance) -> tuple:
         if isinstance(value, ir.ConstructorCall):
             args = _owned_args(value, param.name, mapping)
             owned.append(ir.Instance(value.loc, param.name, value.type_ref, args, type=value.type,
-                                     control_name=f"{_object_prefix(sub)}.{param.name}"))
+                                     control_name=f"{object_prefix(sub)}.{param.name}"))
         else:
             mapping[param.name] = _typed_as(value, param.type)
     closed = {name: value for name, value in mapping.items() if not _free_names(value)}
@@ -278,20 +271,6 @@ def _typed_as(value: ir.Expression, typ) -> ir.Expression:
     return value
 
 
-def _bind_args(params: tuple, args: tuple) -> dict:
-    """Parameter name -> argument expression, for positional and named arguments and defaults."""
-    values = {}
-    for i, arg in enumerate(args):
-        if arg.name is not None:
-            values[arg.name] = arg.value
-        elif i < len(params):
-            values[params[i].name] = arg.value
-    for param in params:
-        if values.get(param.name) is None and param.default is not None:
-            values[param.name] = param.default
-    return values
-
-
 class _Hoisted:
     """A flattened parser or control instance, its parameters and locals renamed for the caller.
 
@@ -309,7 +288,7 @@ class _Hoisted:
         self.sub = sub
         name = instance.name
         cp_prefix = instance.control_name or f"{caller_prefix}.{name}"
-        sub_prefix = _object_prefix(sub)
+        sub_prefix = object_prefix(sub)
         self.aliases = _aliases(sub, calls, scopes) if may_alias else {}
         self.renames: dict[str, Replacement] = {**ctor_values, **self.aliases,
                                                 **_by_value(sub, calls, name, scopes)}
@@ -339,7 +318,7 @@ class _Hoisted:
             self.locals.append(new)
 
     def copy_in(self, call: ir.MethodCall) -> list[ir.Statement]:
-        values = _bind_args(self.sub.params, call.args)
+        values = bind_args(self.sub.params, call.args)
         out: list[ir.Statement] = []
         for p in self.sub.params:
             if p.name in self.aliases:
@@ -357,7 +336,7 @@ class _Hoisted:
         return out + list(self.var_inits)
 
     def copy_out(self, call: ir.MethodCall) -> list[ir.Statement]:
-        values = _bind_args(self.sub.params, call.args)
+        values = bind_args(self.sub.params, call.args)
         out: list[ir.Statement] = []
         for p in self.sub.params:
             value = values.get(p.name)
@@ -388,7 +367,7 @@ def _by_value(sub, calls: list, instance: str, scopes: dict) -> dict[str, ir.Exp
         if not _is_by_value(p):
             continue
         args = [_without_body_names(a, scopes.get(id(call), {}), f"{instance}.apply")
-                for call in calls for a in (_bind_args(sub.params, call.args).get(p.name),) if a is not None]
+                for call in calls for a in (bind_args(sub.params, call.args).get(p.name),) if a is not None]
         if len({_value_key(a) for a in args}) > 1:
             raise InliningError(calls[-1].loc, f"{instance}.apply: {p.name} has no direction, so every apply "
                                                f"must pass it the same value")
@@ -417,7 +396,7 @@ def _aliases(sub, calls: list, scopes: dict) -> dict[str, ir.Expression]:
                                                                                     ir.Constant))}
     body = sub.body if isinstance(sub, ir.Control) else ir.Block(sub.loc, sub.states)
     inner |= {n.name for n in walk(body) if isinstance(n, (ir.Variable, ir.Constant))}
-    bound = [_bind_args(sub.params, call.args) for call in calls]
+    bound = [bind_args(sub.params, call.args) for call in calls]
     params = [p for p in sub.params if not _is_by_value(p)]
     aliases = {}
     for p in params:

@@ -29,6 +29,7 @@ from typing import Optional
 
 from p4odp import ir
 from p4odp import types as t
+from p4odp.diagnostics import Unsupported
 from p4odp.frontend.const_eval import evaluate
 from p4odp.transpiler.key_names import key_name, param_name
 from p4odp.transpiler.passes.manager import PassContext
@@ -118,13 +119,6 @@ def _pipeline_blocks(program: ir.Program) -> list:
     return found
 
 
-class _Unsupported(Exception):
-    def __init__(self, loc, what: str) -> None:
-        super().__init__(what)
-        self.loc = loc
-        self.what = what
-
-
 class _Builder:
     def __init__(self, program: ir.Program, ctx: PassContext) -> None:
         self.names = NameTable(program)
@@ -135,8 +129,8 @@ class _Builder:
     def table(self, table: ir.Table) -> Optional[TableLayout]:
         try:
             return self.layout(table)
-        except _Unsupported as err:
-            self.ctx.diags.error(err.loc, f"not supported by the C generator yet: {err.what}")
+        except Unsupported as err:
+            self.ctx.diags.error(err.loc, str(err))
             return None
 
     def const_int(self, expr: Optional[ir.Expression]) -> Optional[int]:
@@ -149,14 +143,14 @@ class _Builder:
         props = {p.name: p for p in table.properties}
         for prop in table.properties:
             if prop.name not in HONOURED_PROPERTIES and not _is_false(prop):
-                raise _Unsupported(prop.loc, f"the table property {prop.name}")
+                raise Unsupported(prop.loc, f"the table property {prop.name}")
         keys, offset = [], 0
         for element in props["key"].value if "key" in props else ():
             width = t.bit_width(element.expr.type)
             if width is None:
-                raise _Unsupported(element.loc, f"table keys of type {element.expr.type}")
+                raise Unsupported(element.loc, f"table keys of type {element.expr.type}")
             if element.match_kind not in MATCH_KINDS:
-                raise _Unsupported(element.loc, f"the match kind {element.match_kind}")
+                raise Unsupported(element.loc, f"the match kind {element.match_kind}")
             nbytes = (width + 7) // 8
             keys.append(KeyField(key_name(element), width, element.match_kind, element.expr,
                                  offset * 8 + nbytes * 8 - width))
@@ -189,13 +183,13 @@ class _Builder:
     def table_action(self, ref: ir.ActionRef) -> TableAction:
         action = self.names.get(ref.name, ref.is_global)
         if not isinstance(action, ir.Action):
-            raise _Unsupported(ref.loc, f"the action {ref.name}")
+            raise Unsupported(ref.loc, f"the action {ref.name}")
         if action.name not in self.actions:
             data, offset = [], 0
             for p in action.params:
                 width = t.bit_width(p.type)
                 if width is None:
-                    raise _Unsupported(p.loc, "action parameters that are not bit<W>, int<W> or bool")
+                    raise Unsupported(p.loc, "action parameters that are not bit<W>, int<W> or bool")
                 data.append(DataField(param_name(p), width, offset))
                 offset += (width + 7) // 8
             self.actions[action.name] = ActionLayout(len(self.actions) + 1, action.control_name or action.name,
@@ -244,7 +238,7 @@ class _Builder:
             return f"{self.const_int(element.left)}->{self.const_int(element.right)}"
         value = self.const_int(element)
         if value is None:
-            raise _Unsupported(element.loc, "this entry key")
+            raise Unsupported(element.loc, "this entry key")
         if key.match_kind == "lpm":
             return f"{value}/{key.width}"
         if key.match_kind == "ternary":
