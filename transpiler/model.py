@@ -66,7 +66,7 @@ class CTable:
 class CCounter:
     name: str  # control-plane name
     size: int
-    member: str  # its cells in `struct p4_state`: uint64_t member[size][2], packets then bytes
+    member: str  # its cells in `struct p4_worker_state`: uint64_t member[size][2], packets then bytes
 
 
 @dataclass
@@ -77,7 +77,8 @@ class CProgram:
     tables: list[CTable]
     actions: list[CAction]
     errors: list[str]  # names of the error members, by code
-    state: list[str]  # members of `struct p4_state`: the extern instances' storage
+    state: list[str]  # members of `struct p4_state`: the storage of extern instances the workers share
+    worker_state: list[str]  # members of `struct p4_worker_state`: the storage each worker has its own of
     counters: list[CCounter]  # the counter arrays the control plane reads
     pipeline: dict  # the C names of the blocks' functions (by role) and of the types between them
     pipeline_template: str  # the architecture's pipeline, e.g. v1model/pipeline.c.j2

@@ -464,10 +464,15 @@ static int cmd_counter_read(struct p4odp_switch *sw, struct command *c, FILE *ou
 	const struct p4odp_counter_info *info = &sw->program->counters[ci];
 	if (index >= info->size)
 		return fail(c, "index %u is out of range for counter %s of size %u", index, info->name, info->size);
-	const uint64_t *cell = (const uint64_t *)((const char *)sw->state + info->offset) + 2 * (size_t)index;
+	uint64_t packets = 0, bytes = 0;
+	for (uint32_t k = 0; k < sw->n_workers; k++) {
+		const uint64_t *cell =
+			(const uint64_t *)((const char *)sw->workers[k].state + info->offset) + 2 * (size_t)index;
+		packets += __atomic_load_n(&cell[0], __ATOMIC_RELAXED);
+		bytes += __atomic_load_n(&cell[1], __ATOMIC_RELAXED);
+	}
 	fprintf(out, "%s[%u]=  BmCounterData(packets=%llu, bytes=%llu)\n", info->name, index,
-		(unsigned long long)__atomic_load_n(&cell[0], __ATOMIC_RELAXED),
-		(unsigned long long)__atomic_load_n(&cell[1], __ATOMIC_RELAXED));
+		(unsigned long long)packets, (unsigned long long)bytes);
 	return 0;
 }
 

@@ -1,18 +1,25 @@
 /*
- * The switch binary: command line, ODP set-up, the packet loop, clean stop.
+ * The switch binary: command line, ODP set-up, the workers, clean stop.
  *
  *   switch -i 0=pcap:in=a.pcap:out=b.pcap -i 1=veth1 [--commands FILE]
- *          [--exit-when-done]
+ *          [-w WORKERS] [-c CPUS] [--exit-when-done]
  *
  * The commands file holds simple_switch_CLI commands and `receive PORT`
  * lines, run in order before forwarding starts: `receive PORT` takes the next
  * packet of PORT through the whole pipeline first, so that a test decides
  * which commands each packet sees (the STF runner writes such files).
+ *
+ * Then each worker thread forwards what the input queues it owns receive (one
+ * queue of every port: the device spreads flows over them by a hash, so a
+ * flow's packets stay in order), while the main thread, the control thread,
+ * waits for a signal: SIGUSR1 prints the counters, SIGINT and SIGTERM stop.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE  /* pthread_setaffinity_np */
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,7 +36,7 @@
 #define POOL_PACKET_LEN 9600
 
 static struct p4odp_switch the_switch;
-static struct p4odp_worker the_worker;
+static volatile sig_atomic_t report_requested;
 
 /* ODP's messages go to stderr, never mixed with the control output on stdout;
  * its informational prints (odp-linux dumps its configuration) only with
@@ -52,24 +59,69 @@ static int odp_log(odp_log_level_t level, const char *fmt, ...)
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	the_switch.stop = 1;
+	if (sig == SIGUSR1)
+		report_requested = 1;
+	else
+		the_switch.stop = 1;
 }
 
 static void usage(FILE *out, const char *prog)
 {
 	fprintf(out,
-		"usage: %s -i PORT=INTERFACE [-i ...] [--commands FILE] [--exit-when-done]\n"
+		"usage: %s -i PORT=INTERFACE [-i ...] [--commands FILE] [-w WORKERS] [-c CPUS]\n"
+		"          [--exit-when-done]\n"
 		"  -i PORT=INTERFACE  attach P4 port PORT (0..%d) to an ODP interface, e.g.\n"
 		"                     pcap:in=in.pcap:out=out.pcap, loop, or a Linux interface name\n"
 		"  --commands FILE    run simple_switch_CLI commands from FILE before forwarding; a line\n"
 		"                     `receive PORT` there processes the next packet of PORT first\n"
+		"  -w, --workers N    forwarding threads (1..%d, default 1, or one per CPU of -c); each\n"
+		"                     receives from one input queue of every port\n"
+		"  -c, --cpus LIST    pin worker k to the k-th CPU of LIST (e.g. 2 or 0-1 or 1,3)\n"
 		"  --exit-when-done   stop once every pcap input is read and its output written\n"
+		"signals: SIGUSR1 prints the counters to stderr; SIGINT or SIGTERM stops\n"
 		"program: %s\n",
-		prog, P4ODP_MAX_PORTS - 1, p4odp_program.name);
+		prog, P4ODP_MAX_PORTS - 1, P4ODP_MAX_WORKERS, p4odp_program.name);
 }
 
-static int open_port(struct p4odp_switch *sw, uint32_t index, const char *name)
+/* A CPU list as taskset -c and DPDK's -l take it ("0-3,6") into an ODP cpumask. */
+static int parse_cpu_list(const char *arg, odp_cpumask_t *mask)
+{
+	const char *p = arg;
+
+	odp_cpumask_zero(mask);
+	while (*p) {
+		char *end;
+		unsigned long first = strtoul(p, &end, 10), last = first;
+		if (end == p || !isdigit((unsigned char)*p))
+			goto bad;
+		if (*end == '-') {
+			p = end + 1;
+			last = strtoul(p, &end, 10);
+			if (end == p || !isdigit((unsigned char)*p) || last < first)
+				goto bad;
+		}
+		if (last >= ODP_CPUMASK_SIZE)
+			goto bad;
+		for (unsigned long cpu = first; cpu <= last; cpu++)
+			odp_cpumask_set(mask, (int)cpu);
+		p = end;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	if (odp_cpumask_count(mask) > 0)
+		return 0;
+bad:
+	fprintf(stderr, "error: -c %s: expected a CPU list such as 2, 0-1 or 1,3 (CPUs 0..%d)\n", arg,
+		ODP_CPUMASK_SIZE - 1);
+	return -1;
+}
+
+/* A port with one input queue per worker, as far as the device has them, flows
+ * spread over them by a hash of their addresses and ports; and one output
+ * queue per worker, each used by one thread, or fewer shared under a lock. */
+static int open_port(struct p4odp_switch *sw, uint32_t index, const char *name, uint32_t n_workers)
 {
 	struct p4odp_port *port = &sw->ports[index];
 	odp_pktio_param_t param;
@@ -87,8 +139,12 @@ static int open_port(struct p4odp_switch *sw, uint32_t index, const char *name)
 	/* A switch port takes every frame: odp-linux interfaces (pcap included) start
 	 * non-promiscuous, and the mode can only change while the interface is stopped. */
 	odp_pktio_capability_t capa;
-	if (odp_pktio_capability(port->pktio, &capa) == 0 && capa.set_op.op.promisc_mode &&
-	    odp_pktio_promisc_mode_set(port->pktio, 1) != 0)
+	if (odp_pktio_capability(port->pktio, &capa)) {
+		fprintf(stderr, "error: cannot read the capabilities of interface '%s'\n", name);
+		odp_pktio_close(port->pktio);
+		return -1;
+	}
+	if (capa.set_op.op.promisc_mode && odp_pktio_promisc_mode_set(port->pktio, 1) != 0)
 		fprintf(stderr, "warning: cannot make interface '%s' promiscuous\n", name);
 	/* The P4 parser is the only parser: odp-linux parses every received frame
 	 * by default (parser.layer ALL) and drops the ones its parser rejects,
@@ -101,10 +157,27 @@ static int open_port(struct p4odp_switch *sw, uint32_t index, const char *name)
 		odp_pktio_close(port->pktio);
 		return -1;
 	}
+	port->n_in = capa.max_input_queues < n_workers ? capa.max_input_queues : n_workers;
+	port->n_out = capa.max_output_queues < n_workers ? capa.max_output_queues : n_workers;
+	if (port->n_in < n_workers)
+		fprintf(stderr, "note: interface '%s' has %u input queue(s): %u of the %u workers receive from it\n",
+			name, port->n_in, port->n_in, n_workers);
 	odp_pktin_queue_param_init(&in_param);
+	in_param.op_mode = ODP_PKTIO_OP_MT_UNSAFE;
+	in_param.num_queues = port->n_in;
+	in_param.hash_enable = port->n_in > 1;
+	in_param.hash_proto.proto.ipv4 = 1;
+	in_param.hash_proto.proto.ipv4_udp = 1;
+	in_param.hash_proto.proto.ipv4_tcp = 1;
+	in_param.hash_proto.proto.ipv6 = 1;
+	in_param.hash_proto.proto.ipv6_udp = 1;
+	in_param.hash_proto.proto.ipv6_tcp = 1;
 	odp_pktout_queue_param_init(&out_param);
+	out_param.op_mode = port->n_out == n_workers ? ODP_PKTIO_OP_MT_UNSAFE : ODP_PKTIO_OP_MT;
+	out_param.num_queues = port->n_out;
 	if (odp_pktin_queue_config(port->pktio, &in_param) || odp_pktout_queue_config(port->pktio, &out_param) ||
-	    odp_pktin_queue(port->pktio, &port->in, 1) != 1 || odp_pktout_queue(port->pktio, &port->out, 1) != 1 ||
+	    odp_pktin_queue(port->pktio, port->in, (int)port->n_in) != (int)port->n_in ||
+	    odp_pktout_queue(port->pktio, port->out, (int)port->n_out) != (int)port->n_out ||
 	    odp_pktio_start(port->pktio)) {
 		fprintf(stderr, "error: cannot set up interface '%s' for port %u\n", name, index);
 		odp_pktio_close(port->pktio);
@@ -115,7 +188,7 @@ static int open_port(struct p4odp_switch *sw, uint32_t index, const char *name)
 	return 0;
 }
 
-static int parse_port_option(struct p4odp_switch *sw, const char *arg)
+static int parse_port_option(struct p4odp_switch *sw, const char *arg, uint32_t n_workers)
 {
 	char *end;
 	const char *eq = strchr(arg, '=');
@@ -129,7 +202,7 @@ static int parse_port_option(struct p4odp_switch *sw, const char *arg)
 		fprintf(stderr, "error: -i %s: port %llu is given twice\n", arg, index);
 		return -1;
 	}
-	return open_port(sw, (uint32_t)index, eq + 1);
+	return open_port(sw, (uint32_t)index, eq + 1, n_workers);
 }
 
 /* Every input port that can still deliver packets has delivered all of them.
@@ -158,7 +231,8 @@ static bool inputs_done(struct p4odp_switch *sw, uint64_t idle_ns)
 /* How long `receive PORT` waits for its packet. */
 #define RECEIVE_TIMEOUT_NS (5 * 1000 * 1000 * 1000ull)
 
-/* `receive PORT`: the next packet of PORT, through the pipeline to its outputs. */
+/* `receive PORT`: the next packet of PORT (from whichever of its input queues
+ * has one), through the pipeline to its outputs, by the worker `w`. */
 static int receive_one(struct p4odp_switch *sw, struct p4odp_worker *w, const char *arg, char *err, size_t err_len)
 {
 	char *end;
@@ -172,12 +246,14 @@ static int receive_one(struct p4odp_switch *sw, struct p4odp_worker *w, const ch
 		snprintf(err, err_len, "usage: receive PORT, with PORT a port given by -i");
 		return -1;
 	}
-	while (odp_pktin_recv(sw->ports[index].in, &pkt, 1) != 1) {
+	const struct p4odp_port *port = &sw->ports[index];
+	for (uint32_t queue = 0; odp_pktin_recv(port->in[queue], &pkt, 1) != 1; queue = (queue + 1) % port->n_in) {
 		if (odp_time_diff_ns(odp_time_local(), start) > RECEIVE_TIMEOUT_NS) {
 			snprintf(err, err_len, "no packet arrived on port %llu", index);
 			return -1;
 		}
-		odp_time_wait_ns(10000);
+		if (queue + 1 == port->n_in)
+			odp_time_wait_ns(10000);
 	}
 	p4odp_tm_burst(w, (uint32_t)index, &pkt, 1);
 	return 0;
@@ -208,37 +284,147 @@ static int run_commands(struct p4odp_switch *sw, struct p4odp_worker *w, const c
 	return status;
 }
 
-static void run(struct p4odp_switch *sw, struct p4odp_worker *w, bool exit_when_done)
+/* A worker: the input queue it owns of each port, a burst at a time, until
+ * the switch stops.  Between bursts it holds no table entry: a quiescent
+ * state for the tables' RCU.  Idle, it goes offline while it sleeps so that
+ * the control plane never waits for it. */
+static void forward(struct p4odp_worker *w)
 {
+	struct p4odp_switch *sw = w->sw;
 	odp_packet_t pkts[P4ODP_BURST];
-	odp_time_t last_packet = odp_time_local();
 
 	while (!sw->stop) {
 		int received = 0;
 		for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
 			struct p4odp_port *port = &sw->ports[i];
-			if (!port->open)
+			if (!port->open || w->id >= port->n_in)
 				continue;
-			int n = odp_pktin_recv(port->in, pkts, P4ODP_BURST);
+			int n = odp_pktin_recv(port->in[w->id], pkts, P4ODP_BURST);
 			if (n <= 0)
 				continue;
 			received += n;
 			p4odp_tm_burst(w, i, pkts, (uint32_t)n);
 		}
 		if (received) {
-			last_packet = odp_time_local();
+			p4odp_rcu_quiescent(&w->rcu);
+			odp_atomic_store_u64(&w->last_packet_ns, odp_time_global_ns());
 			continue;
 		}
-		if (exit_when_done && inputs_done(sw, odp_time_diff_ns(odp_time_local(), last_packet)))
-			break;
+		p4odp_rcu_offline(&w->rcu);
 		odp_time_wait_ns(10000);
+		p4odp_rcu_online(&w->rcu);
 	}
+}
+
+struct worker_start {
+	struct p4odp_worker *worker;
+	int cpu;		/* pinned to it, or -1 */
+	int status;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker_start *start = arg;
+	struct p4odp_worker *w = start->worker;
+
+	if (start->cpu >= 0) {
+		cpu_set_t cpus;
+		CPU_ZERO(&cpus);
+		CPU_SET(start->cpu, &cpus);
+		if (pthread_setaffinity_np(pthread_self(), sizeof cpus, &cpus))
+			fprintf(stderr, "warning: cannot pin worker %u to CPU %d\n", w->id, start->cpu);
+	}
+	if (odp_init_local(w->sw->instance, ODP_THREAD_WORKER)) {
+		fprintf(stderr, "error: ODP initialisation of worker %u failed\n", w->id);
+		start->status = -1;
+		w->sw->stop = 1;
+		return NULL;
+	}
+	if (p4odp_rcu_register(w->sw->rcu, &w->rcu)) {
+		fprintf(stderr, "error: worker %u cannot register with the tables' RCU\n", w->id);
+		start->status = -1;
+		w->sw->stop = 1;
+	} else {
+		forward(w);
+		p4odp_rcu_unregister(&w->rcu);
+	}
+	odp_term_local();
+	return NULL;
+}
+
+/* The latest packet any worker received, in ODP global time (0: none yet). */
+static uint64_t last_packet_ns(struct p4odp_switch *sw)
+{
+	uint64_t last = 0;
+	for (uint32_t k = 0; k < sw->n_workers; k++) {
+		uint64_t t = odp_atomic_load_u64(&sw->workers[k].last_packet_ns);
+		last = t > last ? t : last;
+	}
+	return last;
+}
+
+/* How the input queues' hash shared the packets among the workers. */
+static void print_worker_load(const struct p4odp_switch *sw, FILE *out)
+{
+	for (uint32_t k = 0; k < sw->n_workers; k++) {
+		uint64_t received = 0;
+		for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
+			received += sw->workers[k].received[i];
+		fprintf(out, "worker %u received %llu\n", k, (unsigned long long)received);
+	}
+}
+
+/* Start the workers, then serve signals until the switch stops: SIGUSR1
+ * prints the counters (`counters at T s`, T since forwarding started, then
+ * the table the switch prints at exit); with `exit_when_done` the inputs'
+ * end stops it too.  Returns 0, or -1 when a worker could not start. */
+static int run(struct p4odp_switch *sw, const odp_cpumask_t *cpus, bool exit_when_done)
+{
+	pthread_t threads[P4ODP_MAX_WORKERS];
+	struct worker_start starts[P4ODP_MAX_WORKERS];
+	uint64_t started = odp_time_global_ns();
+	uint32_t n_started = 0;
+	int cpu = cpus ? odp_cpumask_first(cpus) : -1;
+
+	for (; n_started < sw->n_workers; n_started++) {
+		starts[n_started] = (struct worker_start){ &sw->workers[n_started], cpu, 0 };
+		if (pthread_create(&threads[n_started], NULL, worker_main, &starts[n_started])) {
+			fprintf(stderr, "error: cannot start worker %u\n", n_started);
+			sw->stop = 1;
+			break;
+		}
+		if (cpus)
+			cpu = odp_cpumask_next(cpus, cpu);
+	}
+	while (!sw->stop) {
+		if (report_requested) {
+			report_requested = 0;
+			fprintf(stderr, "counters at %.6f s\n", (double)(odp_time_global_ns() - started) / 1e9);
+			p4odp_print_counters(sw, sw->workers, sw->n_workers, stderr);
+			fflush(stderr);
+		}
+		if (exit_when_done) {
+			uint64_t last = last_packet_ns(sw), now = odp_time_global_ns();
+			if (inputs_done(sw, now - (last ? last : started)))
+				break;
+		}
+		odp_time_wait_ns(1000 * 1000);
+	}
+	sw->stop = 1;
+	int status = n_started == sw->n_workers ? 0 : -1;
+	for (uint32_t k = 0; k < n_started; k++) {
+		pthread_join(threads[k], NULL);
+		status |= starts[k].status;
+	}
+	return status;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "commands", required_argument, NULL, 'c' },
+		{ "commands", required_argument, NULL, 'C' },
+		{ "workers", required_argument, NULL, 'w' },
+		{ "cpus", required_argument, NULL, 'c' },
 		{ "exit-when-done", no_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -248,8 +434,12 @@ int main(int argc, char **argv)
 	const char *port_args[P4ODP_MAX_PORTS];
 	int n_ports = 0, opt, status = 0;
 	bool exit_when_done = false;
+	unsigned long long n_workers = 0;	/* 0: as many as CPUs given, else 1 */
+	odp_cpumask_t cpus;
+	bool pinned = false;
+	char *end;
 
-	while ((opt = getopt_long(argc, argv, "i:h", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:w:c:h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
 			if (n_ports == P4ODP_MAX_PORTS) {
@@ -258,8 +448,21 @@ int main(int argc, char **argv)
 			}
 			port_args[n_ports++] = optarg;
 			break;
-		case 'c':
+		case 'C':
 			commands = optarg;
+			break;
+		case 'w':
+			n_workers = strtoull(optarg, &end, 10);
+			if (!isdigit((unsigned char)*optarg) || *end || n_workers < 1 || n_workers > P4ODP_MAX_WORKERS) {
+				fprintf(stderr, "error: -w %s: expected a number of workers in 1..%d\n", optarg,
+					P4ODP_MAX_WORKERS);
+				return 2;
+			}
+			break;
+		case 'c':
+			if (parse_cpu_list(optarg, &cpus))
+				return 2;
+			pinned = true;
 			break;
 		case 'x':
 			exit_when_done = true;
@@ -276,12 +479,22 @@ int main(int argc, char **argv)
 		usage(stderr, argv[0]);
 		return 2;
 	}
+	if (!n_workers)
+		n_workers = pinned ? (unsigned long long)odp_cpumask_count(&cpus) : 1;
+	if (pinned && (unsigned long long)odp_cpumask_count(&cpus) < n_workers) {
+		fprintf(stderr, "error: -c gives %d CPU(s) for %llu workers\n", odp_cpumask_count(&cpus), n_workers);
+		return 2;
+	}
+	if (n_workers > P4ODP_MAX_WORKERS) {
+		fprintf(stderr, "error: at most %d workers\n", P4ODP_MAX_WORKERS);
+		return 2;
+	}
 
 	sw->program = &p4odp_program;
 	odp_init_t init_param;
 	odp_init_param_init(&init_param);
 	init_param.log_fn = odp_log;
-	init_param.num_worker = 0;
+	init_param.num_worker = (int)n_workers;
 	init_param.num_control = 1;
 	init_param.not_used.feat.cls = 1;
 	init_param.not_used.feat.compress = 1;
@@ -310,16 +523,24 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sw->state = calloc(1, sw->program->state_size ? sw->program->state_size : 1);
-	if (!sw->state || p4odp_tables_init(sw) || p4odp_worker_init(&the_worker, sw)) {
+	sw->workers = aligned_alloc(ODP_CACHE_LINE_SIZE, n_workers * sizeof *sw->workers);
+	if (!sw->state || !sw->workers || p4odp_tables_init(sw)) {
 		status = 1;
 		goto out;
 	}
-	for (int i = 0; i < n_ports; i++)
-		if (parse_port_option(sw, port_args[i])) {
+	for (; sw->n_workers < n_workers; sw->n_workers++)
+		if (p4odp_worker_init(&sw->workers[sw->n_workers], sw, sw->n_workers)) {
 			status = 1;
 			goto out;
 		}
-	if (commands && run_commands(sw, &the_worker, commands)) {
+	for (int i = 0; i < n_ports; i++)
+		if (parse_port_option(sw, port_args[i], (uint32_t)n_workers)) {
+			status = 1;
+			goto out;
+		}
+	/* The commands run on this thread, `receive` lines through worker 0's state,
+	 * before any worker thread starts. */
+	if (commands && run_commands(sw, &sw->workers[0], commands)) {
 		status = 1;
 		goto out;
 	}
@@ -329,15 +550,21 @@ int main(int argc, char **argv)
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	run(sw, &the_worker, exit_when_done);
-	p4odp_print_counters(sw, &the_worker, 1, stderr);
+	signal(SIGUSR1, on_signal);
+	if (run(sw, pinned ? &cpus : NULL, exit_when_done))
+		status = 1;
+	p4odp_print_counters(sw, sw->workers, sw->n_workers, stderr);
+	if (sw->n_workers > 1)
+		print_worker_load(sw, stderr);
 out:
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
 		if (sw->ports[i].open) {
 			odp_pktio_stop(sw->ports[i].pktio);
 			odp_pktio_close(sw->ports[i].pktio);
 		}
-	p4odp_worker_term(&the_worker);
+	for (uint32_t k = 0; k < sw->n_workers; k++)
+		p4odp_worker_term(&sw->workers[k]);
+	free(sw->workers);
 	p4odp_tables_destroy(sw);
 	free(sw->state);
 	odp_pool_destroy(sw->pool);

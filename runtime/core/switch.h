@@ -5,22 +5,30 @@
 #ifndef P4ODP_SWITCH_H_
 #define P4ODP_SWITCH_H_
 
+#include <signal.h>
 #include <stdio.h>
 
+#include "p4odp_rcu.h"
 #include "p4odp_runtime.h"
 #include "p4odp_table.h"
 
 #define P4ODP_BURST 32
+#define P4ODP_MAX_WORKERS 64
 #define P4ODP_MAX_MC_GROUPS 4096
 #define P4ODP_MAX_MC_NODES 4096
 #define P4ODP_MAX_NODE_PORTS P4ODP_MAX_PORTS
 
+/* A port's queues: worker k receives from in[k] (when k < n_in: the device
+ * spreads flows over its input queues by a hash) and sends on out[k % n_out]
+ * (a queue of its own when there are as many as workers, else a shared,
+ * locked one). */
 struct p4odp_port {
 	bool open;
 	char name[256];
 	odp_pktio_t pktio;
-	odp_pktin_queue_t in;
-	odp_pktout_queue_t out;
+	uint32_t n_in, n_out;
+	odp_pktin_queue_t in[P4ODP_MAX_WORKERS];
+	odp_pktout_queue_t out[P4ODP_MAX_WORKERS];
 };
 
 struct p4odp_mc_node {
@@ -48,10 +56,13 @@ struct p4odp_switch {
 	odp_pool_t pool;
 	struct p4odp_port ports[P4ODP_MAX_PORTS];
 	struct p4odp_runtime_table *tables;
-	void *state;		/* the program's extern state */
+	struct p4odp_rcu *rcu;	/* the tables' readers are the workers */
+	void *state;		/* the program's extern state shared by the workers (registers) */
+	struct p4odp_worker *workers;
+	uint32_t n_workers;
 	struct p4odp_mc_node mc_nodes[P4ODP_MAX_MC_NODES];
 	struct p4odp_mc_group mc_groups[P4ODP_MAX_MC_GROUPS];
-	volatile int stop;
+	volatile sig_atomic_t stop;
 };
 
 /* Copies queued for one port, sent together at the end of a burst. */
@@ -65,7 +76,10 @@ _Static_assert(P4ODP_MAX_PORTS <= 64, "p4odp_worker.tx_pending has a bit per por
 /* What one worker owns: its scratch, its transmit batches, its counters.
  * Passed explicitly (pc->worker): nothing on the packet path is global. */
 struct p4odp_worker {
+	struct p4odp_rcu_thread rcu;	/* its reader registration with sw->rcu */
 	struct p4odp_switch *sw;
+	uint32_t id;		/* 0..n_workers-1: which queue of each port it owns */
+	void *state;		/* the program's per-worker extern state (counter cells) */
 	void *packet;		/* the program's per-packet state (program->packet_size bytes) */
 	void *replica;		/* a multicast replica's copy of it */
 	uint64_t tx_pending;	/* bit i: tx[i] holds packets (so a flush reads no empty batch) */
@@ -73,10 +87,11 @@ struct p4odp_worker {
 	uint64_t received[P4ODP_MAX_PORTS];
 	uint64_t sent[P4ODP_MAX_PORTS];
 	uint64_t drops[P4ODP_DROP_COUNT];
+	odp_atomic_u64_t last_packet_ns;	/* ODP global time of its last received burst */
 } ODP_ALIGNED_CACHE;
 
 /* The traffic manager (traffic_manager.c): a worker's packets from receive to transmit. */
-int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw);
+int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t id);
 void p4odp_worker_term(struct p4odp_worker *w);
 /* Run `n` packets received on `port` through the pipeline, send what it
  * makes of them (every batch is flushed before it returns), and free them. */

@@ -32,8 +32,7 @@ static int create_table(struct p4odp_switch *sw, uint32_t index)
 	rt->info = info;
 	memset(default_data, 0, sizeof default_data);
 	memcpy(default_data, info->default_data, info->default_data_len);
-	/* One thread both configures and forwards, so the table needs no RCU domain yet. */
-	if (p4odp_table_create(&spec, NULL, &rt->table) ||
+	if (p4odp_table_create(&spec, sw->rcu, &rt->table) ||
 	    p4odp_table_set_default(rt->table, (uint16_t)info->default_action, default_data)) {
 		fprintf(stderr, "error: cannot create table %s\n", info->name);
 		return -1;
@@ -61,7 +60,7 @@ int p4odp_tables_init(struct p4odp_switch *sw)
 {
 	uint32_t n = sw->program->n_tables;
 	sw->tables = calloc(n ? n : 1, sizeof *sw->tables);
-	if (!sw->tables)
+	if (!sw->tables || p4odp_rcu_create(&sw->rcu))
 		return -1;
 	for (uint32_t i = 0; i < n; i++)
 		if (create_table(sw, i) || add_const_entries(sw, i))
@@ -79,6 +78,9 @@ void p4odp_tables_destroy(struct p4odp_switch *sw)
 	}
 	free(sw->tables);
 	sw->tables = NULL;
+	if (sw->rcu)
+		p4odp_rcu_destroy(sw->rcu);
+	sw->rcu = NULL;
 }
 
 const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint32_t index, const uint8_t *key,

@@ -9,6 +9,7 @@
  * in place; replicas are new packets.  See p4odp_runtime.h for who owns a
  * packet at each step.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,32 +21,43 @@ static const char *const drop_reasons[P4ODP_DROP_COUNT] = {
 #undef P4ODP_DROP_TEXT
 };
 
-int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw)
+int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t id)
 {
-	size_t size = sw->program->packet_size ? sw->program->packet_size : 1;
+	const struct p4odp_program *program = sw->program;
+	size_t size = program->packet_size ? program->packet_size : 1;
 
 	memset(w, 0, sizeof *w);
 	w->sw = sw;
+	w->id = id;
+	odp_atomic_init_u64(&w->last_packet_ns, 0);
+	/* Whole cache lines: no other worker's data shares one with its counters. */
+	size_t state_size = (program->worker_state_size + ODP_CACHE_LINE_SIZE - 1) / ODP_CACHE_LINE_SIZE *
+			    ODP_CACHE_LINE_SIZE;
+	w->state = aligned_alloc(ODP_CACHE_LINE_SIZE, state_size ? state_size : ODP_CACHE_LINE_SIZE);
+	if (w->state)
+		memset(w->state, 0, state_size);
 	w->packet = malloc(size);
 	w->replica = malloc(size);
-	return w->packet && w->replica ? 0 : -1;
+	return w->state && w->packet && w->replica ? 0 : -1;
 }
 
 static void flush_port(struct p4odp_worker *w, uint32_t port_index)
 {
+	const struct p4odp_port *port = &w->sw->ports[port_index];
+	odp_pktout_queue_t queue = port->out[w->id % port->n_out];
 	struct p4odp_tx_batch *batch = &w->tx[port_index];
 	uint32_t done = 0;
 
 	while (done < batch->n) {
-		int sent = odp_pktout_send(w->sw->ports[port_index].out, batch->pkts + done, (int)(batch->n - done));
+		int sent = odp_pktout_send(queue, batch->pkts + done, (int)(batch->n - done));
 		if (sent <= 0)
 			break;
 		done += (uint32_t)sent;
 	}
-	w->sent[port_index] += done;
+	p4odp_counter_add(&w->sent[port_index], done);
 	if (done < batch->n) {
 		odp_packet_free_multi(batch->pkts + done, (int)(batch->n - done));
-		w->drops[P4ODP_DROP_TX_FULL] += batch->n - done;
+		p4odp_counter_add(&w->drops[P4ODP_DROP_TX_FULL], batch->n - done);
 	}
 	batch->n = 0;
 	w->tx_pending &= ~(UINT64_C(1) << port_index);
@@ -59,14 +71,15 @@ static void flush_all(struct p4odp_worker *w)
 
 void p4odp_worker_term(struct p4odp_worker *w)
 {
+	free(w->state);
 	free(w->packet);
 	free(w->replica);
-	w->packet = w->replica = NULL;
+	w->state = w->packet = w->replica = NULL;
 }
 
 void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason)
 {
-	pc->worker->drops[reason]++;
+	p4odp_counter_add(&pc->worker->drops[reason], 1);
 }
 
 /* The received packet with its first `consumed` bytes replaced by the headers:
@@ -164,6 +177,7 @@ static bool process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt)
 	struct p4odp_pctx pc = {
 		.sw = sw,
 		.state = sw->state,
+		.worker_state = w->state,
 		.worker = w,
 		.pkt = pkt,
 		.data = odp_packet_data(pkt),
@@ -189,14 +203,14 @@ void p4odp_tm_burst(struct p4odp_worker *w, uint32_t port, odp_packet_t *pkts, u
 {
 	uint32_t kept = 0;	/* the packets that did not leave, moved to the front to be freed */
 
-	w->received[port] += n;
+	p4odp_counter_add(&w->received[port], n);
 	for (uint32_t i = 0; i < n; i++) {
 		if (i + 2 < n)
 			__builtin_prefetch(odp_packet_data(pkts[i + 2]));
 		/* The datapath reads a packet as one buffer; a system ODP may hand in
 		 * frames longer than a segment (pcap records, GRO) in several. */
 		if (odp_unlikely(odp_packet_is_segmented(pkts[i])))
-			w->drops[P4ODP_DROP_SEGMENTED]++;
+			p4odp_counter_add(&w->drops[P4ODP_DROP_SEGMENTED], 1);
 		else if (process(w, port, pkts[i]))
 			continue;
 		pkts[kept++] = pkts[i];
@@ -206,6 +220,15 @@ void p4odp_tm_burst(struct p4odp_worker *w, uint32_t port, odp_packet_t *pkts, u
 		odp_packet_free_multi(pkts, (int)kept);
 }
 
+/* A total over workers that may be counting while it is read. */
+static uint64_t sum(const struct p4odp_worker *workers, uint32_t n_workers, size_t offset)
+{
+	uint64_t total = 0;
+	for (uint32_t k = 0; k < n_workers; k++)
+		total += __atomic_load_n((const uint64_t *)((const char *)&workers[k] + offset), __ATOMIC_RELAXED);
+	return total;
+}
+
 void p4odp_print_counters(const struct p4odp_switch *sw, const struct p4odp_worker *workers, uint32_t n_workers,
 			  FILE *out)
 {
@@ -213,18 +236,13 @@ void p4odp_print_counters(const struct p4odp_switch *sw, const struct p4odp_work
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
 		if (!sw->ports[i].open)
 			continue;
-		uint64_t rx = 0, tx = 0;
-		for (uint32_t k = 0; k < n_workers; k++) {
-			rx += workers[k].received[i];
-			tx += workers[k].sent[i];
-		}
+		uint64_t rx = sum(workers, n_workers, offsetof(struct p4odp_worker, received[i]));
+		uint64_t tx = sum(workers, n_workers, offsetof(struct p4odp_worker, sent[i]));
 		fprintf(out, "%4u  %llu  %llu  %s\n", i, (unsigned long long)rx, (unsigned long long)tx,
 			sw->ports[i].name);
 	}
 	for (uint32_t r = 0; r < P4ODP_DROP_COUNT; r++) {
-		uint64_t drops = 0;
-		for (uint32_t k = 0; k < n_workers; k++)
-			drops += workers[k].drops[r];
+		uint64_t drops = sum(workers, n_workers, offsetof(struct p4odp_worker, drops[r]));
 		if (drops)
 			fprintf(out, "dropped %llu: %s\n", (unsigned long long)drops, drop_reasons[r]);
 	}

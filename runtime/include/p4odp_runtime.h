@@ -35,7 +35,9 @@
  *      did not leave.
  *
  * Nothing on this path is global: a packet's state is in `pc`, a worker's in
- * `pc->worker`; tables and extern state are shared by every worker.
+ * `pc->worker` (and the program's counter cells in `pc->worker_state`, summed
+ * over workers when read); tables and the other extern state (registers) are
+ * shared by every worker.
  */
 #ifndef P4ODP_RUNTIME_H_
 #define P4ODP_RUNTIME_H_
@@ -107,7 +109,8 @@ struct p4odp_copy {
 /* One packet going through the pipeline. */
 struct p4odp_pctx {
 	struct p4odp_switch *sw;
-	void *state;		/* the program's extern state (registers, counters) */
+	void *state;		/* the program's extern state shared by the workers (registers) */
+	void *worker_state;	/* the program's extern state of this worker (counter cells) */
 	struct p4odp_worker *worker;
 	odp_packet_t pkt;
 	uint8_t *data;		/* the packet's bytes as received */
@@ -161,7 +164,7 @@ struct p4odp_table_info {
 };
 
 /* A counter array: `size` cells of two uint64_t (packets, bytes) at `offset`
- * in the program's extern state. */
+ * in each worker's extern state (worker_state_size bytes). */
 struct p4odp_counter_info {
 	const char *name;
 	uint32_t size;
@@ -178,7 +181,8 @@ struct p4odp_program {
 	const char *const *errors;
 	uint32_t n_counters;
 	const struct p4odp_counter_info *counters;
-	size_t state_size;	/* bytes of extern state the runtime allocates, zeroed */
+	size_t state_size;	/* bytes of shared extern state the runtime allocates, zeroed */
+	size_t worker_state_size;	/* bytes of extern state per worker, zeroed */
 	size_t packet_size;	/* bytes of per-packet state between ingress and egress */
 	/* The two halves of the pipeline (see the top of this file). */
 	void (*ingress)(struct p4odp_pctx *pc, void *packet);
@@ -206,6 +210,13 @@ static inline bool p4odp_emit_room(struct p4odp_pctx *pc, uint32_t bits)
 		return true;
 	pc->out_overflow = 1;
 	return false;
+}
+
+/* Add to a counter that only this worker writes and any thread may read
+ * (relaxed: a reader sees the old or the new total, never a torn one). */
+static inline void p4odp_counter_add(uint64_t *counter, uint64_t n)
+{
+	__atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
 }
 
 /* Count a drop of the packet of `pc`, or of one copy of it. */

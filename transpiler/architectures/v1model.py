@@ -153,7 +153,9 @@ def _instance(ctx: FunctionContext, call: ir.MethodCall) -> ExternInstance:
 
 
 def _array_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
-    """A register or counter: an array in `struct p4_state`, its size the first argument."""
+    """A register or counter, its size the first argument: a register is an array in `struct p4_state`,
+    which the workers share; a counter's cells are in `struct p4_worker_state`, one array per worker,
+    so that counting never writes a cache line another worker writes (the control plane sums them)."""
     typ: t.ExternT = decl.type
     member = c_ident(f"{typ.name}_{decl.control_name or decl.name}")
     size = gen.const_int(decl.args[0].value) if decl.args else 1
@@ -162,7 +164,7 @@ def _array_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
         element = typ.type_args[0]
         gen.state.append(gen.member_decl(element, f"{member}[{max(size, 1)}]", decl.loc))
     else:
-        gen.state.append(f"uint64_t {member}[{max(size, 1)}][2]")
+        gen.worker_state.append(f"uint64_t {member}[{max(size, 1)}][2]")
         gen.counters.append(CCounter(decl.control_name or decl.name, size or 0, member))
     return ExternInstance(decl.name, typ.name, member, size or 0, element)
 
@@ -205,8 +207,9 @@ def _register_access(ctx: FunctionContext, call: ir.MethodCall, value: ir.Expres
 
 def _counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     instance = _instance(ctx, call)
-    member, index = f"STATE->{instance.member}", ctx.value(args[0])
-    ctx.emit(f"if (({index}) < {instance.size}) {{ {member}[{index}][0]++; {member}[{index}][1] += pc->len; }}")
+    cell, index = f"WORKER_STATE->{instance.member}", ctx.value(args[0])
+    ctx.emit(f"if (({index}) < {instance.size}) {{ p4odp_counter_add(&{cell}[{index}][0], 1); "
+             f"p4odp_counter_add(&{cell}[{index}][1], pc->len); }}")
 
 
 def _meter_green(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:

@@ -38,6 +38,7 @@ class Generator:
         self.structs: dict[str, CStruct] = {}
         self.functions: list[CFunction] = []
         self.state: list[str] = []
+        self.worker_state: list[str] = []
         self.counters: list[CCounter] = []
         self.errors: list[str] = []
         self.tmp = itertools.count()
@@ -72,7 +73,7 @@ class Generator:
         tables = [c_table(layout) for layout in sorted(self.table_layouts.values(), key=lambda t: t.index)]
         actions = [c_action(action) for action in sorted(self.actions.values(), key=lambda a: a.id)]
         return CProgram(self.source, list(self.structs.values()), self.functions, tables, actions, self.errors,
-                        self.state, self.counters, pipeline, arch.pipeline_template, dict(arch.constants),
+                        self.state, self.worker_state, self.counters, pipeline, arch.pipeline_template, dict(arch.constants),
                         self.line_directives)
 
     def block_decl(self, arg: ir.Argument):
@@ -186,7 +187,8 @@ class Generator:
         return f"UINT64_C({value})" if value is not None and value >= 0 else str(value)
 
     def extern_instance(self, decl: ir.Instance) -> Optional[ExternInstance]:
-        """The storage of a register, counter or meter instance (in `struct p4_state`), as the architecture
+        """The storage of a register, counter or meter instance (in `struct p4_state` or
+        `struct p4_worker_state`), as the architecture
         stores instances of its extern type; None when it stores none."""
         extern = self.architecture.extern(decl.type.name) if isinstance(decl.type, t.ExternT) else None
         return extern.storage(self, decl) if extern is not None and extern.storage is not None else None

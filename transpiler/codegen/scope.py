@@ -24,7 +24,7 @@ class Binding:
 @dataclass
 class ExternInstance:
     """An extern instance that keeps state (a register, a counter): storage in `struct p4_state`
-    named `member`."""
+    (shared by the workers) or `struct p4_worker_state` named `member`."""
 
     name: str
     kind: str

@@ -274,8 +274,9 @@ static void open_port(uint32_t index, uint32_t ring)
 	odp_pktout_queue_param_init(&out_param);
 	CHECK(odp_pktin_queue_config(port->pktio, &in_param) == 0);
 	CHECK(odp_pktout_queue_config(port->pktio, &out_param) == 0);
-	CHECK(odp_pktin_queue(port->pktio, &port->in, 1) == 1);
-	CHECK(odp_pktout_queue(port->pktio, &port->out, 1) == 1);
+	CHECK(odp_pktin_queue(port->pktio, port->in, 1) == 1);
+	CHECK(odp_pktout_queue(port->pktio, port->out, 1) == 1);
+	port->n_in = port->n_out = 1;
 	CHECK(odp_pktio_start(port->pktio) == 0);
 	port->open = true;
 }
@@ -309,7 +310,7 @@ static void switch_up(uint64_t ports, uint64_t small_rings, uint32_t packets)
 	CHECK(sw.state != NULL);
 	CHECK(p4odp_tables_init(&sw) == 0);
 	for (uint32_t i = 0; i < 2; i++)
-		CHECK(p4odp_worker_init(&workers[i], &sw) == 0);
+		CHECK(p4odp_worker_init(&workers[i], &sw, i) == 0);
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
 		if (ports >> i & 1)
 			open_port(i, small_rings >> i & 1 ? SMALL_RING : 0);
@@ -595,7 +596,7 @@ static void check(void)
 		uint32_t k = 0;
 		for (;;) {
 			odp_packet_t pkt;
-			int n = odp_pktin_recv(sw.ports[port].in, &pkt, 1);
+			int n = odp_pktin_recv(sw.ports[port].in[0], &pkt, 1);
 			CHECK(n >= 0);
 			if (n == 0)
 				break;
@@ -1048,7 +1049,7 @@ static void test_counters(void)
 	for (uint32_t port = 0; port < P4ODP_MAX_PORTS; port++)
 		while (true) {
 			odp_packet_t pkt;
-			if (odp_pktin_recv(sw.ports[port].in, &pkt, 1) != 1)
+			if (odp_pktin_recv(sw.ports[port].in[0], &pkt, 1) != 1)
 				break;
 			odp_packet_free(pkt);
 		}
@@ -1095,7 +1096,7 @@ static void test_counters(void)
 	free(text);
 	/* Nothing for a worker that saw nothing but its ports. */
 	static struct p4odp_worker idle;
-	CHECK(p4odp_worker_init(&idle, &sw) == 0);
+	CHECK(p4odp_worker_init(&idle, &sw, 0) == 0);
 	out = open_memstream(&text, &size);
 	CHECK(out != NULL);
 	p4odp_print_counters(&sw, &idle, 1, out);
