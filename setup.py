@@ -11,6 +11,7 @@ PACKAGES = {
     "p4odp.backend": "backend",
     "p4odp.backend.targets": "backend/targets",
     "p4odp.stf": "stf",
+    "p4odp.throughput": "throughput",
     "p4odp.templates": "templates",
     "p4odp.runtime": "runtime",
 }
@@ -29,7 +30,7 @@ setup(
                           "odp/include/*/*/*.h"],
     },
     install_requires=["Jinja2>=3.1,<4"],
-    extras_require={"test": ["pytest>=7", "pytest-xdist>=3"]},
+    extras_require={"test": ["pytest>=7", "pytest-xdist>=3"], "bench": ["matplotlib>=3.5"]},
     entry_points={
         "console_scripts": ["p4odp = p4odp.cli:main"],
         # Built-in architectures and targets register like third-party ones.
