@@ -182,6 +182,7 @@ typedef struct _odp_pktio_ops_t {
 
 extern const _odp_pktio_ops_t _odp_pktio_pcap_ops;
 extern const _odp_pktio_ops_t _odp_pktio_loop_ops;
+extern const _odp_pktio_ops_t _odp_pktio_null_ops;
 extern const _odp_pktio_ops_t _odp_pktio_socket_mmap_ops;
 extern const _odp_pktio_ops_t _odp_pktio_dpdk_ops;
 extern const _odp_pktio_ops_t _odp_pktio_xdp_ops;
@@ -239,6 +240,13 @@ static inline void _odp_pktio_tx_count(_odp_pktio_entry_t *e, int q, uint64_t pk
 	_odp_stat_add(&e->out[q].packets, pkts);
 	_odp_stat_add(&e->out[q].octets, octets);
 }
+
+/* Flow hash of a frame: FNV-1a over the IPv4 or IPv6 addresses, the TCP or UDP
+ * ports and the protocol (behind one VLAN tag or none), else over the MAC
+ * addresses. Devices that spread flows over input queues with hash_enable take
+ * it modulo the number of queues (loop, pcap's cache), so one flow always
+ * lands on one queue. p4odp's bench computes the same hash (throughput/). */
+uint32_t _odp_flow_hash(const uint8_t *data, uint32_t len);
 
 /* Close all open pktios (odp_term_global()); returns how many were open. */
 int _odp_pktio_close_all(void);

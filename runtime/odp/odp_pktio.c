@@ -1,8 +1,10 @@
 /* Bundled ODP: packet I/O, the part common to all device kinds.
  *
- * Each kind of device (pktio_pcap.c, pktio_loop.c, pktio_socket_mmap.c and
- * the optional pktio_dpdk.c, pktio_xdp.c, pktio_netmap.c) is an ops table; this file keeps the interface table, the state machine,
- * queue configuration, locking of MT-safe queues and the counters.
+ * Each kind of device (pktio_pcap.c, pktio_loop.c, pktio_null.c,
+ * pktio_socket_mmap.c and the optional pktio_dpdk.c, pktio_xdp.c,
+ * pktio_netmap.c) is an ops table; this file keeps the interface table, the
+ * state machine, queue configuration, locking of MT-safe queues, the counters
+ * and the flow hash that devices spreading flows over queues share.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -18,6 +20,7 @@
 static const _odp_pktio_ops_t *const pktio_kinds[] = {
 	&_odp_pktio_pcap_ops,
 	&_odp_pktio_loop_ops,
+	&_odp_pktio_null_ops,
 #ifdef ODP_BUNDLED_PKTIO_DPDK
 	&_odp_pktio_dpdk_ops,
 #endif
@@ -488,6 +491,44 @@ odp_pktio_t odp_pktio_lookup(const char *name)
 }
 
 /* ---- Fast path ---- */
+
+static inline uint32_t hash_bytes(uint32_t h, const uint8_t *p, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+uint32_t _odp_flow_hash(const uint8_t *d, uint32_t len)
+{
+	uint32_t h = 2166136261u;
+	uint32_t l3 = 14;
+	uint16_t type;
+	uint8_t proto;
+	uint32_t l4;
+
+	if (len < 14)
+		return hash_bytes(h, d, len);
+	type = (uint16_t)(d[12] << 8 | d[13]);
+	if (type == 0x8100 && len >= 18) {
+		type = (uint16_t)(d[16] << 8 | d[17]);
+		l3 = 18;
+	}
+	if (type == 0x0800 && len >= l3 + 20) {
+		proto = d[l3 + 9];
+		h = hash_bytes(h, d + l3 + 12, 8);
+		l4 = l3 + (uint32_t)(d[l3] & 0xf) * 4;
+	} else if (type == 0x86dd && len >= l3 + 40) {
+		proto = d[l3 + 6];
+		h = hash_bytes(h, d + l3 + 8, 32);
+		l4 = l3 + 40;
+	} else {
+		return hash_bytes(h, d, 12);
+	}
+	if ((proto == 6 || proto == 17) && len >= l4 + 4)
+		h = hash_bytes(h, d + l4, 4);
+	return hash_bytes(h, &proto, 1);
+}
 
 int odp_pktin_recv(odp_pktin_queue_t queue, odp_packet_t packets[], int num)
 {

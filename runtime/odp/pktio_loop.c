@@ -3,7 +3,8 @@
  * Each input queue is a ring of packet handles with a lock (several output
  * queues may feed it). With several input queues, packets are spread by a
  * flow hash when hash_enable is set, else output queue i feeds input queue
- * i % num_in.
+ * i % num_in. The flow hash (_odp_flow_hash(), odp_pktio.c) is the one the
+ * pcap device's cache option spreads its frames with.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -114,47 +115,6 @@ static int loop_recv(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num)
 	return n;
 }
 
-static uint32_t hash_bytes(uint32_t h, const uint8_t *p, uint32_t len)
-{
-	for (uint32_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
-}
-
-/* Hash of the IP addresses and TCP/UDP ports (MAC addresses otherwise). */
-static uint32_t flow_hash(odp_packet_t pkt)
-{
-	const uint8_t *d = odp_packet_data(pkt);
-	uint32_t len = odp_packet_len(pkt);
-	uint32_t h = 2166136261u;
-	uint32_t l3 = 14;
-	uint16_t type;
-	uint8_t proto;
-	uint32_t l4;
-
-	if (len < 14)
-		return hash_bytes(h, d, len);
-	type = (uint16_t)(d[12] << 8 | d[13]);
-	if (type == 0x8100 && len >= 18) {
-		type = (uint16_t)(d[16] << 8 | d[17]);
-		l3 = 18;
-	}
-	if (type == 0x0800 && len >= l3 + 20) {
-		proto = d[l3 + 9];
-		h = hash_bytes(h, d + l3 + 12, 8);
-		l4 = l3 + (uint32_t)(d[l3] & 0xf) * 4;
-	} else if (type == 0x86dd && len >= l3 + 40) {
-		proto = d[l3 + 6];
-		h = hash_bytes(h, d + l3 + 8, 32);
-		l4 = l3 + 40;
-	} else {
-		return hash_bytes(h, d, 12);
-	}
-	if ((proto == 6 || proto == 17) && len >= l4 + 4)
-		h = hash_bytes(h, d + l4, 4);
-	return hash_bytes(h, &proto, 1);
-}
-
 static int loop_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], int num)
 {
 	loop_priv_t *priv = e->priv;
@@ -173,7 +133,8 @@ static int loop_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], in
 	if (e->num_in > 1 && e->in_param.hash_enable) {
 		/* One packet at a time: each may go to another ring. */
 		for (; n < num; n++) {
-			loop_ring_t *r = priv->ring[flow_hash(pkts[n]) % e->num_in];
+			loop_ring_t *r = priv->ring[_odp_flow_hash(odp_packet_data(pkts[n]),
+							   odp_packet_len(pkts[n])) % e->num_in];
 			int full;
 
 			odp_spinlock_lock(&r->lock);

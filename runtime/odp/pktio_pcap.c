@@ -1,6 +1,6 @@
 /* Bundled ODP: the "pcap:" device, reading and writing libpcap files.
  *
- *   pcap:in=FILE[:out=FILE][:loops=N]   or   pcap:out=FILE
+ *   pcap:in=FILE[:out=FILE][:loops=N][:cache]   or   pcap:out=FILE
  *
  * in     classic pcap file (not pcapng) with Ethernet link type, either byte
  *        order, microsecond or nanosecond time stamps
@@ -8,12 +8,23 @@
  *        the host byte order; created or truncated on open, flushed on stop
  *        and close
  * loops  passes over the input file, 0 for endless, default 1
+ * cache  replay from memory: the input file is read once, on open, and each
+ *        receive copies cached frames into new packets (one allocation for
+ *        the burst, one memcpy a frame); for load generation (p4odp bench)
  *
- * One input and one output queue. When the input file has been read the
- * given number of times, odp_pktin_recv() returns 0 and
- * odp_bundled_pktio_input_done() returns 1. Records longer than the pool's
- * packets are skipped and counted in in_discards; a record cut short by the
- * end of the file ends the input and counts in in_errors.
+ * One input and one output queue; with cache, up to 64 of each. With several
+ * input queues and hash_enable, queue q replays the frames whose flow hash
+ * (_odp_flow_hash(), as the loop device) modulo the number of queues is q,
+ * so one flow always comes from one queue; without hash_enable frame k goes
+ * to queue k modulo the number of queues. Each queue replays its frames, in
+ * file order, `loops` times. Several output queues write the out= file under
+ * a lock.
+ *
+ * When the input has been read the given number of times (by every queue),
+ * odp_pktin_recv() returns 0 and odp_bundled_pktio_input_done() returns 1.
+ * Records longer than the pool's packets are skipped and counted in
+ * in_discards; a record cut short by the end of the file ends the input (with
+ * cache: what was read before it is replayed) and counts in in_errors.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,6 +44,22 @@
 #define PCAP_MAX_RECORD     262144u
 #define PCAP_MAXLEN         (64 * 1024)
 
+/* A cached frame. */
+typedef struct {
+	const uint8_t *data;
+	uint32_t len;
+} pcap_frame_t;
+
+/* What one input queue replays, used by the queue's owner only. */
+typedef struct ODP_ALIGNED_CACHE {
+	pcap_frame_t *frame;  /* this queue's frames, in file order */
+	uint32_t num;
+	uint32_t next;        /* next frame to hand out */
+	uint32_t max_len;     /* longest of them: the burst's allocation */
+	uint32_t loops_done;
+	int done;
+} pcap_replay_t;
+
 typedef struct {
 	FILE *in;
 	FILE *out;
@@ -45,6 +72,18 @@ typedef struct {
 	int done;             /* input finished (or there is none) */
 	int pass_delivered;   /* a packet was returned since the last rewind */
 	uint32_t data_room;   /* largest packet of the pool */
+	odp_spinlock_t out_lock; /* the out= file, with several output queues */
+
+	/* The cache option: the input file's frames, and how they are dealt out. */
+	int cache;
+	uint8_t *cache_data;  /* the frames' bytes, one after the other */
+	pcap_frame_t *cache_frame;
+	uint32_t cache_num;
+	pcap_replay_t *replay; /* [ODP_PKTIN_MAX_QUEUES] */
+	pcap_frame_t *replay_frame; /* the queues' frame lists, cache_num in all */
+	uint32_t replay_queues; /* the queues the frames are dealt to, 0: not yet */
+	int replay_hash;
+	uint32_t queues_left; /* queues still replaying */
 } pcap_priv_t;
 
 static int pcap_match(const char *devname)
@@ -93,6 +132,8 @@ static int parse_name(pcap_priv_t *priv, const char *devname)
 			priv->in_name = strdup(tok + 3);
 		} else if (strncmp(tok, "out=", 4) == 0 && !priv->out_name) {
 			priv->out_name = strdup(tok + 4);
+		} else if (strcmp(tok, "cache") == 0) {
+			priv->cache = 1;
 		} else if (strncmp(tok, "loops=", 6) == 0) {
 			char *end;
 			long long v;  /* not long: 32 bits on 32-bit targets */
@@ -117,6 +158,10 @@ static int parse_name(pcap_priv_t *priv, const char *devname)
 	if (ret == 0 && ((priv->in_name && !priv->in_name[0]) ||
 			 (priv->out_name && !priv->out_name[0]))) {
 		_ODP_ERR("pcap: empty file name in '%s'\n", devname);
+		ret = -1;
+	}
+	if (ret == 0 && priv->cache && !priv->in_name) {
+		_ODP_ERR("pcap: '%s': cache needs an in= file\n", devname);
 		ret = -1;
 	}
 	return ret;
@@ -203,9 +248,93 @@ static int pcap_close(_odp_pktio_entry_t *e)
 	}
 	free(priv->in_name);
 	free(priv->out_name);
+	free(priv->cache_data);
+	free(priv->cache_frame);
+	free(priv->replay);
+	free(priv->replay_frame);
 	free(priv);
 	e->priv = NULL;
 	return ret;
+}
+
+/* The cache option: every record of the input file into memory, then the file
+ * is closed. Records that do not fit the pool's packets count in in_discards,
+ * a truncated one in in_errors (it ends the file), as when reading the file. */
+static int load_cache(_odp_pktio_entry_t *e, pcap_priv_t *priv)
+{
+	_odp_pktio_queue_t *stats = &e->in[0];
+	size_t used = 0;
+	size_t room = 0;
+	uint32_t cap = 0;
+
+	for (;;) {
+		uint8_t rec[PCAP_REC_HDR_LEN];
+		size_t got = fread(rec, 1, sizeof(rec), priv->in);
+		uint32_t caplen;
+
+		if (got != sizeof(rec)) {
+			if (got != 0) {
+				_ODP_ERR("pcap: '%s': truncated record header\n", priv->in_name);
+				_odp_stat_add(&stats->errors, 1);
+			}
+			break;
+		}
+		caplen = rd32(rec + 8, priv->swapped);
+		if (caplen > PCAP_MAX_RECORD) {
+			_ODP_ERR("pcap: '%s': record of %u bytes, file corrupt?\n", priv->in_name,
+				 caplen);
+			_odp_stat_add(&stats->errors, 1);
+			break;
+		}
+		if (caplen == 0 || caplen > priv->data_room) {
+			if (fseek(priv->in, (long)caplen, SEEK_CUR) != 0)
+				break;
+			_odp_stat_add(&stats->discards, 1);
+			continue;
+		}
+		if (priv->cache_num == cap) {
+			uint32_t more = cap ? 2 * cap : 1024;
+			pcap_frame_t *frame = more > cap ?
+				realloc(priv->cache_frame, more * sizeof(*frame)) : NULL;
+
+			if (!frame)
+				goto nomem;
+			priv->cache_frame = frame;
+			cap = more;
+		}
+		if (used + caplen > room) {
+			size_t more = room ? 2 * room : 64 * 1024;
+			uint8_t *data;
+
+			while (more < used + caplen)
+				more *= 2;
+			data = realloc(priv->cache_data, more);
+			if (!data)
+				goto nomem;
+			priv->cache_data = data;
+			room = more;
+		}
+		if (fread(priv->cache_data + used, 1, caplen, priv->in) != caplen) {
+			_ODP_ERR("pcap: '%s': truncated record\n", priv->in_name);
+			_odp_stat_add(&stats->errors, 1);
+			break;
+		}
+		priv->cache_frame[priv->cache_num++].len = caplen;
+		used += caplen;
+	}
+	/* The bytes do not move any more: point the frames at them. */
+	used = 0;
+	for (uint32_t i = 0; i < priv->cache_num; i++) {
+		priv->cache_frame[i].data = priv->cache_data + used;
+		used += priv->cache_frame[i].len;
+	}
+	fclose(priv->in);
+	priv->in = NULL;
+	return 0;
+nomem:
+	_ODP_ERR("pcap: '%s': out of memory for the cache (%u frames read)\n", priv->in_name,
+		 priv->cache_num);
+	return -1;
 }
 
 static int pcap_open(_odp_pktio_entry_t *e, const char *devname)
@@ -217,21 +346,91 @@ static int pcap_open(_odp_pktio_entry_t *e, const char *devname)
 		return -1;
 	}
 	e->priv = priv;
+	odp_spinlock_init(&priv->out_lock);
+	priv->data_room = e->pool != ODP_POOL_INVALID ? _odp_pool_data_room(e->pool) : 0;
 	if (parse_name(priv, devname) ||
 	    (priv->in_name && open_input(priv)) ||
+	    (priv->cache && load_cache(e, priv)) ||
 	    (priv->out_name && open_output(priv))) {
 		pcap_close(e);
 		return -1;
 	}
-	priv->done = priv->in == NULL;
-	priv->data_room = e->pool != ODP_POOL_INVALID ? _odp_pool_data_room(e->pool) : 0;
+	priv->done = priv->in == NULL && priv->cache_num == 0;
+	return 0;
+}
+
+static void pcap_queues(_odp_pktio_entry_t *e, uint32_t *max_in, uint32_t *max_out)
+{
+	if (!((pcap_priv_t *)e->priv)->cache) {
+		*max_in = 1;
+		*max_out = 1;
+	}
+}
+
+/* The cache option: deal the frames to the input queues (again when their
+ * number or the hashing changed since the last start). */
+static int replay_deal(_odp_pktio_entry_t *e, pcap_priv_t *priv)
+{
+	uint32_t nq = e->num_in;
+	int hash = nq > 1 && e->in_param.hash_enable;
+	uint32_t count[ODP_PKTIN_MAX_QUEUES] = { 0 };
+	uint32_t start[ODP_PKTIN_MAX_QUEUES];
+	uint32_t total = 0;
+	uint8_t *queue_of;
+
+	if (nq == 0 || (priv->replay_queues == nq && priv->replay_hash == hash))
+		return 0;
+	if (!priv->replay) {
+		priv->replay = aligned_alloc(ODP_CACHE_LINE_SIZE,
+					     ODP_PKTIN_MAX_QUEUES * sizeof(pcap_replay_t));
+		priv->replay_frame = malloc((priv->cache_num ? priv->cache_num : 1) *
+					    sizeof(pcap_frame_t));
+		if (!priv->replay || !priv->replay_frame) {
+			_ODP_ERR("pcap: '%s': out of memory\n", priv->in_name);
+			return -1;
+		}
+	}
+	queue_of = malloc(priv->cache_num ? priv->cache_num : 1);
+	if (!queue_of) {
+		_ODP_ERR("pcap: '%s': out of memory\n", priv->in_name);
+		return -1;
+	}
+	for (uint32_t i = 0; i < priv->cache_num; i++) {
+		const pcap_frame_t *f = &priv->cache_frame[i];
+
+		queue_of[i] = (uint8_t)(hash ? _odp_flow_hash(f->data, f->len) % nq : i % nq);
+		count[queue_of[i]]++;
+	}
+	memset(priv->replay, 0, ODP_PKTIN_MAX_QUEUES * sizeof(pcap_replay_t));
+	priv->queues_left = 0;
+	for (uint32_t q = 0; q < nq; q++) {
+		pcap_replay_t *r = &priv->replay[q];
+
+		start[q] = total;
+		total += count[q];
+		r->frame = priv->replay_frame + start[q];
+		r->done = count[q] == 0;
+		priv->queues_left += count[q] != 0;
+	}
+	for (uint32_t i = 0; i < priv->cache_num; i++) {
+		pcap_replay_t *r = &priv->replay[queue_of[i]];
+
+		r->frame[r->num++] = priv->cache_frame[i];
+		if (priv->cache_frame[i].len > r->max_len)
+			r->max_len = priv->cache_frame[i].len;
+	}
+	free(queue_of);
+	priv->replay_queues = nq;
+	priv->replay_hash = hash;
+	__atomic_store_n(&priv->done, priv->queues_left == 0, __ATOMIC_RELEASE);
 	return 0;
 }
 
 static int pcap_start(_odp_pktio_entry_t *e)
 {
-	(void)e;
-	return 0;
+	pcap_priv_t *priv = e->priv;
+
+	return priv->cache ? replay_deal(e, priv) : 0;
 }
 
 static int pcap_stop(_odp_pktio_entry_t *e)
@@ -266,12 +465,51 @@ static int next_pass(pcap_priv_t *priv)
 	return 0;
 }
 
+/* The cache option: copies of the queue's next frames. */
+static int replay_recv(_odp_pktio_entry_t *e, pcap_priv_t *priv, int q, odp_packet_t pkts[],
+		       int num)
+{
+	pcap_replay_t *r = &priv->replay[q];
+	int n;
+
+	if (odp_unlikely(r->done))
+		return 0;
+	if (priv->loops != 0) {
+		/* Frames left in the passes to go: the last one ends here. */
+		uint64_t left = (uint64_t)(priv->loops - r->loops_done) * r->num - r->next;
+
+		if ((uint64_t)num > left)
+			num = (int)left;
+	}
+	n = odp_packet_alloc_multi(e->pool, r->max_len, pkts, num);
+	if (odp_unlikely(n <= 0))
+		return 0;  /* pool empty: try again later */
+	for (int i = 0; i < n; i++) {
+		const pcap_frame_t *f = &r->frame[r->next];
+		_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkts[i]);
+
+		h->len = f->len;
+		memcpy(h->data, f->data, f->len);
+		if (odp_unlikely(++r->next == r->num)) {
+			r->next = 0;
+			if (priv->loops != 0 && ++r->loops_done == priv->loops) {
+				r->done = 1;
+				if (__atomic_sub_fetch(&priv->queues_left, 1, __ATOMIC_ACQ_REL) == 0)
+					set_done(priv);
+			}
+		}
+	}
+	return n;
+}
+
 static int pcap_recv(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num)
 {
 	pcap_priv_t *priv = e->priv;
 	_odp_pktio_queue_t *stats = &e->in[q];
 	int n = 0;
 
+	if (priv->cache)
+		return replay_recv(e, priv, q, pkts, num);
 	while (n < num && !priv->done) {
 		uint8_t rec[PCAP_REC_HDR_LEN];
 		size_t got = fread(rec, 1, sizeof(rec), priv->in);
@@ -334,9 +572,12 @@ static int pcap_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], in
 	pcap_priv_t *priv = e->priv;
 	uint64_t octets = 0;
 	struct timespec now;
+	int lock = priv->out && e->num_out > 1;
 	int n = 0;
 
 	clock_gettime(CLOCK_REALTIME, &now);
+	if (lock)
+		odp_spinlock_lock(&priv->out_lock);
 	for (; n < num; n++) {
 		uint32_t len = odp_packet_len(pkts[n]);
 		uint8_t rec[PCAP_REC_HDR_LEN];
@@ -355,6 +596,8 @@ static int pcap_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], in
 		}
 		octets += len;
 	}
+	if (lock)
+		odp_spinlock_unlock(&priv->out_lock);
 	odp_packet_free_multi(pkts, num);
 	_odp_pktio_tx_count(e, q, (uint64_t)num, octets);
 	return num;
@@ -391,8 +634,9 @@ static int pcap_promisc_set(_odp_pktio_entry_t *e, int enable)
 const _odp_pktio_ops_t _odp_pktio_pcap_ops = {
 	.name = "pcap",
 	.match = pcap_match,
-	.max_in_queues = 1,
-	.max_out_queues = 1,
+	.max_in_queues = ODP_PKTIN_MAX_QUEUES,   /* with cache; else 1 (pcap_queues) */
+	.max_out_queues = ODP_PKTOUT_MAX_QUEUES,
+	.queues = pcap_queues,
 	.open = pcap_open,
 	.close = pcap_close,
 	.start = pcap_start,

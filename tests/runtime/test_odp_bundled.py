@@ -21,7 +21,7 @@ import pytest
 
 from support import ODP_DIR, SANITIZER_REPORTS, build_odp_programs, require_command
 
-PROGRAMS = ["odp_test_pool", "odp_test_loop", "odp_test_pcap", "odp_test_sock",
+PROGRAMS = ["odp_test_pool", "odp_test_loop", "odp_test_pcap", "odp_test_replay", "odp_test_sock",
             "odp_test_misuse"]
 WARNINGS = ["-Wall", "-Wextra", "-Werror"]
 TIMEOUT = 120
@@ -82,7 +82,7 @@ def build(request, tmp_path_factory):
 def test_makefile_builds_every_source():
     """With every optional packet I/O kind named, the Makefile lists every source."""
     optional = sorted(p.stem.removeprefix("pktio_") for p in ODP_DIR.glob("pktio_*.c")
-                      if p.stem not in ("pktio_pcap", "pktio_loop", "pktio_socket_mmap"))
+                      if p.stem not in ("pktio_pcap", "pktio_loop", "pktio_null", "pktio_socket_mmap"))
     listed = subprocess.run(["make", "-s", "-C", str(ODP_DIR), "sources", f"PKTIO={' '.join(optional)}"],
                             check=True, capture_output=True, text=True).stdout.split()
     assert sorted(listed) == sorted(p.name for p in ODP_DIR.glob("*.c"))
@@ -275,6 +275,116 @@ def test_pcap_bad_names_and_files(build, tmp_path):
     for devname in bad:
         build.run(["odp_test_pcap", "open", devname], expect_rc=3)
     build.run(["odp_test_pcap", "open", f"pcap:in={good}:loops=2"])
+
+
+# ---- pcap's cache option (replay from memory) and the null sink ----
+
+def udp_frame(src_port, dst_ip=(10, 0, 0, 2), extra=0):
+    """Ethernet + IPv4 + UDP; the source port tells the flow."""
+    ip = bytes([0x45, 0, 0, 28 + extra, 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, 1, *dst_ip])
+    return bytes(6) + bytes([2, 0, 0, 0, 0, 1]) + b"\x08\x00" + ip + \
+        struct.pack("!HHHH", src_port, 53, 8 + extra, 0) + bytes(range(extra))
+
+
+def mixed_frames():
+    """Frames of every branch of the flow hash: IPv4 UDP and TCP, IPv6, a VLAN tag, non-IP."""
+    frames = [udp_frame(1000 + i, extra=i) for i in range(40)]
+    frames.append(bytes(12) + b"\x86\xdd" + bytes([0x60, 0, 0, 0, 0, 8, 17, 64]) + bytes(range(32)) + bytes(8))
+    frames.append(bytes(6) + bytes([2, 0, 0, 0, 0, 9]) + b"\x81\x00\x00\x05" + udp_frame(7)[12:])
+    frames.append(bytes(12) + b"\x88\xb5" + bytes(46))
+    frames.append(udp_frame(9)[:14] + bytes([0x45, 0, 0, 40, 0, 0, 0, 0, 64, 6]) + bytes(30))
+    return frames
+
+
+def replay_dump(build, devname, num_in, hash_enable, max_packets, pool_num=512):
+    """Per input queue the frames received, in order, and the closing counters."""
+    proc = build.run(["odp_test_replay", "dump", devname, num_in, int(hash_enable), max_packets, pool_num])
+    lines = proc.stdout.splitlines()
+    queues = [[] for _ in range(num_in)]
+    for line in lines[:-1]:
+        q, data = line.split()
+        queues[int(q)].append(bytes.fromhex(data))
+    counts = {k: int(v) for k, v in (item.split("=") for item in lines[-1].split())}
+    return queues, counts
+
+
+def test_pcap_cache_replays_the_file_from_memory(build, tmp_path):
+    frames = random_frames(20, seed=20)
+    src = tmp_path / "in.pcap"
+    src.write_bytes(pcap_bytes([(1, 0, f) for f in frames]))
+    queues, counts = replay_dump(build, f"pcap:in={src}:loops=3:cache", 1, False, 1000)
+    assert queues == [frames * 3]
+    assert counts == {"rx": 60, "discards": 0, "errors": 0, "done": 1}
+    # A pool of 8 packets: bursts are what the pool has, and the replay goes on.
+    queues, counts = replay_dump(build, f"pcap:in={src}:loops=2:cache", 1, False, 1000, pool_num=8)
+    assert queues == [frames * 2] and counts["done"] == 1
+
+
+def test_pcap_cache_endless(build, tmp_path):
+    frames = random_frames(7, seed=7)
+    src = tmp_path / "in.pcap"
+    src.write_bytes(pcap_bytes([(1, 0, f) for f in frames]))
+    queues, counts = replay_dump(build, f"pcap:in={src}:loops=0:cache", 1, False, 7 * 50 + 3)
+    assert queues == [(frames * 51)[:7 * 50 + 3]]
+    assert counts["done"] == 0
+
+
+@pytest.mark.parametrize("num_in", [2, 3, 64])
+def test_pcap_cache_queues_replay_their_flows(build, tmp_path, num_in):
+    """Queue q replays the frames whose flow hash is q modulo the queues: one flow, one queue.
+    The hash is the loop device's, and p4odp bench's Python copy (throughput/traffic.py) agrees."""
+    from p4odp.throughput.traffic import flow_hash, split_by_queue
+
+    frames = mixed_frames() + [udp_frame(2000 + i) for i in range(200 if num_in == 64 else 0)]
+    src = tmp_path / "in.pcap"
+    src.write_bytes(pcap_bytes([(1, 0, f) for f in frames]))
+    queues, counts = replay_dump(build, f"pcap:in={src}:cache:loops=2", num_in, True, 10 ** 6)
+    expected = split_by_queue(frames, num_in)
+    assert queues == [q * 2 for q in expected]
+    assert sum(1 for q in expected if q) > 1, "the frames spread over several queues"
+    assert counts == {"rx": 2 * len(frames), "discards": 0, "errors": 0, "done": 1}
+    assert all(flow_hash(f) % num_in == q for q, frames_q in enumerate(queues) for f in frames_q)
+
+
+def test_pcap_cache_queues_without_hash_take_turns(build, tmp_path):
+    frames = random_frames(10, seed=10)
+    src = tmp_path / "in.pcap"
+    src.write_bytes(pcap_bytes([(1, 0, f) for f in frames]))
+    queues, _ = replay_dump(build, f"pcap:in={src}:cache", 3, False, 1000)
+    assert queues == [frames[0::3], frames[1::3], frames[2::3]]
+
+
+def test_pcap_cache_threads_one_queue_each(build, tmp_path):
+    frames = mixed_frames()
+    src = tmp_path / "in.pcap"
+    src.write_bytes(pcap_bytes([(1, 0, f) for f in frames]))
+    proc = build.run(["odp_test_replay", "threads", f"pcap:in={src}:cache:loops=300", 4])
+    assert proc.stdout.split()[0] == f"rx={300 * len(frames)}"
+
+
+def test_pcap_cache_bad_records(build, tmp_path):
+    frames = random_frames(6, seed=6, lengths=(60, 1000))
+    frames[2] = bytes(1700)  # longer than the test pool's 1600-byte packets
+    src = tmp_path / "in.pcap"
+    src.write_bytes(pcap_bytes([(1, 0, f) for f in frames])[:-10])
+    queues, counts = replay_dump(build, f"pcap:in={src}:cache:loops=2", 1, False, 1000)
+    assert queues == [(frames[:2] + frames[3:5]) * 2]
+    assert counts == {"rx": 8, "discards": 1, "errors": 1, "done": 1}
+    empty = tmp_path / "empty.pcap"
+    empty.write_bytes(pcap_bytes([]))
+    assert replay_dump(build, f"pcap:in={empty}:cache:loops=0", 2, True, 1000)[1]["done"] == 1
+
+
+def test_pcap_queue_limits(build, tmp_path):
+    src = tmp_path / "in.pcap"
+    src.write_bytes(pcap_bytes([(1, 0, bytes(60))]))
+    assert build.run(["odp_test_replay", "queues", f"pcap:in={src}:cache"]).stdout.split() == ["in=64", "out=64"]
+    assert build.run(["odp_test_replay", "queues", f"pcap:in={src}"]).stdout.split() == ["in=1", "out=1"]
+    build.run(["odp_test_pcap", "open", f"pcap:out={tmp_path / 'o.pcap'}:cache"], expect_rc=3)
+
+
+def test_null_sink(build):
+    assert "odp_test_replay null: OK" in build.run(["odp_test_replay", "null"]).stdout
 
 
 # ---- socket_mmap on a veth pair ----
