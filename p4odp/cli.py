@@ -79,6 +79,53 @@ def build_parser() -> argparse.ArgumentParser:
     stf.add_argument("-v", "--verbose", action="store_true", help="show the compiler commands")
     stf.set_defaults(run=run_stf)
 
+    bench = commands.add_parser(
+        "bench", help="measure the switch's packet rate per frame size on traffic replayed from memory",
+        description="Build PROG for the target, then for each frame size run the switch with the traffic's input "
+                    "ports replaying frames from memory (bundled ODP: pcap:in=F:loops=0:cache; x86-dpdk: net_pcap "
+                    "with infinite_rx) and the other ports as sinks (null; x86-dpdk: net_null), and sample its "
+                    "counters (SIGUSR1). Reports Mpps (median of the rounds and their spread), Gbit/s, cycles per "
+                    "packet and the share of 10/25/40/100 GbE line rate with RFC 2544 framing (20 bytes of "
+                    "preamble and gap per frame). Cycles per packet are derived, not counted: the workers' time "
+                    "at the CPU's nominal frequency (cpufreq, else /proc/cpuinfo) divided by the packets.")
+    _add_frontend_options(bench)
+    bench.add_argument("--target", default="x86", help="the target to build for (see `p4odp targets`)")
+    bench.add_argument("--commands", metavar="FILE", help="simple_switch_CLI commands run before forwarding")
+    traffic = bench.add_mutually_exclusive_group()
+    traffic.add_argument("--traffic", metavar="PCAP",
+                         help="replay the frames of this pcap file, each padded or cut to the size (headers kept)")
+    traffic.add_argument("--gen", metavar="SPEC", default="udp:flows=1024",
+                         help="generate the frames: KIND[:KEY=VALUE,...], KIND eth, udp, tcp, udp6 or tcp6; keys "
+                              "flows, seed, dst-mac, src-mac (MAC or MAC+N), vlan, dst-ip, src-ip (ADDR, ADDR+N or "
+                              "ADDR/LEN), dst-port, src-port (P or P-Q), ttl (default udp:flows=1024; see README)")
+    bench.add_argument("--sizes", default="64,128,256,512,1024,1280,1518", metavar="LIST",
+                       help="frame sizes in bytes, with the 4-byte FCS as RFC 2544 counts them (64..9216)")
+    bench.add_argument("--workers", "-w", type=int, metavar="N",
+                       help="the switch's worker threads (default 1, or one per CPU of --cpus)")
+    bench.add_argument("--cpus", "-c", metavar="LIST", help="pin the workers to these CPUs, e.g. 1 or 0-1")
+    bench.add_argument("--seconds", type=float, default=5.0, metavar="S", help="measuring time per size (default 5)")
+    bench.add_argument("--rounds", type=int, default=5, metavar="N",
+                       help="rates per size, each over S/N seconds; the median is reported (default 5)")
+    bench.add_argument("--warmup", type=float, default=1.0, metavar="S",
+                       help="seconds of forwarding before the first sample (default 1)")
+    bench.add_argument("--ports", default="0-3", metavar="LIST",
+                       help="the P4 ports with an interface (default 0-3); the others drop what is sent to them")
+    bench.add_argument("--in-ports", default="0", metavar="LIST",
+                       help="the ports the traffic enters on, each replaying all of it (default 0); the other "
+                            "ports are sinks")
+    bench.add_argument("--json", nargs="?", const="-", metavar="F",
+                       help="write the results as JSON to F (standard output without F; the table then goes to "
+                            "standard error)")
+    bench.add_argument("--plot", metavar="F.png", help="plot Mpps and Gbit/s per size (needs matplotlib: "
+                                                       "pip install 'p4odp[bench]')")
+    bench.add_argument("--keep", metavar="DIR", help="build and run in DIR and keep the switch, the traffic's pcap "
+                                                     "files and a run.sh per size")
+    bench.add_argument("--cc", help="the C compiler (default: $CC, else the target's)")
+    bench.add_argument("--sysroot", metavar="DIR", help="cross builds: the target's root folder, also used to run "
+                                                        "the switch under qemu-user")
+    bench.add_argument("-v", "--verbose", action="store_true", help="show the compiler commands")
+    bench.set_defaults(run=run_bench)
+
     targets = commands.add_parser("targets", help="list the targets, what each finds here and what it misses")
     targets.add_argument("--install", nargs="+", metavar="TARGET", default=[],
                          help="install the Debian packages these targets miss (as root)")
@@ -165,6 +212,87 @@ def run_stf(args: argparse.Namespace, diags: Diagnostics) -> int:
         return EXIT_USER_ERROR
     sys.stdout.write(result.report + "\n")
     return EXIT_OK if result.passed else EXIT_USER_ERROR
+
+
+def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:
+    from p4odp.backend.build import BuildOptions
+    from p4odp.throughput import report
+    from p4odp.throughput.runner import BenchOptions, parse_list, run_bench as run
+    from p4odp.throughput.spec import SpecError, parse_spec
+    from p4odp.throughput.traffic import MAX_SIZE, MIN_SIZE
+
+    here = Loc("<command line>", 0, 0)
+    try:
+        sizes = sorted(parse_list(args.sizes, "--sizes", MIN_SIZE, MAX_SIZE))
+        ports = parse_list(args.ports, "--ports", 0, 63)
+        in_ports = parse_list(args.in_ports, "--in-ports", 0, 63)
+        cpus = parse_list(args.cpus, "--cpus", 0, 1023) if args.cpus else []
+        gen = parse_spec(args.gen) if not args.traffic else None
+    except (ValueError, SpecError) as err:
+        diags.error(here, str(err))
+        return EXIT_USER_ERROR
+    workers = args.workers if args.workers is not None else max(1, len(cpus))
+    problems = [message for bad, message in [
+        (workers < 1, f"--workers {workers}: at least 1"),
+        (bool(cpus) and len(cpus) < workers, f"--cpus {args.cpus} gives {len(cpus)} CPU(s) for {workers} workers"),
+        (not args.seconds > 0, f"--seconds {args.seconds:g}: more than 0"),
+        (args.rounds < 1, f"--rounds {args.rounds}: at least 1"),
+        (not args.warmup >= 0, f"--warmup {args.warmup:g}: 0 or more"),
+    ] if bad]
+    for path, what in ((args.program, "program"), (args.commands, "--commands"), (args.traffic, "--traffic")):
+        if path is not None and not os.path.isfile(path):
+            problems.append(f"{what} {path}: no such file")
+    if problems:
+        diags.error(here, problems[0])
+        return EXIT_USER_ERROR
+    if args.plot:
+        try:
+            report.check_plot()
+        except report.PlotUnavailable as err:
+            diags.error(here, str(err))
+            return EXIT_USER_ERROR
+    target = _target(args.target, diags)
+    if target is None:
+        return EXIT_USER_ERROR
+    program = _frontend(args, diags)
+    if program is None:
+        return EXIT_USER_ERROR
+    options = BenchOptions(
+        program=args.program, target=target,
+        build=BuildOptions(cc=args.cc, sysroot=args.sysroot, verbose=args.verbose),
+        commands=os.path.abspath(args.commands) if args.commands else None,
+        traffic=args.traffic, gen=gen, sizes=sizes, workers=workers, cpus=args.cpus, seconds=args.seconds,
+        warmup=args.warmup, rounds=args.rounds, ports=sorted(set(ports) | set(in_ports)), in_ports=in_ports,
+        keep=Path(args.keep) if args.keep else None)
+    result = run(program, options, diags, _progress_printer(sys.stderr))
+    if result is None:
+        return EXIT_USER_ERROR
+    table = report.table(result)
+    if args.json == "-":
+        sys.stderr.write(table)
+        sys.stdout.write(report.to_json(result))
+    else:
+        sys.stdout.write(table)
+        if args.json:
+            Path(args.json).write_text(report.to_json(result))
+    if args.plot:
+        report.plot(result, args.plot)
+    return EXIT_OK
+
+
+def _progress_printer(stream):
+    """progress(text, step) for the bench runner: on a terminal one line rewritten in place
+    (cleared at the end of each step's line); elsewhere one line per finished step."""
+    tty = stream.isatty()
+
+    def progress(text: str, step: bool) -> None:
+        if tty:
+            stream.write(f"\r\x1b[K{text}" + ("\n" if step else ""))
+        elif step:
+            stream.write(f"p4odp bench: {text}\n")
+        stream.flush()
+
+    return progress
 
 
 def _target(name: str, diags: Diagnostics):
