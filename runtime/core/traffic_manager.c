@@ -88,6 +88,10 @@ void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason)
 static odp_packet_t rewritten_in_place(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len,
 				       uint32_t consumed)
 {
+	if (hdrs == pc->data && hdr_len == consumed) {
+		pc->in_place = 0;
+		return pc->pkt;	/* the headers as received */
+	}
 	uint8_t *data = hdr_len >= consumed ? odp_packet_push_head(pc->pkt, hdr_len - consumed)
 					    : odp_packet_pull_head(pc->pkt, consumed - hdr_len);
 	if (odp_unlikely(!data))

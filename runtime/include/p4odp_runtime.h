@@ -199,7 +199,8 @@ const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint3
 /* Queue a copy of the packet of `pc` for `port`: its first `pc->cursor / 8`
  * bytes (what the parser consumed) replaced by `hdr_len` bytes at `hdrs`:
  * the received packet itself when pc->in_place (see step 5 above), else a
- * new packet. */
+ * new packet.  `hdrs` may be pc->data itself with `hdr_len` the bytes
+ * consumed: the packet as received, which in place is not written at all. */
 void p4odp_send(struct p4odp_pctx *pc, uint32_t port, const uint8_t *hdrs, uint32_t hdr_len);
 
 /* Is there room for `bits` more bits of deparsed headers?  When there is

@@ -68,6 +68,8 @@ def render(result: PassResult, name: str, source: Path) -> str:
     if name == "packet-alignment":
         lines += ["", "// byte_aligned"]
         lines += sorted(result.byte_aligned) or ["(none)"]
+    if name == "unchanged-packet":
+        lines += ["", "// packet_unchanged", str(result.packet_unchanged)]
     if name == "table-structures":
         lines += ["", "// table_structures"]
         lines += [f"{table}: {structure}" for table, structure in result.table_structures.items()]

@@ -27,6 +27,10 @@ one out, `--dump-after NAME|all` writes the IR after it):
   type chosen and recorded in `PassResult.c_types`;
 * `packet-alignment` (packet_alignment.py): the parsers and deparsers whose
   every header starts at a whole byte, recorded in `PassResult.byte_aligned`;
+* `unchanged-packet` (unchanged_packet.py): whether the deparser always puts
+  back the bytes the parser read (no header written, emitted in the order
+  parsed), recorded in `PassResult.packet_unchanged`: packets are then sent
+  as received, not deparsed;
 * `table-structures` (table_structures.py): each table's lookup structure
   chosen and recorded in `PassResult.table_structures`;
 * `table-layout` (table_layout.py): each table's key layout, actions with
@@ -57,18 +61,19 @@ from p4odp.transpiler.passes.side_effects import SideEffectOrdering
 from p4odp.transpiler.passes.table_layout import TableLayouts
 from p4odp.transpiler.passes.table_structures import TableStructures
 from p4odp.transpiler.passes.type_lowering import TypeLowering
+from p4odp.transpiler.passes.unchanged_packet import UnchangedPacket
 from p4odp.transpiler.passes.unique_names import CALLABLES, NameTable, UniqueNames
 
 __all__ = ["Pass", "PassContext", "PassManager", "PassOptions", "PassResult", "ir_pass", "default_passes",
            "midend", "CALLABLES", "NameTable", "Inlining", "UniqueNames", "ConstantFolding", "DeadCode",
-           "SideEffectOrdering", "CallExpansion", "TypeLowering", "PacketAlignment", "TableStructures",
-           "TableLayouts"]
+           "SideEffectOrdering", "CallExpansion", "TypeLowering", "PacketAlignment", "UnchangedPacket",
+           "TableStructures", "TableLayouts"]
 
 
 def default_passes() -> list[Pass]:
     """The midend's passes, in the order they run."""
     return [Inlining(), UniqueNames(), ConstantFolding(), SideEffectOrdering(), CallExpansion(), DeadCode(),
-            TypeLowering(), PacketAlignment(), TableStructures(), TableLayouts()]
+            TypeLowering(), PacketAlignment(), UnchangedPacket(), TableStructures(), TableLayouts()]
 
 
 def midend(program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:

@@ -17,9 +17,10 @@ from typing import Callable, Iterator, Optional
 from p4odp import frontend as _frontend
 from p4odp import ir
 from p4odp import types as t
+from p4odp.frontend.expressions import match_args
 
 __all__ = ["map_children", "walk", "referenced_names", "has_call", "is_pure", "is_effect_call", "terminates", "prune_if",
-           "is_architecture_decl"]
+           "is_architecture_decl", "argument_directions", "pipeline_blocks"]
 
 _SKIPPED_FIELDS = ("loc", "type", "annotations")
 
@@ -137,3 +138,27 @@ def is_architecture_decl(decl) -> bool:
         return path.resolve().parent == _INCLUDE_DIR
     except OSError:
         return False
+
+
+def argument_directions(call: ir.MethodCall) -> list[Optional[str]]:
+    """The direction of the parameter each argument of `call` is passed to ("" for none), None when
+    no signature fits (the argument is then kept as an l-value would be)."""
+    typ = call.method.type
+    for sig in typ.signatures if isinstance(typ, t.CallableT) else ():
+        pairs = match_args(sig, list(call.args))
+        if pairs is not None:
+            return [p.direction for p, _ in pairs]
+    return [None] * len(call.args)
+
+
+def pipeline_blocks(program: ir.Program) -> list:
+    """The parsers and controls `main` is made of, in the order of its arguments."""
+    blocks = {d.name: d for d in program.declarations if isinstance(d, (ir.Parser, ir.Control))}
+    main = next((d for d in program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
+    found = []
+    for arg in main.args if main is not None else ():
+        value = arg.value
+        if isinstance(value, ir.ConstructorCall) and isinstance(value.type_ref, ir.TypeName) and \
+                value.type_ref.name in blocks and blocks[value.type_ref.name] not in found:
+            found.append(blocks[value.type_ref.name])
+    return found

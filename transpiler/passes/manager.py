@@ -83,7 +83,9 @@ class PassResult:
     maps each table of the pipeline (by its name in the IR) to its
     `TableLayout`, and `actions` each action tables run to its id and data
     layout (table_layout.py).  `byte_aligned` names the parsers and
-    deparsers whose every header starts at a whole byte (packet_alignment.py).
+    deparsers whose every header starts at a whole byte (packet_alignment.py);
+    `packet_unchanged` says that the deparser always puts back the bytes the
+    parser read (unchanged_packet.py).
     `reports` are
     the passes' reports, `"pass: message (file:line:col)"`, verbose or not;
     `ran` the names of the passes that ran.
@@ -95,6 +97,7 @@ class PassResult:
     actions: dict = field(default_factory=dict)
     c_types: dict = field(default_factory=dict)
     byte_aligned: set = field(default_factory=set)
+    packet_unchanged: bool = False
     reports: list[str] = field(default_factory=list)
     ran: list[str] = field(default_factory=list)
 

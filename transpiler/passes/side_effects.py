@@ -90,10 +90,9 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import InternalError, Loc
-from p4odp.frontend.expressions import match_args
 from p4odp.transpiler.key_names import key_name, named_key
 from p4odp.transpiler.passes._build import syntax_type, variable
-from p4odp.transpiler.passes._walk import is_effect_call, is_pure, walk
+from p4odp.transpiler.passes._walk import argument_directions, is_effect_call, is_pure, walk
 from p4odp.transpiler.passes.manager import PassContext
 
 __all__ = ["SideEffectOrdering", "is_effect_call", "is_apply_result", "has_effect"]
@@ -495,7 +494,7 @@ class _Orderer:
         if isinstance(method, ir.Member):  # the header, stack, extern or table the method is called on
             method = _replace(method, expr=self.location(method.expr, pre, freeze=any(effects)))
         new_args = []
-        for i, (arg, direction) in enumerate(zip(args, _directions(call))):
+        for i, (arg, direction) in enumerate(zip(args, argument_directions(call))):
             value, later = arg.value, any(effects[i + 1:])
             if value is None or isinstance(value, ir.DontCare):
                 new_args.append(arg)
@@ -577,17 +576,6 @@ def _replace(node, **fields):
 def _same(items: tuple, old: tuple) -> tuple:
     """`old` when `items` holds the same objects, so that `_replace` keeps a node whose children did not change."""
     return old if len(items) == len(old) and all(a is b for a, b in zip(items, old)) else items
-
-
-def _directions(call: ir.MethodCall) -> list[Optional[str]]:
-    """The direction of the parameter each argument of `call` is passed to ("" for none), None when
-    no signature fits (the argument is then kept as an l-value would be)."""
-    typ = call.method.type
-    for sig in typ.signatures if isinstance(typ, t.CallableT) else ():
-        pairs = match_args(sig, list(call.args))
-        if pairs is not None:
-            return [p.direction for p, _ in pairs]
-    return [None] * len(call.args)
 
 
 def _applied_table(call: ir.MethodCall) -> Optional[str]:

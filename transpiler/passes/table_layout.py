@@ -32,6 +32,7 @@ from p4odp import types as t
 from p4odp.diagnostics import Unsupported
 from p4odp.frontend.const_eval import evaluate
 from p4odp.transpiler.key_names import key_name, param_name
+from p4odp.transpiler.passes._walk import pipeline_blocks
 from p4odp.transpiler.passes.manager import PassContext
 from p4odp.transpiler.passes.table_structures import DEFAULT_SIZE, table_size, top_level_constants
 from p4odp.transpiler.passes.unique_names import NameTable
@@ -95,7 +96,7 @@ class TableLayouts:
 
     def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
         builder = _Builder(program, ctx)
-        for block in _pipeline_blocks(program):
+        for block in pipeline_blocks(program):
             for decl in block.locals:
                 if isinstance(decl, ir.Table):
                     layout = builder.table(decl)
@@ -104,19 +105,6 @@ class TableLayouts:
                         ctx.report(f"table {layout.name}: {layout.key_bytes}-byte key, {len(layout.actions)} "
                                    f"action(s), {layout.data_bytes}-byte action data", decl.loc)
         return program
-
-
-def _pipeline_blocks(program: ir.Program) -> list:
-    """The parsers and controls `main` is made of, in the order of its arguments."""
-    blocks = {d.name: d for d in program.declarations if isinstance(d, (ir.Parser, ir.Control))}
-    main = next((d for d in program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
-    found = []
-    for arg in main.args if main is not None else ():
-        value = arg.value
-        if isinstance(value, ir.ConstructorCall) and isinstance(value.type_ref, ir.TypeName) and \
-                value.type_ref.name in blocks and blocks[value.type_ref.name] not in found:
-            found.append(blocks[value.type_ref.name])
-    return found
 
 
 class _Builder:
