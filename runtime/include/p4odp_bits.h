@@ -116,27 +116,91 @@ static inline void p4odp__store_bits8(uint8_t *p, uint32_t shift, uint32_t width
 	}
 }
 
-/* Is a field of `width` bits at bit `off` whole bytes at a whole byte, both
- * known when compiling (the packet-alignment pass makes field offsets
- * constants)?  Then it is read or written as one word with a byte swap. */
+/* The `nbytes` (1..8) bytes at `p` as a big-endian number, loaded at once in
+ * the smallest integer that holds them and byte-swapped: no byte past them
+ * is read (a field may end the packet).  Little-endian hosts only (see
+ * p4odp__one_word). */
+static inline __attribute__((always_inline)) uint64_t p4odp__load_be(const uint8_t *p, uint32_t nbytes)
+{
+	if (nbytes == 1)
+		return p[0];
+	if (nbytes == 2) {
+		uint16_t x;
+		memcpy(&x, p, 2);
+		return __builtin_bswap16(x);
+	}
+	if (nbytes <= 4) {
+		uint32_t x = 0;
+		memcpy(&x, p, nbytes);
+		return __builtin_bswap32(x) >> (32 - 8 * nbytes);
+	}
+	uint64_t x = 0;
+	memcpy(&x, p, nbytes);
+	return __builtin_bswap64(x) >> (64 - 8 * nbytes);
+}
+
+/* The low `nbytes` (1..8) bytes of `v` written at `p` in network order, the
+ * same way. */
+static inline __attribute__((always_inline)) void p4odp__store_be(uint8_t *p, uint32_t nbytes, uint64_t v)
+{
+	if (nbytes == 1) {
+		p[0] = (uint8_t)v;
+	} else if (nbytes == 2) {
+		uint16_t x = __builtin_bswap16((uint16_t)v);
+		memcpy(p, &x, 2);
+	} else if (nbytes <= 4) {
+		uint32_t x = __builtin_bswap32((uint32_t)v << (32 - 8 * nbytes));
+		memcpy(p, &x, nbytes);
+	} else {
+		uint64_t x = __builtin_bswap64(v << (64 - 8 * nbytes));
+		memcpy(p, &x, nbytes);
+	}
+}
+
+/* `width` (1..64) bits at bit `shift` of `p`, where they lie in its first 8
+ * bytes (shift + width <= 64), as one word: the bytes they span loaded at
+ * once, shifted and masked. */
+static inline __attribute__((always_inline)) uint64_t p4odp__load_word(const uint8_t *p, uint32_t shift,
+								       uint32_t width)
+{
+	uint32_t nbytes = (shift + width + 7) >> 3;
+	return p4odp__load_be(p, nbytes) >> (8 * nbytes - shift - width) & p4odp_mask(width);
+}
+
+/* The low `width` bits of `v` written there the same way: load, clear the
+ * field's bits, or in the value, store back.  Whole bytes at a whole byte are
+ * stored without the load (every byte is overwritten). */
+static inline __attribute__((always_inline)) void p4odp__store_word(uint8_t *p, uint32_t shift, uint32_t width,
+								    uint64_t v)
+{
+	uint32_t nbytes = (shift + width + 7) >> 3, low = 8 * nbytes - shift - width;
+	uint64_t word = 0;
+	if ((shift | width) & 7)
+		word = p4odp__load_be(p, nbytes) & ~(p4odp_mask(width) << low);
+	p4odp__store_be(p, nbytes, word | (v & p4odp_mask(width)) << low);
+}
+
+/* Are a field's bit offset `off` and `width` known when compiling (the
+ * packet-alignment pass makes field offsets constants, inlining does the
+ * rest) and does it lie in the 8 bytes from its first one?  Then it is read
+ * and written as one word (p4odp__load_word, p4odp__store_word), which the
+ * compiler folds into a load, a byte swap, a shift and a mask: IPv4's
+ * version, ihl, flags and fragOffset, TCP's dataOffset, whole-byte fields.
+ * Else, and on big-endian hosts, the byte loop (p4odp__load_bits_loop). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define p4odp__whole_bytes(off, width) \
-	(__builtin_constant_p(off) && __builtin_constant_p(width) && ((off) & 7) == 0 && ((width) & 7) == 0)
+#define p4odp__one_word(off, width) \
+	(__builtin_constant_p(off) && __builtin_constant_p(width) && ((off) & 7) + (width) <= 64)
 #else
-#define p4odp__whole_bytes(off, width) 0
+#define p4odp__one_word(off, width) 0
 #endif
 
-/* Read `width` (1..64) bits at bit offset `off` of `buf`, big-endian.  Bits
+/* Read `width` (1..64) bits at bit offset `off` of `buf`, big-endian, a
+ * byte at a time: any offset and width, known when compiling or not.  Bits
  * that span 9 bytes (an unaligned field of more than 56 bits) are read in two
  * parts: 64-bit arithmetic is enough on every target (32-bit ones have no
  * __int128). */
-static inline uint64_t p4odp_load_bits(const uint8_t *buf, uint32_t off, uint32_t width)
+static inline uint64_t p4odp__load_bits_loop(const uint8_t *buf, uint32_t off, uint32_t width)
 {
-	if (p4odp__whole_bytes(off, width)) {
-		uint64_t v = 0;
-		memcpy(&v, buf + (off >> 3), width >> 3);
-		return __builtin_bswap64(v) >> (64 - width);
-	}
 	const uint8_t *p = buf + (off >> 3);
 	uint32_t shift = off & 7, last = shift + width - 8;
 	if (p4odp_unlikely(shift + width > 64))
@@ -144,14 +208,10 @@ static inline uint64_t p4odp_load_bits(const uint8_t *buf, uint32_t off, uint32_
 	return p4odp__load_bits8(p, shift, width);
 }
 
-/* Write the low `width` (1..64) bits of `v` at bit offset `off` of `buf`. */
-static inline void p4odp_store_bits(uint8_t *buf, uint32_t off, uint32_t width, uint64_t v)
+/* Write the low `width` (1..64) bits of `v` at bit offset `off` of `buf`, a
+ * byte at a time. */
+static inline void p4odp__store_bits_loop(uint8_t *buf, uint32_t off, uint32_t width, uint64_t v)
 {
-	if (p4odp__whole_bytes(off, width)) {
-		uint64_t swapped = __builtin_bswap64(v << (64 - width));
-		memcpy(buf + (off >> 3), &swapped, width >> 3);
-		return;
-	}
 	uint8_t *p = buf + (off >> 3);
 	uint32_t shift = off & 7, last = shift + width - 8;
 	if (p4odp_unlikely(shift + width > 64)) {
@@ -160,6 +220,30 @@ static inline void p4odp_store_bits(uint8_t *buf, uint32_t off, uint32_t width, 
 		return;
 	}
 	p4odp__store_bits8(p, shift, width, v);
+}
+
+/* Read `width` (1..64) bits at bit offset `off` of `buf`, big-endian: as one
+ * word where p4odp__one_word says so, else a byte at a time.  Always inlined:
+ * the choice is made where the caller's constants are known, and the
+ * compiler's size estimate, made before they are, would sometimes keep an
+ * out-of-line copy that takes the loop for every field. */
+static inline __attribute__((always_inline)) uint64_t p4odp_load_bits(const uint8_t *buf, uint32_t off,
+									  uint32_t width)
+{
+	if (p4odp__one_word(off, width))
+		return p4odp__load_word(buf + (off >> 3), off & 7, width);
+	return p4odp__load_bits_loop(buf, off, width);
+}
+
+/* Write the low `width` (1..64) bits of `v` at bit offset `off` of `buf`, the
+ * same way. */
+static inline __attribute__((always_inline)) void p4odp_store_bits(uint8_t *buf, uint32_t off, uint32_t width,
+								   uint64_t v)
+{
+	if (p4odp__one_word(off, width))
+		p4odp__store_word(buf + (off >> 3), off & 7, width, v);
+	else
+		p4odp__store_bits_loop(buf, off, width, v);
 }
 
 /* Copy `width` bits at bit offset `src_off` of `src` to bit offset `dst_off` of `dst`. */

@@ -5,7 +5,9 @@ compiler, clang, an AddressSanitizer + UBSan build, and the armhf and arm64
 targets, run under qemu-user: armhf has no __int128 and a 32-bit long), with
 -Werror, and runs it: every helper against a bit-by-bit reference on edge and
 random values of widths 65 to 256, with dst apart from and the same as its
-operands.
+operands; and field loads and stores of 1 to 64 bits at every shift, through
+the byte loop, the one-word helpers and with constant offsets and widths (the
+path the generated code takes).
 """
 
 import os
