@@ -81,8 +81,9 @@ def plot(result: BenchResult, path: str) -> None:
     high = [max(r.rounds) - r.mpps for r in result.results]
     fig, (rate, bits) = plt.subplots(1, 2, figsize=(11, 4.5))
     rate.errorbar(sizes, mpps, yerr=[low, high], marker="o", capsize=3, label=result.target)
+    curve = range(min(sizes), max(sizes) + 1, max(1, (max(sizes) - min(sizes)) // 200))
     for speed in LINK_SPEEDS_GBPS:
-        rate.plot(sizes, [line_rate_pps(size, speed) / 1e6 for size in sizes], linestyle="--", linewidth=0.8,
+        rate.plot(curve, [line_rate_pps(size, speed) / 1e6 for size in curve], linestyle="--", linewidth=0.8,
                   label=f"{speed} GbE line rate")
     top = max(mpps + [line_rate_pps(min(sizes), LINK_SPEEDS_GBPS[0]) / 1e6]) * 1.3
     rate.set_ylim(0, top)

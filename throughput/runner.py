@@ -32,7 +32,7 @@ from p4odp.backend.target import Target
 from p4odp.backend.targets import DPDK_PCAP_EAL
 from p4odp.diagnostics import Diagnostics, Loc
 from p4odp.throughput.counters import CounterParser, CountersBlock
-from p4odp.throughput.linerate import CpuFrequency, RateSummary, cpu_frequency, summarize
+from p4odp.throughput.linerate import CpuFrequency, cpu_frequency, summarize
 from p4odp.throughput.spec import GenSpec
 from p4odp.throughput.traffic import (FCS_LEN, TrafficError, frames_from_pcap, generate, read_traffic,
                                       split_by_queue, write_frames)
