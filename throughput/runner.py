@@ -136,6 +136,8 @@ def _run_bench(program: ir.Program, options: BenchOptions, diags: Diagnostics, p
     # Check the traffic at the smallest size before building anything: it holds the headers
     # there, so at every size.
     _frames(options, source, min(options.sizes))
+    if options.keep is not None:
+        _check_folder(options.keep)
     progress(f"building {options.program} for {target.name}", True)
     c_files = generate_c(program, options.program, diags, template_dirs=target.template_dirs)
     if c_files is None:
@@ -195,8 +197,15 @@ def _measure_all(c_files: dict, work: Path, options: BenchOptions, source: Optio
     return BenchResult(options.program, target.name, options.workers, options.seconds, cpu, results)
 
 
+def _check_folder(folder: Path) -> None:
+    if ":" in str(folder) or "," in str(folder):
+        raise BenchError(f"{folder}: a folder whose path has ':' or ',' cannot be named in an interface name "
+                         f"(pcap:in=F, DPDK vdev arguments): choose another --keep DIR")
+
+
 def _ports(folder: Path, frames: list[bytes], options: BenchOptions) -> tuple[dict, dict]:
     """The switch's `-i` names per P4 port, and the environment they need."""
+    _check_folder(folder)
     if not _dpdk(options.target):
         write_frames(folder / "traffic.pcap", frames)
         names = {}
