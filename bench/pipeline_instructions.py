@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Optional
 
 from p4odp.stf.pcap import read_packets, write_pcap
 
@@ -32,14 +33,19 @@ FUNCTION = "p4odp_tm_burst"
 DEVICE = "flush_port"  # called by FUNCTION: the packet-I/O device's transmission
 
 
-def instructions_per_packet(example: str, packets: int, work: Path) -> float:
+def instructions_per_packet(example: str, packets: int, work: Path, commands: Optional[Path] = None,
+                            frames: Optional[list[bytes]] = None) -> float:
+    """Instructions per packet of `example` (in examples/) replaying `packets` packets, cycling
+    through `frames` (default: those its make_pcap.py writes), with the entries of `commands`
+    (default: its commands.txt)."""
     source = REPO / "examples" / example / f"{example}.p4"
     out = work / example
     subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(source), "--target", "x86", "-o", str(out)],
                    check=True, capture_output=True)
-    sample = work / f"{example}-sample.pcap"
-    subprocess.run([sys.executable, str(REPO / "examples" / example / "make_pcap.py"), str(sample)], check=True)
-    frames = read_packets(str(sample))
+    if frames is None:
+        sample = work / f"{example}-sample.pcap"
+        subprocess.run([sys.executable, str(REPO / "examples" / example / "make_pcap.py"), str(sample)], check=True)
+        frames = read_packets(str(sample))
     traffic = work / f"{example}-in.pcap"
     write_pcap(str(traffic), [frames[i % len(frames)] for i in range(packets)])
     empty = work / "empty.pcap"
@@ -50,7 +56,7 @@ def instructions_per_packet(example: str, packets: int, work: Path) -> float:
     profile = work / f"{example}.callgrind"
     subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}",
                     str(out / "switch"), "--exit-when-done", "--commands",
-                    str(REPO / "examples" / example / "commands.txt"), *ports],
+                    str(commands or REPO / "examples" / example / "commands.txt"), *ports],
                    check=True, capture_output=True)
     annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", str(profile)], check=True,
                                capture_output=True, text=True).stdout
