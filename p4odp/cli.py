@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     stf.add_argument("--target", default="x86", help="the target to build for (see `p4odp targets`)")
     stf.add_argument("--cc", help="the C compiler (default: $CC, else the target's)")
     stf.add_argument("--keep", metavar="DIR", help="build and run in DIR and keep the pcaps, commands and switch")
+    stf.add_argument("-w", "--workers", type=int, default=1, metavar="N",
+                     help="run the switch with N workers (default 1; a pcap port has one input queue, so "
+                          "worker 0 receives every packet: the outputs must not change)")
     stf.add_argument("--odp-prefix", metavar="DIR", help="build against the ODP installed under DIR")
     stf.add_argument("--sysroot", metavar="DIR", help="cross builds: the target's root folder, also used to run "
                                                       "the switch under qemu-user")
@@ -206,8 +209,11 @@ def run_stf(args: argparse.Namespace, diags: Diagnostics) -> int:
     if program is None:
         return EXIT_USER_ERROR
     keep = Path(args.keep) if args.keep else None
+    if not 1 <= args.workers <= 64:
+        diags.error(Loc("<command line>", 0, 0), f"--workers {args.workers}: expected 1..64")
+        return EXIT_USER_ERROR
     options = BuildOptions(cc=args.cc, odp_prefix=args.odp_prefix, sysroot=args.sysroot, verbose=args.verbose)
-    result = run_test(program, args.program, args.test, target, options, keep, diags)
+    result = run_test(program, args.program, args.test, target, options, keep, diags, args.workers)
     if result is None:
         return EXIT_USER_ERROR
     sys.stdout.write(result.report + "\n")

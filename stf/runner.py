@@ -49,8 +49,8 @@ class StfResult:
 
 
 def run_stf(program: ir.Program, program_path: str, stf_path: str, target: Target, options: BuildOptions,
-            keep: Optional[Path], diags: Diagnostics) -> Optional[StfResult]:
-    """Run one STF test; None after reporting an error that stopped it."""
+            keep: Optional[Path], diags: Diagnostics, workers: int = 1) -> Optional[StfResult]:
+    """Run one STF test on a switch with `workers` workers; None after reporting an error that stopped it."""
     statements = stf.parse_stf_file(stf_path, diags)
     if diags.error_count:
         return None
@@ -59,13 +59,13 @@ def run_stf(program: ir.Program, program_path: str, stf_path: str, target: Targe
         return None
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
-        return _run(statements, model, keep, True, target, options, diags)
+        return _run(statements, model, keep, True, target, options, diags, workers)
     with tempfile.TemporaryDirectory(prefix="p4odp-stf-") as work:
-        return _run(statements, model, Path(work), False, target, options, diags)
+        return _run(statements, model, Path(work), False, target, options, diags, workers)
 
 
 def _run(statements: list, model: CProgram, work: Path, keep: bool, target: Target, options: BuildOptions,
-         diags: Diagnostics) -> Optional[StfResult]:
+         diags: Diagnostics, workers: int) -> Optional[StfResult]:
     script = _commands(statements, model, diags)
     if script is None:
         return None
@@ -93,7 +93,7 @@ def _run(statements: list, model: CProgram, work: Path, keep: bool, target: Targ
         write_pcap(str(work / f"in{port}.pcap"), inputs[port])
     ports = target.pcap_ports({port: (work / f"in{port}.pcap", work / f"out{port}.pcap") for port in inputs})
     wrapper, wrapper_env = target.run_prefix(options.sysroot)
-    argv = [*wrapper, str(binary), "--exit-when-done", "--commands", str(work / "commands.txt")]
+    argv = [*wrapper, str(binary), "--exit-when-done", "--commands", str(work / "commands.txt"), "-w", str(workers)]
     for port, name in sorted(ports.names.items()):
         argv += ["-i", f"{port}={name}"]
     if keep:

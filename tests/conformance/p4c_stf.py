@@ -41,8 +41,9 @@ def eligible(directory: str) -> list[str]:
     return programs
 
 
-def run_one(path: str, target: str, timeout: float) -> tuple[str, str, str]:
-    command = [sys.executable, "-P", "-m", "p4odp.cli", "stf", path, path[:-3] + ".stf", "--target", target]
+def run_one(path: str, target: str, timeout: float, workers: int) -> tuple[str, str, str]:
+    command = [sys.executable, "-P", "-m", "p4odp.cli", "stf", path, path[:-3] + ".stf", "--target", target,
+               "--workers", str(workers)]
     try:
         result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -66,10 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=120)
     parser.add_argument("--list-failures", action="store_true")
     parser.add_argument("--target", default="x86", help="the target to build and run for (default x86)")
+    parser.add_argument("--workers", type=int, default=1, help="the switch's workers (default 1)")
     args = parser.parse_args(argv)
     programs = eligible(args.directory)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda p: run_one(p, args.target, args.timeout), programs))
+        results = list(pool.map(lambda p: run_one(p, args.target, args.timeout, args.workers), programs))
     counts = collections.Counter(outcome for _, outcome, _ in results)
     if args.list_failures:
         for path, outcome, detail in results:
@@ -79,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         for reason, n in reasons.most_common(25):
             print(f"  {n:4} unsupported: {reason}")
     total = len(results)
-    print(f"{args.directory}: {total} v1model programs with an STF test, target {args.target}")
+    print(f"{args.directory}: {total} v1model programs with an STF test, target {args.target}, "
+          f"{args.workers} worker(s)")
     print(f"passed: {counts['pass']} of {total} ({100.0 * counts['pass'] / max(total, 1):.1f}%)")
     print(f"failed: {counts['fail']}, unsupported: {counts['unsupported']}, crashes: {counts['crash']}")
     return 0

@@ -1,4 +1,5 @@
-"""Packet tests of the switch's v1model features: every NAME.stf (or NAME-N.stf) here runs on NAME.p4.
+"""Packet tests of the switch's v1model features: every NAME.stf (or NAME-N.stf) here runs on NAME.p4,
+on a switch with one worker and again with two (whose outputs must be the same).
 
 Each program tests one feature, with its positive and its negative or edge cases; the expected
 packets follow the P4_16 specification and BMv2 simple_switch's semantics.  A test that fails
@@ -38,9 +39,11 @@ def test_every_stf_has_its_program():
     assert set(KNOWN_GAPS) <= {s.name for s in HERE.glob("*.stf")}
 
 
+@pytest.mark.parametrize("workers", [1, 2], ids=["w1", "w2"])
 @pytest.mark.parametrize("stf", _cases())
-def test_packets(stf: Path, tmp_path: Path):
+def test_packets(stf: Path, workers: int, tmp_path: Path):
     result = subprocess.run([sys.executable, "-m", "p4odp.cli", "stf", str(_program(stf)), str(stf),
-                             "--keep", str(tmp_path)], capture_output=True, text=True, cwd=REPO)
+                             "--keep", str(tmp_path), "--workers", str(workers)], capture_output=True, text=True,
+                            cwd=REPO)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("PASS"), result.stdout
