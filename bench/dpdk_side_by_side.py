@@ -160,10 +160,11 @@ def build_dpdk(scratch: Path, verbose: bool) -> DpdkBuild:
     compiler = run([cc, "--version"]).stdout.splitlines()
     for part in (version, cflags, libs, cc, compiler[0] if compiler else ""):
         key.update(part.encode() + b"\0")
-    sources = [SHIM] + sorted(p for name in ("common", "l2fwd", "l3fwd") for p in (DPDK_EXAMPLES / name).rglob("*")
-                              if p.is_file())
-    for source in sources:
-        key.update(str(source).encode() + b"\0" + source.read_bytes())
+    sources = [(SHIM.name, SHIM)] + sorted((str(p.relative_to(DPDK_EXAMPLES)), p)
+                                           for name in ("common", "l2fwd", "l3fwd")
+                                           for p in (DPDK_EXAMPLES / name).rglob("*") if p.is_file())
+    for name, source in sources:
+        key.update(name.encode() + b"\0" + source.read_bytes())
     cache = cache_dir()
     folder = cache / "dpdk-examples" / key.hexdigest()[:16] if cache else None
     if folder is None or not _writable(folder.parent):
