@@ -116,44 +116,76 @@ static inline void p4odp__store_bits8(uint8_t *p, uint32_t shift, uint32_t width
 	}
 }
 
-/* The `nbytes` (1..8) bytes at `p` as a big-endian number, loaded at once in
- * the smallest integer that holds them and byte-swapped: no byte past them
- * is read (a field may end the packet).  Little-endian hosts only (see
- * p4odp__one_word). */
-static inline __attribute__((always_inline)) uint64_t p4odp__load_be(const uint8_t *p, uint32_t nbytes)
+/* Unaligned big-endian loads and stores of 2, 4 and 8 bytes. */
+static inline __attribute__((always_inline)) uint64_t p4odp__be16(const uint8_t *p)
 {
-	if (nbytes == 1)
-		return p[0];
-	if (nbytes == 2) {
-		uint16_t x;
-		memcpy(&x, p, 2);
-		return __builtin_bswap16(x);
-	}
-	if (nbytes <= 4) {
-		uint32_t x = 0;
-		memcpy(&x, p, nbytes);
-		return __builtin_bswap32(x) >> (32 - 8 * nbytes);
-	}
-	uint64_t x = 0;
-	memcpy(&x, p, nbytes);
-	return __builtin_bswap64(x) >> (64 - 8 * nbytes);
+	uint16_t x;
+	memcpy(&x, p, 2);
+	return __builtin_bswap16(x);
 }
 
-/* The low `nbytes` (1..8) bytes of `v` written at `p` in network order, the
- * same way. */
+static inline __attribute__((always_inline)) uint64_t p4odp__be32(const uint8_t *p)
+{
+	uint32_t x;
+	memcpy(&x, p, 4);
+	return __builtin_bswap32(x);
+}
+
+static inline __attribute__((always_inline)) uint64_t p4odp__be64(const uint8_t *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	return __builtin_bswap64(x);
+}
+
+/* The `nbytes` (1..8) bytes at `p` as a big-endian number: one load of 1, 2,
+ * 4 or 8 bytes, or the pieces of 4, 2 and 1 bytes that make 3, 5, 6 or 7,
+ * put together in a register.  No byte past them is read (a field may end
+ * the packet), and no byte goes through memory on the way (a wider load of
+ * bytes just stored in parts waits for the stores to retire).  Little-endian
+ * hosts only (see p4odp__one_word). */
+static inline __attribute__((always_inline)) uint64_t p4odp__load_be(const uint8_t *p, uint32_t nbytes)
+{
+	uint64_t v = 0;
+	uint32_t i = 0;
+	if (nbytes == 8)
+		return p4odp__be64(p);
+	if (nbytes & 4) {
+		v = p4odp__be32(p);
+		i = 4;
+	}
+	if (nbytes & 2) {
+		v = v << 16 | p4odp__be16(p + i);
+		i += 2;
+	}
+	if (nbytes & 1)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* The low `nbytes` (1..8) bytes of `v` written at `p` in network order, in
+ * the same pieces. */
 static inline __attribute__((always_inline)) void p4odp__store_be(uint8_t *p, uint32_t nbytes, uint64_t v)
 {
-	if (nbytes == 1) {
-		p[0] = (uint8_t)v;
-	} else if (nbytes == 2) {
+	uint32_t i = nbytes;
+	if (nbytes == 8) {
+		v = __builtin_bswap64(v);
+		memcpy(p, &v, 8);
+		return;
+	}
+	if (nbytes & 1) {
+		p[--i] = (uint8_t)v;
+		v >>= 8;
+	}
+	if (nbytes & 2) {
 		uint16_t x = __builtin_bswap16((uint16_t)v);
-		memcpy(p, &x, 2);
-	} else if (nbytes <= 4) {
-		uint32_t x = __builtin_bswap32((uint32_t)v << (32 - 8 * nbytes));
-		memcpy(p, &x, nbytes);
-	} else {
-		uint64_t x = __builtin_bswap64(v << (64 - 8 * nbytes));
-		memcpy(p, &x, nbytes);
+		i -= 2;
+		memcpy(p + i, &x, 2);
+		v >>= 16;
+	}
+	if (nbytes & 4) {
+		uint32_t x = __builtin_bswap32((uint32_t)v);
+		memcpy(p, &x, 4);
 	}
 }
 
@@ -167,17 +199,20 @@ static inline __attribute__((always_inline)) uint64_t p4odp__load_word(const uin
 	return p4odp__load_be(p, nbytes) >> (8 * nbytes - shift - width) & p4odp_mask(width);
 }
 
-/* The low `width` bits of `v` written there the same way: load, clear the
- * field's bits, or in the value, store back.  Whole bytes at a whole byte are
- * stored without the load (every byte is overwritten). */
+/* The low `width` bits of `v` written there the same way: the bytes the field
+ * spans stored at once, with the bits of its first and last byte that are
+ * not the field's read back from those two bytes alone (a read of the whole
+ * span would wait for the stores of the fields just written next to it). */
 static inline __attribute__((always_inline)) void p4odp__store_word(uint8_t *p, uint32_t shift, uint32_t width,
 								    uint64_t v)
 {
 	uint32_t nbytes = (shift + width + 7) >> 3, low = 8 * nbytes - shift - width;
-	uint64_t word = 0;
-	if ((shift | width) & 7)
-		word = p4odp__load_be(p, nbytes) & ~(p4odp_mask(width) << low);
-	p4odp__store_be(p, nbytes, word | (v & p4odp_mask(width)) << low);
+	uint64_t keep = 0;
+	if (shift)  /* the first byte's `shift` high bits */
+		keep |= (uint64_t)(p[0] & (0xff00u >> shift)) << (8 * (nbytes - 1));
+	if (low)  /* the last byte's `low` low bits */
+		keep |= p[nbytes - 1] & ((1u << low) - 1);
+	p4odp__store_be(p, nbytes, keep | (v & p4odp_mask(width)) << low);
 }
 
 /* Are a field's bit offset `off` and `width` known when compiling (the
