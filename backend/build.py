@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -118,14 +119,29 @@ def _system_odp(packages: tuple, search_path: Optional[str]) -> Optional[tuple[l
     return ask("--cflags"), [], ask("--libs") + rpath
 
 
+# A `#line` with a file name: the generated C names itself after code that has `#line`s
+# into the P4 source (transpiler/emit.py's line reset).
+_LINE_DIRECTIVE = re.compile(r'^(#line \d+ )"((?:[^"\\]|\\.)*)"$', re.MULTILINE)
+
+
+def _name_itself_in_full(text: str, name: str, path: Path) -> str:
+    """`text`, to be written to `path`, with its `#line`s that name it `name` naming it by its
+    full path, as the compiler is given it.  Debug information takes a relative name from
+    the folder the compiler runs in (that of `p4odp compile`, from which the P4 file's
+    relative name is right), not from the file's own: gdb, perf and callgrind would look
+    for the generated glue in the wrong folder."""
+    full = '"' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return _LINE_DIRECTIVE.sub(lambda m: m.group(1) + full if m.group(2) == name else m.group(0), text)
+
+
 def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options: BuildOptions,
                  diags: Diagnostics) -> Optional[Path]:
     """Write `c_files` to `out_dir` and build `out_dir/switch`; None after reporting a failure."""
     out_dir.mkdir(parents=True, exist_ok=True)
     generated = []
     for name, text in c_files.items():
-        path = out_dir / name
-        path.write_text(text)
+        path = (out_dir / name).resolve()
+        path.write_text(_name_itself_in_full(text, name, path))
         if name.endswith(".c"):
             generated.append(str(path))
     odp = _odp_flags(target, options, diags)

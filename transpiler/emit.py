@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import traceback
 from importlib import resources
 from typing import Optional
@@ -32,6 +33,30 @@ def _environment(template_dirs: tuple) -> jinja2.Environment:
 # Templates print this after code that has `#line`s pointing into the P4 source;
 # it becomes a `#line` that points back into the generated file.
 LINE_RESET = "#pragma p4odp line-reset"
+_LINE = re.compile(r"#line (\d+)")
+# Lines that compile to no code: blank, a comment, a label, a preprocessor directive.
+_NO_CODE = re.compile(r"\s*($|/[*/]|[A-Za-z_]\w*:$|#)")
+
+
+def _hold_lines(lines: list[str]) -> list[str]:
+    """`lines` with every line of code after a `#line N "prog.p4"` given line N again, up to
+    the next line reset.  The compiler counts on from N for the lines that follow: a statement
+    that becomes several lines of C (an extract, a checksum) would give the later ones to the
+    P4 lines below it, comments and blank lines among them, or to lines past the end of the
+    file, and so would gdb, perf and callgrind."""
+    held, out = None, []
+    for line in lines:
+        match = _LINE.match(line)
+        if match:
+            held, fresh = match[1], True
+        elif line == LINE_RESET:
+            held = None
+        elif held is not None and not _NO_CODE.match(line):
+            if not fresh:
+                out.append(f"#line {held}")
+            fresh = False
+        out.append(line)
+    return out
 
 
 def _target_template(err: Exception, template_dirs: tuple) -> Optional[tuple[str, int]]:
@@ -58,7 +83,7 @@ def render_datapath(program: CProgram, template_dirs: tuple = (), filename: str 
             raise
         diags.error(Loc(where[0], where[1], 0), f"in a template of the target: {type(err).__name__}: {err}")
         raise CompileError("a target template failed") from err
-    lines = text.split("\n")
+    lines = _hold_lines(text.split("\n"))
     for number, line in enumerate(lines, 1):
         if line == LINE_RESET:
             lines[number - 1] = f'#line {number + 1} "{filename}"'

@@ -34,6 +34,7 @@ class Packets:
             self.loc_line(state.loc)
             for stmt in state.components:
                 self.statement(stmt)
+            self.line_directive(state.transition.loc)
             self.transition(state.transition)
 
     def state_label(self, name: str) -> str:

@@ -31,9 +31,14 @@ class Statements:
         for stmt in block.statements:
             self.statement(stmt)
 
+    def line_directive(self, loc: Loc) -> None:
+        """A `#line` back to `loc` before the C of a statement or a parser transition (the C
+        lines after it keep that line: transpiler/emit.py)."""
+        if self.gen.line_directives and loc.line > 0:
+            self.lines.append(f'#line {loc.line} "{loc.file}"')
+
     def statement(self, stmt: ir.Statement) -> None:
-        if self.gen.line_directives and stmt.loc.line > 0:
-            self.lines.append(f'#line {stmt.loc.line} "{stmt.loc.file}"')
+        self.line_directive(stmt.loc)
         handler = getattr(self, "s_" + type(stmt).__name__, None)
         if handler is None:
             raise Unsupported(stmt.loc, type(stmt).__name__)
