@@ -90,6 +90,7 @@ test: setup
 bench: setup
 	$(PYTHON) bench/frontend_speed.py
 	$(PYTHON) bench/pipeline_instructions.py
+	$(PYTHON) bench/build_time.py
 	$(PYTHON) bench/dpdk_side_by_side.py --skip-unavailable
 
 conformance: setup
