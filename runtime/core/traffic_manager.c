@@ -8,6 +8,11 @@
  * The only copy of a packet leaves in the received buffer itself, rewritten
  * in place; replicas are new packets.  See p4odp_runtime.h for who owns a
  * packet at each step.
+ *
+ * A switch compiles this file with its program, in one translation unit
+ * (backend/build.py): the calls of `p4odp_program`'s ingress and egress are
+ * then direct and inlined, and so are their calls of p4odp_send and of the
+ * table lookups.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -144,7 +149,7 @@ static void egress_copy(struct p4odp_pctx *pc, void *packet, const struct p4odp_
 {
 	/* Each copy's drop is counted for its own reason: not the overflow of the one before. */
 	pc->out_overflow = 0;
-	if (!pc->sw->program->egress(pc, packet, copy))
+	if (!p4odp_program.egress(pc, packet, copy))
 		p4odp_count_drop(pc, pc->out_overflow ? P4ODP_DROP_HEADERS_TOO_LONG : P4ODP_DROP_PROGRAM);
 }
 
@@ -163,7 +168,7 @@ static void replicate(struct p4odp_pctx *pc, uint32_t group)
 			const struct p4odp_mc_node *node = &sw->mc_nodes[g->nodes[i]];
 			for (uint32_t j = 0; j < node->n_ports; j++) {
 				struct p4odp_copy copy = { node->ports[j], node->rid, P4ODP_COPY_REPLICA };
-				memcpy(w->replica, w->packet, sw->program->packet_size);
+				memcpy(w->replica, w->packet, p4odp_program.packet_size);
 				egress_copy(pc, w->replica, &copy);
 				copies++;
 			}
@@ -189,7 +194,7 @@ static bool process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt)
 		.in_port = port,
 	};
 
-	sw->program->ingress(&pc, w->packet);
+	p4odp_program.ingress(&pc, w->packet);
 	if (pc.tm.mcast_group) {
 		replicate(&pc, pc.tm.mcast_group);
 	} else if (pc.tm.drop) {
@@ -203,7 +208,9 @@ static bool process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt)
 	return false;
 }
 
-void p4odp_tm_burst(struct p4odp_worker *w, uint32_t port, odp_packet_t *pkts, uint32_t n)
+/* Flattened: the whole per-packet path (the program's ingress and egress, the
+ * lookups, p4odp_send) inlined into one loop, as a hand-written one is. */
+__attribute__((flatten)) void p4odp_tm_burst(struct p4odp_worker *w, uint32_t port, odp_packet_t *pkts, uint32_t n)
 {
 	uint32_t kept = 0;	/* the packets that did not leave, moved to the front to be freed */
 
