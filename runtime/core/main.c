@@ -292,18 +292,19 @@ static void forward(struct p4odp_worker *w)
 {
 	struct p4odp_switch *sw = w->sw;
 	odp_packet_t pkts[P4ODP_BURST];
+	uint32_t ports[P4ODP_MAX_PORTS], n_ports = 0;	/* the ports it has an input queue of */
 
+	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
+		if (sw->ports[i].open && w->id < sw->ports[i].n_in)
+			ports[n_ports++] = i;
 	while (!sw->stop) {
 		int received = 0;
-		for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
-			struct p4odp_port *port = &sw->ports[i];
-			if (!port->open || w->id >= port->n_in)
-				continue;
-			int n = odp_pktin_recv(port->in[w->id], pkts, P4ODP_BURST);
+		for (uint32_t k = 0; k < n_ports; k++) {
+			int n = odp_pktin_recv(sw->ports[ports[k]].in[w->id], pkts, P4ODP_BURST);
 			if (n <= 0)
 				continue;
 			received += n;
-			p4odp_tm_burst(w, i, pkts, (uint32_t)n);
+			p4odp_tm_burst(w, ports[k], pkts, (uint32_t)n);
 		}
 		if (received) {
 			p4odp_rcu_quiescent(&w->rcu);
