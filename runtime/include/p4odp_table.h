@@ -10,12 +10,18 @@
  * Structures (picked at creation from the match kinds)
  *   all exact                         -> bucketed cuckoo hash ("cuckoo")
  *   one lpm field of <= 32 bits alone -> DIR-24-8 ("dir-24-8")
- *   one lpm field + exact fields, or
- *   one lpm field wider than 32 bits  -> prefix-length groups, longest first
+ *   one lpm field wider than 32 bits  -> multibit trie: 16 bits, then 6 a
+ *     alone                              level, poptrie-compressed ("trie")
+ *   one lpm field + exact fields      -> prefix-length groups, longest first
  *                                        ("tss-lpm")
  *   any ternary, range or optional    -> tuple-space search ("tss")
  *   no field                          -> every lookup misses ("empty")
- *   More than one lpm field is rejected (as p4c does).
+ *   More than one lpm field is rejected (as p4c does). Asked for by name,
+ *   any table with fields may be "code": it keeps its entries for the
+ *   control plane (find, dump, modify, delete) and every lookup misses; its
+ *   owner matches the entries itself (a generated switch compiles a
+ *   table's const entries into its datapath, and asks the table only for
+ *   the default entry, which the control plane may change).
  *
  * Priorities (tables with a ternary, range or optional field)
  *   The larger priority wins, as in P4Runtime. simple_switch_CLI's
@@ -77,6 +83,8 @@ enum p4odp_table_kind {
 	P4ODP_TABLE_DIR24,
 	P4ODP_TABLE_TSS_LPM,
 	P4ODP_TABLE_TSS,
+	P4ODP_TABLE_TRIE,
+	P4ODP_TABLE_CODE,
 };
 
 /* Limits checked by p4odp_table_create. */
@@ -141,7 +149,8 @@ struct p4odp_table_stats {
 	uint32_t entries;
 	uint32_t max_entries;
 	uint32_t key_len;
-	uint32_t groups;       /* tss: mask groups; dir-24-8: tbl8 groups in use */
+	uint32_t groups;       /* tss: mask groups; dir-24-8: tbl8 groups in use;
+				  trie: nodes under the root array */
 	uint32_t buckets;      /* cuckoo: buckets (7 slots each) */
 	uint64_t adds, deletes, modifies, clears;
 	uint64_t cuckoo_moves; /* displacements made by inserts */
@@ -202,8 +211,10 @@ void p4odp_table_stats(const struct p4odp_table *t, struct p4odp_table_stats *st
 
 /*
  * Lookups (reader side). NULL on a miss: the caller then applies
- * p4odp_table_get_default(). The burst form looks up n keys at once,
- * prefetching (faster on large tables).
+ * p4odp_table_get_default(). The burst form looks up n keys at once: the
+ * memory each key needs (cuckoo buckets, DIR-24-8 slots, trie nodes, then
+ * the entries) is prefetched for all of them before any is read, so the
+ * cache misses of a burst overlap (faster on tables larger than the caches).
  */
 static inline const struct p4odp_table_entry *
 p4odp_table_lookup(const struct p4odp_table *t, const uint8_t *key);
@@ -228,6 +239,8 @@ void p4odp_table_lookup_burst(const struct p4odp_table *t, const uint8_t *const 
 #define P4ODP__TAG_HI 0x0080808080808080ull  /* byte 7 of tags is unused */
 #define P4ODP__TAG_LO 0x7f7f7f7f7f7f7f7full
 #define P4ODP__DIR_EXT 0x80000000u
+#define P4ODP__TRIE_ROOT_BITS 16
+#define P4ODP__TRIE_STRIDE 6  /* 64 slots: one 64-bit vector per node */
 
 /*
  * A cuckoo bucket: one cache line, 7 slots. Byte i of tags is the 8-bit
@@ -262,6 +275,29 @@ struct p4odp__dir {
 	_Atomic(_Atomic uint32_t *) tbl8;
 };
 
+/*
+ * Multibit trie (lpm wider than 32 bits): the first 16 bits of the field
+ * index root[]; below, each node splits 6 more bits into 64 slots, every
+ * slot a child node or a leaf (leaf-pushed: index + 1 of the longest rule
+ * covering the slot, 0 for none). Nodes are compressed as in poptrie:
+ * vector marks the child slots, the children stored in order; leafvec marks
+ * the leaf slots where a run of equal leaves starts, one value per run.
+ * A root slot is a leaf (value << 1) or a node (its address | 1). Nodes and
+ * their arrays are immutable: an update builds new ones along its path and
+ * publishes them with one store per root slot.
+ */
+struct p4odp__trie_node {
+	uint64_t vector;
+	uint64_t leafvec;
+	const struct p4odp__trie_node *children;
+	const uint32_t *leaves;
+};
+
+struct p4odp__trie {
+	uint32_t pad;  /* unused high bits of the key's first byte */
+	_Atomic uintptr_t root[];  /* 1 << P4ODP__TRIE_ROOT_BITS slots */
+};
+
 struct p4odp__writer;
 struct p4odp__tss_list;
 
@@ -273,6 +309,7 @@ struct p4odp_table {
 	_Atomic(struct p4odp__cuckoo *) cuckoo;
 	_Atomic(struct p4odp__dir *) dir;
 	_Atomic(struct p4odp__tss_list *) tss;
+	_Atomic(struct p4odp__trie *) trie;
 	_Atomic(const struct p4odp_table_entry *) *entries;  /* by index */
 	_Atomic(const struct p4odp_table_entry *) default_entry;
 	/* Control-plane state. */
@@ -289,29 +326,45 @@ const struct p4odp_table_entry *p4odp__cuckoo_lookup_long(const struct p4odp_tab
 static inline uint64_t p4odp__load(const uint8_t *p, uint32_t n)
 {
 	uint64_t v = 0;
-	uint32_t off = 0;
 
 	if (P4ODP__LIKELY(n >= 8)) {
 		memcpy(&v, p, 8);
 		return v;
 	}
-	if (n & 4) {
-		uint32_t x;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* Two loads that may overlap: the bytes they share land on the
+	 * same bits in both, so OR-ing them gives memcpy's word. */
+	if (n >= 4) {
+		uint32_t a, b;
 
-		memcpy(&x, p, 4);
-		v = x;
-		off = 4;
+		memcpy(&a, p, 4);
+		memcpy(&b, p + n - 4, 4);
+		return a | (uint64_t)b << (8 * (n - 4));
 	}
-	if (n & 2) {
-		uint16_t x;
+	return p[0] | (uint64_t)p[n >> 1] << (8 * (n >> 1)) | (uint64_t)p[n - 1] << (8 * (n - 1));
+#else
+	{
+		uint32_t off = 0;
 
-		memcpy(&x, p + off, 2);
-		v |= (uint64_t)x << (8 * off);
-		off += 2;
+		if (n & 4) {
+			uint32_t x;
+
+			memcpy(&x, p, 4);
+			v = x;
+			off = 4;
+		}
+		if (n & 2) {
+			uint16_t x;
+
+			memcpy(&x, p + off, 2);
+			v |= (uint64_t)x << (8 * off);
+			off += 2;
+		}
+		if (n & 1)
+			v |= (uint64_t)p[off] << (8 * off);
+		return v;
 	}
-	if (n & 1)
-		v |= (uint64_t)p[off] << (8 * off);
-	return v;
+#endif
 }
 
 static inline uint64_t p4odp__hmix(uint64_t h, uint64_t w)
@@ -329,10 +382,19 @@ static inline uint64_t p4odp__hfin(uint64_t h)
 	return h ^ (h >> 33);
 }
 
+/* One word: the finalizer alone mixes it well enough (it is a bijection
+ * whose every output bit depends on every input bit). */
+static inline uint64_t p4odp__hash1(uint64_t seed, uint64_t w)
+{
+	return p4odp__hfin(w ^ seed);
+}
+
 static inline uint64_t p4odp__hash_words(uint64_t seed, const uint64_t *w, uint32_t n)
 {
 	uint64_t h = seed;
 
+	if (n == 1)
+		return p4odp__hash1(seed, w[0]);
 	for (uint32_t i = 0; i < n; i++)
 		h = p4odp__hmix(h, w[i]);
 	return p4odp__hfin(h);
@@ -360,6 +422,30 @@ static inline uint64_t p4odp__tag_match(uint64_t tags, uint64_t pat)
 	return ~(y | x | P4ODP__TAG_LO) & P4ODP__TAG_HI;
 }
 
+static inline const uint64_t *p4odp__obj_key(const struct p4odp__cuckoo *h, const void *o)
+{
+	return (const uint64_t *)((const char *)o + h->key_off);
+}
+
+/* The object of bucket b whose key is w0 (one word, compared as an
+ * integer). */
+static inline const void *p4odp__bucket_find1(const struct p4odp__cuckoo *h,
+					      const struct p4odp__bucket *b, uint64_t pat,
+					      uint64_t w0)
+{
+	uint64_t m = p4odp__tag_match(atomic_load_explicit(&b->tags, memory_order_acquire), pat);
+
+	while (m) {
+		unsigned i = (unsigned)__builtin_ctzll(m) >> 3;
+		const void *o = atomic_load_explicit(&b->obj[i], memory_order_acquire);
+
+		m &= m - 1;
+		if (o && *p4odp__obj_key(h, o) == w0)
+			return o;
+	}
+	return NULL;
+}
+
 static inline const void *p4odp__bucket_find2(const struct p4odp__cuckoo *h,
 					      const struct p4odp__bucket *b, uint64_t pat,
 					      uint64_t w0, uint64_t w1)
@@ -372,9 +458,9 @@ static inline const void *p4odp__bucket_find2(const struct p4odp__cuckoo *h,
 
 		m &= m - 1;
 		if (o) {
-			const uint64_t *k = (const uint64_t *)((const char *)o + h->key_off);
+			const uint64_t *k = p4odp__obj_key(h, o);
 
-			if (k[0] == w0 && (h->key_words < 2 || k[1] == w1))
+			if (k[0] == w0 && k[1] == w1)
 				return o;
 		}
 	}
@@ -392,13 +478,31 @@ static inline const void *p4odp__bucket_find(const struct p4odp__cuckoo *h,
 		const void *o = atomic_load_explicit(&b->obj[i], memory_order_acquire);
 
 		m &= m - 1;
-		if (o && !memcmp((const char *)o + h->key_off, w, 8 * (size_t)h->key_words))
+		if (o && !memcmp(p4odp__obj_key(h, o), w, 8 * (size_t)h->key_words))
 			return o;
 	}
 	return NULL;
 }
 
-/* Find the object whose key is (w0, w1) (key_words <= 2) or w[]. */
+/* Find the object whose key is w0 (key_words 1), (w0, w1) (key_words 2)
+ * or w[] (any), hashed to hv. */
+static inline const void *p4odp__cuckoo_find1(const struct p4odp__cuckoo *h, uint64_t hv,
+					      uint64_t w0)
+{
+	uint32_t b1, b2, moves;
+	uint64_t pat;
+	const void *o;
+
+	p4odp__cuckoo_pos(h, hv, &b1, &b2, &pat);
+	do {
+		moves = atomic_load_explicit(&h->moves, memory_order_acquire);
+		o = p4odp__bucket_find1(h, &h->b[b1], pat, w0);
+		if (!o)
+			o = p4odp__bucket_find1(h, &h->b[b2], pat, w0);
+	} while (!o && atomic_load_explicit(&h->moves, memory_order_acquire) != moves);
+	return o;
+}
+
 static inline const void *p4odp__cuckoo_find2(const struct p4odp__cuckoo *h, uint64_t hv,
 					      uint64_t w0, uint64_t w1)
 {
@@ -433,22 +537,38 @@ static inline const void *p4odp__cuckoo_find(const struct p4odp__cuckoo *h, uint
 	return o;
 }
 
+/* The object whose key is the n words w. */
+static inline const void *p4odp__cuckoo_find_words(const struct p4odp__cuckoo *h,
+						   const uint64_t *w, uint32_t n)
+{
+	uint64_t hv = p4odp__hash_words(h->seed, w, n);
+
+	if (n == 1)
+		return p4odp__cuckoo_find1(h, hv, w[0]);
+	if (n == 2)
+		return p4odp__cuckoo_find2(h, hv, w[0], w[1]);
+	return p4odp__cuckoo_find(h, hv, w);
+}
+
 static inline const struct p4odp_table_entry *
 p4odp__cuckoo_lookup(const struct p4odp_table *t, const uint8_t *key)
 {
 	const struct p4odp__cuckoo *h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
 	uint32_t len = t->key_len;
-	uint64_t w0, w1 = 0, hv;
+	uint64_t w0, w1;
 
+	/* Keys of up to 8 bytes: one word, hashed, compared as an integer. */
+	if (P4ODP__LIKELY(len <= 8)) {
+		w0 = p4odp__load(key, len);
+		return (const struct p4odp_table_entry *)p4odp__cuckoo_find1(
+			h, p4odp__hash1(h->seed, w0), w0);
+	}
 	if (P4ODP__UNLIKELY(len > 16))
 		return p4odp__cuckoo_lookup_long(t, key);
-	w0 = p4odp__load(key, len < 8 ? len : 8);
-	hv = p4odp__hmix(h->seed, w0);
-	if (len > 8) {
-		w1 = p4odp__load(key + 8, len - 8);
-		hv = p4odp__hmix(hv, w1);
-	}
-	return (const struct p4odp_table_entry *)p4odp__cuckoo_find2(h, p4odp__hfin(hv), w0, w1);
+	w0 = p4odp__load(key, 8);
+	w1 = p4odp__load(key + 8, len - 8);
+	return (const struct p4odp_table_entry *)p4odp__cuckoo_find2(
+		h, p4odp__hfin(p4odp__hmix(p4odp__hmix(h->seed, w0), w1)), w0, w1);
 }
 
 static inline const struct p4odp_table_entry *
@@ -472,20 +592,82 @@ p4odp__dir_lookup(const struct p4odp_table *t, const uint8_t *key)
 	return atomic_load_explicit(&t->entries[x - 1], memory_order_acquire);
 }
 
+static inline uint32_t p4odp__popcount(uint64_t x)
+{
+#if defined(__POPCNT__) || defined(__aarch64__)
+	return (uint32_t)__builtin_popcountll(x);
+#else
+	/* Without the instruction the builtin is a library call. */
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
+/* The root slot of a key (its field's first 16 bits; the key has at least
+ * 5 bytes). */
+static inline uint32_t p4odp__trie_root_index(const struct p4odp__trie *tr, const uint8_t *key)
+{
+	return ((uint32_t)key[0] << 16 | (uint32_t)key[1] << 8 | key[2]) >> (8 - tr->pad) & 0xffff;
+}
+
+/* The 6 bits at bit position pos of the key (pos counts from the first
+ * byte's high bit; bits past the key are 0). */
+static inline uint32_t p4odp__trie_bits(const uint8_t *key, uint32_t len, uint32_t pos)
+{
+	uint32_t i = pos >> 3;
+	uint32_t w = (uint32_t)key[i] << 8 | (i + 1 < len ? key[i + 1] : 0);
+
+	return (w >> (10 - (pos & 7))) & 63;
+}
+
+/* One step down from node n for the 6 key bits v: the child, or NULL and
+ * *leaf set to the leaf's address. */
+static inline const struct p4odp__trie_node *
+p4odp__trie_step(const struct p4odp__trie_node *n, uint32_t v, const uint32_t **leaf)
+{
+	uint64_t bit = 1ull << v;
+
+	if (n->vector & bit)
+		return n->children + p4odp__popcount(n->vector & (bit - 1));
+	*leaf = n->leaves + p4odp__popcount(n->leafvec & (bit | (bit - 1))) - 1;
+	return NULL;
+}
+
+static inline const struct p4odp_table_entry *
+p4odp__trie_lookup(const struct p4odp_table *t, const uint8_t *key)
+{
+	const struct p4odp__trie *tr = atomic_load_explicit(&t->trie, memory_order_acquire);
+	uintptr_t s = atomic_load_explicit(&tr->root[p4odp__trie_root_index(tr, key)],
+					   memory_order_acquire);
+	uint32_t x = (uint32_t)(s >> 1);
+
+	if (s & 1) {
+		const struct p4odp__trie_node *n = (const struct p4odp__trie_node *)(s - 1);
+		const uint32_t *leaf = NULL;
+
+		for (uint32_t pos = tr->pad + P4ODP__TRIE_ROOT_BITS; n; pos += P4ODP__TRIE_STRIDE)
+			n = p4odp__trie_step(n, p4odp__trie_bits(key, t->key_len, pos), &leaf);
+		x = *leaf;
+	}
+	return x ? atomic_load_explicit(&t->entries[x - 1], memory_order_acquire) : NULL;
+}
+
 static inline const struct p4odp_table_entry *
 p4odp_table_lookup(const struct p4odp_table *t, const uint8_t *key)
 {
-	switch (t->kind) {
-	case P4ODP_TABLE_CUCKOO:
+	/* Tests in order, the cheapest structures first: a switch compiles to
+	 * the same tests, or to an indirect jump. */
+	if (t->kind == P4ODP_TABLE_CUCKOO)
 		return p4odp__cuckoo_lookup(t, key);
-	case P4ODP_TABLE_DIR24:
+	if (t->kind == P4ODP_TABLE_DIR24)
 		return p4odp__dir_lookup(t, key);
-	case P4ODP_TABLE_TSS_LPM:
-	case P4ODP_TABLE_TSS:
+	if (t->kind == P4ODP_TABLE_TRIE)
+		return p4odp__trie_lookup(t, key);
+	if (t->kind == P4ODP_TABLE_TSS || t->kind == P4ODP_TABLE_TSS_LPM)
 		return p4odp__tss_lookup(t, key);
-	default:
-		return NULL;
-	}
+	return NULL;  /* empty, code */
 }
 
 static inline const struct p4odp_table_entry *

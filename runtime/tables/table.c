@@ -1,14 +1,16 @@
 /*
  * Match tables: the control-plane side common to every structure (spec and
  * match checks, entry identities, indexes, handles, dumps) and the cuckoo
- * hash tables of all-exact keys. DIR-24-8 is in dir.c, tuple-space search
- * in tss.c, the cuckoo hash itself in cuckoo.c, QSBR in rcu.c.
+ * hash tables of all-exact keys. DIR-24-8 is in dir.c, the multibit trie
+ * in trie.c, tuple-space search in tss.c, the cuckoo hash itself in
+ * cuckoo.c, QSBR in rcu.c.
  *
  * Every entry has an index (0 .. max_entries-1) for its life. Readers reach
  * an entry either directly (cuckoo slots point to entries, which carry their
- * key) or through t->entries[index] (DIR-24-8 slots and tuple-space nodes
- * hold indexes). An index and the entry it pointed to are reused or freed
- * only after a grace period, so a reader holding either is always safe.
+ * key) or through t->entries[index] (DIR-24-8 slots, trie leaves and
+ * tuple-space nodes hold indexes). An index and the entry it pointed to are
+ * reused or freed only after a grace period, so a reader holding either is
+ * always safe.
  */
 #include <stdio.h>
 #include <string.h>
@@ -463,6 +465,8 @@ static const char *const kind_names[] = {
 	[P4ODP_TABLE_DIR24] = "dir-24-8",
 	[P4ODP_TABLE_TSS_LPM] = "tss-lpm",
 	[P4ODP_TABLE_TSS] = "tss",
+	[P4ODP_TABLE_TRIE] = "trie",
+	[P4ODP_TABLE_CODE] = "code",
 };
 
 static char *copy_name(const char *name)
@@ -521,16 +525,22 @@ static int check_spec(const struct p4odp_table_spec *spec, uint32_t *key_len, ui
 		*kind = P4ODP_TABLE_EMPTY;
 	else if (n_tern)
 		*kind = P4ODP_TABLE_TSS;
-	else if (n_lpm && spec->n_fields == 1 && spec->fields[0].width_bits <= 32)
-		*kind = P4ODP_TABLE_DIR24;
+	else if (n_lpm && spec->n_fields == 1)
+		*kind = spec->fields[0].width_bits <= 32 ? P4ODP_TABLE_DIR24 : P4ODP_TABLE_TRIE;
 	else if (n_lpm)
 		*kind = P4ODP_TABLE_TSS_LPM;
 	else
 		*kind = P4ODP_TABLE_CUCKOO;
 	if (spec->kind == P4ODP_TABLE_AUTO || spec->kind == *kind)
 		return 0;
-	/* The only other choice that keeps the semantics: one tuple per prefix length instead of DIR-24-8. */
-	if (spec->kind == P4ODP_TABLE_TSS_LPM && *kind == P4ODP_TABLE_DIR24) {
+	if (spec->kind == P4ODP_TABLE_CODE && spec->n_fields) {
+		*kind = P4ODP_TABLE_CODE;
+		return 0;
+	}
+	/* The only other choice that keeps the semantics: one tuple per prefix length instead of
+	 * DIR-24-8 or the trie. */
+	if (spec->kind == P4ODP_TABLE_TSS_LPM &&
+	    (*kind == P4ODP_TABLE_DIR24 || *kind == P4ODP_TABLE_TRIE)) {
 		*kind = P4ODP_TABLE_TSS_LPM;
 		return 0;
 	}
@@ -601,7 +611,6 @@ int p4odp_table_create(const struct p4odp_table_spec *spec, struct p4odp_rcu *rc
 	w->lpm_field = lpm_field;
 	w->max_entries = max;
 	w->data_len = spec->action_data_len;
-	w->has_prio = kind == P4ODP_TABLE_TSS;
 	w->fields = calloc(spec->n_fields + 1, sizeof(*w->fields));
 	w->dump = calloc(2 * spec->n_fields + 1, sizeof(*w->dump));
 	if (!w->name || !w->fields || !w->dump)
@@ -623,14 +632,17 @@ int p4odp_table_create(const struct p4odp_table_spec *spec, struct p4odp_rcu *rc
 			break;
 		case P4ODP_MATCH_TERNARY:
 			w->ident_len += 2 * f->bytes;
+			w->has_prio = true;
 			break;
 		case P4ODP_MATCH_RANGE:
 			w->ident_len += 2 * f->bytes;
 			w->n_ranges++;
 			w->range_bytes += 2 * f->bytes;
+			w->has_prio = true;
 			break;
 		case P4ODP_MATCH_OPTIONAL:
 			w->ident_len += 1 + f->bytes;
+			w->has_prio = true;
 			break;
 		}
 	}
@@ -685,6 +697,9 @@ int p4odp_table_create(const struct p4odp_table_spec *spec, struct p4odp_rcu *rc
 	case P4ODP_TABLE_DIR24:
 		err = p4odp__dir_init(t);
 		break;
+	case P4ODP_TABLE_TRIE:
+		err = p4odp__trie_init(t);
+		break;
 	case P4ODP_TABLE_TSS_LPM:
 	case P4ODP_TABLE_TSS:
 		err = p4odp__tss_init(t);
@@ -722,6 +737,8 @@ void p4odp_table_destroy(struct p4odp_table *t)
 		p4odp__dir_fini(t);
 	if (w->tss)
 		p4odp__tss_fini(t);
+	if (w->trie)
+		p4odp__trie_fini(t);
 	if (w->own_rcu)
 		p4odp_rcu_destroy(w->rcu);
 	p4odp__idpool_fini(&w->ids);
@@ -829,6 +846,11 @@ int64_t p4odp_table_add(struct p4odp_table *t, const struct p4odp_match *m, uint
 	case P4ODP_TABLE_DIR24:
 		err = p4odp__dir_add(t, idx, pm);
 		break;
+	case P4ODP_TABLE_TRIE:
+		err = p4odp__trie_add(t, idx, pm);
+		break;
+	case P4ODP_TABLE_CODE:
+		break;
 	default:
 		err = p4odp__tss_add(t, idx, pm);
 		break;
@@ -914,6 +936,12 @@ int p4odp_table_delete(struct p4odp_table *t, int64_t handle)
 		p4odp__decode(t, (uint32_t)idx, &w->pm2);
 		err = p4odp__dir_del(t, (uint32_t)idx, &w->pm2);
 		break;
+	case P4ODP_TABLE_TRIE:
+		p4odp__decode(t, (uint32_t)idx, &w->pm2);
+		err = p4odp__trie_del(t, (uint32_t)idx, &w->pm2);
+		break;
+	case P4ODP_TABLE_CODE:
+		break;
 	default:
 		p4odp__decode(t, (uint32_t)idx, &w->pm2);
 		err = p4odp__tss_del(t, (uint32_t)idx, &w->pm2);
@@ -969,6 +997,9 @@ int p4odp_table_clear(struct p4odp_table *t)
 	}
 	case P4ODP_TABLE_DIR24:
 		err = p4odp__dir_clear(t);
+		break;
+	case P4ODP_TABLE_TRIE:
+		err = p4odp__trie_clear(t, &bulk);
 		break;
 	case P4ODP_TABLE_TSS_LPM:
 	case P4ODP_TABLE_TSS:
@@ -1081,6 +1112,9 @@ void p4odp_table_stats(const struct p4odp_table *t, struct p4odp_table_stats *st
 	case P4ODP_TABLE_DIR24:
 		st->groups = p4odp__dir_groups(t);
 		break;
+	case P4ODP_TABLE_TRIE:
+		st->groups = p4odp__trie_nodes(t);
+		break;
 	case P4ODP_TABLE_TSS_LPM:
 	case P4ODP_TABLE_TSS:
 		st->groups = p4odp__tss_groups(t);
@@ -1090,63 +1124,159 @@ void p4odp_table_stats(const struct p4odp_table *t, struct p4odp_table_stats *st
 
 /* ---- Bursts ---- */
 
+/*
+ * Each structure's burst runs its lookups in stages, each stage one step of
+ * every key of the burst, prefetching what the next stage reads: the cache
+ * misses of the keys overlap instead of following each other.
+ */
+
 #define BURST 32
+
+/* Cuckoo: hash every key and prefetch both its buckets; then find the
+ * first object whose tag matches and prefetch its key; then compare the
+ * keys, and look up again in full where that fails (a second candidate,
+ * the other bucket, an object moving). */
+static void cuckoo_burst(const struct p4odp_table *t, const uint8_t *const keys[], uint32_t n,
+			 const struct p4odp_table_entry *out[])
+{
+	const struct p4odp__cuckoo *h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
+	uint32_t len = t->key_len;
+	uint64_t w0[BURST], w1[BURST], hv[BURST];
+	const void *cand[BURST];
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t b1, b2;
+		uint64_t pat;
+
+		w0[i] = p4odp__load(keys[i], len < 8 ? len : 8);
+		w1[i] = len > 8 ? p4odp__load(keys[i] + 8, len - 8) : 0;
+		hv[i] = len > 8 ? p4odp__hfin(p4odp__hmix(p4odp__hmix(h->seed, w0[i]), w1[i]))
+				: p4odp__hash1(h->seed, w0[i]);
+		p4odp__cuckoo_pos(h, hv[i], &b1, &b2, &pat);
+		P4ODP__PREFETCH(&h->b[b1]);
+		P4ODP__PREFETCH(&h->b[b2]);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t b1, b2;
+		uint64_t pat, m;
+
+		p4odp__cuckoo_pos(h, hv[i], &b1, &b2, &pat);
+		m = p4odp__tag_match(atomic_load_explicit(&h->b[b1].tags, memory_order_acquire), pat);
+		if (!m) {
+			b1 = b2;
+			m = p4odp__tag_match(atomic_load_explicit(&h->b[b1].tags, memory_order_acquire),
+					     pat);
+		}
+		cand[i] = m ? atomic_load_explicit(&h->b[b1].obj[__builtin_ctzll(m) >> 3],
+						   memory_order_acquire)
+			    : NULL;
+		if (cand[i])
+			P4ODP__PREFETCH(p4odp__obj_key(h, cand[i]));
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const uint64_t *k = cand[i] ? p4odp__obj_key(h, cand[i]) : NULL;
+
+		if (k && k[0] == w0[i] && (len <= 8 || k[1] == w1[i]))
+			out[i] = cand[i];
+		else if (len <= 8)
+			out[i] = p4odp__cuckoo_find1(h, hv[i], w0[i]);
+		else
+			out[i] = p4odp__cuckoo_find2(h, hv[i], w0[i], w1[i]);
+	}
+}
+
+/* DIR-24-8: the tbl1 slots, then the tbl8 slots where they point. */
+static void dir_burst(const struct p4odp_table *t, const uint8_t *const keys[], uint32_t n,
+		      const struct p4odp_table_entry *out[])
+{
+	const struct p4odp__dir *d = atomic_load_explicit(&t->dir, memory_order_acquire);
+	const _Atomic uint32_t *slot[BURST];
+	uint32_t v[BURST];
+
+	for (uint32_t i = 0; i < n; i++) {
+		v[i] = 0;
+		for (uint32_t j = 0; j < t->key_len; j++)
+			v[i] = v[i] << 8 | keys[i][j];
+		slot[i] = &d->tbl1[v[i] >> d->b2];
+		P4ODP__PREFETCH(slot[i]);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t x = atomic_load_explicit(slot[i], memory_order_acquire);
+
+		if (x & P4ODP__DIR_EXT) {
+			slot[i] = atomic_load_explicit(&d->tbl8, memory_order_acquire) +
+				  ((x & ~P4ODP__DIR_EXT) << d->b2) + (v[i] & ((1u << d->b2) - 1));
+			P4ODP__PREFETCH(slot[i]);
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t x = atomic_load_explicit(slot[i], memory_order_acquire);
+
+		out[i] = x ? atomic_load_explicit(&t->entries[x - 1], memory_order_acquire) : NULL;
+	}
+}
+
+/* Trie: every key one level down per round, the next nodes prefetched. */
+static void trie_burst(const struct p4odp_table *t, const uint8_t *const keys[], uint32_t n,
+		       const struct p4odp_table_entry *out[])
+{
+	const struct p4odp__trie *tr = atomic_load_explicit(&t->trie, memory_order_acquire);
+	const struct p4odp__trie_node *node[BURST];
+	const uint32_t *leaf[BURST];
+	uint32_t x[BURST], pos = tr->pad + P4ODP__TRIE_ROOT_BITS;
+	bool more = false;
+
+	for (uint32_t i = 0; i < n; i++)
+		P4ODP__PREFETCH(&tr->root[p4odp__trie_root_index(tr, keys[i])]);
+	for (uint32_t i = 0; i < n; i++) {
+		uintptr_t s = atomic_load_explicit(&tr->root[p4odp__trie_root_index(tr, keys[i])],
+						   memory_order_acquire);
+
+		x[i] = (uint32_t)(s >> 1);
+		node[i] = s & 1 ? (const struct p4odp__trie_node *)(s - 1) : NULL;
+		leaf[i] = NULL;
+		if (node[i]) {
+			P4ODP__PREFETCH(node[i]);
+			more = true;
+		}
+	}
+	for (; more; pos += P4ODP__TRIE_STRIDE) {
+		more = false;
+		for (uint32_t i = 0; i < n; i++) {
+			if (!node[i])
+				continue;
+			node[i] = p4odp__trie_step(node[i], p4odp__trie_bits(keys[i], t->key_len, pos),
+						   &leaf[i]);
+			P4ODP__PREFETCH(node[i] ? (const void *)node[i] : (const void *)leaf[i]);
+			more |= node[i] != NULL;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (leaf[i])
+			x[i] = *leaf[i];
+		if (x[i])
+			P4ODP__PREFETCH(&t->entries[x[i] - 1]);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = x[i] ? atomic_load_explicit(&t->entries[x[i] - 1], memory_order_acquire) : NULL;
+}
 
 void p4odp_table_lookup_burst(const struct p4odp_table *t, const uint8_t *const keys[],
 			      uint32_t n, const struct p4odp_table_entry *out[])
 {
-	const struct p4odp__cuckoo *h;
-	uint32_t len = t->key_len;
-
-	if (t->kind != P4ODP_TABLE_CUCKOO || len > 16) {
-		for (uint32_t i = 0; i < n; i++)
-			out[i] = p4odp_table_lookup(t, keys[i]);
-		return;
-	}
-	h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
 	for (uint32_t base = 0; base < n; base += BURST) {
 		uint32_t m = n - base < BURST ? n - base : BURST;
-		uint64_t w0[BURST], w1[BURST], hv[BURST];
 
-		/* Hash everything and prefetch both buckets, then the
-		 * entries, then search: the cache misses of the burst
-		 * overlap instead of following each other. */
-		for (uint32_t i = 0; i < m; i++) {
-			const uint8_t *key = keys[base + i];
-			uint32_t b1, b2;
-			uint64_t pat, x;
-
-			w0[i] = p4odp__load(key, len < 8 ? len : 8);
-			x = p4odp__hmix(h->seed, w0[i]);
-			w1[i] = 0;
-			if (len > 8) {
-				w1[i] = p4odp__load(key + 8, len - 8);
-				x = p4odp__hmix(x, w1[i]);
-			}
-			hv[i] = p4odp__hfin(x);
-			p4odp__cuckoo_pos(h, hv[i], &b1, &b2, &pat);
-			P4ODP__PREFETCH(&h->b[b1]);
-			P4ODP__PREFETCH(&h->b[b2]);
+		/* Keys longer than 16 bytes and tuple spaces: one by one. */
+		if (t->kind == P4ODP_TABLE_CUCKOO && t->key_len <= 16) {
+			cuckoo_burst(t, keys + base, m, out + base);
+		} else if (t->kind == P4ODP_TABLE_DIR24) {
+			dir_burst(t, keys + base, m, out + base);
+		} else if (t->kind == P4ODP_TABLE_TRIE) {
+			trie_burst(t, keys + base, m, out + base);
+		} else {
+			for (uint32_t i = 0; i < m; i++)
+				out[base + i] = p4odp_table_lookup(t, keys[base + i]);
 		}
-		/* Then the entries the tags point to. */
-		for (uint32_t i = 0; i < m; i++) {
-			uint32_t b1, b2;
-			uint64_t pat, x;
-
-			p4odp__cuckoo_pos(h, hv[i], &b1, &b2, &pat);
-			x = p4odp__tag_match(atomic_load_explicit(&h->b[b1].tags, memory_order_relaxed),
-					     pat);
-			if (!x) {
-				b1 = b2;
-				x = p4odp__tag_match(atomic_load_explicit(&h->b[b1].tags,
-									  memory_order_relaxed),
-						     pat);
-			}
-			if (x)
-				P4ODP__PREFETCH(atomic_load_explicit(
-					&h->b[b1].obj[__builtin_ctzll(x) >> 3], memory_order_relaxed));
-		}
-		for (uint32_t i = 0; i < m; i++)
-			out[base + i] = p4odp__cuckoo_find2(h, hv[i], w0[i], w1[i]);
 	}
 }

@@ -102,6 +102,7 @@ struct p4odp__field {
 
 struct p4odp__tss_w;
 struct p4odp__dir_w;
+struct p4odp__trie_w;
 
 struct p4odp__writer {
 	char *name;
@@ -136,6 +137,7 @@ struct p4odp__writer {
 
 	struct p4odp__dir_w *dir;
 	struct p4odp__tss_w *tss;
+	struct p4odp__trie_w *trie;
 	struct p4odp_table_stats st;
 };
 
@@ -161,6 +163,13 @@ int p4odp__dir_add(struct p4odp_table *t, uint32_t idx, const struct p4odp__pmat
 int p4odp__dir_del(struct p4odp_table *t, uint32_t idx, const struct p4odp__pmatch *pm);
 int p4odp__dir_clear(struct p4odp_table *t);
 uint32_t p4odp__dir_groups(const struct p4odp_table *t);
+
+int p4odp__trie_init(struct p4odp_table *t);
+void p4odp__trie_fini(struct p4odp_table *t);
+int p4odp__trie_add(struct p4odp_table *t, uint32_t idx, const struct p4odp__pmatch *pm);
+int p4odp__trie_del(struct p4odp_table *t, uint32_t idx, const struct p4odp__pmatch *pm);
+int p4odp__trie_clear(struct p4odp_table *t, struct p4odp__bulk *bulk);
+uint32_t p4odp__trie_nodes(const struct p4odp_table *t);
 
 int p4odp__tss_init(struct p4odp_table *t);
 void p4odp__tss_fini(struct p4odp_table *t);

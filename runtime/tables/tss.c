@@ -113,11 +113,7 @@ const struct p4odp_table_entry *p4odp__tss_lookup(const struct p4odp_table *t,
 		h = atomic_load_explicit(&g->hash, memory_order_acquire);
 		for (uint32_t j = 0; j < kw; j++)
 			m[j] = q[j] & g->mask[j];
-		if (kw <= 2)
-			node = p4odp__cuckoo_find2(h, p4odp__hash_words(h->seed, m, kw), m[0],
-						   kw > 1 ? m[1] : 0);
-		else
-			node = p4odp__cuckoo_find(h, p4odp__hash_words(h->seed, m, kw), m);
+		node = p4odp__cuckoo_find_words(h, m, kw);
 		if (!node)
 			continue;
 		c = node_cands(node, kw);
@@ -259,15 +255,6 @@ static struct p4odp__tss_node *node_new(const struct p4odp_table *t, uint32_t n)
 	return node;
 }
 
-static const struct p4odp__tss_node *node_find(const struct p4odp__cuckoo *h, const uint64_t *kw,
-					       uint32_t n)
-{
-	uint64_t hv = p4odp__hash_words(h->seed, kw, n);
-
-	return n <= 2 ? p4odp__cuckoo_find2(h, hv, kw[0], n > 1 ? kw[1] : 0)
-		      : p4odp__cuckoo_find(h, hv, kw);
-}
-
 int p4odp__tss_add(struct p4odp_table *t, uint32_t idx, const struct p4odp__pmatch *pm)
 {
 	struct p4odp__writer *w = t->w;
@@ -311,7 +298,7 @@ int p4odp__tss_add(struct p4odp_table *t, uint32_t idx, const struct p4odp__pmat
 		fresh = true;
 	}
 	h = atomic_load_explicit(&g->hash, memory_order_relaxed);
-	old = node_find(h, key, kw);
+	old = p4odp__cuckoo_find_words(h, key, kw);
 	n = old ? old->n + 1 : 1;
 	node = node_new(t, n);
 	if (fresh || cand.prio > g->maxprio)
@@ -385,7 +372,7 @@ int p4odp__tss_del(struct p4odp_table *t, uint32_t idx, const struct p4odp__pmat
 	int32_t maxprio = INT32_MIN;
 
 	p4odp__words(pm->value, t->key_len, key);
-	old = node_find(h, key, kw);
+	old = p4odp__cuckoo_find_words(h, key, kw);
 	if (!old)
 		return -ENOENT;  /* cannot happen */
 	oc = node_cands(old, kw);

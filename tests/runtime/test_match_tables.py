@@ -7,9 +7,12 @@ ThreadSanitizer build when it works on this machine), with -Werror, and runs
 them:
 
 - table_api: targeted checks (exact tables end to end, errno of bad specs and
-  matches with no change of state, defaults, dumps, priorities);
+  matches with no change of state, defaults, dumps, priorities, bursts of
+  every structure against lookups one by one);
 - table_model: random entries against a brute-force model, for lpm of widths
-  8 to 128 with and without exact fields, exact, ternary, range, optional;
+  8 to 203 (DIR-24-8, the trie) and with exact fields (tuple space), exact,
+  ternary, range, optional; adds and deletes interleaved; nothing left once
+  every entry is deleted;
 - table_concurrent: two reader threads look up while the writer updates;
 - table_rcu: the QSBR semantics and a use-after-free stress.
 """
@@ -37,12 +40,12 @@ SANITIZER_REPORTS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime
                      "WARNING: ThreadSanitizer")
 TIMEOUT = 300
 
-API_TESTS = ["exact", "exact_sizes", "burst_and_full", "spec", "invalid", "default", "empty", "handles",
-             "iterate", "iterate_lpm", "priorities"]
-MODEL_CONFIGS = ["lpm8", "lpm12", "lpm25", "lpm32", "lpm48", "lpm128", "exact16_lpm32",
-                 "exact8_lpm128_exact9", "exact", "exact_long", "ternary", "ternary_wide",
-                 "range", "optional", "mixed"]
-CONCURRENT_KINDS = ["exact", "dir", "lpm128", "ternary"]
+API_TESTS = ["exact", "exact_sizes", "burst_and_full", "burst_kinds", "code", "spec", "invalid", "default",
+             "empty", "handles", "iterate", "iterate_lpm", "priorities"]
+MODEL_CONFIGS = ["lpm8", "lpm12", "lpm25", "lpm32", "lpm33", "lpm48", "lpm64", "lpm128", "lpm128_any",
+                 "lpm40_any", "lpm203", "exact16_lpm32", "exact8_lpm128_exact9", "exact", "exact_long",
+                 "ternary", "ternary_wide", "range", "optional", "mixed"]
+CONCURRENT_KINDS = ["exact", "dir", "lpm128", "lpm128_tss", "ternary"]
 
 
 @dataclass
@@ -166,7 +169,7 @@ def test_bench_builds_and_reports(tmp_path):
                           capture_output=True, text=True, timeout=TIMEOUT)
     rates = dict(re.findall(r"^(\w+)\s+\S+\s+\d+ entries\s+([\d.]+) Mlookups/s", proc.stdout,
                             re.M))
-    assert set(rates) == {"exact", "lpm", "lpm128", "ternary"}, proc.stdout
+    assert set(rates) == {"exact", "mac", "lpm", "lpm128", "lpm128_tss", "ternary"}, proc.stdout
     assert all(float(r) > 0 for r in rates.values())
     assert "hits 100%" in proc.stdout
 
@@ -191,7 +194,7 @@ def test_model(builds, variant, config):
 
 
 @pytest.mark.parametrize("seed", [11, 12, 13])
-@pytest.mark.parametrize("config", ["lpm32", "lpm128", "ternary", "mixed"])
+@pytest.mark.parametrize("config", ["lpm32", "lpm128", "lpm128_any", "ternary", "mixed"])
 def test_model_more_seeds(builds, config, seed):
     assert "OK" in builds("cc").run(["table_model", config, seed, 1000]).stdout
 

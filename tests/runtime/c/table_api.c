@@ -228,6 +228,155 @@ static void test_burst_and_full(void)
 	p4odp_table_destroy(t);
 }
 
+/* Bursts of every structure, of lengths across the library's inner burst
+ * of 32, give what the lookups one by one give, hits and misses alike. */
+static void test_burst_kinds(void)
+{
+	static const struct {
+		uint32_t n;
+		struct p4odp_key_field f[2];
+		int kind;
+	} specs[] = {
+		{1, {{48, P4ODP_MATCH_EXACT}}, P4ODP_TABLE_CUCKOO},   /* keyed buckets */
+		{2, {{32, P4ODP_MATCH_EXACT}, {72, P4ODP_MATCH_EXACT}}, P4ODP_TABLE_CUCKOO},  /* tags */
+		{1, {{320, P4ODP_MATCH_EXACT}}, P4ODP_TABLE_CUCKOO},  /* long keys */
+		{1, {{32, P4ODP_MATCH_LPM}}, P4ODP_TABLE_DIR24},
+		{1, {{128, P4ODP_MATCH_LPM}}, P4ODP_TABLE_TRIE},
+		{1, {{41, P4ODP_MATCH_LPM}}, P4ODP_TABLE_TRIE},
+		{2, {{16, P4ODP_MATCH_EXACT}, {32, P4ODP_MATCH_LPM}}, P4ODP_TABLE_TSS_LPM},
+		{2, {{16, P4ODP_MATCH_TERNARY}, {8, P4ODP_MATCH_EXACT}}, P4ODP_TABLE_TSS},
+	};
+
+	for (size_t si = 0; si < sizeof(specs) / sizeof(specs[0]); si++) {
+		static struct ref refs[2000];
+		static uint8_t keys[4000][KMAX];
+		const uint8_t *kp[4000];
+		const struct p4odp_table_entry *out[4000];
+		struct layout l;
+		struct p4odp_table *t;
+		uint32_t hits = 0;
+
+		layout_init(&l, specs[si].n, specs[si].f);
+		t = layout_table(&l, 2000, 4, NULL);
+		CHECK_EQ(p4odp_table_kind(t), specs[si].kind);
+		for (uint32_t i = 0; i < 2000; i++) {
+			struct ref *r = &refs[i];
+			struct p4odp_match m;
+
+			memset(r, 0, sizeof(*r));
+			for (uint32_t f = 0; f < l.n; f++) {
+				uint32_t w = l.f[f].width_bits, plen = w;
+
+				if (l.f[f].match_kind == P4ODP_MATCH_LPM)
+					plen = w / 4 + rnd_below(w - w / 4 + 1);
+				if (l.f[f].match_kind == P4ODP_MATCH_TERNARY)
+					plen = rnd_below(w + 1);
+				for (uint32_t b = 0; b < plen; b++)
+					field_bit(&l, f, b, r->mask);
+				r->plen[f] = plen;
+				field_random(&l, f, r->val);
+			}
+			for (uint32_t k = 0; k < l.key_len; k++)
+				r->val[k] &= r->mask[k];
+			r->prio = (int32_t)i;
+			m = ref_match(&l, r);
+			CHECK(p4odp_table_add(t, &m, (uint16_t)i, NULL) >= 0 ||
+			      p4odp_table_find(t, &m) >= 0);  /* a duplicate */
+		}
+		for (uint32_t i = 0; i < 4000; i++) {
+			/* Half inside an entry, half random. */
+			if (i % 2) {
+				ref_key(&l, &refs[rnd_below(2000)], keys[i]);
+			} else {
+				for (uint32_t f = 0; f < l.n; f++)
+					field_random(&l, f, keys[i]);
+			}
+			kp[i] = keys[i];
+		}
+		for (uint32_t at = 0, len = 1; at < 4000; at += len, len = len % 97 + 1) {
+			if (at + len > 4000)
+				len = 4000 - at;
+			p4odp_table_lookup_burst(t, kp + at, len, out + at);
+		}
+		for (uint32_t i = 0; i < 4000; i++) {
+			CHECK(out[i] == p4odp_table_lookup(t, kp[i]));
+			hits += out[i] != NULL;
+		}
+		CHECK(hits >= 2000);
+		p4odp_table_destroy(t);
+	}
+}
+
+struct code_seen {
+	uint32_t n;
+	int32_t prio_sum;
+	uint32_t actions;
+};
+
+static int visit_code(void *arg, int64_t handle, const struct p4odp_match *m,
+		      const struct p4odp_table_entry *e)
+{
+	struct code_seen *seen = arg;
+
+	(void)handle;
+	CHECK(!memcmp(m->fields[0].value, (uint8_t[]){0x12, 0}, 2));
+	CHECK_EQ(m->fields[1].value[0], 7);
+	seen->n++;
+	seen->prio_sum += m->priority;
+	seen->actions += e->action_id;
+	return 0;
+}
+
+/* A code table keeps its entries for the control plane (find, dumps with
+ * priorities, modify, delete, clear) while every lookup misses. */
+static void test_code(void)
+{
+	struct p4odp_key_field f[] = {{16, P4ODP_MATCH_TERNARY}, {8, P4ODP_MATCH_EXACT}};
+	struct p4odp_table_spec spec = {"code", 2, f, 8, 4, P4ODP_TABLE_CODE};
+	struct p4odp_table *t;
+	uint8_t key[3] = {0x12, 0x34, 7}, mask[2] = {0xff, 0};
+	struct p4odp_field_match fm[2] = {{.value = key, .mask = mask}, {.value = key + 2}};
+	struct p4odp_match m = {fm, 5};
+	const struct p4odp_table_entry *out[2];
+	const uint8_t *kp[2] = {key, key};
+	uint32_t data = 77;
+	int64_t h;
+
+	key[1] = 0;
+	CHECK_EQ(p4odp_table_create(&spec, NULL, &t), 0);
+	CHECK_EQ(p4odp_table_kind(t), P4ODP_TABLE_CODE);
+	CHECK(!strcmp(p4odp_table_kind_name(t), "code"));
+	h = p4odp_table_add(t, &m, 3, &data);
+	CHECK(h >= 0);
+	CHECK_EQ(p4odp_table_add(t, &m, 4, &data), -EEXIST);
+	m.priority = 6;  /* priorities count: another entry */
+	CHECK(p4odp_table_add(t, &m, 4, &data) >= 0);
+	CHECK_EQ(p4odp_table_count(t), 2);
+	m.priority = 5;
+	CHECK_EQ(p4odp_table_find(t, &m), h);
+	CHECK(!p4odp_table_lookup(t, key));
+	p4odp_table_lookup_burst(t, kp, 2, out);
+	CHECK(!out[0] && !out[1]);
+	CHECK_EQ(p4odp_table_set_default(t, 9, &data), 0);
+	CHECK_EQ(p4odp_table_get_default(t)->action_id, 9);
+	CHECK_EQ(p4odp_table_modify(t, h, 8, NULL), 0);
+	{
+		struct code_seen seen = {0};
+
+		CHECK_EQ(p4odp_table_foreach(t, visit_code, &seen), 0);
+		CHECK_EQ(seen.n, 2);
+		CHECK_EQ(seen.prio_sum, 11);
+		CHECK_EQ(seen.actions, 8 + 4);
+	}
+	CHECK_EQ(p4odp_table_delete(t, h), 0);
+	CHECK_EQ(p4odp_table_count(t), 1);
+	CHECK_EQ(p4odp_table_clear(t), 0);
+	CHECK_EQ(p4odp_table_count(t), 0);
+	p4odp_table_destroy(t);
+	spec.n_fields = 0;
+	CHECK_EQ(p4odp_table_create(&spec, NULL, &t), -EINVAL);
+}
+
 static void test_spec(void)
 {
 	struct p4odp_key_field f[4];
@@ -240,8 +389,8 @@ static void test_spec(void)
 	} kinds[] = {
 		{1, {{32, P4ODP_MATCH_LPM}}, P4ODP_TABLE_DIR24},
 		{1, {{8, P4ODP_MATCH_LPM}}, P4ODP_TABLE_DIR24},
-		{1, {{33, P4ODP_MATCH_LPM}}, P4ODP_TABLE_TSS_LPM},
-		{1, {{128, P4ODP_MATCH_LPM}}, P4ODP_TABLE_TSS_LPM},
+		{1, {{33, P4ODP_MATCH_LPM}}, P4ODP_TABLE_TRIE},
+		{1, {{128, P4ODP_MATCH_LPM}}, P4ODP_TABLE_TRIE},
 		{2, {{16, P4ODP_MATCH_EXACT}, {32, P4ODP_MATCH_LPM}}, P4ODP_TABLE_TSS_LPM},
 		{2, {{32, P4ODP_MATCH_LPM}, {8, P4ODP_MATCH_TERNARY}}, P4ODP_TABLE_TSS},
 		{1, {{8, P4ODP_MATCH_RANGE}}, P4ODP_TABLE_TSS},
@@ -256,10 +405,13 @@ static void test_spec(void)
 		CHECK_EQ(p4odp_table_create(&s, NULL, &t), 0);
 		CHECK_EQ(p4odp_table_kind(t), kinds[i].kind);
 		p4odp_table_destroy(t);
-		/* Asked for by name: the same structure; any other fails, except TSS-LPM for DIR-24-8. */
-		for (int kind = P4ODP_TABLE_EMPTY; kind <= P4ODP_TABLE_TSS; kind++) {
+		/* Asked for by name: the same structure; any other fails, except TSS-LPM for DIR-24-8
+		 * or the trie, and code for any table with fields. */
+		for (int kind = P4ODP_TABLE_EMPTY; kind <= P4ODP_TABLE_CODE; kind++) {
 			bool allowed = kind == kinds[i].kind ||
-				       (kind == P4ODP_TABLE_TSS_LPM && kinds[i].kind == P4ODP_TABLE_DIR24);
+				       (kind == P4ODP_TABLE_TSS_LPM && (kinds[i].kind == P4ODP_TABLE_DIR24 ||
+									kinds[i].kind == P4ODP_TABLE_TRIE)) ||
+				       (kind == P4ODP_TABLE_CODE && kinds[i].n);
 
 			s.kind = (uint8_t)kind;
 			CHECK_EQ(p4odp_table_create(&s, NULL, &t), allowed ? 0 : -EINVAL);
@@ -717,6 +869,8 @@ int main(int argc, char **argv)
 		{"exact", test_exact},
 		{"exact_sizes", test_exact_sizes},
 		{"burst_and_full", test_burst_and_full},
+		{"burst_kinds", test_burst_kinds},
+		{"code", test_code},
 		{"spec", test_spec},
 		{"invalid", test_invalid},
 		{"default", test_default},

@@ -5,8 +5,10 @@
  * own match and version with a checksum, so a reader checks that what it got
  * is complete and matches its key. Stable entries are never deleted (only
  * modified): keys they cover must never miss, even while the cuckoo hash
- * displaces entries or a tuple-space group is rebuilt bigger.
- * Usage: table_concurrent KIND [MILLISECONDS]   KIND: exact dir lpm128 ternary
+ * displaces entries, a tuple-space group is rebuilt bigger or trie nodes
+ * are copied.
+ * Usage: table_concurrent KIND [MILLISECONDS]
+ *   KIND: exact dir lpm128 (trie) lpm128_tss (the same in tuple space) ternary
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -21,7 +23,7 @@
 #define N_STABLE 16
 #define N_CHURN 6000
 
-enum kind { K_EXACT, K_DIR, K_LPM128, K_TERNARY };
+enum kind { K_EXACT, K_DIR, K_LPM128, K_LPM128_TSS, K_TERNARY };
 
 static enum kind kind;
 static struct layout lay;
@@ -110,6 +112,7 @@ static void make_descs(void)
 			desc_prefix(m, i < N_STABLE ? 8 : 14 + rnd_below(19));
 			break;
 		case K_LPM128:
+		case K_LPM128_TSS:
 			desc_prefix(m, i < N_STABLE ? 8 : 9 + rnd_below(120));
 			break;
 		case K_TERNARY:
@@ -250,13 +253,16 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-	static const char *const names[] = {"exact", "dir", "lpm128", "ternary"};
+	static const char *const names[] = {"exact", "dir", "lpm128", "lpm128_tss", "ternary"};
 	static const struct p4odp_key_field fields[][2] = {
 		{{64, P4ODP_MATCH_EXACT}},
 		{{32, P4ODP_MATCH_LPM}},
 		{{128, P4ODP_MATCH_LPM}},
+		{{128, P4ODP_MATCH_LPM}},
 		{{32, P4ODP_MATCH_TERNARY}, {8, P4ODP_MATCH_EXACT}},
 	};
+	static const uint8_t kinds[] = {P4ODP_TABLE_CUCKOO, P4ODP_TABLE_DIR24, P4ODP_TABLE_TRIE,
+					P4ODP_TABLE_TSS_LPM, P4ODP_TABLE_TSS};
 	static struct reader rd[READERS];
 	pthread_t th[READERS];
 	double ms = argc > 2 ? strtod(argv[2], NULL) : 1000, t0;
@@ -265,11 +271,11 @@ int main(int argc, char **argv)
 	struct p4odp_rcu_stats rst;
 	int k = -1;
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (argc > 1 && !strcmp(argv[1], names[i]))
 			k = i;
 	if (k < 0) {
-		fprintf(stderr, "usage: %s exact|dir|lpm128|ternary [MS]\n", argv[0]);
+		fprintf(stderr, "usage: %s exact|dir|lpm128|lpm128_tss|ternary [MS]\n", argv[0]);
 		return 2;
 	}
 	kind = (enum kind)k;
@@ -277,7 +283,12 @@ int main(int argc, char **argv)
 	make_descs();
 	CHECK_EQ(p4odp_rcu_create(&rcu), 0);
 	/* Exact: 80% load at the limit, so inserts displace. */
-	table = layout_table(&lay, kind == K_EXACT ? 5734 : 8000, DATA_LEN, rcu);
+	{
+		struct p4odp_table_spec spec = {"concurrent", lay.n, lay.f,
+						kind == K_EXACT ? 5734 : 8000, DATA_LEN, kinds[k]};
+
+		CHECK_EQ(p4odp_table_create(&spec, rcu, &table), 0);
+	}
 	{
 		struct desc dflt = {0};
 		uint8_t d[DATA_LEN];

@@ -1,7 +1,8 @@
 /*
  * Random entries against the brute-force model of table_test.h: adds
  * (with duplicates), lookups on keys that hit and keys that do not, deletes
- * and modifies by handle and by match, clear, dumps.
+ * and modifies by handle and by match, adds and deletes interleaved, clear,
+ * dumps.
  * Usage: table_model CONFIG [SEED [ENTRIES]]  (prints "table_model CONFIG: OK").
  */
 #include "table_test.h"
@@ -12,31 +13,38 @@
 #define R P4ODP_MATCH_RANGE
 #define O P4ODP_MATCH_OPTIONAL
 
+static const struct config *cfg;
+
 static const struct config {
 	const char *name;
 	uint32_t n;
 	struct p4odp_key_field f[FMAX];
 	uint32_t entries;
 	int kind;
+	bool any_plen;  /* lpm prefix lengths uniform, not mostly long */
 } configs[] = {
-	{"lpm8", 1, {{8, L}}, 200, P4ODP_TABLE_DIR24},
-	{"lpm12", 1, {{12, L}}, 1500, P4ODP_TABLE_DIR24},
-	{"lpm25", 1, {{25, L}}, 2000, P4ODP_TABLE_DIR24},
-	{"lpm32", 1, {{32, L}}, 3000, P4ODP_TABLE_DIR24},
-	{"lpm48", 1, {{48, L}}, 3000, P4ODP_TABLE_TSS_LPM},
-	{"lpm128", 1, {{128, L}}, 3000, P4ODP_TABLE_TSS_LPM},
-	{"exact16_lpm32", 2, {{16, E}, {32, L}}, 3000, P4ODP_TABLE_TSS_LPM},
-	{"exact8_lpm128_exact9", 3, {{8, E}, {128, L}, {9, E}}, 3000, P4ODP_TABLE_TSS_LPM},
-	{"exact", 3, {{32, E}, {16, E}, {5, E}}, 3000, P4ODP_TABLE_CUCKOO},
-	{"exact_long", 2, {{128, E}, {128, E}}, 3000, P4ODP_TABLE_CUCKOO},
-	{"ternary", 3, {{32, T}, {16, T}, {8, T}}, 3000, P4ODP_TABLE_TSS},
-	{"ternary_wide", 3, {{128, T}, {128, T}, {16, E}}, 2000, P4ODP_TABLE_TSS},
-	{"range", 2, {{16, R}, {12, R}}, 1000, P4ODP_TABLE_TSS},
-	{"optional", 3, {{8, O}, {32, O}, {16, E}}, 2000, P4ODP_TABLE_TSS},
-	{"mixed", 5, {{8, E}, {32, T}, {16, R}, {9, O}, {24, L}}, 3000, P4ODP_TABLE_TSS},
+	{"lpm8", 1, {{8, L}}, 200, P4ODP_TABLE_DIR24, false},
+	{"lpm12", 1, {{12, L}}, 1500, P4ODP_TABLE_DIR24, false},
+	{"lpm25", 1, {{25, L}}, 2000, P4ODP_TABLE_DIR24, false},
+	{"lpm32", 1, {{32, L}}, 3000, P4ODP_TABLE_DIR24, false},
+	{"lpm33", 1, {{33, L}}, 3000, P4ODP_TABLE_TRIE, false},
+	{"lpm48", 1, {{48, L}}, 3000, P4ODP_TABLE_TRIE, false},
+	{"lpm64", 1, {{64, L}}, 3000, P4ODP_TABLE_TRIE, false},
+	{"lpm128", 1, {{128, L}}, 3000, P4ODP_TABLE_TRIE, false},
+	{"lpm128_any", 1, {{128, L}}, 3000, P4ODP_TABLE_TRIE, true},
+	{"lpm40_any", 1, {{40, L}}, 3000, P4ODP_TABLE_TRIE, true},
+	{"lpm203", 1, {{203, L}}, 2000, P4ODP_TABLE_TRIE, false},
+	{"exact16_lpm32", 2, {{16, E}, {32, L}}, 3000, P4ODP_TABLE_TSS_LPM, false},
+	{"exact8_lpm128_exact9", 3, {{8, E}, {128, L}, {9, E}}, 3000, P4ODP_TABLE_TSS_LPM, false},
+	{"exact", 3, {{32, E}, {16, E}, {5, E}}, 3000, P4ODP_TABLE_CUCKOO, false},
+	{"exact_long", 2, {{128, E}, {128, E}}, 3000, P4ODP_TABLE_CUCKOO, false},
+	{"ternary", 3, {{32, T}, {16, T}, {8, T}}, 3000, P4ODP_TABLE_TSS, false},
+	{"ternary_wide", 3, {{128, T}, {128, T}, {16, E}}, 2000, P4ODP_TABLE_TSS, false},
+	{"range", 2, {{16, R}, {12, R}}, 1000, P4ODP_TABLE_TSS, false},
+	{"optional", 3, {{8, O}, {32, O}, {16, E}}, 2000, P4ODP_TABLE_TSS, false},
+	{"mixed", 5, {{8, E}, {32, T}, {16, R}, {9, O}, {24, L}}, 3000, P4ODP_TABLE_TSS, false},
 };
 
-static const struct config *cfg;
 static struct layout lay;
 static struct ref *refs;
 static uint32_t n_refs, cap_refs;
@@ -65,7 +73,7 @@ static uint32_t random_plen(uint32_t width)
 {
 	/* Mostly long prefixes: short ones are few (and expensive to
 	 * write in DIR-24-8), but some of every length. */
-	if (rnd_below(50) == 0)
+	if (cfg->any_plen || rnd_below(50) == 0)
 		return rnd_below(width + 1);
 	return width / 2 + rnd_below(width - width / 2 + 1);
 }
@@ -359,6 +367,21 @@ int main(int argc, char **argv)
 	CHECK_EQ(p4odp_table_foreach(t, visit, &ds), 0);
 	CHECK_EQ(ds.n, n_live());
 
+	/* 2b. adds and deletes interleaved, checked as they go */
+	for (uint32_t i = 0; i < n; i++) {
+		struct ref *r = rnd() & 1 ? random_live() : NULL;
+
+		if (r) {
+			CHECK_EQ(p4odp_table_delete(t, r->handle), 0);
+			r->live = false;
+		} else if (n_refs < cap_refs) {
+			add_random(t, 1);
+		}
+		if (i % 64 == 0)
+			check_all(t, 64);
+	}
+	check_all(t, lookups);
+
 	/* 3. more adds, up to the table's limit */
 	add_random(t, n / 2);
 	check_all(t, lookups);
@@ -366,7 +389,7 @@ int main(int argc, char **argv)
 	CHECK_EQ(p4odp_table_count(t), 2 * cfg->entries);
 	check_all(t, lookups / 4);
 
-	/* 4. delete most, then clear, then start again */
+	/* 4. delete most */
 	for (uint32_t i = 0; i < n_refs; i++) {
 		if (refs[i].live && rnd_below(10)) {
 			CHECK_EQ(p4odp_table_delete(t, refs[i].handle), 0);
@@ -374,9 +397,25 @@ int main(int argc, char **argv)
 		}
 	}
 	check_all(t, lookups / 4);
+	/* 5. delete the rest: nothing left behind (DIR-24-8 groups, trie
+	 * nodes, tuple-space groups); then add, clear, and start again */
+	for (uint32_t i = 0; i < n_refs; i++) {
+		if (refs[i].live) {
+			CHECK_EQ(p4odp_table_delete(t, refs[i].handle), 0);
+			refs[i].live = false;
+		}
+	}
+	p4odp_table_stats(t, &st);
+	CHECK_EQ(st.entries, 0);
+	CHECK_EQ(st.groups, 0);
+	check_all(t, 1000);
+	n_refs = 0;
+	add_random(t, n / 2);
 	CHECK_EQ(p4odp_table_clear(t), 0);
 	for (uint32_t i = 0; i < n_refs; i++)
 		refs[i].live = false;
+	p4odp_table_stats(t, &st);
+	CHECK_EQ(st.groups, 0);
 	check_all(t, 1000);
 	n_refs = 0;
 	add_random(t, n / 4);
