@@ -63,6 +63,33 @@ def test_default_action_data_size_and_const_entries(tmp_path: Path):
                              f"Ing.set 3 0&&&0 => 6 7 {(1 << 24) - 1 - 9}")
 
 
+def test_const_entries_compiled_to_code_in_the_order_they_win(tmp_path: Path):
+    result, _ = layouts(tmp_path, TABLES + """
+        table third {
+            key = { hdr.h.w : lpm; }
+            actions = { other; }
+            const entries = {
+                0x1200 &&& 0xff00 : other(1);
+                0x1234 : other(2);
+                0x1200 &&& 0xf000 : other(3);
+                0x1234 : other(4);
+            }
+        }
+    """, "first.apply(); second.apply(); third.apply();")
+    first, third = result.table_layouts["first"], result.table_layouts["third"]
+    assert first.structure == third.structure == "code"
+    # As the runtime ranks them: by simple_switch priority, the smaller first (the entries
+    # without one by position, the one with `priority = 9` after them), then in program order.
+    assert [(e.action, e.data) for e in first.code_entries] == \
+        [("other", (0xff, 0, 0)), ("set", (4, 0, 5)), ("set", (6, 0, 7))]
+    assert [[(m.value, m.mask) for m in e.matches] for e in first.code_entries] == \
+        [[(1, 0xff), (2, 3)], [(2, 0xff), (0, 0)], [(3, 0xff), (0, 0)]]
+    # The longest prefix first; the second entry with the match of an earlier one is left out.
+    assert [(e.matches[0].value, e.matches[0].mask, e.data) for e in third.code_entries] == \
+        [(0x1234, 0xffff, (2,)), (0x1200, 0xff00, (1,)), (0x1000, 0xf000, (3,))]
+    assert result.table_layouts["second"].code_entries == ()
+
+
 def test_properties_it_cannot_honour_are_positioned_errors(tmp_path: Path):
     result, diags = layouts(tmp_path, """
         table t { key = { hdr.h.a : exact; } actions = { NoAction; } support_timeout = true; }

@@ -38,7 +38,7 @@ def table(keys: str, extra: str = "") -> str:
     ("hdr.h.a : exact; hdr.h.w : exact;", "cuckoo"),
     ("hdr.h.w : lpm;", "dir-24-8"),
     ("hdr.h.w ++ hdr.h.w : lpm @name(\"w32\");", "dir-24-8"),
-    ("hdr.h.w ++ hdr.h.w ++ hdr.h.a : lpm @name(\"w40\");", "tss-lpm"),  # wider than 32 bits
+    ("hdr.h.w ++ hdr.h.w ++ hdr.h.a : lpm @name(\"w40\");", "trie"),  # wider than 32 bits
     ("hdr.h.a : exact; hdr.h.w : lpm;", "tss-lpm"),
     ("hdr.h.a : ternary;", "tss"),
     ("hdr.h.a : range;", "tss"),
@@ -54,13 +54,36 @@ def test_match_kinds_choose_the_structure(tmp_path: Path, keys: str, structure: 
 
 @pytest.mark.parametrize("extra", [
     "const entries = { 1 : set(1); 2 : set(2); } const default_action = set(0);",
-    "const entries = { 1 : set(1); }",
-    "entries = { 1 : set(1); } const default_action = set(0);",
+    "const entries = { 1 : set(1); 2 : set(2); }",
 ])
-def test_entries_do_not_change_the_choice(tmp_path: Path, extra: str):
+def test_const_entries_are_compiled_to_code(tmp_path: Path, extra: str):
     found, reports = structures(tmp_path, table("hdr.h.a : exact;", extra), "t.apply();")
-    assert found == {"Ing.t": "cuckoo"}
-    assert any("table Ing.t: cuckoo (exact 8 bits, size 1024)" in r for r in reports)
+    assert found == {"Ing.t": "code"}
+    assert any("table Ing.t: code (2 const entries; exact 8 bits, size 1024)" in r for r in reports)
+
+
+@pytest.mark.parametrize("keys, entries, structure", [
+    # Entries the control plane may change stay in the runtime's structure.
+    ("hdr.h.a : exact;", "entries = { 1 : set(1); }", "cuckoo"),
+    # Keys of every match kind, up to 64 bits each.
+    ("hdr.h.w : lpm; hdr.h.b : ternary; hdr.h.a : range; hdr.h.a : optional @name(\"o\");",
+     "const entries = { (0x100 &&& 0xff00, _, 1 .. 2, _) : set(1); }", "code"),
+    ("hdr.h.w ++ hdr.h.w ++ hdr.h.w ++ hdr.h.w ++ hdr.h.a : exact @name(\"x\");",
+     "const entries = { 1 : set(1); }", "cuckoo"),  # a key field of 72 bits
+    # Few enough to try one by one; exact keys of 64 bits at most: one switch.
+    ("hdr.h.a : ternary;", "const entries = { " + " ".join(f"{i} : set(1);" for i in range(32)) + " }", "code"),
+    ("hdr.h.a : ternary;", "const entries = { " + " ".join(f"{i} : set(1);" for i in range(33)) + " }", "tss"),
+    ("hdr.h.a : exact; hdr.h.w : exact;",
+     "const entries = { " + " ".join(f"({i}, 1) : set(1);" for i in range(256)) + " }", "code"),
+    # Exact fields of 72 bits together: tried one by one.
+    ("hdr.h.w ++ hdr.h.w ++ hdr.h.w ++ hdr.h.w : exact @name(\"x\"); hdr.h.a : exact;",
+     "const entries = { " + " ".join(f"({i}, 1) : set(1);" for i in range(32)) + " }", "code"),
+    ("hdr.h.w ++ hdr.h.w ++ hdr.h.w ++ hdr.h.w : exact @name(\"x\"); hdr.h.a : exact;",
+     "const entries = { " + " ".join(f"({i}, 1) : set(1);" for i in range(33)) + " }", "cuckoo"),
+])
+def test_which_const_entries_are_compiled(tmp_path: Path, keys: str, entries: str, structure: str):
+    found, _ = structures(tmp_path, table(keys, entries), "t.apply();")
+    assert found == {"Ing.t": structure}
 
 
 def test_keys_are_control_plane_names(tmp_path: Path):
@@ -88,12 +111,16 @@ def test_choose_structure_says_why(tmp_path: Path):
 
 
 def test_the_switch_builds_the_chosen_structure(tmp_path: Path):
-    source = v1model("t.apply(); u.apply();", table("hdr.h.w : lpm;") + """
+    source = v1model("t.apply(); u.apply(); c.apply();", table("hdr.h.w : lpm;") + """
         table u { key = { hdr.h.a : ternary; } actions = { NoAction; } }
+        table c { key = { hdr.h.b : exact; } actions = { set; } const entries = { 7 : set(3); } }
     """)
     program = load(tmp_path, source)
     chosen = generate_c(program, source, Diagnostics())["datapath.c"]
     assert '{ "Ing.t",' in chosen and ", P4ODP_TABLE_DIR24 }," in chosen and ", P4ODP_TABLE_TSS }," in chosen
+    # The const entries are matched by the generated C: two lookups go to the runtime, not three.
+    assert ", P4ODP_TABLE_CODE }," in chosen and chosen.count("p4_table_lookup(pc, ") == 2
+    assert "case UINT64_C(7):" in chosen
     # Without the pass the runtime picks from the match kinds itself.
     deferred = generate_c(program, source, Diagnostics(), PassOptions(skip=["table-structures"]))["datapath.c"]
     assert ", P4ODP_TABLE_AUTO }," in deferred and "P4ODP_TABLE_DIR24" not in deferred

@@ -1,5 +1,10 @@
 """Tables: an application as a lookup and a switch over its actions, as the table-layout pass laid
-the table out, and the control-plane description of the table."""
+the table out, and the control-plane description of the table.
+
+A table the table-structures pass compiled to code (`code`: const entries; `empty`: no key) is
+matched by the generated C itself, its entries' action data in a static array; the runtime's
+table then serves the control plane, and the default action when the control plane may change
+it (p4_table_default)."""
 
 from __future__ import annotations
 
@@ -11,14 +16,16 @@ from p4odp.transpiler.codegen.scope import Binding
 from p4odp.transpiler.ctypes_map import c_ident
 from p4odp.transpiler.model import CActionParam, CAction, CKeyField, CTable
 from p4odp.transpiler.passes.table_layout import ActionLayout, TableLayout
+from p4odp.transpiler.passes.table_structures import MAX_CODE_KEY_WIDTH
 
 __all__ = ["Tables", "c_table", "c_action"]
 
 # The runtime's names of the match kinds and of the table-structures pass's lookup structures.
 MATCH_KINDS = {"exact": "P4ODP_MATCH_EXACT", "lpm": "P4ODP_MATCH_LPM", "ternary": "P4ODP_MATCH_TERNARY",
                "range": "P4ODP_MATCH_RANGE", "optional": "P4ODP_MATCH_OPTIONAL"}
-TABLE_KINDS = {"auto": "P4ODP_TABLE_AUTO", "empty": "P4ODP_TABLE_EMPTY", "cuckoo": "P4ODP_TABLE_CUCKOO",
-               "dir-24-8": "P4ODP_TABLE_DIR24", "tss-lpm": "P4ODP_TABLE_TSS_LPM", "tss": "P4ODP_TABLE_TSS"}
+TABLE_KINDS = {"auto": "P4ODP_TABLE_AUTO", "empty": "P4ODP_TABLE_EMPTY", "code": "P4ODP_TABLE_CODE",
+               "cuckoo": "P4ODP_TABLE_CUCKOO", "dir-24-8": "P4ODP_TABLE_DIR24", "trie": "P4ODP_TABLE_TRIE",
+               "tss-lpm": "P4ODP_TABLE_TSS_LPM", "tss": "P4ODP_TABLE_TSS"}
 
 
 def c_table(layout: TableLayout) -> CTable:
@@ -49,19 +56,23 @@ class Tables:
         self.emit(f"/* table {layout.name} */")
         self.emit("{")
         self.indent += 1
-        if layout.key_bytes:
-            self.emit(f"uint8_t key[{layout.key_bytes}] = {{0}};")
-            for key in layout.keys:
-                self.store_value("key", key.bit_offset, key.expr)
+        if layout.structure in ("code", "empty"):
+            data = self.match_in_code(layout, hit, run)
         else:
-            self.emit("const uint8_t *key = NULL;")
-        self.emit(f"const struct p4odp_table_entry *entry = p4_table_lookup(pc, {layout.index}, key, &{hit});")
-        self.emit(f"{run} = entry->action_id;")
+            if layout.key_bytes:
+                self.emit(f"uint8_t key[{layout.key_bytes}] = {{0}};")
+                for key in layout.keys:
+                    self.store_value("key", key.bit_offset, key.expr)
+            else:
+                self.emit("const uint8_t *key = NULL;")
+            self.emit(f"const struct p4odp_table_entry *entry = p4_table_lookup(pc, {layout.index}, key, &{hit});")
+            self.emit(f"{run} = entry->action_id;")
+            data = "entry->data"
         self.emit(f"switch ({run}) {{")
         for action in layout.actions:
             self.emit(f"case {action.id}: {{")
             self.indent += 1
-            self.action_case(self.bindings.lookup(action.action), "entry->data")
+            self.action_case(self.bindings.lookup(action.action), data)
             self.indent -= 1
             self.emit("\tbreak;")
             self.emit("}")
@@ -71,6 +82,66 @@ class Tables:
         self.indent -= 1
         self.emit("}")
         return {"hit": hit, "action_run": run, "actions": {a.action: a.id for a in layout.actions}}
+
+    def match_in_code(self, layout: TableLayout, hit: str, run: str) -> str:
+        """Match the key against the const entries (none for a keyless table): set `hit` and `run`;
+        the C name of the action data."""
+        entries = layout.code_entries
+        if layout.data_bytes:
+            if entries:
+                rows = ", ".join("{" + ", ".join(map(str, e.data)) + "}" for e in entries)
+                self.emit(f"static const uint8_t entry_data[{len(entries)}][{layout.data_bytes}] = {{{rows}}};")
+            if layout.default_const:
+                default = list(layout.default_data) + [0] * (layout.data_bytes - len(layout.default_data))
+                self.emit(f"static const uint8_t default_data[{layout.data_bytes}] = "
+                          f"{{{', '.join(map(str, default))}}};")
+            self.emit("const uint8_t *data;")
+        keys = []
+        for key in layout.keys:
+            value = f"(uint64_t)({self.value(key.expr)})"
+            if isinstance(key.expr.type, t.Bits) and key.expr.type.signed and key.width < 64:
+                value = f"({value} & UINT64_C({(1 << key.width) - 1}))"  # its bits, as in the runtime's key
+            name = self.temp("k")
+            self.emit(f"uint64_t {name} = {value};")
+            keys.append(name)
+        ids = {a.action: a.id for a in layout.actions}
+        found = [f"{run} = {ids[e.action]}; {hit} = 1;" + (f" data = entry_data[{i}];" if layout.data_bytes else "")
+                 for i, e in enumerate(entries)]
+        switch = entries and all(k.match_kind == "exact" for k in layout.keys) and \
+            sum(k.width for k in layout.keys) <= MAX_CODE_KEY_WIDTH
+        if switch:
+            # One switch on the fields side by side.
+            parts, values, shift = [], [0] * len(entries), 0
+            for index in reversed(range(len(layout.keys))):
+                parts.insert(0, f"{keys[index]} << {shift}" if shift else keys[index])
+                for n, entry in enumerate(entries):
+                    values[n] |= entry.matches[index].value << shift
+                shift += layout.keys[index].width
+            self.emit(f"switch ({' | '.join(parts)}) {{")
+            for value, statement in zip(values, found):
+                self.emit(f"case UINT64_C({value}):")
+                self.emit(f"\t{statement}")
+                self.emit("\tbreak;")
+            self.emit("default: {")
+        else:
+            for n, (entry, statement) in enumerate(zip(entries, found)):
+                conditions = [c for m, k, name in zip(entry.matches, layout.keys, keys) for c in _conditions(m, k, name)]
+                self.emit(f"{'} else ' if n else ''}if ({' && '.join(conditions) or '1'}) {{")
+                self.emit(f"\t{statement}")
+            if entries:
+                self.emit("} else {")
+        self.indent += bool(entries)
+        if layout.default_const:
+            self.emit(f"{run} = {layout.default_action}; {hit} = 0;" + (" data = default_data;" if layout.data_bytes else ""))
+        else:
+            self.emit(f"const struct p4odp_table_entry *entry = p4_table_default(pc, {layout.index});")
+            self.emit(f"{run} = entry->action_id; {hit} = 0;" + (" data = entry->data;" if layout.data_bytes else ""))
+        self.indent -= bool(entries)
+        if entries:
+            self.emit("}")
+        if switch:
+            self.emit("}")
+        return "data" if layout.data_bytes else "NULL"
 
     def action_case(self, action: ir.Action, data: str) -> None:
         """An action a table runs: its parameters loaded from the action data at the C pointer `data`
@@ -87,3 +158,26 @@ class Tables:
                 self.emit(f"{name} = {self.wrap(load, typ) if isinstance(typ, t.Bits) and typ.signed else load};")
             self.bindings.names[param.name] = Binding(name, typ)
         self.block(action.body)
+
+
+def _conditions(match, key, name: str) -> list:
+    """C conditions on the key field `name` (a uint64_t) for one const entry's match."""
+    top = (1 << key.width) - 1
+    if key.match_kind == "range":
+        if match.low > match.high:
+            return ["0"]  # an empty range, which the runtime refuses when it adds the entries
+        if match.low == match.high:
+            return [f"{name} == UINT64_C({match.low})"]
+        if (match.low, match.high) == (0, top):
+            return []
+        if match.low == 0:
+            return [f"{name} <= UINT64_C({match.high})"]
+        if match.high == top:
+            return [f"{name} >= UINT64_C({match.low})"]
+        # One unsigned comparison: below low wraps around above high - low.
+        return [f"{name} - UINT64_C({match.low}) <= UINT64_C({match.high - match.low})"]
+    if not match.mask:
+        return []
+    if match.mask == top:
+        return [f"{name} == UINT64_C({match.value})"]
+    return [f"({name} & UINT64_C({match.mask})) == UINT64_C({match.value})"]

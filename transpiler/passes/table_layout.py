@@ -15,7 +15,10 @@ records it in `PassResult.table_layouts` (by the table's name in the IR):
 * the size (simple_switch's 1024 when none is given) and the lookup
   structure the table-structures pass chose;
 * const entries as control-plane commands: `ACTION KEY... => DATA...
-  [PRIORITY]`, with the smaller priority winning as in simple_switch_CLI.
+  [PRIORITY]`, with the smaller priority winning as in simple_switch_CLI;
+  and, for the tables the table-structures pass compiles to code, as
+  value/mask pairs and ranges with their action data, in the order a lookup
+  tries them (the first that matches wins, as the runtime's rules say).
 
 Table properties other than `key`, `actions`, `default_action`, `size` and
 `entries` are refused, with their position, unless they are a constant
@@ -37,8 +40,8 @@ from p4odp.transpiler.passes.manager import PassContext
 from p4odp.transpiler.passes.table_structures import DEFAULT_SIZE, table_size, top_level_constants
 from p4odp.transpiler.passes.unique_names import NameTable
 
-__all__ = ["TableLayout", "KeyField", "TableAction", "ActionLayout", "DataField", "TableLayouts",
-           "HONOURED_PROPERTIES", "MATCH_KINDS"]
+__all__ = ["TableLayout", "KeyField", "TableAction", "ActionLayout", "DataField", "TableLayouts", "FieldMatch",
+           "CodeEntry", "HONOURED_PROPERTIES", "MATCH_KINDS"]
 
 HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries")
 MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional")
@@ -76,6 +79,25 @@ class TableAction:
 
 
 @dataclass(frozen=True)
+class FieldMatch:
+    """How one key field matches: (key & mask) == value, and low <= key <= high."""
+
+    value: int
+    mask: int  # 0: any value (range fields: 0)
+    low: int
+    high: int  # the field's largest value unless it is a range
+
+
+@dataclass(frozen=True)
+class CodeEntry:
+    """A const entry of a table compiled to code."""
+
+    matches: tuple  # tuple[FieldMatch, ...], one per key field
+    action: str  # the action's name in the IR
+    data: tuple  # its action data bytes, as the control plane would lay them out
+
+
+@dataclass(frozen=True)
 class TableLayout:
     index: int  # tables are numbered in the order of the pipeline's blocks
     name: str  # control-plane name
@@ -89,6 +111,7 @@ class TableLayout:
     size: int
     entries: tuple  # const entries as control-plane commands
     structure: str  # the table-structures pass's choice, "auto" when it did not run
+    code_entries: tuple = ()  # structure "code": its entries in the order they are tried, without duplicates
 
 
 class TableLayouts:
@@ -164,9 +187,10 @@ class _Builder:
             if "entries" in props else ()
         data_bytes = max((sum((f.width + 7) // 8 for f in self.actions[a.action].data) for a in actions), default=0)
         size = table_size(table, self.constants) or DEFAULT_SIZE  # `size = 0` too, as the runtime always did
+        structure = self.ctx.result.table_structures.get(name, "auto")
+        code_entries = self.code_entries(props["entries"].value, keys, data_bytes) if structure == "code" else ()
         return TableLayout(len(self.ctx.result.table_layouts), name, tuple(keys), offset, tuple(actions), data_bytes,
-                           default_id, tuple(default_data), default_const, size, entries,
-                           self.ctx.result.table_structures.get(name, "auto"))
+                           default_id, tuple(default_data), default_const, size, entries, structure, code_entries)
 
     def table_action(self, ref: ir.ActionRef) -> TableAction:
         action = self.names.get(ref.name, ref.is_global)
@@ -187,20 +211,69 @@ class _Builder:
     # ------------------------------------------------------------------
     # Const entries
 
-    def entry_command(self, entry: ir.Entry, position: int, keys: list) -> str:
-        """A const entry, written as `table_add` arguments (simple_switch_CLI: the smaller priority wins).
+    def code_entries(self, entries: tuple, keys: list, data_bytes: int) -> tuple:
+        """The entries as the generated C tries them: by priority, then in program order where
+        priorities count; longest prefix first in lpm tables; an entry with the match of an earlier
+        one left out (the runtime refuses it when it adds the entries)."""
+        found = []
+        for position, entry in enumerate(entries):
+            matches = tuple(self.field_match(element, key) for element, key in zip(self.elements(entry, keys), keys))
+            action = self.actions[entry.action.name]
+            data = bytearray(data_bytes)
+            for field, arg in zip(action.data, entry.action.args):
+                nbytes = (field.width + 7) // 8
+                value = (self.const_int(arg.value) or 0) % (1 << field.width)
+                data[field.byte_offset:field.byte_offset + nbytes] = value.to_bytes(nbytes, "big")
+            if any(k.match_kind in _PRIORITIZED for k in keys):
+                rank = (self.entry_priority(entry, position), position)
+            else:  # lpm: the longest prefix wins; exact: one entry matches at most
+                rank = (-sum(bin(m.mask).count("1") for m, k in zip(matches, keys) if k.match_kind == "lpm"),
+                        position)
+            found.append((rank, matches, CodeEntry(matches, entry.action.name, tuple(data))))
+        seen, ordered = set(), []
+        for _, matches, code_entry in sorted(found, key=lambda f: f[0]):
+            if matches not in seen:
+                seen.add(matches)
+                ordered.append(code_entry)
+        return tuple(ordered)
+
+    @staticmethod
+    def elements(entry: ir.Entry, keys: list) -> tuple:
+        """The keyset's element for each key field."""
+        if isinstance(entry.keyset, ir.ListExpression) and len(keys) > 1:
+            return entry.keyset.elements
+        return (entry.keyset,)
+
+    def field_match(self, element: ir.Expression, key: KeyField) -> FieldMatch:
+        """One key of a const entry as the runtime reads its `table_add` text (entry_key)."""
+        top = (1 << key.width) - 1
+
+        def known(expr: ir.Expression) -> int:
+            value = self.const_int(expr)
+            if value is None:
+                raise Unsupported(expr.loc, "this entry key")
+            return value & top
+
+        if isinstance(element, (ir.DefaultExpression, ir.DontCare)):
+            return FieldMatch(0, 0, 0, top)
+        if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.RANGE:
+            return FieldMatch(0, 0, known(element.left), known(element.right))
+        if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.MASK:
+            value, mask = known(element.left), known(element.right)
+            if key.match_kind == "lpm":  # VALUE/LENGTH, the length the mask's bits
+                mask = top ^ (top >> bin(mask).count("1"))
+        else:
+            value, mask = known(element), top
+        if key.match_kind == "range":
+            return FieldMatch(0, 0, value, value)
+        return FieldMatch(value & mask, mask, 0, top)
+
+    def entry_priority(self, entry: ir.Entry, position: int) -> int:
+        """simple_switch_CLI's priority of an entry (the smaller wins).
 
         `priority = N` (P4_16): the larger N wins.  `@priority(N)` (BMv2's
         annotation): the smaller N wins.  No priority: the earlier entry wins.
         """
-        elements = entry.keyset.elements if isinstance(entry.keyset, ir.ListExpression) and len(keys) > 1 \
-            else (entry.keyset,)
-        parts = [self.entry_key(element, key) for element, key in zip(elements, keys)]
-        action = self.names.get(entry.action.name, entry.action.is_global)
-        action_args = [str(self.const_int(a.value) or 0) for a in entry.action.args]
-        text = f"{action.control_name or action.name} {' '.join(parts)} => {' '.join(action_args)}"
-        if not any(k.match_kind in _PRIORITIZED for k in keys):
-            return text
         annotated = next((a for a in entry.annotations if a.name == "priority" and a.items), None)
         if entry.priority is not None:
             priority = _MAX_PRIORITY - (self.const_int(entry.priority) or 0)
@@ -208,7 +281,17 @@ class _Builder:
             priority = self.const_int(annotated.items[0]) or 0
         else:
             priority = position + 1
-        return f"{text} {max(priority, 0)}"
+        return max(priority, 0)
+
+    def entry_command(self, entry: ir.Entry, position: int, keys: list) -> str:
+        """A const entry, written as `table_add` arguments (simple_switch_CLI: the smaller priority wins)."""
+        parts = [self.entry_key(element, key) for element, key in zip(self.elements(entry, keys), keys)]
+        action = self.names.get(entry.action.name, entry.action.is_global)
+        action_args = [str(self.const_int(a.value) or 0) for a in entry.action.args]
+        text = f"{action.control_name or action.name} {' '.join(parts)} => {' '.join(action_args)}"
+        if not any(k.match_kind in _PRIORITIZED for k in keys):
+            return text
+        return f"{text} {self.entry_priority(entry, position)}"
 
     def entry_key(self, element: ir.Expression, key: KeyField) -> str:
         if isinstance(element, (ir.DefaultExpression, ir.DontCare)):

@@ -10,17 +10,27 @@ instantiated inside another).
 
 | structure  | chosen when                                                          |
 | ---------- | -------------------------------------------------------------------- |
-| `empty`    | the table has no key: every lookup yields the default action        |
+| `empty`    | the table has no key: every lookup yields the default action, which |
+|            | the generated C runs without asking the runtime when it is const    |
+| `code`     | `const entries`, keys of at most 64 bits each, and few entries      |
+|            | (below): the generated C matches the key against the entries (a    |
+|            | `switch` for exact keys of at most 64 bits together, else the       |
+|            | entries in the order they win); the runtime keeps them only for the |
+|            | control plane's reads, and gives the default when it may change     |
 | `tss`      | any key is `ternary`, `range` or `optional`: tuple-space search     |
 |            | with priorities (also for match kinds this pass does not know)     |
 | `dir-24-8` | the only key is one `lpm` field of at most 32 bits                  |
-| `tss-lpm`  | one `lpm` field with `exact` ones, or wider than 32 bits: one tuple |
-|            | per prefix length                                                  |
+| `trie`     | the only key is one `lpm` field wider than 32 bits: a multibit trie |
+| `tss-lpm`  | one `lpm` field with `exact` ones: one tuple per prefix length      |
 | `cuckoo`   | every key is `exact`: a cuckoo hash                                 |
 
-The rules are tried in this order.  `selector` keys (v1model's action
-selectors) choose a member, not an entry, and are left out of the choice.
-The verbose report gives each table's choice, its keys and its `size`.
+The rules are tried in this order.  `const entries` are compiled to code
+when there are at most `MAX_CODE_SWITCH` of them and the table's keys are
+all `exact`, 64 bits together at most, or at most `MAX_CODE_CHAIN` (tried
+one after the other, so that beyond them a lookup structure is faster).
+`selector` keys (v1model's action selectors) choose a member, not an
+entry, and are left out of the choice.  The verbose report gives each
+table's choice, its keys and its `size`.
 """
 
 from __future__ import annotations
@@ -30,10 +40,14 @@ from p4odp import types as t
 from p4odp.frontend.const_eval import evaluate
 from p4odp.transpiler.passes.manager import PassContext
 
-__all__ = ["TableStructures", "choose_structure", "table_size", "top_level_constants", "STRUCTURES", "DEFAULT_SIZE"]
+__all__ = ["TableStructures", "choose_structure", "table_size", "top_level_constants", "STRUCTURES", "DEFAULT_SIZE",
+           "MAX_CODE_CHAIN", "MAX_CODE_SWITCH", "MAX_CODE_KEY_WIDTH"]
 
-STRUCTURES = ("empty", "tss", "dir-24-8", "tss-lpm", "cuckoo")
+STRUCTURES = ("empty", "code", "tss", "dir-24-8", "trie", "tss-lpm", "cuckoo")
 MAX_DIR_24_8_WIDTH = 32
+MAX_CODE_CHAIN = 32  # const entries tried in order: a tuple-space lookup costs more below this
+MAX_CODE_SWITCH = 1024  # const entries of exact keys, as `case`s of one C switch
+MAX_CODE_KEY_WIDTH = 64  # the generated C compares each key field as one uint64_t
 DEFAULT_SIZE = 1024  # simple_switch's default for tables without `size`
 _WILDCARD_KINDS = ("ternary", "range", "optional")
 _IGNORED_KINDS = ("selector",)
@@ -70,6 +84,9 @@ def choose_structure(table: ir.Table) -> tuple[str, str]:
         return "empty", "no key"
     kinds = [k.match_kind for k in keys]
     described = ", ".join(f"{k.match_kind} {_width_text(k.expr.type)}" for k in keys)
+    entries = _const_entries(table)
+    if entries is not None and _compilable(table, keys, len(entries)):
+        return "code", f"{len(entries)} const entr{'y' if len(entries) == 1 else 'ies'}; {described}"
     if any(k not in ("exact", "lpm") for k in kinds):
         return "tss", described
     lpm = [k for k in keys if k.match_kind == "lpm"]
@@ -79,16 +96,39 @@ def choose_structure(table: ir.Table) -> tuple[str, str]:
         width = t.bit_width(lpm[0].expr.type)
         if width is not None and width <= MAX_DIR_24_8_WIDTH:
             return "dir-24-8", described
-        return "tss-lpm", described
+        return "trie", described
     if len(lpm) == 1:
         return "tss-lpm", described
     return "tss", described  # several lpm fields (an error the pass reports): only a wildcard search fits
 
 
+def _const_entries(table: ir.Table):
+    """The table's `const entries`, or None when it has none (its entries, if any, may change)."""
+    prop = next((p for p in table.properties if p.name == "entries"), None)
+    return prop.value if prop is not None and prop.is_const else None
+
+
+def _compilable(table: ir.Table, keys: list, n_entries: int) -> bool:
+    """Can the generated C match these const entries itself?"""
+    if any(k.match_kind in _IGNORED_KINDS for k in _all_keys(table)):
+        return False  # an action selector's members are the control plane's
+    widths = [t.bit_width(k.expr.type) for k in keys]
+    if any(w is None or w > MAX_CODE_KEY_WIDTH for w in widths) or \
+            any(k.match_kind not in ("exact", "lpm", "ternary", "range", "optional") for k in keys):
+        return False
+    if all(k.match_kind == "exact" for k in keys) and sum(widths) <= MAX_CODE_KEY_WIDTH:
+        return n_entries <= MAX_CODE_SWITCH
+    return n_entries <= MAX_CODE_CHAIN
+
+
+def _all_keys(table: ir.Table) -> tuple:
+    props = {p.name: p for p in table.properties}
+    return props["key"].value if "key" in props else ()
+
+
 def _keys(table: ir.Table) -> list:
     """The key elements that select an entry (not an action selector's)."""
-    props = {p.name: p for p in table.properties}
-    return [k for k in (props["key"].value if "key" in props else ()) if k.match_kind not in _IGNORED_KINDS]
+    return [k for k in _all_keys(table) if k.match_kind not in _IGNORED_KINDS]
 
 
 def _width_text(typ) -> str:

@@ -17,6 +17,8 @@ control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm
     table lpm4 { key = { hdr.h.dst : lpm; } actions = { set; NoAction; } size = 1 << 16; }
     table lpm6 { key = { hdr.h.dst6 : lpm; } actions = { set; NoAction; } }
     table lpm_exact { key = { hdr.h.a : exact; hdr.h.dst : lpm; } actions = { set; NoAction; } }
+    table consts { key = { hdr.h.a : ternary; } actions = { set; } const entries = { 1 &&& 3 : set(2); } }
+    table wide_consts { key = { hdr.h.dst6 : exact; } actions = { set; } const entries = { 1 : set(2); } }
     apply {
         keyless.apply();
         hashed.apply();
@@ -24,6 +26,8 @@ control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm
         lpm4.apply();
         lpm6.apply();
         lpm_exact.apply();
+        consts.apply();
+        wide_consts.apply();
     }
 }
 
