@@ -194,7 +194,7 @@ def main() -> None:
         print(f"    {label:46} {statistics.median(seconds):5.2f} s")
     print(f"      run again in two halves: compiling {statistics.median(compile_only):.2f} s, "
           f"linking {statistics.median(link_only):.2f} s")
-    rest = build - sum(statistics.median(seconds) for seconds in commands.values())
+    rest = max(0.0, build - sum(statistics.median(seconds) for seconds in commands.values()))  # medians of parts
     print(f"    {'the rest (cache key hashing, writing files)':46} {rest:5.2f} s")
     if os.environ.get("PYTHONDONTWRITEBYTECODE"):
         print("note: PYTHONDONTWRITEBYTECODE is set: without cached bytecode every run compiles p4odp's "
