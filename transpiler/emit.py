@@ -34,8 +34,9 @@ def _environment(template_dirs: tuple) -> jinja2.Environment:
 # it becomes a `#line` that points back into the generated file.
 LINE_RESET = "#pragma p4odp line-reset"
 _LINE = re.compile(r"#line (\d+)")
-# Lines that compile to no code: blank, a comment, a label, a preprocessor directive.
-_NO_CODE = re.compile(r"\s*($|/[*/]|[A-Za-z_]\w*:$|#)")
+# Lines that compile to no code and have no line in the debug information: blank, a comment, a
+# preprocessor directive.  (A label has one.)
+_NO_CODE = re.compile(r"\s*($|/[*/]|#)")
 
 
 def _hold_lines(lines: list[str]) -> list[str]:
