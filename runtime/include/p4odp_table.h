@@ -11,7 +11,8 @@
  *   all exact                         -> bucketed cuckoo hash ("cuckoo")
  *   one lpm field of <= 32 bits alone -> DIR-24-8 ("dir-24-8")
  *   one lpm field wider than 32 bits  -> multibit trie: 16 bits, then 6 a
- *     alone                              level, poptrie-compressed ("trie")
+ *     alone                              level, poptrie-compressed, lone
+ *                                        rules in tails ("trie")
  *   one lpm field + exact fields      -> prefix-length groups, longest first
  *                                        ("tss-lpm")
  *   any ternary, range or optional    -> tuple-space search ("tss")
@@ -282,14 +283,28 @@ struct p4odp__dir {
  * covering the slot, 0 for none). Nodes are compressed as in poptrie:
  * vector marks the child slots, the children stored in order; leafvec marks
  * the leaf slots where a run of equal leaves starts, one value per run.
+ * A node with neither is a tail: one rule only lies below it, and instead
+ * of a chain of nodes down to it the tail holds its prefix, compared with
+ * the key in whole words (p4odp__load's, masked), and two leaves: the
+ * rule's where the key has the prefix, the covering one's where not.
  * A root slot is a leaf (value << 1) or a node (its address | 1). Nodes and
  * their arrays are immutable: an update builds new ones along its path and
  * publishes them with one store per root slot.
  */
+struct p4odp__trie_tail {
+	uint32_t rule, other;  /* leaf values */
+	uint32_t words;        /* of the key the prefix spans */
+	uint32_t len;          /* the prefix length (writer) */
+	uint64_t vm[];         /* value and mask of each word */
+};
+
 struct p4odp__trie_node {
 	uint64_t vector;
 	uint64_t leafvec;
-	const struct p4odp__trie_node *children;
+	union {
+		const struct p4odp__trie_node *children;
+		const struct p4odp__trie_tail *tail;  /* vector and leafvec 0 */
+	};
 	const uint32_t *leaves;
 };
 
@@ -622,13 +637,34 @@ static inline uint32_t p4odp__trie_bits(const uint8_t *key, uint32_t len, uint32
 	return (w >> (10 - (pos & 7))) & 63;
 }
 
-/* One step down from node n for the 6 key bits v: the child, or NULL and
- * *leaf set to the leaf's address. */
-static inline const struct p4odp__trie_node *
-p4odp__trie_step(const struct p4odp__trie_node *n, uint32_t v, const uint32_t **leaf)
+/* The leaf a tail gives the key (of len bytes). */
+static inline uint32_t p4odp__trie_tail_leaf(const struct p4odp__trie_tail *tl, const uint8_t *key,
+					     uint32_t len)
 {
-	uint64_t bit = 1ull << v;
+	for (uint32_t i = 0; i < tl->words; i++) {
+		uint32_t off = 8 * i;
 
+		if ((p4odp__load(key + off, len - off < 8 ? len - off : 8) ^ tl->vm[2 * i]) &
+		    tl->vm[2 * i + 1])
+			return tl->other;
+	}
+	return tl->rule;
+}
+
+/* One step down from node n at bit position pos of the key (of len
+ * bytes): the child; or NULL, and the leaf's address in *leaf or the tail
+ * in *tail. */
+static inline const struct p4odp__trie_node *
+p4odp__trie_step(const struct p4odp__trie_node *n, const uint8_t *key, uint32_t len, uint32_t pos,
+		 const uint32_t **leaf, const struct p4odp__trie_tail **tail)
+{
+	uint64_t bit;
+
+	if (P4ODP__UNLIKELY(!(n->vector | n->leafvec))) {
+		*tail = n->tail;
+		return NULL;
+	}
+	bit = 1ull << p4odp__trie_bits(key, len, pos);
 	if (n->vector & bit)
 		return n->children + p4odp__popcount(n->vector & (bit - 1));
 	*leaf = n->leaves + p4odp__popcount(n->leafvec & (bit | (bit - 1))) - 1;
@@ -645,11 +681,12 @@ p4odp__trie_lookup(const struct p4odp_table *t, const uint8_t *key)
 
 	if (s & 1) {
 		const struct p4odp__trie_node *n = (const struct p4odp__trie_node *)(s - 1);
+		const struct p4odp__trie_tail *tail = NULL;
 		const uint32_t *leaf = NULL;
 
 		for (uint32_t pos = tr->pad + P4ODP__TRIE_ROOT_BITS; n; pos += P4ODP__TRIE_STRIDE)
-			n = p4odp__trie_step(n, p4odp__trie_bits(key, t->key_len, pos), &leaf);
-		x = *leaf;
+			n = p4odp__trie_step(n, key, t->key_len, pos, &leaf, &tail);
+		x = leaf ? *leaf : p4odp__trie_tail_leaf(tail, key, t->key_len);
 	}
 	return x ? atomic_load_explicit(&t->entries[x - 1], memory_order_acquire) : NULL;
 }

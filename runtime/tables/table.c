@@ -1222,6 +1222,7 @@ static void trie_burst(const struct p4odp_table *t, const uint8_t *const keys[],
 {
 	const struct p4odp__trie *tr = atomic_load_explicit(&t->trie, memory_order_acquire);
 	const struct p4odp__trie_node *node[BURST];
+	const struct p4odp__trie_tail *tail[BURST];
 	const uint32_t *leaf[BURST];
 	uint32_t x[BURST], pos = tr->pad + P4ODP__TRIE_ROOT_BITS;
 	bool more = false;
@@ -1235,6 +1236,7 @@ static void trie_burst(const struct p4odp_table *t, const uint8_t *const keys[],
 		x[i] = (uint32_t)(s >> 1);
 		node[i] = s & 1 ? (const struct p4odp__trie_node *)(s - 1) : NULL;
 		leaf[i] = NULL;
+		tail[i] = NULL;
 		if (node[i]) {
 			P4ODP__PREFETCH(node[i]);
 			more = true;
@@ -1245,15 +1247,21 @@ static void trie_burst(const struct p4odp_table *t, const uint8_t *const keys[],
 		for (uint32_t i = 0; i < n; i++) {
 			if (!node[i])
 				continue;
-			node[i] = p4odp__trie_step(node[i], p4odp__trie_bits(keys[i], t->key_len, pos),
-						   &leaf[i]);
-			P4ODP__PREFETCH(node[i] ? (const void *)node[i] : (const void *)leaf[i]);
+			node[i] = p4odp__trie_step(node[i], keys[i], t->key_len, pos, &leaf[i], &tail[i]);
+			if (node[i])
+				P4ODP__PREFETCH(node[i]);
+			else if (leaf[i])
+				P4ODP__PREFETCH(leaf[i]);
+			else
+				P4ODP__PREFETCH(tail[i]);
 			more |= node[i] != NULL;
 		}
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		if (leaf[i])
 			x[i] = *leaf[i];
+		else if (tail[i])
+			x[i] = p4odp__trie_tail_leaf(tail[i], keys[i], t->key_len);
 		if (x[i])
 			P4ODP__PREFETCH(&t->entries[x[i] - 1]);
 	}

@@ -2,8 +2,12 @@
  * Multibit trie for one lpm field wider than 32 bits (the layout and the
  * lookup are in p4odp_table.h): root[] splits the field's first 16 bits,
  * each node 6 more, leaves pushed down so that a lookup reads one slot per
- * level and stops at the first leaf. A node exists exactly where some rule
- * is longer than the bits above it.
+ * level and stops at the first leaf, or at a tail: where only one rule lies
+ * below a slot, the slot is a tail holding that rule's prefix instead of a
+ * chain of nodes (a second rule below splits it into a node, whose slot
+ * holds the tail one level down; a delete that leaves one rule below a node
+ * folds it back). A node exists exactly where at least two rules, or one
+ * ending in its bits, are longer than the bits above it.
  *
  * Updates copy on write. An add or delete rebuilds the nodes whose slots
  * change (expanded to 64 slots, changed, compressed again), and their
@@ -30,7 +34,7 @@ struct tslot {
 struct p4odp__trie_w {
 	struct p4odp__trie *tr;    /* as published */
 	uint32_t key_len;
-	uint32_t nodes;            /* under the root array */
+	uint32_t nodes;            /* nodes and tails under the root array */
 	uint16_t *depth;           /* prefix length of each index's rule */
 	struct tslot *scratch;     /* SLOTS per level below the root */
 	/* The update under way: add rule (index + 1) for the prefix value/len,
@@ -100,10 +104,8 @@ static int compress(struct p4odp__trie_w *tw, const struct tslot *s, struct p4od
 {
 	struct p4odp__trie_node n = {0};
 	struct p4odp__trie_node *children = NULL;
-	uint32_t *leaves = NULL, nc = 0, nl = 0;
-
+	uint32_t *leaves = NULL, nc = 0, nl = 0, prev = 0;
 	bool any = false;
-	uint32_t prev = 0;
 
 	/* Children in order; leaves as runs of equal values, child slots
 	 * skipped. */
@@ -136,13 +138,50 @@ static int compress(struct p4odp__trie_w *tw, const struct tslot *s, struct p4od
 	return 0;
 }
 
-/* A published node's arrays go once the update is published. */
+static bool is_tail(const struct p4odp__trie_node *n)
+{
+	return !(n->vector | n->leafvec);
+}
+
+/* Blocks of the published structure, freed a grace period after the
+ * update is: a node's arrays, or a tail. */
 static int retire(struct p4odp__trie_w *tw, const struct p4odp__trie_node *n)
 {
+	if (is_tail(n))
+		return p4odp__bulk_add(&tw->old, (void *)n->tail);
 	if (p4odp__bulk_add(&tw->old, (void *)n->children) ||
 	    p4odp__bulk_add(&tw->old, (void *)n->leaves))
 		return -ENOMEM;
 	return 0;
+}
+
+/* A tail for rule (index + 1) of prefix value/len, other elsewhere, in *s. */
+static int make_tail(struct p4odp__trie_w *tw, const uint8_t *value, uint32_t len, uint32_t rule,
+		     uint32_t other, struct tslot *s)
+{
+	uint32_t pad = tw->tr->pad, words = ((pad + len + 7) / 8 + 7) / 8;
+	struct p4odp__trie_tail *tl = fresh_alloc(tw, sizeof(*tl) + 2 * words * sizeof(uint64_t));
+	uint8_t mask[P4ODP_TABLE_KEY_MAX] = {0};
+
+	if (!tl)
+		return -ENOMEM;
+	for (uint32_t b = pad; b < pad + len; b++)
+		mask[b / 8] |= (uint8_t)(0x80 >> (b % 8));
+	*tl = (struct p4odp__trie_tail){rule, other, words, len};
+	for (uint32_t i = 0; i < words; i++) {
+		uint32_t off = 8 * i, n = tw->key_len - off < 8 ? tw->key_len - off : 8;
+
+		tl->vm[2 * i] = p4odp__load(value + off, n) & p4odp__load(mask + off, n);
+		tl->vm[2 * i + 1] = p4odp__load(mask + off, n);
+	}
+	*s = (struct tslot){.node = true, .n = {.tail = tl}};
+	return 0;
+}
+
+/* The prefix of rule x (its key bytes). */
+static const uint8_t *rule_value(const struct p4odp_table *t, uint32_t x)
+{
+	return p4odp__ident(t->w, x - 1);
 }
 
 /* The leaf x of a slot the whole prefix covers, after the update. */
@@ -153,6 +192,25 @@ static uint32_t covered(const struct p4odp__trie_w *tw, uint32_t x)
 	return !x || tw->depth[x - 1] <= tw->len ? tw->rule : x;
 }
 
+/* The 64 slots after a delete hold one rule longer than their bits only,
+ * in a tail, with the same leaf everywhere else: that tail. */
+static const struct tslot *lone_tail(const struct tslot *s)
+{
+	const struct tslot *tail = NULL;
+
+	for (uint32_t v = 0; v < SLOTS; v++) {
+		if (s[v].node) {
+			if (tail || !is_tail(&s[v].n))
+				return NULL;
+			tail = &s[v];
+		}
+	}
+	for (uint32_t v = 0; tail && v < SLOTS; v++)
+		if (!s[v].node && s[v].leaf != tail->n.tail->other)
+			return NULL;
+	return tail;
+}
+
 static bool uniform_leaves(const struct tslot *s)
 {
 	for (uint32_t v = 0; v < SLOTS; v++)
@@ -161,47 +219,100 @@ static bool uniform_leaves(const struct tslot *s)
 	return true;
 }
 
+/* Slots lo .. hi-1 of 64 at bit position pos that a prefix value/len
+ * covers, or the one it goes through. */
+static void prefix_slots(const struct p4odp__trie_w *tw, const uint8_t *value, uint32_t len,
+			 uint32_t pos, uint32_t *lo, uint32_t *hi)
+{
+	*lo = p4odp__trie_bits(value, tw->key_len, tw->tr->pad + pos);
+	*hi = len < pos + P4ODP__TRIE_STRIDE ? *lo + (1u << (pos + P4ODP__TRIE_STRIDE - len))
+					     : *lo + 1;
+}
+
+/* A tail at bit position pos split by a second rule below: its leaves, and
+ * the tail itself one level down (or its rule's slots, when its prefix
+ * ends in these bits), in the 64 slots sub. */
+static int split_tail(const struct p4odp_table *t, const struct tslot *s, uint32_t pos,
+		      struct tslot *sub)
+{
+	struct p4odp__trie_w *tw = t->w->trie;
+	const struct p4odp__trie_tail *tl = s->n.tail;
+	uint32_t lo, hi;
+
+	for (uint32_t v = 0; v < SLOTS; v++)
+		sub[v] = (struct tslot){.leaf = tl->other};
+	prefix_slots(tw, rule_value(t, tl->rule), tl->len, pos, &lo, &hi);
+	if (tl->len <= pos + P4ODP__TRIE_STRIDE) {
+		for (uint32_t v = lo; v < hi; v++)
+			sub[v].leaf = tl->rule;
+		tw->node_delta--;
+		return retire(tw, &s->n);
+	}
+	sub[lo] = *s;
+	return 0;
+}
+
 /*
  * Apply the update to slot s, which stands for the field bits before pos:
- * a leaf, or a node splitting bits pos .. pos+5. Returns 1 if s changed, 0
- * if not, -errno. Nodes are expanded into the scratch of their level.
+ * a leaf, a tail, or a node splitting bits pos .. pos+5. Returns 1 if s
+ * changed, 0 if not, -errno. Nodes are expanded into the scratch of their
+ * level.
  */
-static int update(struct p4odp__trie_w *tw, struct tslot *s, uint32_t pos, uint32_t level)
+static int update(const struct p4odp_table *t, struct tslot *s, uint32_t pos, uint32_t level)
 {
+	struct p4odp__trie_w *tw = t->w->trie;
 	struct tslot *sub = tw->scratch + (size_t)SLOTS * level;
-	uint32_t lo = 0, hi = SLOTS;
+	uint32_t lo = 0, hi = SLOTS, x;
+	bool node = s->node && !is_tail(&s->n);
 	int changed = 0;
 
+	if (!s->node && tw->len <= pos) {
+		x = covered(tw, s->leaf);
+		if (x == s->leaf)
+			return 0;
+		s->leaf = x;
+		return 1;
+	}
 	if (!s->node) {
-		uint32_t x;
+		/* The rule is the only one below: a tail, not a chain of
+		 * nodes (a deleted rule has a tail or a node here). */
+		if (tw->del)
+			return -ENOENT;
+		tw->node_delta++;
+		return make_tail(tw, tw->value, tw->len, tw->rule, s->leaf, s) ? -ENOMEM : 1;
+	}
+	if (!node) {
+		const struct p4odp__trie_tail *tl = s->n.tail;
 
-		if (tw->len > pos) {
-			/* The prefix ends below: this leaf becomes a node
-			 * (there is none on a deleted prefix's path). */
-			if (tw->del)
-				return -ENOENT;
-			for (uint32_t v = 0; v < SLOTS; v++)
-				sub[v] = (struct tslot){.leaf = s->leaf};
-			tw->node_delta++;
-			changed = 1;
-		} else {
-			x = covered(tw, s->leaf);
-			if (x == s->leaf)
+		if (tw->len <= pos) {  /* only the leaf around the tail's prefix may change */
+			x = covered(tw, tl->other);
+			if (x == tl->other)
 				return 0;
-			s->leaf = x;
+			if (retire(tw, &s->n) ||
+			    make_tail(tw, rule_value(t, tl->rule), tl->len, tl->rule, x, s))
+				return -ENOMEM;
 			return 1;
 		}
+		if (tw->del) {
+			if (tl->rule != tw->rule)
+				return -ENOENT;
+			if (retire(tw, &s->n))
+				return -ENOMEM;
+			*s = (struct tslot){.leaf = tl->other};
+			tw->node_delta--;
+			return 1;
+		}
+		if (split_tail(t, s, pos, sub))
+			return -ENOMEM;
+		tw->node_delta++;
+		changed = 1;
 	} else {
 		expand(&s->n, sub);
 	}
-	if (tw->len > pos) {
-		lo = p4odp__trie_bits(tw->value, tw->key_len, tw->tr->pad + pos);
-		hi = tw->len < pos + P4ODP__TRIE_STRIDE
-			     ? lo + (1u << (pos + P4ODP__TRIE_STRIDE - tw->len))
-			     : lo + 1;
-	}
+	if (tw->len > pos)
+		prefix_slots(tw, tw->value, tw->len, pos, &lo, &hi);
 	for (uint32_t v = lo; v < hi; v++) {
-		int r = update(tw, &sub[v], pos + P4ODP__TRIE_STRIDE, level + 1);
+		int r = update(t, &sub[v], pos + P4ODP__TRIE_STRIDE, level + 1);
 
 		if (r < 0)
 			return r;
@@ -209,11 +320,17 @@ static int update(struct p4odp__trie_w *tw, struct tslot *s, uint32_t pos, uint3
 	}
 	if (!changed)
 		return 0;
-	if (s->node && retire(tw, &s->n))
+	if (node && retire(tw, &s->n))
 		return -ENOMEM;
 	if (tw->del && uniform_leaves(sub)) {
 		/* No rule below any more: the node folds into a leaf. */
 		*s = (struct tslot){.leaf = sub[0].leaf};
+		tw->node_delta--;
+		return 1;
+	}
+	if (tw->del && lone_tail(sub)) {
+		/* One rule below: the node folds into its tail. */
+		*s = *lone_tail(sub);
 		tw->node_delta--;
 		return 1;
 	}
@@ -255,7 +372,7 @@ static int apply(struct p4odp_table *t)
 		int r;
 
 		slot_of_root(x, &s);
-		r = update(tw, &s, P4ODP__TRIE_ROOT_BITS, 0);
+		r = update(t, &s, P4ODP__TRIE_ROOT_BITS, 0);
 		if (r <= 0) {
 			err = r;
 			continue;
@@ -356,9 +473,13 @@ int p4odp__trie_init(struct p4odp_table *t)
 	return 0;
 }
 
-/* The arrays of n and of the nodes under it into b (which has room). */
+/* The blocks of n and of the nodes under it into b (which has room). */
 static void gather(const struct p4odp__trie_node *n, struct p4odp__bulk *b)
 {
+	if (is_tail(n)) {
+		p4odp__bulk_add(b, (void *)n->tail);
+		return;
+	}
 	for (uint32_t i = 0; i < p4odp__popcount(n->vector); i++)
 		gather(&n->children[i], b);
 	p4odp__bulk_add(b, (void *)n->children);
@@ -381,6 +502,10 @@ static void gather_all(struct p4odp__trie *tr, struct p4odp__bulk *b)
 
 static void free_tree(const struct p4odp__trie_node *n)
 {
+	if (is_tail(n)) {
+		free((void *)n->tail);
+		return;
+	}
 	for (uint32_t i = 0; i < p4odp__popcount(n->vector); i++)
 		free_tree(&n->children[i]);
 	free((void *)n->children);
@@ -419,8 +544,9 @@ int p4odp__trie_clear(struct p4odp_table *t, struct p4odp__bulk *bulk)
 {
 	struct p4odp__trie_w *tw = t->w->trie;
 	struct p4odp__trie *tr = trie_new(tw->tr->pad), *old = tw->tr;
-	/* Two arrays per node, one block per root node, the root: reserved
-	 * first, so that gathering cannot fail half way. */
+	/* Two arrays per node (one block per tail), one block per root slot
+	 * node, the root: reserved first, so that gathering cannot fail half
+	 * way. */
 	size_t need = bulk->n + 2 * (size_t)tw->nodes + ROOT_SLOTS + 1;
 
 	if (!tr)
