@@ -84,4 +84,4 @@ class CProgram:
     pipeline_template: str  # the architecture's pipeline, e.g. v1model/pipeline.c.j2
     constants: dict  # the architecture's constants, printed as #defines
     line_directives: bool = True  # `#line`s back to the P4 source
-    packet_unchanged: bool = False  # packets leave as received, not deparsed (the unchanged-packet pass)
+    deparse_in_place: bool = False  # the deparser writes fields in the packet itself (deparse-in-place pass)

@@ -155,11 +155,13 @@ static void egress_copy(struct p4odp_pctx *pc, void *packet, const struct p4odp_
 
 /* One copy per replica of the group: every port of every node, in the order
  * the nodes were associated (BMv2's order), each egress on its own copy of
- * the state ingress left. */
+ * the state ingress left and its own copy of the received packet, which it
+ * may rewrite in place as the only copy's egress does. */
 static void replicate(struct p4odp_pctx *pc, uint32_t group)
 {
 	struct p4odp_worker *w = pc->worker;
 	const struct p4odp_switch *sw = pc->sw;
+	odp_packet_t received = pc->pkt;
 	uint32_t copies = 0;
 
 	if (group < P4ODP_MAX_MC_GROUPS && sw->mc_groups[group].used) {
@@ -168,12 +170,25 @@ static void replicate(struct p4odp_pctx *pc, uint32_t group)
 			const struct p4odp_mc_node *node = &sw->mc_nodes[g->nodes[i]];
 			for (uint32_t j = 0; j < node->n_ports; j++) {
 				struct p4odp_copy copy = { node->ports[j], node->rid, P4ODP_COPY_REPLICA };
-				memcpy(w->replica, w->packet, p4odp_program.packet_size);
-				egress_copy(pc, w->replica, &copy);
+				odp_packet_t own = odp_packet_copy(received, sw->pool);
 				copies++;
+				if (own == ODP_PACKET_INVALID) {
+					p4odp_count_drop(pc, P4ODP_DROP_NO_BUFFER);
+					continue;
+				}
+				memcpy(w->replica, w->packet, p4odp_program.packet_size);
+				pc->pkt = own;
+				pc->data = odp_packet_data(own);
+				pc->in_place = 1;
+				egress_copy(pc, w->replica, &copy);
+				if (pc->in_place)  /* dropped: it never left */
+					odp_packet_free(own);
 			}
 		}
 	}
+	pc->pkt = received;
+	pc->data = odp_packet_data(received);
+	pc->in_place = 0;
 	if (!copies)
 		p4odp_count_drop(pc, P4ODP_DROP_EMPTY_GROUP);
 }

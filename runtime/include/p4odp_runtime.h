@@ -19,20 +19,22 @@
  *      a port, one per replica of a multicast group, or none (a drop, counted by
  *      reason).
  *   4. `egress(pc, packet, copy)` (egress, checksum update, deparser) runs once
- *      per copy, on state it may change: `packet` itself for the only copy, a
- *      copy of it the traffic manager makes for each replica.  It ends in
+ *      per copy, on state it may change and a packet it may rewrite: for the
+ *      only copy, `packet` itself and the received packet; for each replica,
+ *      copies of both the traffic manager makes.  pc->pkt and pc->data are
+ *      that packet (pc->in_place: it has not left yet).  Egress ends in
  *      `p4_send` (the target's packet-I/O template, p4odp_send by default), or
  *      returns false: dropped.
  *   5. p4odp_send makes the outgoing packet from the deparsed headers and the
- *      payload the parser did not consume.  The only copy (pc->in_place) leaves
- *      in the received packet itself: its head moved by the difference between
- *      the header bytes emitted and parsed, the headers written, the payload
- *      not copied; the worker no longer owns it.  A replica, or a packet
- *      without the headroom, is a new packet.  Either is queued on the
- *      worker's batch for that port, which owns it until odp_pktout_send takes
- *      it or it is freed and counted.  The worker flushes every batch at the
- *      end of each burst, then frees, all at once, the received packets that
- *      did not leave.
+ *      payload the parser did not consume, in pc->pkt itself: its head moved
+ *      by the difference between the header bytes emitted and parsed, the
+ *      headers written, the payload not copied (a deparser that rewrote the
+ *      headers in place passes pc->data itself: nothing is moved or copied);
+ *      the worker no longer owns it.  A packet without the headroom leaves
+ *      as a new packet.  Either is queued on the worker's batch for that
+ *      port, which owns it until odp_pktout_send takes it or it is freed and
+ *      counted.  The worker flushes every batch at the end of each burst,
+ *      then frees, all at once, the received packets that did not leave.
  *
  * Nothing on this path is global: a packet's state is in `pc`, a worker's in
  * `pc->worker` (and the program's counter cells in `pc->worker_state`, summed
@@ -121,8 +123,8 @@ struct p4odp_pctx {
 	uint8_t checksum_error;	/* set by verify_checksum */
 	uint8_t exited;		/* an `exit` statement ran */
 	uint8_t out_overflow;	/* the deparser ran out of room: the copy is dropped */
-	uint8_t in_place;	/* the copy may leave in pkt itself (the TM's only copy); p4odp_send
-				   clears it when it does, and the worker no longer owns pkt */
+	uint8_t in_place;	/* pkt is this copy's own and has not left; p4odp_send clears it
+				   when it does, and the worker no longer owns pkt */
 	uint8_t *out;		/* where the deparser writes headers */
 	uint32_t out_bits;
 	struct p4odp_tm_request tm;
@@ -198,9 +200,9 @@ const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint3
 
 /* Queue a copy of the packet of `pc` for `port`: its first `pc->cursor / 8`
  * bytes (what the parser consumed) replaced by `hdr_len` bytes at `hdrs`:
- * the received packet itself when pc->in_place (see step 5 above), else a
- * new packet.  `hdrs` may be pc->data itself with `hdr_len` the bytes
- * consumed: the packet as received, which in place is not written at all. */
+ * pc->pkt itself (see step 5 above), else a new packet.  `hdrs` may be
+ * pc->data itself with `hdr_len` the bytes consumed: the headers as they are
+ * in the packet, which is then sent without a byte moved or copied. */
 void p4odp_send(struct p4odp_pctx *pc, uint32_t port, const uint8_t *hdrs, uint32_t hdr_len);
 
 /* Is there room for `bits` more bits of deparsed headers?  When there is

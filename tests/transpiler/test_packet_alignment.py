@@ -35,7 +35,7 @@ def test_an_advance_by_a_run_time_amount_or_a_nibble_header_is_not(tmp_path: Pat
 
 def test_fields_of_an_aligned_block_are_read_and_written_at_constant_offsets(tmp_path: Path):
     source = tmp_path / "prog.p4"
-    program = load(tmp_path, v1model())
+    program = load(tmp_path, v1model("hdr.h.setValid();"))  # deparsed whole, not in place
     c = generate_c(program, str(source), Diagnostics())["datapath.c"]
     assert "p4odp_load_bits(pc->data + pc->cursor / 8, 0 + 8, 8)" in c  # h.b: 8 bits after the header's start
     assert "p4odp_store_bits(pc->out + pc->out_bits / 8, 8, 8, " in c

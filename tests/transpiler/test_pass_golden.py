@@ -68,8 +68,12 @@ def render(result: PassResult, name: str, source: Path) -> str:
     if name == "packet-alignment":
         lines += ["", "// byte_aligned"]
         lines += sorted(result.byte_aligned) or ["(none)"]
-    if name == "unchanged-packet":
-        lines += ["", "// packet_unchanged", str(result.packet_unchanged)]
+    if name == "deparse-in-place":
+        lines += ["", "// deparse_in_place"]
+        plan = result.deparse_in_place
+        lines += ["(none)"] if plan is None else [
+            f"{'.'.join(path)} at bit {header.offset}: {', '.join(sorted(header.written)) or '-'}"
+            for path, header in plan.items()]
     if name == "table-structures":
         lines += ["", "// table_structures"]
         lines += [f"{table}: {structure}" for table, structure in result.table_structures.items()]

@@ -228,6 +228,9 @@ class Packets:
         if not isinstance(typ, t.StructLike) or typ.kind != "header":
             raise Unsupported(target.loc, f"emit of {typ}")
         src = self.lvalue(target).c
+        if self.gen.deparse_in_place is not None:
+            self.write_in_place(target, typ, src)
+            return
         width = sum(f.type.width if isinstance(f.type, t.Varbit) else t.packet_width(f.type) or 0 for f in typ.fields)
         self.emit(f"if ({src}._valid && p4odp_emit_room(pc, {width})) {{")
         self.indent += 1
@@ -236,6 +239,33 @@ class Packets:
             offset += self.field_io(f, src, str(offset), load=False)
         if self.byte_aligned:
             self.emit(f"pc->out_bits += {offset};")
+        self.indent -= 1
+        self.emit("}")
+
+
+    def write_in_place(self, target: ir.Expression, typ: t.StructLike, src: str) -> None:
+        """The fields of header `target` the program may have written, stored where the parser read
+        them in this copy's packet (the deparse-in-place pass's plan), when it is valid."""
+        path = []
+        while isinstance(target, ir.Member):
+            path.insert(0, target.member)
+            target = target.expr
+        header = self.gen.deparse_in_place[tuple(path)]
+        if not header.written:
+            return
+        self.emit(f"if ({src}._valid) {{")
+        self.indent += 1
+        offset = header.offset
+        for f in typ.fields:
+            width = t.packet_width(f.type)
+            if f.name in header.written:
+                member = f"{src}.{c_ident(f.name)}"
+                if width > 64:
+                    pad = (width + 7) // 8 * 8 - width
+                    self.emit(f"p4odp_copy_bits(pc->data, {offset}, {member}, {pad}, {width});")
+                else:
+                    self.emit(f"p4odp_store_bits(pc->data, {offset}, {width}, (uint64_t){member});")
+            offset += width
         self.indent -= 1
         self.emit("}")
 

@@ -30,7 +30,7 @@ class Generator:
         self.program = program = result.program
         self.c_types = result.c_types
         self.byte_aligned = result.byte_aligned
-        self.packet_unchanged = result.packet_unchanged
+        self.deparse_in_place = result.deparse_in_place
         self.table_layouts = result.table_layouts
         self.actions = result.actions
         self.line_directives = line_directives
@@ -75,7 +75,7 @@ class Generator:
         actions = [c_action(action) for action in sorted(self.actions.values(), key=lambda a: a.id)]
         return CProgram(self.source, list(self.structs.values()), self.functions, tables, actions, self.errors,
                         self.state, self.worker_state, self.counters, pipeline, arch.pipeline_template, dict(arch.constants),
-                        self.line_directives, self.packet_unchanged)
+                        self.line_directives, self.deparse_in_place is not None)
 
     def block_decl(self, arg: ir.Argument):
         value = arg.value

@@ -27,10 +27,11 @@ one out, `--dump-after NAME|all` writes the IR after it):
   type chosen and recorded in `PassResult.c_types`;
 * `packet-alignment` (packet_alignment.py): the parsers and deparsers whose
   every header starts at a whole byte, recorded in `PassResult.byte_aligned`;
-* `unchanged-packet` (unchanged_packet.py): whether the deparser always puts
-  back the bytes the parser read (no header written, emitted in the order
-  parsed), recorded in `PassResult.packet_unchanged`: packets are then sent
-  as received, not deparsed;
+* `deparse-in-place` (deparse_in_place.py): when the deparser emits the
+  headers the parser read, in that order, and the program only writes their
+  fields, the fields it may write per header, recorded in
+  `PassResult.deparse_in_place`: the deparser then writes only those, in the
+  packet itself (nothing at all for a program that writes no header);
 * `table-structures` (table_structures.py): each table's lookup structure
   chosen and recorded in `PassResult.table_structures`;
 * `table-layout` (table_layout.py): each table's key layout, actions with
@@ -54,6 +55,7 @@ from p4odp.diagnostics import Diagnostics
 from p4odp.transpiler.passes.call_expansion import CallExpansion
 from p4odp.transpiler.passes.constant_folding import ConstantFolding
 from p4odp.transpiler.passes.dead_code import DeadCode
+from p4odp.transpiler.passes.deparse_in_place import DeparseInPlace
 from p4odp.transpiler.passes.inlining import Inlining
 from p4odp.transpiler.passes.manager import Pass, PassContext, PassManager, PassOptions, PassResult, ir_pass
 from p4odp.transpiler.passes.packet_alignment import PacketAlignment
@@ -61,19 +63,18 @@ from p4odp.transpiler.passes.side_effects import SideEffectOrdering
 from p4odp.transpiler.passes.table_layout import TableLayouts
 from p4odp.transpiler.passes.table_structures import TableStructures
 from p4odp.transpiler.passes.type_lowering import TypeLowering
-from p4odp.transpiler.passes.unchanged_packet import UnchangedPacket
 from p4odp.transpiler.passes.unique_names import CALLABLES, NameTable, UniqueNames
 
 __all__ = ["Pass", "PassContext", "PassManager", "PassOptions", "PassResult", "ir_pass", "default_passes",
            "midend", "CALLABLES", "NameTable", "Inlining", "UniqueNames", "ConstantFolding", "DeadCode",
-           "SideEffectOrdering", "CallExpansion", "TypeLowering", "PacketAlignment", "UnchangedPacket",
+           "SideEffectOrdering", "CallExpansion", "TypeLowering", "PacketAlignment", "DeparseInPlace",
            "TableStructures", "TableLayouts"]
 
 
 def default_passes() -> list[Pass]:
     """The midend's passes, in the order they run."""
     return [Inlining(), UniqueNames(), ConstantFolding(), SideEffectOrdering(), CallExpansion(), DeadCode(),
-            TypeLowering(), PacketAlignment(), UnchangedPacket(), TableStructures(), TableLayouts()]
+            TypeLowering(), PacketAlignment(), DeparseInPlace(), TableStructures(), TableLayouts()]
 
 
 def midend(program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:

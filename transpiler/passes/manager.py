@@ -84,8 +84,9 @@ class PassResult:
     `TableLayout`, and `actions` each action tables run to its id and data
     layout (table_layout.py).  `byte_aligned` names the parsers and
     deparsers whose every header starts at a whole byte (packet_alignment.py);
-    `packet_unchanged` says that the deparser always puts back the bytes the
-    parser read (unchanged_packet.py).
+    `deparse_in_place`, when not None, maps each header the deparser emits to
+    where it is in the packet and the fields the program may write: the
+    deparser then writes those in the packet itself (deparse_in_place.py).
     `reports` are
     the passes' reports, `"pass: message (file:line:col)"`, verbose or not;
     `ran` the names of the passes that ran.
@@ -97,7 +98,7 @@ class PassResult:
     actions: dict = field(default_factory=dict)
     c_types: dict = field(default_factory=dict)
     byte_aligned: set = field(default_factory=set)
-    packet_unchanged: bool = False
+    deparse_in_place: Optional[dict] = None
     reports: list[str] = field(default_factory=list)
     ran: list[str] = field(default_factory=list)
 

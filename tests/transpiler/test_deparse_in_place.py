@@ -1,5 +1,6 @@
-"""unchanged-packet: which programs send their packets as received, and the C the generator prints
-for them (behaviour: tests/packets/unchanged_packet.stf and the STF suite)."""
+"""deparse-in-place: which programs' deparsers write only the fields they change, in the packet itself,
+and the C the generator prints for them (behaviour: tests/packets/unchanged_packet.stf,
+in_place_fields.stf, multicast.stf and the STF suite)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from midend_snippets import load, run, v1model
 
 from p4odp.diagnostics import Diagnostics
 from p4odp.transpiler import generate_c
-from p4odp.transpiler.passes import PassOptions, UnchangedPacket
+from p4odp.transpiler.passes import DeparseInPlace, PassOptions
 
 TWO_HEADERS = """\
 #include <core.p4>
@@ -40,8 +41,15 @@ IN_ORDER = """\
     state b { pkt.extract(hdr.b); transition accept; }"""
 
 
+def plan(tmp_path: Path, source: str):
+    """{header: (offset, written fields)}, or None: deparsed whole."""
+    found = run(load(tmp_path, source), [DeparseInPlace()], PassOptions(validate=True)).deparse_in_place
+    return None if found is None else {".".join(path): (h.offset, set(h.written)) for path, h in found.items()}
+
+
 def unchanged(tmp_path: Path, source: str) -> bool:
-    return run(load(tmp_path, source), [UnchangedPacket()], PassOptions(validate=True)).packet_unchanged
+    found = plan(tmp_path, source)
+    return found is not None and not any(written for _, written in found.values())
 
 
 def two_headers(parser: str = IN_ORDER, ingress: str = "sm.egress_spec = 1;",
@@ -60,16 +68,38 @@ def test_headers_read_and_emitted_in_the_same_order_and_never_written_leave_unch
         state b { pkt.extract(hdr.b); transition accept; }"""))
 
 
+@pytest.mark.parametrize("ingress, written", [
+    ("hdr.h.a = 1;", {"a"}),
+    ("hash(hdr.h.w, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w100);", {"w"}),
+    ("hdr.h.b[3:0] = 4w1; hdr.h.s = hdr.h.s + 1;", {"b", "s"}),
+    ("h_t copy = hdr.h; copy.a = 2; meta.m = copy.a;", set()),  # a local copy is not the packet
+])
+def test_fields_written_are_written_in_place(tmp_path: Path, ingress: str, written: set):
+    assert plan(tmp_path, v1model(ingress)) == {"h": (0, written)}
+
+
+def test_a_field_is_written_where_every_parser_path_reads_its_header(tmp_path: Path):
+    assert plan(tmp_path, two_headers(ingress="hdr.b.y = 7; hdr.a.x = 1;")) == {"a": (0, {"x"}), "b": (16, {"y"})}
+    # b is after a 16-bit or a 32-bit prefix: it cannot be written, a can.
+    skip = """\
+        state start { pkt.extract(hdr.a); transition select(hdr.a.t) { 1: b; 2: c; default: accept; } }
+        state c { pkt.extract(hdr.c); transition b; }
+        state b { pkt.extract(hdr.b); transition accept; }"""
+    three = two_headers(parser=skip, ingress="hdr.a.x = 1;", deparser="pkt.emit(hdr.a); pkt.emit(hdr.c); "
+                                                                    "pkt.emit(hdr.b);")
+    three = three.replace("struct headers_t { a_t a; b_t b; }", "struct headers_t { a_t a; b_t b; b_t c; }")
+    assert plan(tmp_path, three) == {"a": (0, {"x"}), "c": (16, set()), "b": (None, set())}
+    assert plan(tmp_path, three.replace("hdr.a.x = 1;", "hdr.b.y = 1;")) is None
+
+
 @pytest.mark.parametrize("ingress", [
-    "hdr.h.a = 1;",
     "hdr.h.setInvalid();",
     "hdr.h.setValid();",
     "h_t copy = hdr.h; copy.a = 2; hdr.h = copy;",
-    "hash(hdr.h.w, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w100);",
-    "hdr.h.b[3:0] = 4w1;",
+    "hdr = { { 1, 2, 3, 4 } };",
 ])
-def test_a_header_written_anywhere_is_deparsed(tmp_path: Path, ingress: str):
-    assert not unchanged(tmp_path, v1model(ingress))
+def test_a_header_made_valid_invalid_or_written_whole_is_deparsed(tmp_path: Path, ingress: str):
+    assert plan(tmp_path, v1model(ingress)) is None
 
 
 @pytest.mark.parametrize("parser, deparser", [
@@ -86,14 +116,19 @@ def test_a_header_written_anywhere_is_deparsed(tmp_path: Path, ingress: str):
      "pkt.emit(hdr.a);"),  # a loop reads a header twice
 ])
 def test_a_parser_and_deparser_that_do_not_match_are_deparsed(tmp_path: Path, parser: str, deparser: str):
-    assert not unchanged(tmp_path, two_headers(parser=parser, deparser=deparser))
+    assert plan(tmp_path, two_headers(parser=parser, deparser=deparser)) is None
 
 
-def test_the_generator_sends_an_unchanged_packet_without_deparsing_it(tmp_path: Path):
+def test_the_generator_writes_the_fields_written_in_the_packet_and_sends_it_as_it_is(tmp_path: Path):
     source = str(tmp_path / "prog.p4")
     c = generate_c(load(tmp_path, v1model("sm.egress_spec = 1;")), source, Diagnostics())["datapath.c"]
     egress = c[c.index("static bool p4_pipeline_egress"):]
-    assert "p4_send(pc, copy->port, pc->data, " in egress and "p4_deparser(" not in egress
-    c = generate_c(load(tmp_path, v1model("hdr.h.a = 1;")), source, Diagnostics())["datapath.c"]
+    assert "p4_send(pc, copy->port, pc->data, " in egress and "uint8_t out[" not in egress
+    assert "p4odp_store_bits" not in c[c.index("static inline void p4_deparser"):]
+    c = generate_c(load(tmp_path, v1model("hdr.h.b = 1;")), source, Diagnostics())["datapath.c"]
+    deparser = c[c.index("static inline void p4_deparser"):c.index("static bool p4_pipeline_egress")]
+    assert "p4odp_store_bits(pc->data, 8, 8, (uint64_t)(*hdr).h.b);" in deparser
+    assert deparser.count("p4odp_store_bits") == 1
+    c = generate_c(load(tmp_path, v1model("hdr.h.setInvalid();")), source, Diagnostics())["datapath.c"]
     egress = c[c.index("static bool p4_pipeline_egress"):]
     assert "p4_deparser(pc, &p->hdr);" in egress and "p4_send(pc, copy->port, out, " in egress

@@ -1,6 +1,7 @@
-// unchanged-packet: the parser reads Ethernet, then IPv4 on some paths (through a state that
-// reads nothing), the deparser emits both in that order, and nothing writes a header (ingress
-// reads fields, copies one into metadata, checks validity): packets leave as they came.
+// deparse-in-place: the parser reads Ethernet, then IPv4 on some paths (through a state that
+// reads nothing, so IPv4 is at bit 112 on all of them), the deparser emits both in that order,
+// and ingress only writes a field (the source MAC; it reads others, checks validity): the
+// deparser writes that one field in the packet.
 #include <v1model.p4>
 
 header ethernet_t { bit<48> dst; bit<48> src; bit<16> type; }
@@ -24,6 +25,7 @@ control Nop(inout headers_t hdr, inout meta_t meta) { apply { } }
 control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
     apply {
         meta.type = hdr.eth.type;
+        hdr.eth.src = hdr.eth.dst;
         if (hdr.ip.isValid()) { sm.egress_spec = (bit<9>)hdr.ip.tos; } else { sm.egress_spec = 1; }
     }
 }

@@ -1,0 +1,281 @@
+"""deparse-in-place: programs whose deparser can write only the fields they change, in the packet itself.
+
+A deparser emits every valid header, field by field, then the switch puts
+those bytes in front of the payload.  When the headers leave as the parser
+found them, but for some of their fields, that is work for nothing: the
+bytes are already in the packet.  The pass proves, for the pipeline's
+parser and deparser, that
+
+* the deparser only emits headers, always the same ones in the same order
+  (no condition, no stack, no union, no varbit, no struct inside a header);
+* every header the parser extracts is one of those, and along every path
+  through the parser the headers come in the deparser's order, each once
+  (no `advance`, no loop): so the valid headers, emitted, are the bytes the
+  parser consumed;
+* nothing changes which headers are valid or writes a header whole (no
+  setValid/setInvalid/push/pop, no assignment of a header or of a struct
+  holding one, no such value passed to an `out`/`inout` parameter), anywhere
+  in the program; what it writes are fields of the headers (through the
+  blocks' parameters of the headers type: a local copy is not the packet,
+  and copying it back is a whole-header write);
+* each header with a field written is at the same bit on every parser path
+  that reads it.
+
+Then `PassResult.deparse_in_place` maps each emitted header (its member path
+in the headers struct) to where it is and the fields the program may write;
+the C generator's deparser writes those fields of the valid headers into the
+packet and sends it as it is: nothing when no field is written (an L2
+switch), the MACs, TTL and checksum for an IPv4 router.  What the pass cannot
+prove leaves `deparse_in_place` None and the packet deparsed whole; the
+verbose report says why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from p4odp import ir
+from p4odp import types as t
+from p4odp.transpiler.passes._walk import argument_directions, pipeline_blocks, walk
+from p4odp.transpiler.passes.manager import PassContext
+
+__all__ = ["DeparseInPlace", "InPlaceHeader"]
+
+_VALIDITY_CHANGES = ("setValid", "setInvalid", "push_front", "pop_front")
+_PATHS_EXPLORED = 10000  # parser paths followed before giving up (a bound on the pass's time)
+
+
+@dataclass(frozen=True)
+class InPlaceHeader:
+    """An emitted header: its first bit in the packet (None: not the same on every parser path; only
+    a header with no field written may be there), and the fields the program may write."""
+
+    offset: Optional[int]
+    written: frozenset
+
+
+class _NotProven(Exception):
+    def __init__(self, why: str, loc=None) -> None:
+        super().__init__(why)
+        self.loc = loc
+
+
+class DeparseInPlace:
+    name = "deparse-in-place"
+
+    def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        try:
+            deparser, plan = _plan(program)
+        except _NotProven as err:
+            ctx.report(f"the deparser writes every header: {err}", err.loc)
+            return program
+        ctx.result.deparse_in_place = plan
+        written = sorted(".".join((*path, name)) for path, header in plan.items() for name in header.written)
+        ctx.report("the deparser writes in the packet " + (", ".join(written) if written else
+                                                            "nothing: packets leave as they came"), deparser.loc)
+        return program
+
+
+def _plan(program: ir.Program) -> tuple[ir.Control, dict]:
+    """The deparser and the plan; _NotProven says why there is none."""
+    blocks = pipeline_blocks(program)
+    parsers = [b for b in blocks if isinstance(b, ir.Parser)]
+    deparsers = [b for b in blocks if isinstance(b, ir.Control) and _packet_param(b, "packet_out") is not None]
+    if len(parsers) != 1 or len(deparsers) != 1:
+        raise _NotProven("not one parser and one deparser")
+    parser, deparser = parsers[0], deparsers[0]
+    headers_type, order = _emit_order(deparser)
+    offsets = _parser_offsets(parser, headers_type, order)
+    headers_params = {p.name for block in blocks for p in block.params if p.type == headers_type}
+    written: dict = {path: set() for path in order}
+    for node in walk(program):
+        for target in _written(node):
+            _add_write(target, headers_params, headers_type, written)
+    plan = {}
+    for path, fields in written.items():
+        offset = offsets.get(path)
+        if fields and offset is None:
+            raise _NotProven(f"{'.'.join(path)} is written and not at the same bit on every parser path")
+        plan[path] = InPlaceHeader(offset, frozenset(fields))
+    return deparser, plan
+
+
+def _packet_param(block, extern: str) -> Optional[ir.Parameter]:
+    return next((p for p in block.params if isinstance(p.type, t.ExternT) and p.type.name == extern), None)
+
+
+def _has_header(typ: t.Type, seen: frozenset = frozenset()) -> bool:
+    """Whether a value of `typ` holds a header (is one, or a stack, union or struct of them)."""
+    if isinstance(typ, t.Stack):
+        return True
+    if isinstance(typ, t.StructLike):
+        if typ.kind != "struct":
+            return True
+        return typ.name not in seen and any(_has_header(f.type, seen | {typ.name}) for f in typ.fields)
+    if isinstance(typ, t.TupleT):
+        return any(_has_header(e, seen) for e in typ.elements)
+    return False
+
+
+def _member_path(expr: ir.Expression) -> tuple[ir.Expression, tuple]:
+    """`hdr.a.b` as (`hdr`, ("a", "b")); the root is what no Member leads past."""
+    members = []
+    while isinstance(expr, ir.Member):
+        members.append(expr.member)
+        expr = expr.expr
+    return expr, tuple(reversed(members))
+
+
+def _header_path(expr: ir.Expression, block) -> tuple[t.Type, tuple]:
+    """`hdr.a.b` as (the type of the parameter `hdr` of `block`, ("a", "b"))."""
+    root, path = _member_path(expr)
+    param = next((p for p in block.params if isinstance(root, ir.PathExpression) and p.name == root.name), None)
+    if param is None:
+        raise _NotProven("a header outside the block's parameters", expr.loc)
+    return param.type, path
+
+
+def _emit_order(deparser: ir.Control) -> tuple[t.Type, dict]:
+    """The headers type and, for every header the deparser emits, its member path -> position."""
+    order: dict = {}
+    roots = set()
+
+    def add(typ: t.Type, path: tuple, loc) -> None:
+        if isinstance(typ, t.StructLike) and typ.kind == "header":
+            if not all(isinstance(f.type, (t.Bits, t.Bool, t.EnumT, t.NewTypeT)) for f in typ.fields):
+                raise _NotProven("a header with a varbit or a struct emitted", loc)
+            if path in order:
+                raise _NotProven("a header emitted twice", loc)
+            order[path] = len(order)
+        elif isinstance(typ, t.StructLike) and typ.kind == "struct":
+            for f in typ.fields:
+                add(f.type, path + (f.name,), loc)
+        else:
+            raise _NotProven(f"a {typ} emitted", loc)
+
+    statements = list(deparser.body.statements)
+    while statements:
+        stmt = statements.pop(0)
+        if isinstance(stmt, ir.Block):
+            statements[:0] = stmt.statements
+            continue
+        if isinstance(stmt, ir.EmptyStatement):
+            continue
+        call = stmt.call if isinstance(stmt, ir.MethodCallStatement) else None
+        if call is None or not _is_packet_call(call, "packet_out", "emit") or len(call.args) != 1:
+            raise _NotProven("the deparser does more than emit headers", stmt.loc)
+        root, path = _header_path(call.args[0].value, deparser)
+        roots.add(root)
+        add(call.args[0].value.type, path, call.loc)
+    if len(roots) != 1:
+        raise _NotProven("the deparser emits no header", deparser.loc)
+    return roots.pop(), order
+
+
+def _is_packet_call(call: ir.MethodCall, extern: str, method: str) -> bool:
+    target = call.method
+    return isinstance(target, ir.Member) and target.member == method and \
+        isinstance(target.expr.type, t.ExternT) and target.expr.type.name == extern
+
+
+def _state_extracts(state: ir.ParserState, parser: ir.Parser, headers_type: t.Type, order: dict) -> list[tuple]:
+    """The headers `state` extracts, in order, as (member path, bits)."""
+    extracted = []
+    for node in walk(state):
+        if not isinstance(node, ir.MethodCall) or not isinstance(node.method, ir.Member) or \
+                not isinstance(node.method.expr.type, t.ExternT) or node.method.expr.type.name != "packet_in":
+            continue
+        if node.method.member == "advance" or (node.method.member == "extract" and len(node.args) != 1):
+            raise _NotProven(f"the parser skips bits ({node.method.member})", node.loc)
+        if node.method.member != "extract":
+            continue
+        arg = node.args[0].value
+        if arg is None:
+            raise _NotProven("the parser skips a header (`_`)", node.loc)
+        root, path = _header_path(arg, parser)
+        if root != headers_type or path not in order:
+            raise _NotProven("the parser extracts a header the deparser does not emit", node.loc)
+        extracted.append((path, t.packet_width(arg.type)))
+    return extracted
+
+
+def _successors(state: ir.ParserState) -> list[str]:
+    transition = state.transition
+    if isinstance(transition, ir.PathExpression):
+        return [transition.name]
+    if isinstance(transition, ir.SelectExpression):
+        return [case.state.name for case in transition.cases]
+    return []
+
+
+def _parser_offsets(parser: ir.Parser, headers_type: t.Type, order: dict) -> dict:
+    """Check that along every path from `start` the headers extracted come in deparser order, each
+    once; return the bit each is read at (None when paths read it at different bits)."""
+    states = {s.name: s for s in parser.states}
+    extracts = {name: _state_extracts(state, parser, headers_type, order) for name, state in states.items()}
+    offsets: dict = {}
+    budget = [_PATHS_EXPLORED]
+    done: set = set()
+
+    def visit(name: str, last: int, offset: int, on_path: frozenset) -> None:
+        if name not in states or (name, last, offset) in done:
+            return  # accept, reject, or already followed from here
+        if name in on_path:
+            raise _NotProven("the parser loops", states[name].loc)
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _NotProven("too many parser paths to follow", parser.loc)
+        for path, bits in extracts[name]:
+            if order[path] <= last:
+                raise _NotProven("the parser extracts headers in another order than the deparser emits",
+                                 states[name].loc)
+            last = order[path]
+            offsets[path] = offset if offsets.get(path, offset) == offset else None
+            offset += bits
+        for successor in _successors(states[name]):
+            visit(successor, last, offset, on_path | {name})
+        done.add((name, last, offset))
+
+    visit("start", -1, 0, frozenset())
+    return offsets
+
+
+def _written(node: ir.Node) -> list[ir.Expression]:
+    """The l-values `node` writes (an assignment's target, out and inout arguments); _NotProven for a
+    header's validity changed."""
+    if isinstance(node, ir.Assignment):
+        return [node.target]
+    if not isinstance(node, ir.MethodCall):
+        return []
+    method = node.method
+    if isinstance(method, ir.Member) and method.member in _VALIDITY_CHANGES and _has_header(method.expr.type):
+        return [method.expr]  # the whole header: no plan, if it is one of the packet's
+    if _is_packet_call(node, "packet_in", "extract"):
+        return []  # the parse itself, checked against the deparser
+    return [arg.value for arg, direction in zip(node.args, argument_directions(node))
+            if arg.value is not None and direction in ("out", "inout", None)]
+
+
+def _add_write(target: ir.Expression, headers_params: set, headers_type: t.Type, written: dict) -> None:
+    """Record the field of the packet's headers `target` writes, if it writes one."""
+    while isinstance(target, (ir.Slice, ir.ArrayIndex)):  # a slice writes part of its field
+        if isinstance(target, ir.ArrayIndex):
+            if _has_header(target.expr.type):
+                raise _NotProven("a header stack element written", target.loc)
+        target = target.expr
+    root, path = _member_path(target)
+    if not (isinstance(root, ir.PathExpression) and root.name in headers_params):
+        return  # not the packet's headers: a local, metadata
+    typ = headers_type
+    for depth, member in enumerate(path):
+        if isinstance(typ, t.StructLike) and typ.kind == "header":
+            if path[:depth] in written:  # else a header never emitted: not in the packet
+                written[path[:depth]].add(member)
+            return
+        found = typ.field(member) if isinstance(typ, t.StructLike) and typ.kind == "struct" else None
+        if found is None:
+            raise _NotProven("a header stack or union written", target.loc)
+        typ = found.type
+    if _has_header(typ):
+        raise _NotProven("a header written whole", target.loc)
