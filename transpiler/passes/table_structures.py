@@ -40,8 +40,8 @@ from p4odp import types as t
 from p4odp.frontend.const_eval import evaluate
 from p4odp.transpiler.passes.manager import PassContext
 
-__all__ = ["TableStructures", "choose_structure", "table_size", "top_level_constants", "STRUCTURES", "DEFAULT_SIZE",
-           "MAX_CODE_CHAIN", "MAX_CODE_SWITCH", "MAX_CODE_KEY_WIDTH"]
+__all__ = ["TableStructures", "choose_structure", "code_switch", "table_size", "top_level_constants", "STRUCTURES",
+           "DEFAULT_SIZE", "MAX_CODE_CHAIN", "MAX_CODE_SWITCH", "MAX_CODE_KEY_WIDTH"]
 
 STRUCTURES = ("empty", "code", "tss", "dir-24-8", "trie", "tss-lpm", "cuckoo")
 MAX_DIR_24_8_WIDTH = 32
@@ -116,9 +116,15 @@ def _compilable(table: ir.Table, keys: list, n_entries: int) -> bool:
     if any(w is None or w > MAX_CODE_KEY_WIDTH for w in widths) or \
             any(k.match_kind not in ("exact", "lpm", "ternary", "range", "optional") for k in keys):
         return False
-    if all(k.match_kind == "exact" for k in keys) and sum(widths) <= MAX_CODE_KEY_WIDTH:
+    if code_switch([(k.match_kind, w) for k, w in zip(keys, widths)]):
         return n_entries <= MAX_CODE_SWITCH
     return n_entries <= MAX_CODE_CHAIN
+
+
+def code_switch(keys: list) -> bool:
+    """Are const entries with these keys ((match kind, width) pairs) matched by one C switch, their
+    exact fields side by side in a uint64_t?"""
+    return all(kind == "exact" for kind, _ in keys) and sum(width for _, width in keys) <= MAX_CODE_KEY_WIDTH
 
 
 def _all_keys(table: ir.Table) -> tuple:
