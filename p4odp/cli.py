@@ -121,6 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "standard error)")
     bench.add_argument("--plot", metavar="F.png", help="plot Mpps and Gbit/s per size (needs matplotlib: "
                                                        "pip install 'p4odp[bench]')")
+    bench.add_argument("--skip-pass", action="append", default=[], metavar="PASS",
+                       help="do not run the midend pass PASS (repeatable): what it is worth")
     bench.add_argument("--keep", metavar="DIR", help="build and run in DIR and keep the switch, the traffic's pcap "
                                                      "files and a run.sh per size")
     bench.add_argument("--cc", help="the C compiler (default: $CC, else the target's)")
@@ -226,6 +228,7 @@ def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:
     from p4odp.throughput.runner import BenchOptions, parse_list, run_bench as run
     from p4odp.throughput.spec import SpecError, parse_spec
     from p4odp.throughput.traffic import MAX_SIZE, MIN_SIZE
+    from p4odp.transpiler.passes import PassOptions
 
     here = Loc("<command line>", 0, 0)
     try:
@@ -269,7 +272,7 @@ def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:
         commands=os.path.abspath(args.commands) if args.commands else None,
         traffic=args.traffic, gen=gen, sizes=sizes, workers=workers, cpus=args.cpus, seconds=args.seconds,
         warmup=args.warmup, rounds=args.rounds, ports=sorted(set(ports) | set(in_ports)), in_ports=in_ports,
-        keep=Path(args.keep) if args.keep else None)
+        keep=Path(args.keep) if args.keep else None, passes=PassOptions(skip=args.skip_pass))
     result = run(program, options, diags, _progress_printer(sys.stderr))
     if result is None:
         return EXIT_USER_ERROR

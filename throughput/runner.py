@@ -37,6 +37,7 @@ from p4odp.throughput.spec import GenSpec
 from p4odp.throughput.traffic import (FCS_LEN, TrafficError, frames_from_pcap, generate, read_traffic,
                                       split_by_queue, write_frames)
 from p4odp.transpiler import generate_c
+from p4odp.transpiler.passes import PassOptions
 
 __all__ = ["BenchOptions", "BenchResult", "run_bench", "parse_list", "MAX_TRAFFIC_BYTES", "DPDK_MAX_FRAMES"]
 
@@ -74,6 +75,7 @@ class BenchOptions:
     ports: list = field(default_factory=lambda: [0, 1, 2, 3])
     in_ports: list = field(default_factory=lambda: [0])
     keep: Optional[Path] = None
+    passes: Optional[PassOptions] = None  # the midend's options (passes skipped)
 
 
 @dataclass
@@ -139,7 +141,7 @@ def _run_bench(program: ir.Program, options: BenchOptions, diags: Diagnostics, p
     if options.keep is not None:
         _check_folder(options.keep)
     progress(f"building {options.program} for {target.name}", True)
-    c_files = generate_c(program, options.program, diags, template_dirs=target.template_dirs)
+    c_files = generate_c(program, options.program, diags, options.passes, template_dirs=target.template_dirs)
     if c_files is None:
         return None
     if options.keep is not None:

@@ -60,6 +60,15 @@ class CTable:
     action_data_len: int
     entries: list[str] = field(default_factory=list)  # const entries, in the control-plane command syntax
     structure: str = "P4ODP_TABLE_AUTO"  # the lookup structure (enum p4odp_table_kind)
+    key_bytes: int = 0
+    # The key as bytes of the packet, (byte in the key, byte in the packet, bytes) each (table-prefetch
+    # pass); empty when it is not.
+    prefetch: list[tuple] = field(default_factory=list)
+
+    @property
+    def prefetch_len(self) -> int:
+        """The packet bytes the prefetched key needs."""
+        return max((packet_byte + n for _, packet_byte, n in self.prefetch), default=0)
 
 
 @dataclass

@@ -92,3 +92,8 @@ const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint3
 	*hit = entry != NULL;
 	return entry ? entry : p4odp_table_get_default(rt->table);
 }
+
+void p4odp_prefetch_lookup(struct p4odp_switch *sw, uint32_t index, const uint8_t *key)
+{
+	p4odp_table_prefetch(sw->tables[index].table, key);
+}

@@ -230,6 +230,11 @@ __attribute__((flatten)) void p4odp_tm_burst(struct p4odp_worker *w, uint32_t po
 	uint32_t kept = 0;	/* the packets that did not leave, moved to the front to be freed */
 
 	p4odp_counter_add(&w->received[port], n);
+	/* The keys of the whole burst first: what its lookups read is on its way
+	 * to the cache while the packets before each one run. */
+	if (p4odp_program.prefetch)
+		for (uint32_t i = 0; i < n; i++)
+			p4odp_program.prefetch(w->sw, odp_packet_data(pkts[i]), odp_packet_len(pkts[i]));
 	for (uint32_t i = 0; i < n; i++) {
 		if (i + 2 < n)
 			__builtin_prefetch(odp_packet_data(pkts[i + 2]));

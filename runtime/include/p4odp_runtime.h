@@ -189,6 +189,10 @@ struct p4odp_program {
 	/* The two halves of the pipeline (see the top of this file). */
 	void (*ingress)(struct p4odp_pctx *pc, void *packet);
 	bool (*egress)(struct p4odp_pctx *pc, void *packet, const struct p4odp_copy *copy);
+	/* NULL, or: build from a received packet the keys of the tables whose key is
+	 * bytes of it and prefetch what their lookups read (p4odp_prefetch_lookup);
+	 * called for a whole burst before the burst runs. */
+	void (*prefetch)(struct p4odp_switch *sw, const uint8_t *data, uint32_t len);
 };
 
 extern const struct p4odp_program p4odp_program;
@@ -197,6 +201,10 @@ extern const struct p4odp_program p4odp_program;
  * Never NULL: a miss returns the table's default entry. */
 const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint32_t index, const uint8_t *key,
 						 bool *hit);
+
+/* Start loading what a lookup of `key` in table `index` reads first
+ * (p4odp_table_prefetch). */
+void p4odp_prefetch_lookup(struct p4odp_switch *sw, uint32_t index, const uint8_t *key);
 
 /* Queue a copy of the packet of `pc` for `port`: its first `pc->cursor / 8`
  * bytes (what the parser consumed) replaced by `hdr_len` bytes at `hdrs`:

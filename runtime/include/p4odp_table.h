@@ -223,6 +223,12 @@ static inline const struct p4odp_table_entry *
 p4odp_table_get_default(const struct p4odp_table *t);
 void p4odp_table_lookup_burst(const struct p4odp_table *t, const uint8_t *const keys[],
 			      uint32_t n, const struct p4odp_table_entry *out[]);
+/* Start loading the memory a lookup of `key` will read first (cuckoo
+ * buckets, the DIR-24-8 slot, the trie's root slot; nothing for the other
+ * structures), so that a lookup a little later does not wait for it: the
+ * one-key form of the burst's first stage, for callers that build a key
+ * well before they look it up. */
+static inline void p4odp_table_prefetch(const struct p4odp_table *t, const uint8_t *key);
 
 /* ---- Internals of the inline lookups; not an API. ---- */
 
@@ -689,6 +695,32 @@ p4odp__trie_lookup(const struct p4odp_table *t, const uint8_t *key)
 		x = leaf ? *leaf : p4odp__trie_tail_leaf(tail, key, t->key_len);
 	}
 	return x ? atomic_load_explicit(&t->entries[x - 1], memory_order_acquire) : NULL;
+}
+
+static inline void p4odp_table_prefetch(const struct p4odp_table *t, const uint8_t *key)
+{
+	if (t->kind == P4ODP_TABLE_CUCKOO && t->key_len <= 16) {
+		const struct p4odp__cuckoo *h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
+		uint32_t len = t->key_len, b1, b2;
+		uint64_t w0 = p4odp__load(key, len < 8 ? len : 8), pat;
+		uint64_t hv = len > 8 ? p4odp__hfin(p4odp__hmix(p4odp__hmix(h->seed, w0), p4odp__load(key + 8, len - 8)))
+				      : p4odp__hash1(h->seed, w0);
+
+		p4odp__cuckoo_pos(h, hv, &b1, &b2, &pat);
+		P4ODP__PREFETCH(&h->b[b1]);
+		P4ODP__PREFETCH(&h->b[b2]);
+	} else if (t->kind == P4ODP_TABLE_DIR24) {
+		const struct p4odp__dir *d = atomic_load_explicit(&t->dir, memory_order_acquire);
+		uint32_t v = 0;
+
+		for (uint32_t i = 0; i < t->key_len; i++)
+			v = v << 8 | key[i];
+		P4ODP__PREFETCH(&d->tbl1[v >> d->b2]);
+	} else if (t->kind == P4ODP_TABLE_TRIE) {
+		const struct p4odp__trie *tr = atomic_load_explicit(&t->trie, memory_order_acquire);
+
+		P4ODP__PREFETCH(&tr->root[p4odp__trie_root_index(tr, key)]);
+	}
 }
 
 static inline const struct p4odp_table_entry *

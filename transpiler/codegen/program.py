@@ -31,6 +31,7 @@ class Generator:
         self.c_types = result.c_types
         self.byte_aligned = result.byte_aligned
         self.deparse_in_place = result.deparse_in_place
+        self.table_prefetch = result.table_prefetch
         self.table_layouts = result.table_layouts
         self.actions = result.actions
         self.line_directives = line_directives
@@ -71,7 +72,8 @@ class Generator:
         functions = {role: self.gen_block(role, decl) for role, decl in blocks.items()}
         pipeline = {role: info["function"] for role, info in functions.items()}
         pipeline.update({name: functions[block]["types"][index] for name, (block, index) in arch.types.items()})
-        tables = [c_table(layout) for layout in sorted(self.table_layouts.values(), key=lambda t: t.index)]
+        tables = [c_table(layout, self.table_prefetch.get(name, ()))
+                  for name, layout in sorted(self.table_layouts.items(), key=lambda item: item[1].index)]
         actions = [c_action(action) for action in sorted(self.actions.values(), key=lambda a: a.id)]
         return CProgram(self.source, list(self.structs.values()), self.functions, tables, actions, self.errors,
                         self.state, self.worker_state, self.counters, pipeline, arch.pipeline_template, dict(arch.constants),

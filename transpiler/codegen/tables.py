@@ -16,7 +16,7 @@ from p4odp.transpiler.codegen.scope import Binding
 from p4odp.transpiler.ctypes_map import c_ident
 from p4odp.transpiler.model import CActionParam, CAction, CKeyField, CTable
 from p4odp.transpiler.passes.table_layout import ActionLayout, TableLayout
-from p4odp.transpiler.passes.table_structures import MAX_CODE_KEY_WIDTH
+from p4odp.transpiler.passes.table_structures import code_switch
 
 __all__ = ["Tables", "c_table", "c_action"]
 
@@ -28,11 +28,12 @@ TABLE_KINDS = {"auto": "P4ODP_TABLE_AUTO", "empty": "P4ODP_TABLE_EMPTY", "code":
                "tss-lpm": "P4ODP_TABLE_TSS_LPM", "tss": "P4ODP_TABLE_TSS"}
 
 
-def c_table(layout: TableLayout) -> CTable:
+def c_table(layout: TableLayout, prefetch: tuple = ()) -> CTable:
     return CTable(layout.index, f"tbl_{c_ident(layout.name)}", layout.name,
                   [CKeyField(k.name, k.width, MATCH_KINDS[k.match_kind]) for k in layout.keys],
                   [a.id for a in layout.actions], layout.size, layout.default_action, list(layout.default_data),
-                  layout.default_const, layout.data_bytes, list(layout.entries), TABLE_KINDS[layout.structure])
+                  layout.default_const, layout.data_bytes, list(layout.entries), TABLE_KINDS[layout.structure],
+                  layout.key_bytes, list(prefetch))
 
 
 def c_action(action: ActionLayout) -> CAction:
@@ -86,62 +87,58 @@ class Tables:
     def match_in_code(self, layout: TableLayout, hit: str, run: str) -> str:
         """Match the key against the const entries (none for a keyless table): set `hit` and `run`;
         the C name of the action data."""
-        entries = layout.code_entries
-        if layout.data_bytes:
-            if entries:
-                rows = ", ".join("{" + ", ".join(map(str, e.data)) + "}" for e in entries)
-                self.emit(f"static const uint8_t entry_data[{len(entries)}][{layout.data_bytes}] = {{{rows}}};")
-            if layout.default_const:
-                default = list(layout.default_data) + [0] * (layout.data_bytes - len(layout.default_data))
-                self.emit(f"static const uint8_t default_data[{layout.data_bytes}] = "
-                          f"{{{', '.join(map(str, default))}}};")
+        entries, data_bytes = layout.code_entries, layout.data_bytes
+        if data_bytes and entries:
+            rows = ", ".join("{" + ", ".join(map(str, e.data)) + "}" for e in entries)
+            self.emit(f"static const uint8_t entry_data[{len(entries)}][{data_bytes}] = {{{rows}}};")
+        if data_bytes and layout.default_const:
+            default = list(layout.default_data) + [0] * (data_bytes - len(layout.default_data))
+            self.emit(f"static const uint8_t default_data[{data_bytes}] = {{{', '.join(map(str, default))}}};")
+        if data_bytes:
             self.emit("const uint8_t *data;")
-        keys = []
-        for key in layout.keys:
-            value = f"(uint64_t)({self.value(key.expr)})"
-            if isinstance(key.expr.type, t.Bits) and key.expr.type.signed and key.width < 64:
-                value = f"({value} & UINT64_C({(1 << key.width) - 1}))"  # its bits, as in the runtime's key
-            name = self.temp("k")
-            self.emit(f"uint64_t {name} = {value};")
-            keys.append(name)
+        keys = [self.code_key(key) for key in layout.keys]
         ids = {a.action: a.id for a in layout.actions}
-        found = [f"{run} = {ids[e.action]}; {hit} = 1;" + (f" data = entry_data[{i}];" if layout.data_bytes else "")
+        found = [f"{run} = {ids[e.action]}; {hit} = 1;" + (f" data = entry_data[{i}];" if data_bytes else "")
                  for i, e in enumerate(entries)]
-        switch = entries and all(k.match_kind == "exact" for k in layout.keys) and \
-            sum(k.width for k in layout.keys) <= MAX_CODE_KEY_WIDTH
+        switch = bool(entries) and code_switch([(k.match_kind, k.width) for k in layout.keys])
         if switch:
-            # One switch on the fields side by side.
-            parts, values, shift = [], [0] * len(entries), 0
-            for index in reversed(range(len(layout.keys))):
-                parts.insert(0, f"{keys[index]} << {shift}" if shift else keys[index])
-                for n, entry in enumerate(entries):
-                    values[n] |= entry.matches[index].value << shift
-                shift += layout.keys[index].width
-            self.emit(f"switch ({' | '.join(parts)}) {{")
-            for value, statement in zip(values, found):
-                self.emit(f"case UINT64_C({value}):")
+            # One switch on the exact fields side by side, the first in the high bits.
+            shifts = [sum(k.width for k in layout.keys[i + 1:]) for i in range(len(layout.keys))]
+            self.emit(f"switch ({' | '.join(f'{k} << {n}' if n else k for k, n in zip(keys, shifts))}) {{")
+            for entry, statement in zip(entries, found):
+                self.emit(f"case UINT64_C({sum(m.value << n for m, n in zip(entry.matches, shifts))}):")
                 self.emit(f"\t{statement}")
                 self.emit("\tbreak;")
             self.emit("default: {")
         else:
             for n, (entry, statement) in enumerate(zip(entries, found)):
-                conditions = [c for m, k, name in zip(entry.matches, layout.keys, keys) for c in _conditions(m, k, name)]
+                conditions = [c for m, k, name in zip(entry.matches, layout.keys, keys)
+                              for c in _conditions(m, k, name)]
                 self.emit(f"{'} else ' if n else ''}if ({' && '.join(conditions) or '1'}) {{")
                 self.emit(f"\t{statement}")
             if entries:
                 self.emit("} else {")
         self.indent += bool(entries)
         if layout.default_const:
-            self.emit(f"{run} = {layout.default_action}; {hit} = 0;" + (" data = default_data;" if layout.data_bytes else ""))
+            self.emit(f"{run} = {layout.default_action}; {hit} = 0;" + (" data = default_data;" if data_bytes else ""))
         else:
             self.emit(f"const struct p4odp_table_entry *entry = p4_table_default(pc, {layout.index});")
-            self.emit(f"{run} = entry->action_id; {hit} = 0;" + (" data = entry->data;" if layout.data_bytes else ""))
+            self.emit(f"{run} = entry->action_id; {hit} = 0;" + (" data = entry->data;" if data_bytes else ""))
         self.indent -= bool(entries)
         if entries:
             self.emit("}")
         if switch:
             self.emit("}")
-        return "data" if layout.data_bytes else "NULL"
+        return "data" if data_bytes else "NULL"
+
+    def code_key(self, key) -> str:
+        """A key field's value in a new uint64_t (its bits, as in the runtime's key); the C name."""
+        value = f"(uint64_t)({self.value(key.expr)})"
+        if isinstance(key.expr.type, t.Bits) and key.expr.type.signed and key.width < 64:
+            value = f"({value} & UINT64_C({(1 << key.width) - 1}))"
+        name = self.temp("k")
+        self.emit(f"uint64_t {name} = {value};")
+        return name
 
     def action_case(self, action: ir.Action, data: str) -> None:
         """An action a table runs: its parameters loaded from the action data at the C pointer `data`

@@ -36,7 +36,11 @@ one out, `--dump-after NAME|all` writes the IR after it):
   chosen and recorded in `PassResult.table_structures`;
 * `table-layout` (table_layout.py): each table's key layout, actions with
   their ids and data layout, default action, size and const entries, recorded
-  in `PassResult.table_layouts` and `PassResult.actions`.
+  in `PassResult.table_layouts` and `PassResult.actions`;
+* `table-prefetch` (table_prefetch.py): the tables whose key is whole bytes
+  of headers the parser reads at fixed places, with where those bytes are,
+  recorded in `PassResult.table_prefetch`: the traffic manager prefetches
+  what their lookups read for a whole burst before running it.
 
 Every pass keeps the switch's behaviour: what it cannot prove it leaves alone.
 
@@ -61,6 +65,7 @@ from p4odp.transpiler.passes.manager import Pass, PassContext, PassManager, Pass
 from p4odp.transpiler.passes.packet_alignment import PacketAlignment
 from p4odp.transpiler.passes.side_effects import SideEffectOrdering
 from p4odp.transpiler.passes.table_layout import TableLayouts
+from p4odp.transpiler.passes.table_prefetch import TablePrefetch
 from p4odp.transpiler.passes.table_structures import TableStructures
 from p4odp.transpiler.passes.type_lowering import TypeLowering
 from p4odp.transpiler.passes.unique_names import CALLABLES, NameTable, UniqueNames
@@ -68,13 +73,14 @@ from p4odp.transpiler.passes.unique_names import CALLABLES, NameTable, UniqueNam
 __all__ = ["Pass", "PassContext", "PassManager", "PassOptions", "PassResult", "ir_pass", "default_passes",
            "midend", "CALLABLES", "NameTable", "Inlining", "UniqueNames", "ConstantFolding", "DeadCode",
            "SideEffectOrdering", "CallExpansion", "TypeLowering", "PacketAlignment", "DeparseInPlace",
-           "TableStructures", "TableLayouts"]
+           "TableStructures", "TableLayouts", "TablePrefetch"]
 
 
 def default_passes() -> list[Pass]:
     """The midend's passes, in the order they run."""
     return [Inlining(), UniqueNames(), ConstantFolding(), SideEffectOrdering(), CallExpansion(), DeadCode(),
-            TypeLowering(), PacketAlignment(), DeparseInPlace(), TableStructures(), TableLayouts()]
+            TypeLowering(), PacketAlignment(), DeparseInPlace(), TableStructures(), TableLayouts(),
+            TablePrefetch()]
 
 
 def midend(program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:

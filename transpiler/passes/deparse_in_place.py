@@ -37,13 +37,13 @@ from typing import Optional
 
 from p4odp import ir
 from p4odp import types as t
+from p4odp.transpiler.passes._parser_paths import ParserPathError, header_offsets, packet_moves
 from p4odp.transpiler.passes._walk import argument_directions, pipeline_blocks, walk
 from p4odp.transpiler.passes.manager import PassContext
 
 __all__ = ["DeparseInPlace", "InPlaceHeader"]
 
 _VALIDITY_CHANGES = ("setValid", "setInvalid", "push_front", "pop_front")
-_PATHS_EXPLORED = 10000  # parser paths followed before giving up (a bound on the pass's time)
 
 
 @dataclass(frozen=True)
@@ -179,66 +179,33 @@ def _is_packet_call(call: ir.MethodCall, extern: str, method: str) -> bool:
         isinstance(target.expr.type, t.ExternT) and target.expr.type.name == extern
 
 
-def _state_extracts(state: ir.ParserState, parser: ir.Parser, headers_type: t.Type, order: dict) -> list[tuple]:
-    """The headers `state` extracts, in order, as (member path, bits)."""
-    extracted = []
-    for node in walk(state):
-        if not isinstance(node, ir.MethodCall) or not isinstance(node.method, ir.Member) or \
-                not isinstance(node.method.expr.type, t.ExternT) or node.method.expr.type.name != "packet_in":
-            continue
-        if node.method.member == "advance" or (node.method.member == "extract" and len(node.args) != 1):
-            raise _NotProven(f"the parser skips bits ({node.method.member})", node.loc)
-        if node.method.member != "extract":
-            continue
-        arg = node.args[0].value
-        if arg is None:
-            raise _NotProven("the parser skips a header (`_`)", node.loc)
-        root, path = _header_path(arg, parser)
-        if root != headers_type or path not in order:
-            raise _NotProven("the parser extracts a header the deparser does not emit", node.loc)
-        extracted.append((path, t.packet_width(arg.type)))
-    return extracted
-
-
-def _successors(state: ir.ParserState) -> list[str]:
-    transition = state.transition
-    if isinstance(transition, ir.PathExpression):
-        return [transition.name]
-    if isinstance(transition, ir.SelectExpression):
-        return [case.state.name for case in transition.cases]
-    return []
-
-
 def _parser_offsets(parser: ir.Parser, headers_type: t.Type, order: dict) -> dict:
-    """Check that along every path from `start` the headers extracted come in deparser order, each
-    once; return the bit each is read at (None when paths read it at different bits)."""
-    states = {s.name: s for s in parser.states}
-    extracts = {name: _state_extracts(state, parser, headers_type, order) for name, state in states.items()}
-    offsets: dict = {}
-    budget = [_PATHS_EXPLORED]
-    done: set = set()
+    """Check that along every path from `start` the parser reads only headers the deparser emits, in
+    its order, each once, and skips nothing; return the bit each is read at (None: not the same on
+    every path)."""
+    headers = next((p for p in parser.params if p.type == headers_type), None)
+    if headers is None:
+        raise _NotProven("the parser has no parameter of the deparser's headers type", parser.loc)
 
-    def visit(name: str, last: int, offset: int, on_path: frozenset) -> None:
-        if name not in states or (name, last, offset) in done:
-            return  # accept, reject, or already followed from here
-        if name in on_path:
-            raise _NotProven("the parser loops", states[name].loc)
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise _NotProven("too many parser paths to follow", parser.loc)
-        for path, bits in extracts[name]:
-            if order[path] <= last:
-                raise _NotProven("the parser extracts headers in another order than the deparser emits",
-                                 states[name].loc)
-            last = order[path]
-            offsets[path] = offset if offsets.get(path, offset) == offset else None
-            offset += bits
-        for successor in _successors(states[name]):
-            visit(successor, last, offset, on_path | {name})
-        done.add((name, last, offset))
+    def check(move, earlier: list) -> None:
+        path, bits, loc = move
+        if path not in order:
+            raise _NotProven("the parser extracts a header the deparser does not emit", loc)
+        if bits is None:
+            raise _NotProven("the parser reads a header of a size known only when it runs", loc)
+        if earlier and order[earlier[-1]] >= order[path]:
+            raise _NotProven("the parser extracts headers in another order than the deparser emits", loc)
 
-    visit("start", -1, 0, frozenset())
-    return offsets
+    moves = {}
+    for state in parser.states:
+        moves[state.name] = packet_moves(state, headers)
+        skip = next((loc for path, _, loc in moves[state.name] if path is None), None)
+        if skip is not None:
+            raise _NotProven("the parser skips bits or reads a header outside its headers parameter", skip)
+    try:
+        return header_offsets(parser, moves, check)
+    except ParserPathError as err:
+        raise _NotProven(str(err), err.loc) from None
 
 
 def _written(node: ir.Node) -> list[ir.Expression]:

@@ -87,6 +87,8 @@ class PassResult:
     `deparse_in_place`, when not None, maps each header the deparser emits to
     where it is in the packet and the fields the program may write: the
     deparser then writes those in the packet itself (deparse_in_place.py).
+    `table_prefetch` maps each table whose key is bytes of the packet to
+    where they are (table_prefetch.py).
     `reports` are
     the passes' reports, `"pass: message (file:line:col)"`, verbose or not;
     `ran` the names of the passes that ran.
@@ -99,6 +101,7 @@ class PassResult:
     c_types: dict = field(default_factory=dict)
     byte_aligned: set = field(default_factory=set)
     deparse_in_place: Optional[dict] = None
+    table_prefetch: dict = field(default_factory=dict)
     reports: list[str] = field(default_factory=list)
     ran: list[str] = field(default_factory=list)
 
