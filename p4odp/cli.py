@@ -154,12 +154,10 @@ def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
     if args.emit != "ir" and not args.output:
         diags.error(Loc("<command line>", 0, 0), "compile needs -o DIR")
         return EXIT_USER_ERROR
-    target = _target(args.target, diags)
-    if target is None:
+    loaded = _target_and_program(args, diags)
+    if loaded is None:
         return EXIT_USER_ERROR
-    program = _frontend(args, diags)
-    if program is None:
-        return EXIT_USER_ERROR
+    target, program = loaded
     stem = os.path.splitext(os.path.basename(args.program))[0]
     if args.emit == "ir" and not args.dump_after:  # the front end's IR, before any pass
         text = json.dumps(ir.to_json(program), indent=1) + "\n"
@@ -204,12 +202,10 @@ def run_stf(args: argparse.Namespace, diags: Diagnostics) -> int:
     from p4odp.backend.build import BuildOptions
     from p4odp.stf.runner import run_stf as run_test
 
-    target = _target(args.target, diags)
-    if target is None:
+    loaded = _target_and_program(args, diags)
+    if loaded is None:
         return EXIT_USER_ERROR
-    program = _frontend(args, diags)
-    if program is None:
-        return EXIT_USER_ERROR
+    target, program = loaded
     keep = Path(args.keep) if args.keep else None
     if not 1 <= args.workers <= 64:
         diags.error(Loc("<command line>", 0, 0), f"--workers {args.workers}: expected 1..64")
@@ -260,12 +256,10 @@ def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:
         except report.PlotUnavailable as err:
             diags.error(here, str(err))
             return EXIT_USER_ERROR
-    target = _target(args.target, diags)
-    if target is None:
+    loaded = _target_and_program(args, diags)
+    if loaded is None:
         return EXIT_USER_ERROR
-    program = _frontend(args, diags)
-    if program is None:
-        return EXIT_USER_ERROR
+    target, program = loaded
     options = BenchOptions(
         program=args.program, target=target,
         build=BuildOptions(cc=args.cc, sysroot=args.sysroot, verbose=args.verbose),
@@ -302,6 +296,13 @@ def _progress_printer(stream):
         stream.flush()
 
     return progress
+
+
+def _target_and_program(args: argparse.Namespace, diags: Diagnostics):
+    """The target of --target and the program through the front end; None after reporting why not."""
+    target = _target(args.target, diags)
+    program = _frontend(args, diags) if target is not None else None
+    return (target, program) if program is not None else None
 
 
 def _target(name: str, diags: Diagnostics):
