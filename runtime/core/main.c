@@ -518,6 +518,11 @@ int main(int argc, char **argv)
 	pool_param.pkt.len = POOL_PACKET_LEN;
 	pool_param.pkt.seg_len = POOL_PACKET_LEN;
 	pool_param.pkt.max_len = POOL_PACKET_LEN;	/* never segmented: the datapath reads packets as one buffer */
+	/* Each worker allocates (replicas, receive rings) and frees a burst at a time:
+	 * a per-thread cache as large as the pool allows keeps that off the shared pool. */
+	odp_pool_capability_t pool_capa;
+	if (odp_pool_capability(&pool_capa) == 0)
+		pool_param.pkt.cache_size = pool_capa.pkt.max_cache_size;
 	sw->pool = odp_pool_create("p4odp_packets", &pool_param);
 	if (sw->pool == ODP_POOL_INVALID) {
 		fprintf(stderr, "error: cannot create the packet pool\n");
