@@ -209,8 +209,8 @@ def _parser_offsets(parser: ir.Parser, headers_type: t.Type, order: dict) -> dic
 
 
 def _written(node: ir.Node) -> list[ir.Expression]:
-    """The l-values `node` writes (an assignment's target, out and inout arguments); _NotProven for a
-    header's validity changed."""
+    """The l-values `node` writes: an assignment's target, out and inout arguments, and the header
+    whose validity it changes (as if written whole)."""
     if isinstance(node, ir.Assignment):
         return [node.target]
     if not isinstance(node, ir.MethodCall):
