@@ -93,6 +93,11 @@ const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint3
 	return entry ? entry : p4odp_table_get_default(rt->table);
 }
 
+const struct p4odp_table_entry *p4odp_table_default(struct p4odp_switch *sw, uint32_t index)
+{
+	return p4odp_table_get_default(sw->tables[index].table);
+}
+
 void p4odp_prefetch_lookup(struct p4odp_switch *sw, uint32_t index, const uint8_t *key)
 {
 	p4odp_table_prefetch(sw->tables[index].table, key);

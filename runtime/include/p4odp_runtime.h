@@ -202,6 +202,9 @@ extern const struct p4odp_program p4odp_program;
 const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint32_t index, const uint8_t *key,
 						 bool *hit);
 
+/* The default entry of table `index`, as the control plane set it last. */
+const struct p4odp_table_entry *p4odp_table_default(struct p4odp_switch *sw, uint32_t index);
+
 /* Start loading what a lookup of `key` in table `index` reads first
  * (p4odp_table_prefetch). */
 void p4odp_prefetch_lookup(struct p4odp_switch *sw, uint32_t index, const uint8_t *key);
