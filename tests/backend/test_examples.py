@@ -105,6 +105,25 @@ def test_switch_rejects_bad_ports(tmp_path: Path, argument: str, message: str):
     assert message in run.stderr
 
 
+@pytest.mark.parametrize("arguments, message", [
+    (["-w", "0"], "-w 0: expected a number of workers in 1..64"),
+    (["-w", "65"], "-w 65: expected a number of workers in 1..64"),
+    (["-w", "2x"], "-w 2x: expected a number of workers in 1..64"),
+    (["-c", "3-1"], "-c 3-1: expected a CPU list such as 2, 0-1 or 1,3"),
+    (["-c", "1,"], "-c 1,: expected a CPU list such as 2, 0-1 or 1,3"),
+    (["-c", "x"], "-c x: expected a CPU list such as 2, 0-1 or 1,3"),
+    (["-c", "0", "-w", "2"], "-c gives 1 CPU(s) for 2 workers"),
+])
+def test_switch_rejects_bad_workers_and_cpus(tmp_path: Path, arguments: list, message: str):
+    example = REPO / "examples" / "l2fwd"
+    build = p4odp("compile", str(example / "l2fwd.p4"), "-o", str(tmp_path / "out"))
+    assert build.returncode == 0, build.stderr
+    run = subprocess.run([str(tmp_path / "out" / "switch"), "-i", "0=loop", *arguments], capture_output=True,
+                         text=True, timeout=30)
+    assert run.returncode == 2
+    assert f"error: {message}" in run.stderr
+
+
 def _ipv4_frame(dst: str) -> bytes:
     """An Ethernet + IPv4 + UDP frame from 10.0.0.2 to `dst`, with a correct header checksum."""
     header = bytearray.fromhex("4500001c00010000401100000a000002") + bytes(int(b) for b in dst.split("."))
