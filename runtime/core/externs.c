@@ -1,9 +1,9 @@
 /*
- * v1model's extern functions that compute: hash algorithms and random.
+ * v1model's extern functions that compute: hash algorithms and random
+ * numbers (also the `random` hash algorithm, which hashes nothing).
  * The hash algorithms are BMv2's, so that programs and tests written for
  * simple_switch get the same numbers.
  */
-#include <stdlib.h>
 
 #include "switch.h"
 
@@ -70,18 +70,23 @@ uint64_t p4odp_hash(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t
 		return p4odp_csum16_finish(p4odp_csum16_add(0, buf, len));
 	case P4ODP_HASH_XOR16:
 		return xor16(buf, len);
-	case P4ODP_HASH_RANDOM:
-		return (uint64_t)rand();
 	case P4ODP_HASH_IDENTITY:
 	default:
 		return identity(buf, len);
 	}
 }
 
-uint64_t p4odp_random(uint64_t lo, uint64_t hi)
+/* xorshift64* on the worker's own state: workers never share a generator. */
+uint64_t p4odp_random(struct p4odp_pctx *pc, uint64_t lo, uint64_t hi)
 {
+	uint64_t *state = &pc->worker->random_state;
+
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	uint64_t r = *state * UINT64_C(0x2545F4914F6CDD1D);
 	if (hi <= lo)
 		return lo;
-	uint64_t span = hi - lo + 1, r = ((uint64_t)rand() << 31) ^ (uint64_t)rand();
+	uint64_t span = hi - lo + 1;
 	return span ? lo + r % span : r;
 }

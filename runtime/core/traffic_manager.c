@@ -35,6 +35,7 @@ int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t 
 	w->sw = sw;
 	w->id = id;
 	odp_atomic_init_u64(&w->last_packet_ns, 0);
+	w->random_state = (odp_time_global_ns() ^ UINT64_C(0x9E3779B97F4A7C15) * (id + 1)) | 1;
 	/* Whole cache lines: no other worker's data shares one with its counters. */
 	size_t state_size = (program->worker_state_size + ODP_CACHE_LINE_SIZE - 1) / ODP_CACHE_LINE_SIZE *
 			    ODP_CACHE_LINE_SIZE;

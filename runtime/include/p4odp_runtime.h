@@ -236,8 +236,10 @@ static inline void p4odp_counter_add(uint64_t *counter, uint64_t n)
 /* Count a drop of the packet of `pc`, or of one copy of it. */
 void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason);
 
-/* v1model's hash() and random(). */
+/* v1model's hash() over `len` bytes (every algorithm but P4ODP_HASH_RANDOM,
+ * which is p4odp_random), and random(): a number in [lo, hi] from the
+ * worker's own generator. */
 uint64_t p4odp_hash(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len);
-uint64_t p4odp_random(uint64_t lo, uint64_t hi);
+uint64_t p4odp_random(struct p4odp_pctx *pc, uint64_t lo, uint64_t hi);
 
 #endif /* P4ODP_RUNTIME_H_ */

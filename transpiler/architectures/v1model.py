@@ -60,7 +60,8 @@ def _hash(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
         raise Unsupported(call.loc, "hash algorithms that are not constants")
     buf = ctx.temp("hb")
     size = _pack_bits(ctx, buf, data, call)
-    hashed = f"p4_hash(P4ODP_HASH_{algo.member.upper()}, {buf}, {size})"
+    hashed = "p4odp_random(pc, 0, UINT32_MAX)" if algo.member == "random" else \
+        f"p4_hash(P4ODP_HASH_{algo.member.upper()}, {buf}, {size})"
     limit_c, base_c = ctx.value(limit), ctx.value(base)
     target = ctx.lvalue(result)
     value = f"(({limit_c}) ? (uint64_t)({base_c}) + {hashed} % (uint64_t)({limit_c}) : (uint64_t)({base_c}))"
@@ -94,7 +95,7 @@ def _pack_bits(ctx: FunctionContext, buf: str, data: ir.Expression, call: ir.Met
 
 def _random(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     target = ctx.lvalue(args[0])
-    ctx.emit(f"{target.c} = p4odp_random((uint64_t)({ctx.value(args[1])}), (uint64_t)({ctx.value(args[2])}));")
+    ctx.emit(f"{target.c} = p4odp_random(pc, (uint64_t)({ctx.value(args[1])}), (uint64_t)({ctx.value(args[2])}));")
 
 
 def _field_words_sum(ctx: FunctionContext, elements: list) -> str:
