@@ -308,7 +308,6 @@ static void forward(struct p4odp_worker *w)
 		}
 		if (received) {
 			p4odp_rcu_quiescent(&w->rcu);
-			odp_atomic_store_u64(&w->last_packet_ns, odp_time_global_ns());
 			continue;
 		}
 		p4odp_rcu_offline(&w->rcu);
@@ -353,37 +352,40 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* The latest packet any worker received, in ODP global time (0: none yet). */
-static uint64_t last_packet_ns(struct p4odp_switch *sw)
+/* The packets worker `w` received on all ports, read while it counts. */
+static uint64_t received_by(const struct p4odp_worker *w)
 {
-	uint64_t last = 0;
-	for (uint32_t k = 0; k < sw->n_workers; k++) {
-		uint64_t t = odp_atomic_load_u64(&sw->workers[k].last_packet_ns);
-		last = t > last ? t : last;
-	}
-	return last;
+	uint64_t received = 0;
+	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
+		received += __atomic_load_n(&w->received[i], __ATOMIC_RELAXED);
+	return received;
+}
+
+static uint64_t received_by_all(const struct p4odp_switch *sw)
+{
+	uint64_t received = 0;
+	for (uint32_t k = 0; k < sw->n_workers; k++)
+		received += received_by(&sw->workers[k]);
+	return received;
 }
 
 /* How the input queues' hash shared the packets among the workers. */
 static void print_worker_load(const struct p4odp_switch *sw, FILE *out)
 {
-	for (uint32_t k = 0; k < sw->n_workers; k++) {
-		uint64_t received = 0;
-		for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
-			received += sw->workers[k].received[i];
-		fprintf(out, "worker %u received %llu\n", k, (unsigned long long)received);
-	}
+	for (uint32_t k = 0; k < sw->n_workers; k++)
+		fprintf(out, "worker %u received %llu\n", k, (unsigned long long)received_by(&sw->workers[k]));
 }
 
 /* Start the workers, then serve signals until the switch stops: SIGUSR1
  * prints the counters (`counters at T s`, T since forwarding started, then
  * the table the switch prints at exit); with `exit_when_done` the inputs'
- * end stops it too.  Returns 0, or -1 when a worker could not start. */
+ * end stops it too, idle time measured here from the workers' counters so
+ * that they read no clock.  Returns 0, or -1 when a worker could not start. */
 static int run(struct p4odp_switch *sw, const odp_cpumask_t *cpus, bool exit_when_done)
 {
 	pthread_t threads[P4ODP_MAX_WORKERS];
 	struct worker_start starts[P4ODP_MAX_WORKERS];
-	uint64_t started = odp_time_global_ns();
+	uint64_t started = odp_time_global_ns(), last_packet = started, received = 0;
 	uint32_t n_started = 0;
 	int cpu = cpus ? odp_cpumask_first(cpus) : -1;
 
@@ -405,8 +407,12 @@ static int run(struct p4odp_switch *sw, const odp_cpumask_t *cpus, bool exit_whe
 			fflush(stderr);
 		}
 		if (exit_when_done) {
-			uint64_t last = last_packet_ns(sw), now = odp_time_global_ns();
-			if (inputs_done(sw, now - (last ? last : started)))
+			uint64_t now = odp_time_global_ns(), total = received_by_all(sw);
+			if (total != received) {
+				received = total;
+				last_packet = now;
+			}
+			if (inputs_done(sw, now - last_packet))
 				break;
 		}
 		odp_time_wait_ns(1000 * 1000);

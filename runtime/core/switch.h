@@ -87,7 +87,6 @@ struct p4odp_worker {
 	uint64_t received[P4ODP_MAX_PORTS];
 	uint64_t sent[P4ODP_MAX_PORTS];
 	uint64_t drops[P4ODP_DROP_COUNT];
-	odp_atomic_u64_t last_packet_ns;	/* ODP global time of its last received burst */
 	uint64_t random_state;	/* p4odp_random's generator (never 0) */
 } ODP_ALIGNED_CACHE;
 

@@ -6,8 +6,8 @@
  * port, one per replica of a multicast group, none), egress once per copy,
  * and the copies egress keeps queued per output port and sent in batches.
  * The only copy of a packet leaves in the received buffer itself, rewritten
- * in place; replicas are new packets.  See p4odp_runtime.h for who owns a
- * packet at each step.
+ * in place; each replica is rewritten in a copy of it made before its
+ * egress.  See p4odp_runtime.h for who owns a packet at each step.
  *
  * A switch compiles this file with its program, in one translation unit
  * (backend/build.py): the calls of `p4odp_program`'s ingress and egress are
@@ -34,7 +34,6 @@ int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t 
 	memset(w, 0, sizeof *w);
 	w->sw = sw;
 	w->id = id;
-	odp_atomic_init_u64(&w->last_packet_ns, 0);
 	w->random_state = (odp_time_global_ns() ^ UINT64_C(0x9E3779B97F4A7C15) * (id + 1)) | 1;
 	/* Whole cache lines: no other worker's data shares one with its counters. */
 	size_t state_size = (program->worker_state_size + ODP_CACHE_LINE_SIZE - 1) / ODP_CACHE_LINE_SIZE *

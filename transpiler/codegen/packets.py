@@ -8,6 +8,7 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc, Unsupported
 from p4odp.transpiler.codegen._types import is_union
+from p4odp.transpiler.passes._walk import member_path
 from p4odp.transpiler.ctypes_map import c_ident
 
 __all__ = ["Packets"]
@@ -246,11 +247,7 @@ class Packets:
     def write_in_place(self, target: ir.Expression, typ: t.StructLike, src: str) -> None:
         """The fields of header `target` the program may have written, stored where the parser read
         them in this copy's packet (the deparse-in-place pass's plan), when it is valid."""
-        path = []
-        while isinstance(target, ir.Member):
-            path.insert(0, target.member)
-            target = target.expr
-        header = self.gen.deparse_in_place[tuple(path)]
+        header = self.gen.deparse_in_place[member_path(target)[1]]
         if not header.written:
             return
         self.emit(f"if ({src}._valid) {{")

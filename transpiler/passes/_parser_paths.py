@@ -7,7 +7,7 @@ from typing import Callable, Optional
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.transpiler.passes._walk import walk
+from p4odp.transpiler.passes._walk import is_packet_call, member_path, walk
 
 __all__ = ["ParserPathError", "Move", "header_offsets", "packet_moves"]
 
@@ -31,24 +31,17 @@ def packet_moves(state: ir.ParserState, headers: ir.Parameter) -> list[Move]:
     """The extracts and advances of `state`, in order, as moves."""
     moves = []
     for node in walk(state):
-        if not isinstance(node, ir.MethodCall) or not isinstance(node.method, ir.Member) or \
-                not isinstance(node.method.expr.type, t.ExternT) or node.method.expr.type.name != "packet_in":
+        if not is_packet_call(node, "packet_in", ("advance", "extract")):
             continue
         arg = node.args[0].value if node.args else None
         if node.method.member == "advance":
             moves.append((None, arg.value if isinstance(arg, ir.IntLiteral) else None, node.loc))
         elif node.method.member == "extract":
             bits = t.packet_width(arg.type) if arg is not None and len(node.args) == 1 else None
-            moves.append((_member_path(arg, headers), bits, node.loc))
+            root, path = member_path(arg) if arg is not None else (None, ())
+            into_headers = isinstance(root, ir.PathExpression) and root.name == headers.name
+            moves.append((path if into_headers else None, bits, node.loc))
     return moves
-
-
-def _member_path(expr: Optional[ir.Expression], headers: ir.Parameter) -> Optional[tuple]:
-    members = []
-    while isinstance(expr, ir.Member):
-        members.append(expr.member)
-        expr = expr.expr
-    return tuple(reversed(members)) if isinstance(expr, ir.PathExpression) and expr.name == headers.name else None
 
 
 def header_offsets(parser: ir.Parser, moves: dict[str, list[Move]],

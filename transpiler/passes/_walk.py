@@ -20,7 +20,7 @@ from p4odp import types as t
 from p4odp.frontend.expressions import match_args
 
 __all__ = ["map_children", "walk", "referenced_names", "has_call", "is_pure", "is_effect_call", "terminates", "prune_if",
-           "is_architecture_decl", "argument_directions", "pipeline_blocks"]
+           "is_architecture_decl", "argument_directions", "pipeline_blocks", "member_path", "is_packet_call"]
 
 _SKIPPED_FIELDS = ("loc", "type", "annotations")
 
@@ -162,3 +162,19 @@ def pipeline_blocks(program: ir.Program) -> list:
                 value.type_ref.name in blocks and blocks[value.type_ref.name] not in found:
             found.append(blocks[value.type_ref.name])
     return found
+
+
+def member_path(expr: ir.Expression) -> tuple[ir.Expression, tuple]:
+    """`hdr.a.b` as (`hdr`, ("a", "b")): the root no Member leads past, and the members after it."""
+    members = []
+    while isinstance(expr, ir.Member):
+        members.append(expr.member)
+        expr = expr.expr
+    return expr, tuple(reversed(members))
+
+
+def is_packet_call(node: ir.Node, extern: str, methods: tuple) -> bool:
+    """Whether `node` calls one of `methods` of a packet_in or packet_out (`extern`)."""
+    return isinstance(node, ir.MethodCall) and isinstance(node.method, ir.Member) and \
+        node.method.member in methods and isinstance(node.method.expr.type, t.ExternT) and \
+        node.method.expr.type.name == extern

@@ -38,7 +38,7 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.transpiler.passes._parser_paths import ParserPathError, header_offsets, packet_moves
-from p4odp.transpiler.passes._walk import argument_directions, pipeline_blocks, walk
+from p4odp.transpiler.passes._walk import argument_directions, is_packet_call, member_path, pipeline_blocks, walk
 from p4odp.transpiler.passes.manager import PassContext
 
 __all__ = ["DeparseInPlace", "InPlaceHeader"]
@@ -118,18 +118,9 @@ def _has_header(typ: t.Type, seen: frozenset = frozenset()) -> bool:
     return False
 
 
-def _member_path(expr: ir.Expression) -> tuple[ir.Expression, tuple]:
-    """`hdr.a.b` as (`hdr`, ("a", "b")); the root is what no Member leads past."""
-    members = []
-    while isinstance(expr, ir.Member):
-        members.append(expr.member)
-        expr = expr.expr
-    return expr, tuple(reversed(members))
-
-
 def _header_path(expr: ir.Expression, block) -> tuple[t.Type, tuple]:
     """`hdr.a.b` as (the type of the parameter `hdr` of `block`, ("a", "b"))."""
-    root, path = _member_path(expr)
+    root, path = member_path(expr)
     param = next((p for p in block.params if isinstance(root, ir.PathExpression) and p.name == root.name), None)
     if param is None:
         raise _NotProven("a header outside the block's parameters", expr.loc)
@@ -163,7 +154,7 @@ def _emit_order(deparser: ir.Control) -> tuple[t.Type, dict]:
         if isinstance(stmt, ir.EmptyStatement):
             continue
         call = stmt.call if isinstance(stmt, ir.MethodCallStatement) else None
-        if call is None or not _is_packet_call(call, "packet_out", "emit") or len(call.args) != 1:
+        if call is None or not is_packet_call(call, "packet_out", ("emit",)) or len(call.args) != 1:
             raise _NotProven("the deparser does more than emit headers", stmt.loc)
         root, path = _header_path(call.args[0].value, deparser)
         roots.add(root)
@@ -171,12 +162,6 @@ def _emit_order(deparser: ir.Control) -> tuple[t.Type, dict]:
     if len(roots) != 1:
         raise _NotProven("the deparser emits no header", deparser.loc)
     return roots.pop(), order
-
-
-def _is_packet_call(call: ir.MethodCall, extern: str, method: str) -> bool:
-    target = call.method
-    return isinstance(target, ir.Member) and target.member == method and \
-        isinstance(target.expr.type, t.ExternT) and target.expr.type.name == extern
 
 
 def _parser_offsets(parser: ir.Parser, headers_type: t.Type, order: dict) -> dict:
@@ -218,7 +203,7 @@ def _written(node: ir.Node) -> list[ir.Expression]:
     method = node.method
     if isinstance(method, ir.Member) and method.member in _VALIDITY_CHANGES and _has_header(method.expr.type):
         return [method.expr]  # the whole header: no plan, if it is one of the packet's
-    if _is_packet_call(node, "packet_in", "extract"):
+    if is_packet_call(node, "packet_in", ("extract",)):
         return []  # the parse itself, checked against the deparser
     return [arg.value for arg, direction in zip(node.args, argument_directions(node))
             if arg.value is not None and direction in ("out", "inout", None)]
@@ -231,7 +216,7 @@ def _add_write(target: ir.Expression, headers_params: set, headers_type: t.Type,
             if _has_header(target.expr.type):
                 raise _NotProven("a header stack element written", target.loc)
         target = target.expr
-    root, path = _member_path(target)
+    root, path = member_path(target)
     if not (isinstance(root, ir.PathExpression) and root.name in headers_params):
         return  # not the packet's headers: a local, metadata
     typ = headers_type

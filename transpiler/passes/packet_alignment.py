@@ -21,7 +21,7 @@ from typing import Optional
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.transpiler.passes._walk import walk
+from p4odp.transpiler.passes._walk import is_packet_call, walk
 from p4odp.transpiler.passes.manager import PassContext
 
 __all__ = ["PacketAlignment"]
@@ -46,9 +46,7 @@ class PacketAlignment:
 
 
 def _packet_calls(decl, extern: str, methods: tuple) -> list[ir.MethodCall]:
-    return [n for n in walk(decl) if isinstance(n, ir.MethodCall) and isinstance(n.method, ir.Member)
-            and n.method.member in methods and isinstance(n.method.expr.type, t.ExternT)
-            and n.method.expr.type.name == extern]
+    return [n for n in walk(decl) if is_packet_call(n, extern, methods)]
 
 
 def _parser_moves(parser: ir.Parser) -> list[tuple]:

@@ -25,7 +25,7 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.transpiler.passes._parser_paths import ParserPathError, header_offsets, packet_moves
-from p4odp.transpiler.passes._walk import pipeline_blocks
+from p4odp.transpiler.passes._walk import member_path, pipeline_blocks
 from p4odp.transpiler.passes.manager import PassContext
 
 __all__ = ["TablePrefetch"]
@@ -76,10 +76,7 @@ def _is_header(typ: t.Type) -> bool:
 def _packet_bytes(key, roots: set, headers_type: t.Type, offsets: dict) -> Optional[tuple]:
     """(byte in the key, byte in the packet, bytes) of a key field that is whole bytes of a header
     at a whole byte the parser always reads it at; else None."""
-    members, expr = [], key.expr
-    while isinstance(expr, ir.Member):
-        members.insert(0, expr.member)
-        expr = expr.expr
+    expr, members = member_path(key.expr)
     if not (isinstance(expr, ir.PathExpression) and expr.name in roots) or len(members) < 2 or key.width % 8:
         return None
     header_path, field_name = tuple(members[:-1]), members[-1]
