@@ -93,6 +93,15 @@ const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint3
 	return entry ? entry : p4odp_table_get_default(rt->table);
 }
 
+const struct p4odp_table_entry *p4odp_table_apply_int(struct p4odp_switch *sw, uint32_t index, uint64_t key,
+						     bool *hit)
+{
+	const struct p4odp_table_entry *entry = p4odp_table_lookup_int(sw->tables[index].table, key);
+
+	*hit = entry != NULL;
+	return entry ? entry : p4odp_table_get_default(sw->tables[index].table);
+}
+
 const struct p4odp_table_entry *p4odp_table_default(struct p4odp_switch *sw, uint32_t index)
 {
 	return p4odp_table_get_default(sw->tables[index].table);

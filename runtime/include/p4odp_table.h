@@ -219,6 +219,12 @@ void p4odp_table_stats(const struct p4odp_table *t, struct p4odp_table_stats *st
  */
 static inline const struct p4odp_table_entry *
 p4odp_table_lookup(const struct p4odp_table *t, const uint8_t *key);
+/* A lookup whose key, of at most 8 bytes, is given as one integer: its bytes
+ * read as a big-endian number, which the generated code builds from the
+ * field values without storing them.  The cuckoo hash and DIR-24-8 take it
+ * as it is; the other structures get the bytes back. */
+static inline const struct p4odp_table_entry *
+p4odp_table_lookup_int(const struct p4odp_table *t, uint64_t key);
 static inline const struct p4odp_table_entry *
 p4odp_table_get_default(const struct p4odp_table *t);
 void p4odp_table_lookup_burst(const struct p4odp_table *t, const uint8_t *const keys[],
@@ -571,6 +577,13 @@ static inline const void *p4odp__cuckoo_find_words(const struct p4odp__cuckoo *h
 	return p4odp__cuckoo_find(h, hv, w);
 }
 
+/* The entry whose key, of at most 8 bytes, is the word w0 (p4odp__load). */
+static inline const struct p4odp_table_entry *p4odp__cuckoo_find_word(const struct p4odp__cuckoo *h,
+								       uint64_t w0)
+{
+	return (const struct p4odp_table_entry *)p4odp__cuckoo_find1(h, p4odp__hash1(h->seed, w0), w0);
+}
+
 static inline const struct p4odp_table_entry *
 p4odp__cuckoo_lookup(const struct p4odp_table *t, const uint8_t *key)
 {
@@ -579,11 +592,8 @@ p4odp__cuckoo_lookup(const struct p4odp_table *t, const uint8_t *key)
 	uint64_t w0, w1;
 
 	/* Keys of up to 8 bytes: one word, hashed, compared as an integer. */
-	if (P4ODP__LIKELY(len <= 8)) {
-		w0 = p4odp__load(key, len);
-		return (const struct p4odp_table_entry *)p4odp__cuckoo_find1(
-			h, p4odp__hash1(h->seed, w0), w0);
-	}
+	if (P4ODP__LIKELY(len <= 8))
+		return p4odp__cuckoo_find_word(h, p4odp__load(key, len));
 	if (P4ODP__UNLIKELY(len > 16))
 		return p4odp__cuckoo_lookup_long(t, key);
 	w0 = p4odp__load(key, 8);
@@ -592,15 +602,12 @@ p4odp__cuckoo_lookup(const struct p4odp_table *t, const uint8_t *key)
 		h, p4odp__hfin(p4odp__hmix(p4odp__hmix(h->seed, w0), w1)), w0, w1);
 }
 
+/* The entry of the key whose bytes, read as a big-endian number, are v. */
 static inline const struct p4odp_table_entry *
-p4odp__dir_lookup(const struct p4odp_table *t, const uint8_t *key)
+p4odp__dir_find(const struct p4odp_table *t, uint32_t v)
 {
 	const struct p4odp__dir *d = atomic_load_explicit(&t->dir, memory_order_acquire);
-	uint32_t v = 0, x;
-
-	for (uint32_t i = 0; i < t->key_len; i++)
-		v = v << 8 | key[i];
-	x = atomic_load_explicit(&d->tbl1[v >> d->b2], memory_order_acquire);
+	uint32_t x = atomic_load_explicit(&d->tbl1[v >> d->b2], memory_order_acquire);
 	if (x & P4ODP__DIR_EXT) {
 		const _Atomic uint32_t *tbl8 = atomic_load_explicit(&d->tbl8, memory_order_acquire);
 
@@ -611,6 +618,16 @@ p4odp__dir_lookup(const struct p4odp_table *t, const uint8_t *key)
 	if (!x)
 		return NULL;
 	return atomic_load_explicit(&t->entries[x - 1], memory_order_acquire);
+}
+
+static inline const struct p4odp_table_entry *
+p4odp__dir_lookup(const struct p4odp_table *t, const uint8_t *key)
+{
+	uint32_t v = 0;
+
+	for (uint32_t i = 0; i < t->key_len; i++)
+		v = v << 8 | key[i];
+	return p4odp__dir_find(t, v);
 }
 
 static inline uint32_t p4odp__popcount(uint64_t x)
@@ -737,6 +754,24 @@ p4odp_table_lookup(const struct p4odp_table *t, const uint8_t *key)
 	if (t->kind == P4ODP_TABLE_TSS || t->kind == P4ODP_TABLE_TSS_LPM)
 		return p4odp__tss_lookup(t, key);
 	return NULL;  /* empty, code */
+}
+
+static inline const struct p4odp_table_entry *
+p4odp_table_lookup_int(const struct p4odp_table *t, uint64_t key)
+{
+	uint32_t n = t->key_len;
+	uint8_t bytes[8];
+
+	if (t->kind == P4ODP_TABLE_DIR24)
+		return p4odp__dir_find(t, (uint32_t)key);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (t->kind == P4ODP_TABLE_CUCKOO)  /* p4odp__load's word of the key's bytes, without them */
+		return p4odp__cuckoo_find_word(atomic_load_explicit(&t->cuckoo, memory_order_acquire),
+					       __builtin_bswap64(key << (64 - 8 * n)));
+#endif
+	for (uint32_t i = 0; i < n; i++)
+		bytes[i] = (uint8_t)(key >> 8 * (n - 1 - i));
+	return p4odp_table_lookup(t, bytes);
 }
 
 static inline const struct p4odp_table_entry *

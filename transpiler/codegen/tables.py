@@ -60,13 +60,19 @@ class Tables:
         if layout.structure in ("code", "empty"):
             data = self.match_in_code(layout, hit, run)
         else:
-            if layout.key_bytes:
+            if 0 < layout.key_bytes <= 8:
+                # The key as the number its bytes spell, from the field values: nothing is stored.
+                self.emit(f"uint64_t key = {self.key_integer(layout)};")
+                lookup = "p4_table_lookup_int"
+            elif layout.key_bytes:
                 self.emit(f"uint8_t key[{layout.key_bytes}] = {{0}};")
                 for key in layout.keys:
                     self.store_value("key", key.bit_offset, key.expr)
+                lookup = "p4_table_lookup"
             else:
                 self.emit("const uint8_t *key = NULL;")
-            self.emit(f"const struct p4odp_table_entry *entry = p4_table_lookup(pc, {layout.index}, key, &{hit});")
+                lookup = "p4_table_lookup"
+            self.emit(f"const struct p4odp_table_entry *entry = {lookup}(pc, {layout.index}, key, &{hit});")
             self.emit(f"{run} = entry->action_id;")
             data = "entry->data"
         self.emit(f"switch ({run}) {{")
@@ -83,6 +89,21 @@ class Tables:
         self.indent -= 1
         self.emit("}")
         return {"hit": hit, "action_run": run, "actions": {a.action: a.id for a in layout.actions}}
+
+    def key_integer(self, layout: TableLayout) -> str:
+        """The C expression of a key of at most 8 bytes as the big-endian number of its bytes: each
+        field's bits shifted to where the table layout puts them (p4odp_table_lookup_int)."""
+        terms = []
+        for key in layout.keys:
+            width = t.bit_width(key.expr.type)
+            if not width:
+                continue
+            value = f"(uint64_t)({self.value(key.expr)})"
+            if width < 64:
+                value = f"({value} & UINT64_C({(1 << width) - 1}))"
+            shift = 8 * layout.key_bytes - key.bit_offset - width
+            terms.append(f"{value} << {shift}" if shift else value)
+        return " | ".join(terms) or "0"
 
     def match_in_code(self, layout: TableLayout, hit: str, run: str) -> str:
         """Match the key against the const entries (none for a keyless table): set `hit` and `run`;

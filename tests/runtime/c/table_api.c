@@ -229,7 +229,8 @@ static void test_burst_and_full(void)
 }
 
 /* Bursts of every structure, of lengths across the library's inner burst
- * of 32, give what the lookups one by one give, hits and misses alike. */
+ * of 32, and keys of up to 8 bytes given as integers, give what the lookups
+ * one by one give, hits and misses alike. */
 static void test_burst_kinds(void)
 {
 	static const struct {
@@ -238,9 +239,12 @@ static void test_burst_kinds(void)
 		int kind;
 	} specs[] = {
 		{1, {{48, P4ODP_MATCH_EXACT}}, P4ODP_TABLE_CUCKOO},   /* keyed buckets */
+		{2, {{9, P4ODP_MATCH_EXACT}, {13, P4ODP_MATCH_EXACT}}, P4ODP_TABLE_CUCKOO},
+		{1, {{64, P4ODP_MATCH_EXACT}}, P4ODP_TABLE_CUCKOO},
 		{2, {{32, P4ODP_MATCH_EXACT}, {72, P4ODP_MATCH_EXACT}}, P4ODP_TABLE_CUCKOO},  /* tags */
 		{1, {{320, P4ODP_MATCH_EXACT}}, P4ODP_TABLE_CUCKOO},  /* long keys */
 		{1, {{32, P4ODP_MATCH_LPM}}, P4ODP_TABLE_DIR24},
+		{1, {{20, P4ODP_MATCH_LPM}}, P4ODP_TABLE_DIR24},
 		{1, {{128, P4ODP_MATCH_LPM}}, P4ODP_TABLE_TRIE},
 		{1, {{41, P4ODP_MATCH_LPM}}, P4ODP_TABLE_TRIE},
 		{2, {{16, P4ODP_MATCH_EXACT}, {32, P4ODP_MATCH_LPM}}, P4ODP_TABLE_TSS_LPM},
@@ -300,6 +304,13 @@ static void test_burst_kinds(void)
 		}
 		for (uint32_t i = 0; i < 4000; i++) {
 			CHECK(out[i] == p4odp_table_lookup(t, kp[i]));
+			if (l.key_len <= 8) {
+				uint64_t number = 0;  /* the key's bytes as a big-endian number */
+
+				for (uint32_t k = 0; k < l.key_len; k++)
+					number = number << 8 | kp[i][k];
+				CHECK(out[i] == p4odp_table_lookup_int(t, number));
+			}
 			hits += out[i] != NULL;
 		}
 		CHECK(hits >= 2000);
@@ -388,6 +399,7 @@ static void test_spec(void)
 		int kind;
 	} kinds[] = {
 		{1, {{32, P4ODP_MATCH_LPM}}, P4ODP_TABLE_DIR24},
+		{1, {{20, P4ODP_MATCH_LPM}}, P4ODP_TABLE_DIR24},
 		{1, {{8, P4ODP_MATCH_LPM}}, P4ODP_TABLE_DIR24},
 		{1, {{33, P4ODP_MATCH_LPM}}, P4ODP_TABLE_TRIE},
 		{1, {{128, P4ODP_MATCH_LPM}}, P4ODP_TABLE_TRIE},
