@@ -12,6 +12,7 @@ from p4odp import types as t
 from p4odp.diagnostics import Loc, Unsupported
 from p4odp.transpiler.codegen._types import tuple_struct, type_name
 from p4odp.transpiler.codegen.function import FunctionContext
+from p4odp.transpiler.codegen.header_state import header_state
 from p4odp.transpiler.architectures import Architecture, architecture_of
 from p4odp.transpiler.codegen.scope import Binding, Bindings, ExternInstance
 from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, struct_name
@@ -72,12 +73,25 @@ class Generator:
         functions = {role: self.gen_block(role, decl) for role, decl in blocks.items()}
         pipeline = {role: info["function"] for role, info in functions.items()}
         pipeline.update({name: functions[block]["types"][index] for name, (block, index) in arch.types.items()})
+        if "headers" in arch.types:
+            block, index = arch.types["headers"]
+            pipeline.update(self.header_state_functions(functions[block]["params"][index], pipeline["headers"]))
         tables = [c_table(layout, self.table_prefetch.get(name, ()))
                   for name, layout in sorted(self.table_layouts.items(), key=lambda item: item[1].index)]
         actions = [c_action(action) for action in sorted(self.actions.values(), key=lambda a: a.id)]
         return CProgram(self.source, list(self.structs.values()), self.functions, tables, actions, self.errors,
                         self.state, self.worker_state, self.counters, pipeline, arch.pipeline_template, dict(arch.constants),
                         self.line_directives, self.deparse_in_place is not None)
+
+    def header_state_functions(self, typ: t.Type, c_type: str) -> dict:
+        """`p4_headers_reset` and `p4_headers_clear_invalid` (header_state.py); their names by role."""
+        reset, clear = header_state(typ, "(*hdr)")
+        names = {"headers_reset": "p4_headers_reset", "headers_clear_invalid": "p4_headers_clear_invalid"}
+        for (role, name), body, comment in zip(names.items(), (reset, clear), (
+                "every header invalid, before the parser", "zeros in every header the parser left invalid")):
+            self.functions.append(CFunction(f"static inline void {name}({c_type} *hdr)",
+                                            ["\t" + line for line in body], comment))
+        return names
 
     def block_decl(self, arg: ir.Argument):
         value = arg.value
