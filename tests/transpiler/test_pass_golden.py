@@ -77,6 +77,10 @@ def render(result: PassResult, name: str, source: Path) -> str:
     if name == "table-prefetch":
         lines += ["", "// table_prefetch: (byte in the key, byte in the packet, bytes)"]
         lines += [f"{table}: {list(parts)}" for table, parts in result.table_prefetch.items()] or ["(none)"]
+    if name == "unread-fields":
+        lines += ["", "// unread_fields"]
+        lines += [f"{header}: {', '.join(sorted(fields))}" for header, fields in result.unread_fields.items()] or \
+            ["(none)"]
     if name == "table-structures":
         lines += ["", "// table_structures"]
         lines += [f"{table}: {structure}" for table, structure in result.table_structures.items()]

@@ -117,7 +117,11 @@ class Packets:
         self.emit(f"if (p4odp_unlikely(pc->cursor + {width} > pc->len * 8)) {{ "
                   f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
         offset = "0"
+        unread = self.gen.unread_fields.get(typ.name, ())
         for f in typ.fields:
+            if f.name in unread:  # nothing reads it (unread-fields pass)
+                offset = f"{offset} + {t.packet_width(f.type)}"
+                continue
             if isinstance(f.type, t.Varbit):
                 member = f"{dst}.{c_ident(f.name)}"
                 self.emit(f"{member}.len = {size};")

@@ -33,6 +33,7 @@ class Generator:
         self.byte_aligned = result.byte_aligned
         self.deparse_in_place = result.deparse_in_place
         self.table_prefetch = result.table_prefetch
+        self.unread_fields = result.unread_fields
         self.table_layouts = result.table_layouts
         self.actions = result.actions
         self.line_directives = line_directives

@@ -40,7 +40,10 @@ one out, `--dump-after NAME|all` writes the IR after it):
 * `table-prefetch` (table_prefetch.py): the tables whose key is whole bytes
   of headers the parser reads at fixed places, with where those bytes are,
   recorded in `PassResult.table_prefetch`: the traffic manager prefetches
-  what their lookups read for a whole burst before running it.
+  what their lookups read for a whole burst before running it;
+* `unread-fields` (unread_fields.py): the header fields nothing reads (with
+  deparse-in-place, an L2 switch reads only the destination MAC), recorded
+  per header type in `PassResult.unread_fields`: the parser does not load them.
 
 Every pass keeps the switch's behaviour: what it cannot prove it leaves alone.
 
@@ -69,18 +72,19 @@ from p4odp.transpiler.passes.table_prefetch import TablePrefetch
 from p4odp.transpiler.passes.table_structures import TableStructures
 from p4odp.transpiler.passes.type_lowering import TypeLowering
 from p4odp.transpiler.passes.unique_names import CALLABLES, NameTable, UniqueNames
+from p4odp.transpiler.passes.unread_fields import UnreadFields
 
 __all__ = ["Pass", "PassContext", "PassManager", "PassOptions", "PassResult", "ir_pass", "default_passes",
            "midend", "CALLABLES", "NameTable", "Inlining", "UniqueNames", "ConstantFolding", "DeadCode",
            "SideEffectOrdering", "CallExpansion", "TypeLowering", "PacketAlignment", "DeparseInPlace",
-           "TableStructures", "TableLayouts", "TablePrefetch"]
+           "TableStructures", "TableLayouts", "TablePrefetch", "UnreadFields"]
 
 
 def default_passes() -> list[Pass]:
     """The midend's passes, in the order they run."""
     return [Inlining(), UniqueNames(), ConstantFolding(), SideEffectOrdering(), CallExpansion(), DeadCode(),
             TypeLowering(), PacketAlignment(), DeparseInPlace(), TableStructures(), TableLayouts(),
-            TablePrefetch()]
+            TablePrefetch(), UnreadFields()]
 
 
 def midend(program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:

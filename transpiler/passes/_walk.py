@@ -19,8 +19,8 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.frontend.expressions import match_args
 
-__all__ = ["map_children", "walk", "referenced_names", "has_call", "is_pure", "is_effect_call", "terminates", "prune_if",
-           "is_architecture_decl", "argument_directions", "pipeline_blocks", "member_path", "is_packet_call"]
+__all__ = ["map_children", "children", "walk", "referenced_names", "has_call", "is_pure", "is_effect_call", "terminates", "prune_if",
+           "is_architecture_decl", "argument_directions", "pipeline_blocks", "member_path", "is_packet_call", "header_types"]
 
 _SKIPPED_FIELDS = ("loc", "type", "annotations")
 
@@ -60,20 +60,25 @@ def map_children(node: ir.Node, fn: Callable[[ir.Node], ir.Node]) -> ir.Node:
     return dataclasses.replace(node, **changes) if changes else node
 
 
+def children(node: ir.Node) -> list[ir.Node]:
+    """The nodes right below `node`, in field order."""
+    found = []
+    for name in _fields(node):
+        value = getattr(node, name)
+        if _is_child(value):
+            found.append(value)
+        elif isinstance(value, tuple):
+            found.extend(v for v in value if _is_child(v))
+    return found
+
+
 def walk(node: ir.Node) -> Iterator[ir.Node]:
     """`node` and every node below it, parents first."""
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        children = []
-        for name in _fields(current):
-            value = getattr(current, name)
-            if _is_child(value):
-                children.append(value)
-            elif isinstance(value, tuple):
-                children.extend(v for v in value if _is_child(v))
-        stack.extend(reversed(children))
+        stack.extend(reversed(children(current)))
 
 
 def referenced_names(*nodes: Optional[ir.Node]) -> Counter:
@@ -178,3 +183,18 @@ def is_packet_call(node: ir.Node, extern: str, methods: tuple) -> bool:
     return isinstance(node, ir.MethodCall) and isinstance(node.method, ir.Member) and \
         node.method.member in methods and isinstance(node.method.expr.type, t.ExternT) and \
         node.method.expr.type.name == extern
+
+
+def header_types(typ: t.Type, seen: frozenset = frozenset()) -> set:
+    """The header types a value of `typ` holds: itself, or those of a stack, union, struct or tuple."""
+    if isinstance(typ, t.Stack):
+        return header_types(typ.element, seen)
+    if isinstance(typ, t.StructLike):
+        if typ.kind == "header":
+            return {typ}
+        if typ.name in seen:
+            return set()
+        return set().union(*(header_types(f.type, seen | {typ.name}) for f in typ.fields))
+    if isinstance(typ, t.TupleT):
+        return set().union(*(header_types(e, seen) for e in typ.elements))
+    return set()

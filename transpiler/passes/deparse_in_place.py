@@ -38,7 +38,8 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.transpiler.passes._parser_paths import ParserPathError, header_offsets, packet_moves
-from p4odp.transpiler.passes._walk import argument_directions, is_packet_call, member_path, pipeline_blocks, walk
+from p4odp.transpiler.passes._walk import (argument_directions, header_types, is_packet_call, member_path,
+                                          pipeline_blocks, walk)
 from p4odp.transpiler.passes.manager import PassContext
 
 __all__ = ["DeparseInPlace", "InPlaceHeader"]
@@ -103,19 +104,6 @@ def _plan(program: ir.Program) -> tuple[ir.Control, dict]:
 
 def _packet_param(block, extern: str) -> Optional[ir.Parameter]:
     return next((p for p in block.params if isinstance(p.type, t.ExternT) and p.type.name == extern), None)
-
-
-def _has_header(typ: t.Type, seen: frozenset = frozenset()) -> bool:
-    """Whether a value of `typ` holds a header (is one, or a stack, union or struct of them)."""
-    if isinstance(typ, t.Stack):
-        return True
-    if isinstance(typ, t.StructLike):
-        if typ.kind != "struct":
-            return True
-        return typ.name not in seen and any(_has_header(f.type, seen | {typ.name}) for f in typ.fields)
-    if isinstance(typ, t.TupleT):
-        return any(_has_header(e, seen) for e in typ.elements)
-    return False
 
 
 def _header_path(expr: ir.Expression, block) -> tuple[t.Type, tuple]:
@@ -201,7 +189,7 @@ def _written(node: ir.Node) -> list[ir.Expression]:
     if not isinstance(node, ir.MethodCall):
         return []
     method = node.method
-    if isinstance(method, ir.Member) and method.member in _VALIDITY_CHANGES and _has_header(method.expr.type):
+    if isinstance(method, ir.Member) and method.member in _VALIDITY_CHANGES and header_types(method.expr.type):
         return [method.expr]  # the whole header: no plan, if it is one of the packet's
     if is_packet_call(node, "packet_in", ("extract",)):
         return []  # the parse itself, checked against the deparser
@@ -213,7 +201,7 @@ def _add_write(target: ir.Expression, headers_params: set, headers_type: t.Type,
     """Record the field of the packet's headers `target` writes, if it writes one."""
     while isinstance(target, (ir.Slice, ir.ArrayIndex)):  # a slice writes part of its field
         if isinstance(target, ir.ArrayIndex):
-            if _has_header(target.expr.type):
+            if header_types(target.expr.type):
                 raise _NotProven("a header stack element written", target.loc)
         target = target.expr
     root, path = member_path(target)
@@ -229,5 +217,5 @@ def _add_write(target: ir.Expression, headers_params: set, headers_type: t.Type,
         if found is None:
             raise _NotProven("a header stack or union written", target.loc)
         typ = found.type
-    if _has_header(typ):
+    if header_types(typ):
         raise _NotProven("a header written whole", target.loc)

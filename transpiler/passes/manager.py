@@ -88,7 +88,9 @@ class PassResult:
     where it is in the packet and the fields the program may write: the
     deparser then writes those in the packet itself (deparse_in_place.py).
     `table_prefetch` maps each table whose key is bytes of the packet to
-    where they are (table_prefetch.py).
+    where they are (table_prefetch.py).  `unread_fields` maps header types
+    to the fields nothing reads, which the parser does not load
+    (unread_fields.py).
     `reports` are
     the passes' reports, `"pass: message (file:line:col)"`, verbose or not;
     `ran` the names of the passes that ran.
@@ -102,6 +104,7 @@ class PassResult:
     byte_aligned: set = field(default_factory=set)
     deparse_in_place: Optional[dict] = None
     table_prefetch: dict = field(default_factory=dict)
+    unread_fields: dict = field(default_factory=dict)
     reports: list[str] = field(default_factory=list)
     ran: list[str] = field(default_factory=list)
 

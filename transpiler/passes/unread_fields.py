@@ -1,0 +1,104 @@
+"""unread-fields: the parser does not load header fields that nothing reads.
+
+An extract copies every field of a header from the packet into the headers struct.  A field
+that no expression, table key, checksum, digest or deparser ever reads is copied for nothing
+(an L2 switch reads the destination MAC and nothing else of Ethernet).  The pass finds those
+fields, per header type, and records them in `PassResult.unread_fields` (header type name ->
+field names); the C generator's extract leaves them out.  The report names them.
+
+A field counts as read wherever its value may be used:
+
+* `h.f` of a header `h`, anywhere but as the whole target of a plain assignment (`h.f = e`): a
+  compound assignment (`h.f += 1`) and a slice target (`h.f[3:0] = e`) read it too;
+* every field of a header used whole as a value, or inside one (a struct, stack, union or tuple
+  holding it): assigned, passed, compared, listed, or emitted by a deparser that deparses whole;
+* a field the in-place deparser stores (the deparse-in-place pass's written fields), since it
+  stores the struct's value, which is the packet's when no statement wrote it.
+
+Not reads: a header as the base of a member access or of a method (`h.isValid()`), the header
+an extract fills, the whole target of an assignment, and the header an in-place deparser emits.
+The pass keys on header types: one read of `f` anywhere keeps it loaded in every header of that
+type.  Varbit fields are always loaded, and so is every field of a lookahead.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from p4odp import ir
+from p4odp import types as t
+from p4odp.transpiler.passes._walk import children, header_types, is_packet_call, member_path
+from p4odp.transpiler.passes.manager import PassContext
+
+__all__ = ["UnreadFields"]
+
+# How an expression is used: its value is taken, it is the base of a member or index, or it is
+# only written (an assignment's target, an extract's header, an in-place deparser's header).
+_VALUE, _BASE, _WRITTEN = "value", "base", "written"
+
+
+class UnreadFields:
+    name = "unread-fields"
+
+    def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        reads = _Reads(ctx.result.deparse_in_place)
+        reads.visit(program, _VALUE)
+        unread = {}
+        for name, typ in sorted(reads.extracted.items()):
+            if name in reads.whole:
+                continue
+            fields = frozenset(f.name for f in typ.fields
+                               if not isinstance(f.type, t.Varbit) and (name, f.name) not in reads.fields)
+            if fields:
+                unread[name] = fields
+                ctx.report(f"the parser does not load {', '.join(f'{name}.{f}' for f in sorted(fields))}: "
+                           f"nothing reads them")
+        ctx.result.unread_fields = unread
+        return program
+
+
+class _Reads:
+    """The header fields a program reads, and the header types it extracts."""
+
+    def __init__(self, in_place: Optional[dict]) -> None:
+        self.in_place = in_place
+        self.fields: set[tuple[str, str]] = set()  # (header type name, field name)
+        self.whole: set[str] = set()  # header types read whole
+        self.extracted: dict[str, t.StructLike] = {}
+
+    def visit(self, node: ir.Node, use: str) -> None:
+        if isinstance(node, ir.Expression) and use == _VALUE:
+            self.whole.update(h.name for h in header_types(node.type))
+        if isinstance(node, ir.Member):
+            base = node.expr.type
+            if use != _WRITTEN and isinstance(base, t.StructLike) and base.kind == "header" and base.field(node.member):
+                self.fields.add((base.name, node.member))
+            self.visit(node.expr, _BASE)
+        elif isinstance(node, ir.ArrayIndex):
+            self.visit(node.expr, _BASE)
+            self.visit(node.index, _VALUE)
+        elif isinstance(node, ir.Assignment):
+            self.visit(node.target, _WRITTEN if node.op is None else _VALUE)
+            self.visit(node.value, _VALUE)
+        elif isinstance(node, ir.MethodCall):
+            self.call(node)
+        else:  # a slice written is read too: every other node's children are values
+            for child in children(node):
+                self.visit(child, _VALUE)
+
+    def call(self, call: ir.MethodCall) -> None:
+        self.visit(call.method, _VALUE)
+        args = [a.value for a in call.args if a.value is not None]
+        if is_packet_call(call, "packet_in", ("extract",)) and args:
+            for typ in header_types(args[0].type):
+                self.extracted[typ.name] = typ
+            self.visit(args[0], _WRITTEN)
+            args = args[1:]
+        elif is_packet_call(call, "packet_out", ("emit",)) and args and self.in_place is not None:
+            header = self.in_place.get(member_path(args[0])[1])
+            if header is not None:
+                self.fields.update((typ.name, f) for typ in header_types(args[0].type) for f in header.written)
+                self.visit(args[0], _WRITTEN)
+                args = args[1:]
+        for arg in args:
+            self.visit(arg, _VALUE)
