@@ -11,6 +11,7 @@ parallel builds share the cache safely.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shutil
@@ -101,11 +102,17 @@ def archiver_for(compiler: list[str]) -> str:
     return "ar"
 
 
-def _key(compiler: list[str], cflags: list[str], sources: list[str], runtime: Path) -> str:
-    digest = hashlib.sha256()
+@functools.lru_cache(maxsize=None)
+def compiler_identity(compiler: tuple) -> tuple[str, str]:
+    """The compiler's `--version` text and the machine it compiles for (`-dumpmachine`)."""
     version = subprocess.run([*compiler, "--version"], capture_output=True, text=True)
     machine = subprocess.run([*compiler, "-dumpmachine"], capture_output=True, text=True)
-    for part in (compiler, cflags, [version.stdout, machine.stdout]):
+    return version.stdout, machine.stdout
+
+
+def _key(compiler: list[str], cflags: list[str], sources: list[str], runtime: Path) -> str:
+    digest = hashlib.sha256()
+    for part in (compiler, cflags, compiler_identity(tuple(compiler))):
         digest.update("\0".join(part).encode() + b"\1")
     files = [Path(s) for s in sources]
     for folder in _HEADER_FOLDERS:
