@@ -120,6 +120,16 @@ static odp_packet_t new_copy(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_
 	return out;
 }
 
+/* Cut `pkt` to `length` bytes when it is longer; false when that leaves nothing to send. */
+static bool truncated(odp_packet_t pkt, uint64_t length)
+{
+	uint32_t len = odp_packet_len(pkt);
+
+	if (length >= len)
+		return true;
+	return length && odp_packet_pull_tail(pkt, len - (uint32_t)length) != NULL;
+}
+
 void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs, uint32_t hdr_len)
 {
 	struct p4odp_worker *w = pc->worker;
@@ -136,6 +146,11 @@ void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs,
 		out = new_copy(pc, hdrs, hdr_len, consumed);
 	if (out == ODP_PACKET_INVALID) {
 		p4odp_count_drop(pc, P4ODP_DROP_NO_BUFFER);
+		return;
+	}
+	if (odp_unlikely(pc->truncate_to) && !truncated(out, pc->truncate_to - 1)) {
+		odp_packet_free(out);
+		p4odp_count_drop(pc, P4ODP_DROP_TRUNCATED);
 		return;
 	}
 	struct p4odp_tx_batch *batch = &w->tx[port_index];
@@ -177,6 +192,7 @@ static void replicate(struct p4odp_pctx *pc, uint32_t group)
 					continue;
 				}
 				memcpy(w->replica, w->packet, p4odp_program.packet_size);
+				pc->truncate_to = 0;
 				pc->pkt = own;
 				pc->data = odp_packet_data(own);
 				pc->in_place = 1;

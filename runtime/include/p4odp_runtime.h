@@ -65,7 +65,8 @@
 	X(HEADERS_TOO_LONG, "deparsed headers longer than P4ODP_MAX_HEADER_BITS")  \
 	X(SEGMENTED, "received in segments, which the datapath cannot read")       \
 	X(NO_BUFFER, "no packet buffer left to send a copy")                       \
-	X(TX_FULL, "the port's transmit queue was full")
+	X(TX_FULL, "the port's transmit queue was full")                           \
+	X(TRUNCATED, "truncated to 0 bytes by the program")
 
 enum p4odp_drop_reason {
 #define P4ODP_DROP_ENUM(name, text) P4ODP_DROP_##name,
@@ -125,6 +126,7 @@ struct p4odp_pctx {
 	uint8_t out_overflow;	/* the deparser ran out of room: the copy is dropped */
 	uint8_t in_place;	/* pkt is this copy's own and has not left; p4odp_send clears it
 				   when it does, and the worker no longer owns pkt */
+	uint64_t truncate_to;	/* 0, or 1 + the length truncate() cut this copy to when it is sent */
 	uint8_t *out;		/* where the deparser writes headers */
 	uint32_t out_bits;
 	struct p4odp_tm_request tm;
@@ -220,6 +222,15 @@ void p4odp_prefetch_lookup(struct p4odp_switch *sw, uint32_t index, const uint8_
  * pc->data itself with `hdr_len` the bytes consumed: the headers as they are
  * in the packet, which is then sent without a byte moved or copied. */
 void p4odp_send(struct p4odp_pctx *pc, uint32_t port, const uint8_t *hdrs, uint32_t hdr_len);
+
+/* v1model's truncate(): this copy leaves cut to `length` bytes at most (the
+ * smallest length asked for wins, as on BMv2; a multicast replica starts
+ * without the cut its ingress asked for, as BMv2's do). */
+static inline void p4odp_truncate(struct p4odp_pctx *pc, uint64_t length)
+{
+	if (!pc->truncate_to || length + 1 < pc->truncate_to)
+		pc->truncate_to = length + 1;
+}
 
 /* Is there room for `bits` more bits of deparsed headers?  When there is
  * not, the copy is dropped (P4ODP_DROP_HEADERS_TOO_LONG). */

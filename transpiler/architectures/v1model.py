@@ -45,6 +45,10 @@ def _mark_to_drop(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None
     ctx.emit(f"{sm}.mcast_grp = 0;")
 
 
+def _truncate(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    ctx.emit(f"p4odp_truncate(pc, (uint64_t)({ctx.value(args[0])}));")
+
+
 def _standard_metadata(ctx: FunctionContext, call: ir.MethodCall) -> str:
     """The standard_metadata visible where the old `mark_to_drop()` without argument is called."""
     for p in ctx.decl.params:  # after unique-names, what the block calls its standard_metadata
@@ -270,6 +274,7 @@ V1MODEL = Architecture(
     externs={e.name: e for e in (
         *CORE_EXTERNS,
         Extern("mark_to_drop", {"mark_to_drop": _mark_to_drop}, function=True),
+        Extern("truncate", {"truncate": _truncate}, function=True),
         Extern("hash", {"hash": _hash}, function=True),
         Extern("random", {"random": _random}, function=True),
         *(Extern(name, {name: _checksum(name)}, function=True)
