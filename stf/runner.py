@@ -93,7 +93,9 @@ def _run(statements: list, model: CProgram, work: Path, keep: bool, target: Targ
         write_pcap(str(work / f"in{port}.pcap"), inputs[port])
     ports = target.pcap_ports({port: (work / f"in{port}.pcap", work / f"out{port}.pcap") for port in inputs})
     wrapper, wrapper_env = target.run_prefix(options.sysroot)
-    argv = [*wrapper, str(binary), "--exit-when-done", "--commands", str(work / "commands.txt"), "-w", str(workers)]
+    # A test's assert() and assume() are checked, as BMv2 checks them.
+    argv = [*wrapper, str(binary), "--exit-when-done", "--asserts", "--commands", str(work / "commands.txt"), "-w",
+            str(workers)]
     for port, name in sorted(ports.names.items()):
         argv += ["-i", f"{port}={name}"]
     if keep:

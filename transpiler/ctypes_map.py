@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from p4odp import types as t
 
-__all__ = ["CType", "c_type", "c_ident", "storage_width", "bits_of", "is_wide"]
+__all__ = ["CType", "c_type", "c_ident", "c_string", "storage_width", "bits_of", "is_wide"]
 
 _C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum extern float for
 goto if inline int long register restrict return short signed sizeof static struct switch typedef union
@@ -24,6 +24,15 @@ def c_ident(name: str) -> str:
     """A P4 name as a C identifier that clashes with no C keyword."""
     safe = name.replace(".", "_").replace("$", "_").replace("#", "_")
     return safe + "_" if safe in _C_KEYWORDS else safe
+
+
+def c_string(text: str) -> str:
+    """`text` as a C string literal: printable ASCII as it is, other bytes of its UTF-8 as octal escapes."""
+    out = []
+    for byte in text.encode():
+        char = chr(byte)
+        out.append("\\" + char if char in '"\\' else char if 32 <= byte < 127 else f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
 
 
 @dataclass(frozen=True)

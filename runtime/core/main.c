@@ -2,7 +2,7 @@
  * The switch binary: command line, ODP set-up, the workers, clean stop.
  *
  *   switch -i 0=pcap:in=a.pcap:out=b.pcap -i 1=veth1 [--commands FILE]
- *          [-w WORKERS] [-c CPUS] [--exit-when-done]
+ *          [-w WORKERS] [-c CPUS] [--exit-when-done] [--asserts]
  *
  * The commands file holds simple_switch_CLI commands and `receive PORT`
  * lines, run in order before forwarding starts: `receive PORT` takes the next
@@ -69,7 +69,7 @@ static void usage(FILE *out, const char *prog)
 {
 	fprintf(out,
 		"usage: %s -i PORT=INTERFACE [-i ...] [--commands FILE] [-w WORKERS] [-c CPUS]\n"
-		"          [--exit-when-done]\n"
+		"          [--exit-when-done] [--asserts]\n"
 		"  -i PORT=INTERFACE  attach P4 port PORT (0..%d) to an ODP interface, e.g.\n"
 		"                     pcap:in=in.pcap:out=out.pcap, loop, or a Linux interface name\n"
 		"  --commands FILE    run simple_switch_CLI commands from FILE before forwarding; a line\n"
@@ -78,6 +78,8 @@ static void usage(FILE *out, const char *prog)
 		"                     receives from one input queue of every port\n"
 		"  -c, --cpus LIST    pin worker k to the k-th CPU of LIST (e.g. 2 or 0-1 or 1,3)\n"
 		"  --exit-when-done   stop once every pcap input is read and its output written\n"
+		"  --asserts          check the program's assert() and assume(): a false one prints where\n"
+		"                     it is and aborts the switch, as BMv2 (without it they do nothing)\n"
 		"signals: SIGUSR1 prints the counters to stderr; SIGINT or SIGTERM stops\n"
 		"program: %s\n",
 		prog, P4ODP_MAX_PORTS - 1, P4ODP_MAX_WORKERS, p4odp_program.name);
@@ -433,6 +435,7 @@ int main(int argc, char **argv)
 		{ "workers", required_argument, NULL, 'w' },
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "exit-when-done", no_argument, NULL, 'x' },
+		{ "asserts", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -473,6 +476,9 @@ int main(int argc, char **argv)
 			break;
 		case 'x':
 			exit_when_done = true;
+			break;
+		case 'a':
+			sw->asserts = true;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);

@@ -62,6 +62,7 @@ struct p4odp_switch {
 	uint32_t n_workers;
 	struct p4odp_mc_node mc_nodes[P4ODP_MAX_MC_NODES];
 	struct p4odp_mc_group mc_groups[P4ODP_MAX_MC_GROUPS];
+	bool asserts;		/* --asserts: a false assert() or assume() stops the switch */
 	volatile sig_atomic_t stop;
 };
 

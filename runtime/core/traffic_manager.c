@@ -15,6 +15,7 @@
  * table lookups.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,14 @@ void p4odp_worker_term(struct p4odp_worker *w)
 void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason)
 {
 	p4odp_counter_add(&pc->worker->drops[reason], 1);
+}
+
+void p4odp_check(struct p4odp_pctx *pc, bool ok, const char *failure)
+{
+	if (odp_unlikely(!ok) && pc->sw->asserts) {
+		fprintf(stderr, "%s\n", failure);
+		abort();
+	}
 }
 
 /* The received packet with its first `consumed` bytes replaced by the headers:

@@ -249,6 +249,11 @@ static inline void p4odp_counter_add(uint64_t *counter, uint64_t n)
 	__atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
 }
 
+/* v1model's assert() and assume(): unless the switch runs with --asserts, a
+ * false check does nothing; with it, the switch prints `failure` (BMv2's
+ * "Assert error: FRAGMENT failed, file F, line L") and aborts, as BMv2 does. */
+void p4odp_check(struct p4odp_pctx *pc, bool ok, const char *failure);
+
 /* Count a drop of the packet of `pc`, or of one copy of it. */
 void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason);
 

@@ -2,12 +2,13 @@
 
 Semantics are simple_switch's, so that programs and tests written for BMv2 behave
 the same.  An extern or method missing here is refused by the C generator with a
-positioned error (digest, log_msg, assert, assume, direct_counter.count, ...), never
+positioned error (digest, log_msg, direct_counter.count, ...), never
 compiled to nothing.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p4odp import ir
@@ -16,7 +17,7 @@ from p4odp.diagnostics import Unsupported
 from p4odp.transpiler.architectures import Architecture, Extern
 from p4odp.transpiler.architectures.core import CORE_EXTERNS
 from p4odp.transpiler.codegen.scope import Binding, ExternInstance
-from p4odp.transpiler.ctypes_map import c_ident
+from p4odp.transpiler.ctypes_map import c_ident, c_string
 from p4odp.transpiler.model import CCounter
 
 if TYPE_CHECKING:
@@ -47,6 +48,32 @@ def _mark_to_drop(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None
 
 def _truncate(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     ctx.emit(f"p4odp_truncate(pc, (uint64_t)({ctx.value(args[0])}));")
+
+
+def _check(kind: str):
+    """assert() and assume(): p4odp_check with BMv2's message for a false check."""
+
+    def handler(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+        loc = call.loc
+        failure = f"{kind} error: {_source_fragment(loc)} failed, file {loc.file}, line {loc.line}"
+        ctx.emit(f"p4odp_check(pc, {ctx.value(args[0])}, {c_string(failure)});")
+
+    return handler
+
+
+def _source_fragment(loc) -> str:
+    """The call at `loc` as the program writes it, to its closing parenthesis on that line (BMv2's
+    source fragment); the rest of the line when it goes on."""
+    try:
+        line = Path(loc.file).read_text(errors="replace").splitlines()[loc.line - 1]
+    except (OSError, IndexError):
+        return "the check"
+    text, depth = line[max(loc.col - 1, 0):], 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == ")" and depth == 0:
+            return text[:i + 1]
+    return text.strip()
 
 
 def _standard_metadata(ctx: FunctionContext, call: ir.MethodCall) -> str:
@@ -275,6 +302,8 @@ V1MODEL = Architecture(
         *CORE_EXTERNS,
         Extern("mark_to_drop", {"mark_to_drop": _mark_to_drop}, function=True),
         Extern("truncate", {"truncate": _truncate}, function=True),
+        Extern("assert", {"assert": _check("Assert")}, function=True),
+        Extern("assume", {"assume": _check("Assume")}, function=True),
         Extern("hash", {"hash": _hash}, function=True),
         Extern("random", {"random": _random}, function=True),
         *(Extern(name, {name: _checksum(name)}, function=True)
