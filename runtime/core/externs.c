@@ -1,9 +1,11 @@
 /*
  * v1model's extern functions that compute: hash algorithms and random
- * numbers (also the `random` hash algorithm, which hashes nothing).
- * The hash algorithms are BMv2's, so that programs and tests written for
- * simple_switch get the same numbers.
+ * numbers (also the `random` hash algorithm, which hashes nothing); and
+ * log_msg's printing.  The hash algorithms are BMv2's, so that programs and
+ * tests written for simple_switch get the same numbers.
  */
+
+#include <stdarg.h>
 
 #include "switch.h"
 
@@ -89,4 +91,31 @@ uint64_t p4odp_random(struct p4odp_pctx *pc, uint64_t lo, uint64_t hi)
 		return lo;
 	uint64_t span = hi - lo + 1;
 	return span ? lo + r % span : r;
+}
+
+void p4odp_log_msg(struct p4odp_pctx *pc, const char *format, ...)
+{
+	struct p4odp_worker *w = pc->worker;
+	va_list args;
+
+	if (!pc->sw->log_msgs)
+		return;
+	uint64_t second = odp_time_global_ns() / ODP_TIME_SEC_IN_NS;
+	if (second != w->log_second) {
+		if (w->log_dropped)
+			fprintf(stderr, "log_msg: %llu line(s) left out (more than %d a second)\n",
+				(unsigned long long)w->log_dropped, P4ODP_LOG_MSG_RATE);
+		w->log_second = second;
+		w->log_lines = 0;
+		w->log_dropped = 0;
+	}
+	if (w->log_lines == P4ODP_LOG_MSG_RATE) {
+		w->log_dropped++;
+		return;
+	}
+	w->log_lines++;
+	va_start(args, format);
+	vfprintf(stderr, format, args);
+	va_end(args);
+	fputc('\n', stderr);
 }

@@ -2,7 +2,7 @@
  * The switch binary: command line, ODP set-up, the workers, clean stop.
  *
  *   switch -i 0=pcap:in=a.pcap:out=b.pcap -i 1=veth1 [--commands FILE]
- *          [-w WORKERS] [-c CPUS] [--exit-when-done] [--asserts]
+ *          [-w WORKERS] [-c CPUS] [--exit-when-done] [--asserts] [--log-msg]
  *
  * The commands file holds simple_switch_CLI commands and `receive PORT`
  * lines, run in order before forwarding starts: `receive PORT` takes the next
@@ -69,7 +69,7 @@ static void usage(FILE *out, const char *prog)
 {
 	fprintf(out,
 		"usage: %s -i PORT=INTERFACE [-i ...] [--commands FILE] [-w WORKERS] [-c CPUS]\n"
-		"          [--exit-when-done] [--asserts]\n"
+		"          [--exit-when-done] [--asserts] [--log-msg]\n"
 		"  -i PORT=INTERFACE  attach P4 port PORT (0..%d) to an ODP interface, e.g.\n"
 		"                     pcap:in=in.pcap:out=out.pcap, loop, or a Linux interface name\n"
 		"  --commands FILE    run simple_switch_CLI commands from FILE before forwarding; a line\n"
@@ -80,9 +80,11 @@ static void usage(FILE *out, const char *prog)
 		"  --exit-when-done   stop once every pcap input is read and its output written\n"
 		"  --asserts          check the program's assert() and assume(): a false one prints where\n"
 		"                     it is and aborts the switch, as BMv2 (without it they do nothing)\n"
+		"  --log-msg          print the program's log_msg() lines to stderr (at most %d a second\n"
+		"                     per worker, the others counted)\n"
 		"signals: SIGUSR1 prints the counters to stderr; SIGINT or SIGTERM stops\n"
 		"program: %s\n",
-		prog, P4ODP_MAX_PORTS - 1, P4ODP_MAX_WORKERS, p4odp_program.name);
+		prog, P4ODP_MAX_PORTS - 1, P4ODP_MAX_WORKERS, P4ODP_LOG_MSG_RATE, p4odp_program.name);
 }
 
 /* A CPU list as taskset -c and DPDK's -l take it ("0-3,6") into an ODP cpumask. */
@@ -436,6 +438,7 @@ int main(int argc, char **argv)
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "exit-when-done", no_argument, NULL, 'x' },
 		{ "asserts", no_argument, NULL, 'a' },
+		{ "log-msg", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -479,6 +482,9 @@ int main(int argc, char **argv)
 			break;
 		case 'a':
 			sw->asserts = true;
+			break;
+		case 'l':
+			sw->log_msgs = true;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);

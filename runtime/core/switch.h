@@ -63,6 +63,7 @@ struct p4odp_switch {
 	struct p4odp_mc_node mc_nodes[P4ODP_MAX_MC_NODES];
 	struct p4odp_mc_group mc_groups[P4ODP_MAX_MC_GROUPS];
 	bool asserts;		/* --asserts: a false assert() or assume() stops the switch */
+	bool log_msgs;		/* --log-msg: log_msg() prints */
 	volatile sig_atomic_t stop;
 };
 
@@ -89,6 +90,9 @@ struct p4odp_worker {
 	uint64_t sent[P4ODP_MAX_PORTS];
 	uint64_t drops[P4ODP_DROP_COUNT];
 	uint64_t random_state;	/* p4odp_random's generator (never 0) */
+	uint64_t log_second;	/* log_msg's rate limit: the second of its last lines, */
+	uint32_t log_lines;	/* the lines printed in it, */
+	uint64_t log_dropped;	/* and those left out since the last said so */
 } ODP_ALIGNED_CACHE;
 
 /* The traffic manager (traffic_manager.c): a worker's packets from receive to transmit. */

@@ -45,6 +45,7 @@
 #define P4ODP_RUNTIME_H_
 
 #include <odp_api.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -253,6 +254,13 @@ static inline void p4odp_counter_add(uint64_t *counter, uint64_t n)
  * false check does nothing; with it, the switch prints `failure` (BMv2's
  * "Assert error: FRAGMENT failed, file F, line L") and aborts, as BMv2 does. */
 void p4odp_check(struct p4odp_pctx *pc, bool ok, const char *failure);
+
+/* v1model's log_msg(): with --log-msg, one line to stderr, `format` a printf
+ * format the C generator made of the program's (one conversion per "{}");
+ * at most P4ODP_LOG_MSG_RATE lines a second per worker, the rest counted and
+ * said.  Without the option nothing is printed. */
+#define P4ODP_LOG_MSG_RATE 100
+void p4odp_log_msg(struct p4odp_pctx *pc, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
 /* Count a drop of the packet of `pc`, or of one copy of it. */
 void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason);

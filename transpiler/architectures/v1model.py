@@ -2,7 +2,7 @@
 
 Semantics are simple_switch's, so that programs and tests written for BMv2 behave
 the same.  An extern or method missing here is refused by the C generator with a
-positioned error (digest, log_msg, direct_counter.count, ...), never
+positioned error (digest, direct_counter.count, clone, ...), never
 compiled to nothing.
 """
 
@@ -76,6 +76,47 @@ def _source_fragment(loc) -> str:
     return text.strip()
 
 
+def _log_msg(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    """log_msg(message[, values]): BMv2's format, each `{...}` replaced by the next value in decimal,
+    `\\{` and `\\}` braces themselves; printed by p4odp_log_msg when the switch runs with --log-msg."""
+    message = args[0]
+    if not isinstance(message, ir.StringLiteral):
+        raise Unsupported(message.loc, "log_msg with a message that is not a string literal")
+    values = _data_elements(args[1]) if len(args) > 1 else []
+    pieces = _message_pieces(message)
+    if len(pieces) != len(values) + 1:
+        raise Unsupported(call.loc, f"log_msg with {len(pieces) - 1} {{}} in its message for {len(values)} value(s)")
+    fmt, c_values = c_string(pieces[0].replace("%", "%%")), []
+    for value, piece in zip(values, pieces[1:]):
+        bits = t.bit_width(value.type)
+        if bits is None or bits > 64:
+            raise Unsupported(value.loc, f"log_msg of a value of type {value.type}")
+        signed = isinstance(value.type, t.Bits) and value.type.signed
+        fmt += f' "%" {"PRId64" if signed else "PRIu64"} ' + c_string(piece.replace("%", "%%"))
+        c_values.append(f"({'int64_t' if signed else 'uint64_t'})({ctx.value(value)})")
+    ctx.emit(f"p4odp_log_msg(pc, {fmt}{''.join(', ' + v for v in c_values)});")
+
+
+def _message_pieces(message: ir.StringLiteral) -> list:
+    """The text of a log_msg message around its `{...}` placeholders (BMv2's reading: a brace after a
+    backslash is text)."""
+    pieces, text, i, value = [], "", 0, message.value
+    while i < len(value):
+        if value[i] == "\\" and value[i + 1:i + 2] in ("{", "}"):
+            text += value[i + 1]
+            i += 2
+        elif value[i] == "{":
+            end = value.find("}", i)
+            if end < 0:
+                raise Unsupported(message.loc, "a log_msg message with a { and no }")
+            pieces.append(text)
+            text, i = "", end + 1
+        else:
+            text += value[i]
+            i += 1
+    return pieces + [text]
+
+
 def _standard_metadata(ctx: FunctionContext, call: ir.MethodCall) -> str:
     """The standard_metadata visible where the old `mark_to_drop()` without argument is called."""
     for p in ctx.decl.params:  # after unique-names, what the block calls its standard_metadata
@@ -99,19 +140,24 @@ def _hash(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     ctx.emit(f"{target.c} = {ctx.wrap(value, target.type)};")
 
 
+def _data_elements(data: ir.Expression) -> list:
+    """The values a list, struct or tuple argument (hash data, log_msg values) holds, in order; a
+    value alone is a list of one."""
+    if isinstance(data, ir.ListExpression):
+        return list(data.elements)
+    if isinstance(data, ir.StructExpression):
+        return [f.value for f in data.fields]
+    if isinstance(data.type, t.StructLike):
+        return [ir.Member(data.loc, data, f.name, type=f.type) for f in data.type.fields]
+    if isinstance(data.type, t.TupleT):
+        return [ir.ArrayIndex(data.loc, data, ir.IntLiteral(data.loc, i, type=t.InfInt()), type=e)
+                for i, e in enumerate(data.type.elements)]
+    return [data]
+
+
 def _pack_bits(ctx: FunctionContext, buf: str, data: ir.Expression, call: ir.MethodCall) -> int:
     """Declare `buf` holding the fields of `data` bit after bit; the number of bytes."""
-    if isinstance(data, ir.ListExpression):
-        elements = list(data.elements)
-    elif isinstance(data, ir.StructExpression):
-        elements = [f.value for f in data.fields]
-    elif isinstance(data.type, t.StructLike):
-        elements = [ir.Member(data.loc, data, f.name, type=f.type) for f in data.type.fields]
-    elif isinstance(data.type, t.TupleT):
-        elements = [ir.ArrayIndex(data.loc, data, ir.IntLiteral(data.loc, i, type=t.InfInt()), type=e)
-                    for i, e in enumerate(data.type.elements)]
-    else:
-        elements = [data]
+    elements = _data_elements(data)
     widths = [t.bit_width(e.type) for e in elements]
     if any(w is None for w in widths):
         raise Unsupported(call.loc, "hash data that is not a list of bit<> fields")
@@ -304,6 +350,7 @@ V1MODEL = Architecture(
         Extern("truncate", {"truncate": _truncate}, function=True),
         Extern("assert", {"assert": _check("Assert")}, function=True),
         Extern("assume", {"assume": _check("Assume")}, function=True),
+        Extern("log_msg", {"log_msg": _log_msg}, function=True),
         Extern("hash", {"hash": _hash}, function=True),
         Extern("random", {"random": _random}, function=True),
         *(Extern(name, {name: _checksum(name)}, function=True)
