@@ -70,7 +70,7 @@ def test_an_extern_method_comes_from_the_registry(tmp_path: Path, monkeypatch):
 
 @pytest.mark.parametrize("body, locals, what", [
     ("digest(1, hdr.h.a);", "", "the extern function digest"),
-    ('log_msg("a");', "", "the extern function log_msg"),
+    ("clone(CloneType.I2E, 1);", "", "the extern function clone"),
     ("dc.count();", "direct_counter(CounterType.packets) dc;", "direct_counter.count"),
 ])
 def test_what_the_architecture_does_not_define_is_a_positioned_error(tmp_path: Path, body, locals, what):
