@@ -79,6 +79,15 @@ class CCounter:
 
 
 @dataclass
+class CRegister:
+    name: str  # control-plane name
+    size: int
+    member: str  # its cells in `struct p4_state`
+    width: int  # bits of a cell's value
+    signed: bool
+
+
+@dataclass
 class CProgram:
     source: str
     structs: list[CStruct]
@@ -89,6 +98,7 @@ class CProgram:
     state: list[str]  # members of `struct p4_state`: the storage of extern instances the workers share
     worker_state: list[str]  # members of `struct p4_worker_state`: the storage each worker has its own of
     counters: list[CCounter]  # the counter arrays the control plane reads
+    registers: list[CRegister]  # the register arrays of bit<W>, int<W> or bool the control plane reads and writes
     pipeline: dict  # the C names of the blocks' functions (by role) and of the types between them
     pipeline_template: str  # the architecture's pipeline, e.g. v1model/pipeline.c.j2
     constants: dict  # the architecture's constants, printed as #defines

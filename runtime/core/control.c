@@ -7,6 +7,8 @@
  *   table_delete TABLE HANDLE
  *   table_clear TABLE
  *   mc_mgrp_create GROUP / mc_node_create RID PORT... / mc_node_associate GROUP NODE
+ *   counter_read COUNTER INDEX / counter_write COUNTER INDEX PACKETS BYTES / counter_reset COUNTER
+ *   register_read REGISTER INDEX / register_write REGISTER INDEX VALUE / register_reset REGISTER
  *
  * Keys: exact `V`, lpm `V/LEN`, ternary `V&&&MASK`, range `LOW->HIGH`,
  * optional `V` or `V&&&MASK`.  Values: decimal, 0x hex, 0b binary, MAC
@@ -452,27 +454,239 @@ static int cmd_table_clear(struct p4odp_switch *sw, struct command *c)
 	return 0;
 }
 
+/* A number of at most 64 bits. */
+static int parse_u64(struct command *c, const char *text, uint64_t *out)
+{
+	uint8_t bytes[8];
+	if (parse_value(c, text, 64, bytes) || *text == '-')
+		return *text == '-' ? fail(c, "'%s' is not a count", text) : -1;
+	*out = 0;
+	for (int i = 0; i < 8; i++)
+		*out = *out << 8 | bytes[i];
+	return 0;
+}
+
+/* COUNTER INDEX of a command: the counter, and the index in *index; NULL after saying why. */
+static const struct p4odp_counter_info *counter_at(struct p4odp_switch *sw, struct command *c, uint32_t *index)
+{
+	int ci = find_named(c, sw->program, "counter", sw->program->n_counters, counter_name, c->tokens[1]);
+	if (ci < 0 || (c->n > 2 && parse_uint(c, c->tokens[2], index)))
+		return NULL;
+	const struct p4odp_counter_info *info = &sw->program->counters[ci];
+	if (c->n > 2 && *index >= info->size) {
+		fail(c, "index %u is out of range for counter %s of size %u", *index, info->name, info->size);
+		return NULL;
+	}
+	return info;
+}
+
+/* Cell `index` of counter `info` in worker k: packets, then bytes. */
+static uint64_t *counter_cell(struct p4odp_switch *sw, const struct p4odp_counter_info *info, uint32_t k,
+			      uint32_t index)
+{
+	return (uint64_t *)((char *)sw->workers[k].state + info->offset) + 2 * (size_t)index;
+}
+
 /* counter_read COUNTER INDEX, printed as simple_switch_CLI prints it. */
 static int cmd_counter_read(struct p4odp_switch *sw, struct command *c, FILE *out)
 {
-	uint32_t index;
+	uint32_t index = 0;
+	uint64_t packets = 0, bytes = 0;
 	if (c->n != 3)
 		return fail(c, "usage: counter_read COUNTER INDEX");
-	int ci = find_named(c, sw->program, "counter", sw->program->n_counters, counter_name, c->tokens[1]);
-	if (ci < 0 || parse_uint(c, c->tokens[2], &index))
+	const struct p4odp_counter_info *info = counter_at(sw, c, &index);
+	if (!info)
 		return -1;
-	const struct p4odp_counter_info *info = &sw->program->counters[ci];
-	if (index >= info->size)
-		return fail(c, "index %u is out of range for counter %s of size %u", index, info->name, info->size);
-	uint64_t packets = 0, bytes = 0;
 	for (uint32_t k = 0; k < sw->n_workers; k++) {
-		const uint64_t *cell =
-			(const uint64_t *)((const char *)sw->workers[k].state + info->offset) + 2 * (size_t)index;
+		const uint64_t *cell = counter_cell(sw, info, k, index);
 		packets += __atomic_load_n(&cell[0], __ATOMIC_RELAXED);
 		bytes += __atomic_load_n(&cell[1], __ATOMIC_RELAXED);
 	}
 	fprintf(out, "%s[%u]=  BmCounterData(packets=%llu, bytes=%llu)\n", info->name, index,
 		(unsigned long long)packets, (unsigned long long)bytes);
+	return 0;
+}
+
+/* counter_write COUNTER INDEX PACKETS BYTES: the totals the cell reads as
+ * from now on (the first worker holds them, the others start from 0). */
+static int cmd_counter_write(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t index = 0;
+	uint64_t packets, bytes;
+	if (c->n != 5)
+		return fail(c, "usage: counter_write COUNTER INDEX PACKETS BYTES");
+	const struct p4odp_counter_info *info = counter_at(sw, c, &index);
+	if (!info || parse_u64(c, c->tokens[3], &packets) || parse_u64(c, c->tokens[4], &bytes))
+		return -1;
+	for (uint32_t k = 0; k < sw->n_workers; k++) {
+		uint64_t *cell = counter_cell(sw, info, k, index);
+		__atomic_store_n(&cell[0], k ? 0 : packets, __ATOMIC_RELAXED);
+		__atomic_store_n(&cell[1], k ? 0 : bytes, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+/* counter_reset COUNTER: every cell back to 0. */
+static int cmd_counter_reset(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t index = 0;
+	if (c->n != 2)
+		return fail(c, "usage: counter_reset COUNTER");
+	const struct p4odp_counter_info *info = counter_at(sw, c, &index);
+	if (!info)
+		return -1;
+	for (uint32_t k = 0; k < sw->n_workers; k++)
+		for (uint32_t i = 0; i < 2 * info->size; i++)
+			__atomic_store_n(&counter_cell(sw, info, k, 0)[i], 0, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static const char *register_name(const struct p4odp_program *p, uint32_t i)
+{
+	return p->registers[i].name;
+}
+
+/* REGISTER [INDEX] of a command: the register, and the index in *index; NULL after saying why. */
+static const struct p4odp_register_info *register_at(struct p4odp_switch *sw, struct command *c, uint32_t *index)
+{
+	int ri = find_named(c, sw->program, "register", sw->program->n_registers, register_name, c->tokens[1]);
+	if (ri < 0 || (c->n > 2 && parse_uint(c, c->tokens[2], index)))
+		return NULL;
+	const struct p4odp_register_info *r = &sw->program->registers[ri];
+	if (c->n > 2 && *index >= r->size) {
+		fail(c, "index %u is out of range for register %s of size %u", *index, r->name, r->size);
+		return NULL;
+	}
+	return r;
+}
+
+static uint8_t *register_cell(struct p4odp_switch *sw, const struct p4odp_register_info *r, uint32_t index)
+{
+	return (uint8_t *)sw->state + r->offset + (size_t)index * r->cell_size;
+}
+
+/* A cell's value as ceil(width / 8) bytes in network order, and back: a C
+ * integer up to 64 bits (int<W> sign-extended in it), else those bytes. */
+static void cell_to_bytes(const struct p4odp_register_info *r, const uint8_t *cell, uint8_t *bytes)
+{
+	uint32_t n = (r->width + 7) / 8;
+	uint64_t v = 0;
+	if (r->width > 64) {
+		memcpy(bytes, cell, n);
+		return;
+	}
+	switch (r->cell_size) {
+	case 1: v = *cell; break;
+	case 2: { uint16_t x; memcpy(&x, cell, 2); v = x; break; }
+	case 4: { uint32_t x; memcpy(&x, cell, 4); v = x; break; }
+	default: memcpy(&v, cell, 8); break;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		bytes[n - 1 - i] = (uint8_t)(v >> 8 * i);
+	if (r->width % 8)
+		bytes[0] &= (uint8_t)(0xff >> (8 - r->width % 8));
+}
+
+static void bytes_to_cell(const struct p4odp_register_info *r, const uint8_t *bytes, uint8_t *cell)
+{
+	uint32_t n = (r->width + 7) / 8;
+	uint64_t v = 0;
+	if (r->width > 64) {
+		memcpy(cell, bytes, n);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		v = v << 8 | bytes[i];
+	if (r->is_signed && r->width < 64 && (v >> (r->width - 1) & 1))
+		v |= ~UINT64_C(0) << r->width;
+	switch (r->cell_size) {
+	case 1: *cell = (uint8_t)v; break;
+	case 2: { uint16_t x = (uint16_t)v; memcpy(cell, &x, 2); break; }
+	case 4: { uint32_t x = (uint32_t)v; memcpy(cell, &x, 4); break; }
+	default: memcpy(cell, &v, 8); break;
+	}
+}
+
+/* The number of `width` bits in `bytes` (network order; two's complement when
+ * signed) in decimal, as simple_switch_CLI prints it. */
+static void print_decimal(FILE *out, const uint8_t *bytes, uint32_t width, bool is_signed)
+{
+	uint32_t n = (width + 7) / 8;
+	uint8_t v[MAX_VALUE_BYTES];
+	char digits[3 * MAX_VALUE_BYTES + 1];
+	size_t k = 0;
+	bool negative = is_signed && (bytes[0] >> ((width - 1) % 8) & 1);
+
+	memcpy(v, bytes, n);
+	if (negative) {  /* the magnitude: two's complement of the width's bits */
+		unsigned carry = 1;
+		for (int i = (int)n - 1; i >= 0; i--) {
+			unsigned x = (uint8_t)~v[i] + carry;
+			v[i] = (uint8_t)x;
+			carry = x >> 8;
+		}
+		if (width % 8)
+			v[0] &= (uint8_t)(0xff >> (8 - width % 8));
+	}
+	bool more;
+	do {
+		unsigned rem = 0;
+		more = false;
+		for (uint32_t i = 0; i < n; i++) {
+			unsigned cur = rem * 256 + v[i];
+			v[i] = (uint8_t)(cur / 10);
+			rem = cur % 10;
+			more |= v[i] != 0;
+		}
+		digits[k++] = (char)('0' + rem);
+	} while (more);
+	if (negative)
+		fputc('-', out);
+	while (k)
+		fputc(digits[--k], out);
+}
+
+/* register_read REGISTER INDEX, printed as simple_switch_CLI prints it. */
+static int cmd_register_read(struct p4odp_switch *sw, struct command *c, FILE *out)
+{
+	uint32_t index = 0;
+	uint8_t bytes[MAX_VALUE_BYTES];
+	if (c->n != 3)
+		return fail(c, "usage: register_read REGISTER INDEX");
+	const struct p4odp_register_info *r = register_at(sw, c, &index);
+	if (!r)
+		return -1;
+	cell_to_bytes(r, register_cell(sw, r, index), bytes);
+	fprintf(out, "%s[%u]= ", r->name, index);
+	print_decimal(out, bytes, r->width, r->is_signed);
+	fputc('\n', out);
+	return 0;
+}
+
+/* register_write REGISTER INDEX VALUE */
+static int cmd_register_write(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t index = 0;
+	uint8_t bytes[MAX_VALUE_BYTES];
+	if (c->n != 4)
+		return fail(c, "usage: register_write REGISTER INDEX VALUE");
+	const struct p4odp_register_info *r = register_at(sw, c, &index);
+	if (!r || parse_value(c, c->tokens[3], r->width, bytes))
+		return -1;
+	bytes_to_cell(r, bytes, register_cell(sw, r, index));
+	return 0;
+}
+
+/* register_reset REGISTER: every cell back to 0. */
+static int cmd_register_reset(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t index = 0;
+	if (c->n != 2)
+		return fail(c, "usage: register_reset REGISTER");
+	const struct p4odp_register_info *r = register_at(sw, c, &index);
+	if (!r)
+		return -1;
+	memset(register_cell(sw, r, 0), 0, (size_t)r->size * r->cell_size);
 	return 0;
 }
 
@@ -583,6 +797,16 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_table_clear(sw, &c);
 	if (!strcmp(cmd, "counter_read"))
 		return cmd_counter_read(sw, &c, out);
+	if (!strcmp(cmd, "counter_write"))
+		return cmd_counter_write(sw, &c);
+	if (!strcmp(cmd, "counter_reset"))
+		return cmd_counter_reset(sw, &c);
+	if (!strcmp(cmd, "register_read"))
+		return cmd_register_read(sw, &c, out);
+	if (!strcmp(cmd, "register_write"))
+		return cmd_register_write(sw, &c);
+	if (!strcmp(cmd, "register_reset"))
+		return cmd_register_reset(sw, &c);
 	if (!strcmp(cmd, "mc_mgrp_create"))
 		return cmd_mc_mgrp_create(sw, &c);
 	if (!strcmp(cmd, "mc_node_create"))

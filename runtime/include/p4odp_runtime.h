@@ -176,6 +176,18 @@ struct p4odp_counter_info {
 	size_t offset;
 };
 
+/* A register array in the shared extern state: `size` cells of `cell_size`
+ * bytes from `offset`, each a value of `width` bits (signed: int<W>): a C
+ * integer of that size up to 64 bits, else the value's bytes in network order. */
+struct p4odp_register_info {
+	const char *name;
+	uint32_t size;
+	size_t offset;
+	uint32_t cell_size;
+	uint32_t width;
+	bool is_signed;
+};
+
 struct p4odp_program {
 	const char *name;
 	uint32_t n_tables;
@@ -186,6 +198,8 @@ struct p4odp_program {
 	const char *const *errors;
 	uint32_t n_counters;
 	const struct p4odp_counter_info *counters;
+	uint32_t n_registers;
+	const struct p4odp_register_info *registers;
 	size_t state_size;	/* bytes of shared extern state the runtime allocates, zeroed */
 	size_t worker_state_size;	/* bytes of extern state per worker, zeroed */
 	size_t packet_size;	/* bytes of per-packet state between ingress and egress */

@@ -18,7 +18,7 @@ from p4odp.transpiler.architectures import Architecture, Extern
 from p4odp.transpiler.architectures.core import CORE_EXTERNS
 from p4odp.transpiler.codegen.scope import Binding, ExternInstance
 from p4odp.transpiler.ctypes_map import c_ident, c_string
-from p4odp.transpiler.model import CCounter
+from p4odp.transpiler.model import CCounter, CRegister
 
 if TYPE_CHECKING:
     from p4odp.transpiler.codegen.function import FunctionContext
@@ -281,6 +281,10 @@ def _array_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
     if typ.name == "register":
         element = typ.type_args[0]
         gen.state.append(gen.member_decl(element, f"{member}[{max(size, 1)}]", decl.loc))
+        width = t.bit_width(element)
+        if isinstance(element, (t.Bits, t.Bool)) and width:
+            gen.registers.append(CRegister(decl.control_name or decl.name, size or 0, member, width,
+                                           isinstance(element, t.Bits) and element.signed))
     else:
         gen.worker_state.append(f"uint64_t {member}[{max(size, 1)}][2]")
         gen.counters.append(CCounter(decl.control_name or decl.name, size or 0, member))

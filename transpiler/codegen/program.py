@@ -17,7 +17,7 @@ from p4odp.transpiler.architectures import Architecture, architecture_of
 from p4odp.transpiler.codegen.scope import Binding, Bindings, ExternInstance
 from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, struct_name
 from p4odp.transpiler.codegen.tables import c_action, c_table
-from p4odp.transpiler.model import CCounter, CFunction, CProgram, CStruct
+from p4odp.transpiler.model import CCounter, CFunction, CProgram, CRegister, CStruct
 from p4odp.transpiler.passes.manager import PassResult
 from p4odp.transpiler.passes.unique_names import NameTable
 
@@ -44,6 +44,7 @@ class Generator:
         self.state: list[str] = []
         self.worker_state: list[str] = []
         self.counters: list[CCounter] = []
+        self.registers: list[CRegister] = []
         self.errors: list[str] = []
         self.tmp = itertools.count()
         self.architecture: Architecture
@@ -81,7 +82,7 @@ class Generator:
                   for name, layout in sorted(self.table_layouts.items(), key=lambda item: item[1].index)]
         actions = [c_action(action) for action in sorted(self.actions.values(), key=lambda a: a.id)]
         return CProgram(self.source, list(self.structs.values()), self.functions, tables, actions, self.errors,
-                        self.state, self.worker_state, self.counters, pipeline, arch.pipeline_template, dict(arch.constants),
+                        self.state, self.worker_state, self.counters, self.registers, pipeline, arch.pipeline_template, dict(arch.constants),
                         self.line_directives, self.deparse_in_place is not None)
 
     def header_state_functions(self, typ: t.Type, c_type: str) -> dict:
