@@ -102,7 +102,7 @@ class Diagnostics:
 def format_diagnostic(diag: Diagnostic) -> str:
     """`file:line:col: severity: message`, then the source line and a caret."""
     text = f"{diag.loc}: {diag.severity}: {diag.message}\n"
-    line = _source_line(diag.loc)
+    line = source_line(diag.loc)
     if line is not None:
         caret_col = max(diag.loc.col, 1)
         indent = "".join(c if c == "\t" else " " for c in line[: caret_col - 1])
@@ -110,7 +110,8 @@ def format_diagnostic(diag: Diagnostic) -> str:
     return text
 
 
-def _source_line(loc: Loc) -> str | None:
+def source_line(loc: Loc) -> str | None:
+    """The text of the line `loc` is on, None when it cannot be read."""
     if loc.line <= 0:
         return None
     try:

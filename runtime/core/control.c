@@ -111,6 +111,20 @@ static const struct p4odp_action_info *find_action(struct command *c, const stru
 	return found;
 }
 
+/* The two's complement of the `width`-bit number in `v` (ceil(width/8) bytes,
+ * network order), in place. */
+static void negate(uint8_t *v, uint32_t width)
+{
+	unsigned carry = 1;
+	for (int i = (int)((width + 7) / 8) - 1; i >= 0; i--) {
+		unsigned x = (uint8_t)~v[i] + carry;
+		v[i] = (uint8_t)x;
+		carry = x >> 8;
+	}
+	if (width % 8)
+		v[0] &= (uint8_t)(0xff >> (8 - width % 8));
+}
+
 /* Parse `text` as an unsigned number of `width` bits into `out`
  * (ceil(width/8) bytes, network order). */
 static int parse_value(struct command *c, const char *text, uint32_t width, uint8_t *out)
@@ -177,16 +191,8 @@ static int parse_value(struct command *c, const char *text, uint32_t width, uint
 				return fail(c, "value '%s' is too large", text);
 		}
 		if (negative) { /* two's complement, for int<W> parameters */
-			unsigned carry = 1;
-			for (int i = MAX_VALUE_BYTES - 1; i >= 0; i--) {
-				unsigned v = (uint8_t)~buf[i] + carry;
-				buf[i] = (uint8_t)v;
-				carry = v >> 8;
-			}
-			for (uint32_t i = 0; i < MAX_VALUE_BYTES - nbytes; i++)
-				buf[i] = 0;
-			if (width % 8)
-				buf[MAX_VALUE_BYTES - nbytes] &= (uint8_t)(0xff >> (8 - width % 8));
+			negate(buf + MAX_VALUE_BYTES - nbytes, width);
+			memset(buf, 0, MAX_VALUE_BYTES - nbytes);
 		}
 	}
 	for (uint32_t i = 0; i < MAX_VALUE_BYTES - nbytes; i++)
@@ -466,18 +472,27 @@ static int parse_u64(struct command *c, const char *text, uint64_t *out)
 	return 0;
 }
 
-/* COUNTER INDEX of a command: the counter, and the index in *index; NULL after saying why. */
+/* The command's INDEX (its third word, when it has one) into *index, checked
+ * against the `size` cells of the `what` called `name`. */
+static int parse_index(struct command *c, const char *what, const char *name, uint32_t size, uint32_t *index)
+{
+	if (c->n <= 2)
+		return 0;
+	if (parse_uint(c, c->tokens[2], index))
+		return -1;
+	if (*index >= size)
+		return fail(c, "index %u is out of range for %s %s of size %u", *index, what, name, size);
+	return 0;
+}
+
+/* COUNTER [INDEX] of a command: the counter, and the index in *index; NULL after saying why. */
 static const struct p4odp_counter_info *counter_at(struct p4odp_switch *sw, struct command *c, uint32_t *index)
 {
 	int ci = find_named(c, sw->program, "counter", sw->program->n_counters, counter_name, c->tokens[1]);
-	if (ci < 0 || (c->n > 2 && parse_uint(c, c->tokens[2], index)))
+	if (ci < 0)
 		return NULL;
 	const struct p4odp_counter_info *info = &sw->program->counters[ci];
-	if (c->n > 2 && *index >= info->size) {
-		fail(c, "index %u is out of range for counter %s of size %u", *index, info->name, info->size);
-		return NULL;
-	}
-	return info;
+	return parse_index(c, "counter", info->name, info->size, index) ? NULL : info;
 }
 
 /* Cell `index` of counter `info` in worker k: packets, then bytes. */
@@ -550,14 +565,10 @@ static const char *register_name(const struct p4odp_program *p, uint32_t i)
 static const struct p4odp_register_info *register_at(struct p4odp_switch *sw, struct command *c, uint32_t *index)
 {
 	int ri = find_named(c, sw->program, "register", sw->program->n_registers, register_name, c->tokens[1]);
-	if (ri < 0 || (c->n > 2 && parse_uint(c, c->tokens[2], index)))
+	if (ri < 0)
 		return NULL;
 	const struct p4odp_register_info *r = &sw->program->registers[ri];
-	if (c->n > 2 && *index >= r->size) {
-		fail(c, "index %u is out of range for register %s of size %u", *index, r->name, r->size);
-		return NULL;
-	}
-	return r;
+	return parse_index(c, "register", r->name, r->size, index) ? NULL : r;
 }
 
 static uint8_t *register_cell(struct p4odp_switch *sw, const struct p4odp_register_info *r, uint32_t index)
@@ -618,16 +629,8 @@ static void print_decimal(FILE *out, const uint8_t *bytes, uint32_t width, bool 
 	bool negative = is_signed && (bytes[0] >> ((width - 1) % 8) & 1);
 
 	memcpy(v, bytes, n);
-	if (negative) {  /* the magnitude: two's complement of the width's bits */
-		unsigned carry = 1;
-		for (int i = (int)n - 1; i >= 0; i--) {
-			unsigned x = (uint8_t)~v[i] + carry;
-			v[i] = (uint8_t)x;
-			carry = x >> 8;
-		}
-		if (width % 8)
-			v[0] &= (uint8_t)(0xff >> (8 - width % 8));
-	}
+	if (negative)  /* the magnitude */
+		negate(v, width);
 	bool more;
 	do {
 		unsigned rem = 0;

@@ -83,23 +83,28 @@ void p4odp_tables_destroy(struct p4odp_switch *sw)
 	sw->rcu = NULL;
 }
 
+/* What a lookup in `table` gives: the entry found, else the default. */
+static const struct p4odp_table_entry *found_or_default(const struct p4odp_table *table,
+							const struct p4odp_table_entry *entry, bool *hit)
+{
+	*hit = entry != NULL;
+	return entry ? entry : p4odp_table_get_default(table);
+}
+
 const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint32_t index, const uint8_t *key,
 						 bool *hit)
 {
 	const struct p4odp_runtime_table *rt = &sw->tables[index];
-	const struct p4odp_table_entry *entry = rt->info->n_keys ? p4odp_table_lookup(rt->table, key) : NULL;
 
-	*hit = entry != NULL;
-	return entry ? entry : p4odp_table_get_default(rt->table);
+	return found_or_default(rt->table, rt->info->n_keys ? p4odp_table_lookup(rt->table, key) : NULL, hit);
 }
 
 const struct p4odp_table_entry *p4odp_table_apply_int(struct p4odp_switch *sw, uint32_t index, uint64_t key,
 						     bool *hit)
 {
-	const struct p4odp_table_entry *entry = p4odp_table_lookup_int(sw->tables[index].table, key);
+	const struct p4odp_table *table = sw->tables[index].table;
 
-	*hit = entry != NULL;
-	return entry ? entry : p4odp_table_get_default(sw->tables[index].table);
+	return found_or_default(table, p4odp_table_lookup_int(table, key), hit);
 }
 
 const struct p4odp_table_entry *p4odp_table_default(struct p4odp_switch *sw, uint32_t index)

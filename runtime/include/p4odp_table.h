@@ -620,14 +620,20 @@ p4odp__dir_find(const struct p4odp_table *t, uint32_t v)
 	return atomic_load_explicit(&t->entries[x - 1], memory_order_acquire);
 }
 
-static inline const struct p4odp_table_entry *
-p4odp__dir_lookup(const struct p4odp_table *t, const uint8_t *key)
+/* A DIR-24-8 key's bytes (at most 4) as a big-endian number. */
+static inline uint32_t p4odp__dir_number(const struct p4odp_table *t, const uint8_t *key)
 {
 	uint32_t v = 0;
 
 	for (uint32_t i = 0; i < t->key_len; i++)
 		v = v << 8 | key[i];
-	return p4odp__dir_find(t, v);
+	return v;
+}
+
+static inline const struct p4odp_table_entry *
+p4odp__dir_lookup(const struct p4odp_table *t, const uint8_t *key)
+{
+	return p4odp__dir_find(t, p4odp__dir_number(t, key));
 }
 
 static inline uint32_t p4odp__popcount(uint64_t x)
@@ -728,11 +734,8 @@ static inline void p4odp_table_prefetch(const struct p4odp_table *t, const uint8
 		P4ODP__PREFETCH(&h->b[b2]);
 	} else if (t->kind == P4ODP_TABLE_DIR24) {
 		const struct p4odp__dir *d = atomic_load_explicit(&t->dir, memory_order_acquire);
-		uint32_t v = 0;
 
-		for (uint32_t i = 0; i < t->key_len; i++)
-			v = v << 8 | key[i];
-		P4ODP__PREFETCH(&d->tbl1[v >> d->b2]);
+		P4ODP__PREFETCH(&d->tbl1[p4odp__dir_number(t, key) >> d->b2]);
 	} else if (t->kind == P4ODP_TABLE_TRIE) {
 		const struct p4odp__trie *tr = atomic_load_explicit(&t->trie, memory_order_acquire);
 

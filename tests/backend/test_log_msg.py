@@ -3,48 +3,23 @@ most P4ODP_LOG_MSG_RATE lines a second per worker; what the generator refuses, w
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from one_header_switch import compile_program, one_header_program, run_on_frames
 
-from p4odp.stf.pcap import write_pcap
-
-PROGRAM = """\
-#include <core.p4>
-#include <v1model.p4>
-header h_t { bit<8> a; bit<16> b; int<8> c; }
-struct headers_t { h_t h; }
-struct meta_t { }
-parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
-    state start { pkt.extract(hdr.h); transition accept; }
-}
-control Nop(inout headers_t hdr, inout meta_t meta) { apply { } }
-control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
-    apply {
+PROGRAM = one_header_program("bit<8> a; bit<16> b; int<8> c;", """\
         sm.egress_spec = 1;
         log_msg("a={} b={x} c={}, 100% \\\\{literal\\\\}", { hdr.h.a, hdr.h.b, hdr.h.c });
-        LOG2
-    }
-}
-control Eg(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
-control Dep(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr.h); } }
-V1Switch(P(), Nop(), Ing(), Eg(), Nop(), Dep()) main;
-"""
+        LOG2""")
 
 
-def _compile(tmp_path: Path, second: str = 'log_msg("plain");') -> subprocess.CompletedProcess:
-    (tmp_path / "log.p4").write_text(PROGRAM.replace("LOG2", second))
-    return subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(tmp_path / "log.p4"), "-o",
-                           str(tmp_path / "out")], capture_output=True, text=True)
+def _compile(tmp_path: Path, second: str = 'log_msg("plain");'):
+    return compile_program(tmp_path, PROGRAM.replace("LOG2", second), "log.p4")
 
 
 def _run(tmp_path: Path, frames: list[bytes], *options: str) -> list[str]:
-    write_pcap(str(tmp_path / "in.pcap"), frames)
-    run = subprocess.run([str(tmp_path / "out" / "switch"), *options, "--exit-when-done",
-                          "-i", f"0=pcap:in={tmp_path / 'in.pcap'}", "-i", f"1=pcap:out={tmp_path / 'out.pcap'}"],
-                         capture_output=True, text=True, timeout=60)
+    run = run_on_frames(tmp_path / "out" / "switch", tmp_path, frames, *options)
     assert run.returncode == 0, run.stderr
     return [line for line in run.stderr.splitlines() if line.startswith(("a=", "plain", "log_msg"))]
 

@@ -4,64 +4,38 @@ what the datapath then sees, and bad lines refused with the line's place, changi
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from one_header_switch import build_switch, one_header_program, run_on_frames
 
-from p4odp.stf.pcap import read_packets, write_pcap
+from p4odp.stf.pcap import read_packets
 
 # Each packet: r[0] (bit<32>) is read into h.r and written back incremented; s[1] (int<8>) is read
 # into h.s; w[0] (bit<72>) into h.w; c counts the packet at index 0.
-PROGRAM = """\
-#include <core.p4>
-#include <v1model.p4>
-header h_t { bit<32> r; int<8> s; bit<72> w; }
-struct headers_t { h_t h; }
-struct meta_t { }
-parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
-    state start { pkt.extract(hdr.h); transition accept; }
-}
-control Nop(inout headers_t hdr, inout meta_t meta) { apply { } }
-control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
-    register<bit<32>>(4) r;
-    register<int<8>>(2) s;
-    register<bit<72>>(1) w;
-    counter(2, CounterType.packets_and_bytes) c;
-    apply {
+PROGRAM = one_header_program("bit<32> r; int<8> s; bit<72> w;", """\
         r.read(hdr.h.r, 0);
         r.write(0, hdr.h.r + 1);
         s.read(hdr.h.s, 1);
         w.read(hdr.h.w, 0);
         c.count(0);
-        sm.egress_spec = 1;
-    }
-}
-control Eg(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
-control Dep(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr.h); } }
-V1Switch(P(), Nop(), Ing(), Eg(), Nop(), Dep()) main;
-"""
+        sm.egress_spec = 1;""", ingress_locals="""\
+    register<bit<32>>(4) r;
+    register<int<8>>(2) s;
+    register<bit<72>>(1) w;
+    counter(2, CounterType.packets_and_bytes) c;""")
 
 FRAME = bytes(14)
 
 
 @pytest.fixture(scope="module")
 def switch(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("registers")
-    (folder / "reg.p4").write_text(PROGRAM)
-    build = subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(folder / "reg.p4"), "-o",
-                            str(folder / "out")], capture_output=True, text=True)
-    assert build.returncode == 0, build.stderr
-    return folder / "out" / "switch"
+    return build_switch(tmp_path_factory.mktemp("registers"), PROGRAM, "reg.p4")
 
 
-def _run(switch: Path, tmp_path: Path, commands: str, frames: int = 2) -> subprocess.CompletedProcess:
+def _run(switch: Path, tmp_path: Path, commands: str, frames: int = 2):
     (tmp_path / "commands.txt").write_text(commands)
-    write_pcap(str(tmp_path / "in.pcap"), [FRAME] * frames)
-    return subprocess.run([str(switch), "--exit-when-done", "--commands", str(tmp_path / "commands.txt"),
-                           "-i", f"0=pcap:in={tmp_path / 'in.pcap'}", "-i", f"1=pcap:out={tmp_path / 'out.pcap'}"],
-                          capture_output=True, text=True, timeout=60)
+    return run_on_frames(switch, tmp_path, [FRAME] * frames, "--commands", str(tmp_path / "commands.txt"))
 
 
 def test_registers_written_before_forwarding_are_what_the_packets_read(switch: Path, tmp_path: Path):

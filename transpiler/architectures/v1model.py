@@ -8,12 +8,11 @@ compiled to nothing.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.diagnostics import Unsupported
+from p4odp.diagnostics import Unsupported, source_line
 from p4odp.transpiler.architectures import Architecture, Extern
 from p4odp.transpiler.architectures.core import CORE_EXTERNS
 from p4odp.transpiler.codegen.scope import Binding, ExternInstance
@@ -64,9 +63,8 @@ def _check(kind: str):
 def _source_fragment(loc) -> str:
     """The call at `loc` as the program writes it, to its closing parenthesis on that line (BMv2's
     source fragment); the rest of the line when it goes on."""
-    try:
-        line = Path(loc.file).read_text(errors="replace").splitlines()[loc.line - 1]
-    except (OSError, IndexError):
+    line = source_line(loc)
+    if line is None:
         return "the check"
     text, depth = line[max(loc.col - 1, 0):], 0
     for i, char in enumerate(text):

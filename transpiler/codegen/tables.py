@@ -95,15 +95,16 @@ class Tables:
         field's bits shifted to where the table layout puts them (p4odp_table_lookup_int)."""
         terms = []
         for key in layout.keys:
-            width = t.bit_width(key.expr.type)
-            if not width:
+            if not key.width:
                 continue
-            value = f"(uint64_t)({self.value(key.expr)})"
-            if width < 64:
-                value = f"({value} & UINT64_C({(1 << width) - 1}))"
-            shift = 8 * layout.key_bytes - key.bit_offset - width
-            terms.append(f"{value} << {shift}" if shift else value)
+            shift = 8 * layout.key_bytes - key.bit_offset - key.width
+            terms.append(f"{self.key_bits(key)} << {shift}" if shift else self.key_bits(key))
         return " | ".join(terms) or "0"
+
+    def key_bits(self, key) -> str:
+        """A key field's value as a uint64_t of its bits, as the runtime's key holds them."""
+        value = f"(uint64_t)({self.value(key.expr)})"
+        return f"({value} & UINT64_C({(1 << key.width) - 1}))" if key.width < 64 else value
 
     def match_in_code(self, layout: TableLayout, hit: str, run: str) -> str:
         """Match the key against the const entries (none for a keyless table): set `hit` and `run`;
@@ -153,12 +154,9 @@ class Tables:
         return "data" if data_bytes else "NULL"
 
     def code_key(self, key) -> str:
-        """A key field's value in a new uint64_t (its bits, as in the runtime's key); the C name."""
-        value = f"(uint64_t)({self.value(key.expr)})"
-        if isinstance(key.expr.type, t.Bits) and key.expr.type.signed and key.width < 64:
-            value = f"({value} & UINT64_C({(1 << key.width) - 1}))"
+        """A key field's bits in a new uint64_t; the C name."""
         name = self.temp("k")
-        self.emit(f"uint64_t {name} = {value};")
+        self.emit(f"uint64_t {name} = {self.key_bits(key)};")
         return name
 
     def action_case(self, action: ir.Action, data: str) -> None:
