@@ -166,8 +166,11 @@ def build_odp_programs(out: Path, programs, *, cc: list[str], pktio: str = "", c
     subprocess.run(["make", "-j4", "-s", "-C", str(ODP_DIR), f"O={out}", f"PKTIO={pktio}", f"CC={shlex.join(cc)}",
                     f"EXTRA_CFLAGS={shlex.join(['-Werror', *cflags, *san])}"], check=True, timeout=timeout)
     lib = out / "libodp-bundled.a"
+    # The packet I/O kinds' -D flags: the inline packet calls depend on them (a DPDK build's packets are mbufs).
+    defines = subprocess.run(["make", "-s", "-C", str(ODP_DIR), "defines", f"PKTIO={pktio}"], check=True,
+                             capture_output=True, text=True, timeout=timeout).stdout.split()
     for prog, extra in (programs.items() if isinstance(programs, dict) else ((p, []) for p in programs)):
         subprocess.run([*cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-g", *san,
-                        "-I", str(ODP_DIR / "include"), *cflags, str(ODP_TEST_C / f"{prog}.c"), str(lib),
+                        "-I", str(ODP_DIR / "include"), *defines, *cflags, str(ODP_TEST_C / f"{prog}.c"), str(lib),
                         *libs, *extra, "-lpthread", "-o", str(out / prog)], check=True, timeout=timeout)
     return out

@@ -18,6 +18,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 #include <rte_mempool.h>
 
 #include "odp_dpdk_internal.h"
@@ -27,7 +28,6 @@
 	((UINT16_MAX - RTE_PKTMBUF_HEADROOM) / ODP_CACHE_LINE_SIZE * ODP_CACHE_LINE_SIZE)
 #define MAX_UAREA \
 	((UINT16_MAX - sizeof(_odp_pkt_hdr_t)) / ODP_CACHE_LINE_SIZE * ODP_CACHE_LINE_SIZE)
-#define BURST       32
 
 /* ---- EAL ---- */
 
@@ -56,6 +56,22 @@ static int split_args(const char *s, char ***argv_out, char **copy)
 		argv[argc++] = tok;
 	*argv_out = argv;
 	return argc;
+}
+
+uint64_t _odp_dpdk_user_meta;
+
+/* The ol_flags bit of packets whose user pointer or flag was set. */
+static int register_user_meta(void)
+{
+	static const struct rte_mbuf_dynflag flag = { .name = "odp_bundled_user_meta" };
+	int bit = rte_mbuf_dynflag_register(&flag);
+
+	if (bit < 0) {
+		_ODP_ERR("odp_init_global: cannot register an mbuf flag: %s\n", rte_strerror(rte_errno));
+		return -1;
+	}
+	_odp_dpdk_user_meta = UINT64_C(1) << bit;
+	return 0;
 }
 
 int _odp_dpdk_init_global(void)
@@ -87,6 +103,10 @@ int _odp_dpdk_init_global(void)
 		pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
 	free(argv);
 	free(copy);
+	if (ret >= 0 && register_user_meta() < 0) {
+		rte_eal_cleanup();
+		return -1;
+	}
 	if (ret < 0) {
 		_ODP_ERR("odp_init_global: DPDK EAL initialization failed: %s\n",
 			 rte_errno == EALREADY ? "the EAL can be initialized once per process" :
@@ -153,12 +173,9 @@ static void hdr_init(struct rte_mempool *mp, void *arg, void *obj, unsigned int 
 	(void)mp;
 	memset(h, 0, sizeof(*h));
 	h->pool = _odp_pool_to_hdl(pool);
-	h->head = m->buf_addr;
-	h->buf_len = m->buf_len;
 	h->uarea_size = pool->uarea_size;
 	h->uarea = pool->uarea_size ? (uint8_t *)h + pool->uarea_off : NULL;
 	h->index = i;
-	h->input_index = -1;
 	if (h->uarea && param->uarea_init.init_fn)
 		param->uarea_init.init_fn(h->uarea, pool->uarea_size, param->uarea_init.args, i);
 }
@@ -284,18 +301,13 @@ void _odp_pool_flush_thread(int thr)
 
 /* ---- Packets ---- */
 
-/* The fresh state of a packet; its mbuf has just been allocated or reset. */
+/* A packet of len bytes in an mbuf just allocated or reset (which left it no
+ * input port and no user metadata flag). */
 static inline odp_packet_t pkt_init(struct rte_mbuf *m, uint32_t len)
 {
-	_odp_pkt_hdr_t *h = rte_mbuf_to_priv(m);
-
-	h->data = rte_pktmbuf_mtod(m, uint8_t *);
-	h->len = len;
-	h->input = ODP_PKTIO_INVALID;
-	h->input_index = -1;
-	h->user_ptr = NULL;
-	h->user_flag = 0;
-	return (odp_packet_t)(void *)h;
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	return (odp_packet_t)(void *)m;
 }
 
 odp_packet_t odp_packet_alloc(odp_pool_t hdl, uint32_t len)
@@ -314,30 +326,25 @@ odp_packet_t odp_packet_alloc(odp_pool_t hdl, uint32_t len)
 int odp_packet_alloc_multi(odp_pool_t hdl, uint32_t len, odp_packet_t pkt[], int num)
 {
 	_odp_pool_t *pool = _odp_pool_from_hdl(hdl);
-	struct rte_mbuf *m[BURST];
-	int got = 0;
+	struct rte_mbuf **m = (struct rte_mbuf **)(void *)pkt;
+	int n = 0;
 
 	if (odp_unlikely(len == 0 || len > pool->data_room || num < 0))
 		return -1;
-	while (got < num) {
-		int want = RTE_MIN(num - got, BURST);
-		int n = want;
+	/* The bulk call takes all or nothing: near the end of the pool, take
+	 * what is left one by one. */
+	if (odp_likely(rte_pktmbuf_alloc_bulk(pool->mempool, m, (unsigned int)num) == 0)) {
+		n = num;
+	} else {
+		struct rte_mbuf *one;
 
-		/* The bulk call takes all or nothing: near the end of the
-		 * pool, take what is left one by one. */
-		if (odp_unlikely(rte_pktmbuf_alloc_bulk(pool->mempool, m, (unsigned int)n) != 0)) {
-			for (n = 0; n < want; n++) {
-				m[n] = rte_pktmbuf_alloc(pool->mempool);
-				if (!m[n])
-					break;
-			}
-		}
-		for (int i = 0; i < n; i++)
-			pkt[got++] = pkt_init(m[i], len);
-		if (n < want)
-			break;
+		/* pkt[] past the packets returned is the caller's: no NULL written there. */
+		while (n < num && (one = rte_pktmbuf_alloc(pool->mempool)) != NULL)
+			m[n++] = one;
 	}
-	return got;
+	for (int i = 0; i < n; i++)
+		pkt_init(m[i], len);
+	return n;
 }
 
 void odp_packet_free(odp_packet_t pkt)
@@ -347,16 +354,8 @@ void odp_packet_free(odp_packet_t pkt)
 
 void odp_packet_free_multi(const odp_packet_t pkt[], int num)
 {
-	struct rte_mbuf *m[BURST];
-
-	for (int done = 0; done < num;) {
-		int n = RTE_MIN(num - done, BURST);
-
-		for (int i = 0; i < n; i++)
-			m[i] = _odp_pkt_mbuf(pkt[done + i]);
-		rte_pktmbuf_free_bulk(m, (unsigned int)n);
-		done += n;
-	}
+	if (num > 0)
+		rte_pktmbuf_free_bulk((struct rte_mbuf **)(uintptr_t)pkt, (unsigned int)num);
 }
 
 void odp_packet_free_sp(const odp_packet_t pkt[], int num)

@@ -5,12 +5,11 @@
  * (_odp_pkt_hdr_t) and the user area are the mbuf's private area:
  *
  *   [struct rte_mbuf][_odp_pkt_hdr_t][user area][headroom ... data ... tailroom]
- *                    ^ odp_packet_t   (priv_size)  ^ buf_addr
+ *   ^ odp_packet_t                   (priv_size)  ^ buf_addr
  *
- * so an odp_packet_t and its mbuf are one fixed offset apart, and the inline
- * packet calls keep reading hdr->data and hdr->len. The header is the truth
- * while ODP code owns the packet; pktio_dpdk.c copies data and len from the
- * mbuf on receive and back to the mbuf before sending.
+ * The inline packet calls read the data, the length and the input from the
+ * mbuf itself (odp/bundled/packet_inlines.h), so pktio_dpdk.c hands the
+ * drivers odp_packet_t arrays as they are.
  */
 #ifndef ODP_DPDK_INTERNAL_H_
 #define ODP_DPDK_INTERNAL_H_
@@ -18,11 +17,6 @@
 #include <rte_mbuf.h>
 
 #include "odp_internal.h"
-
-static inline struct rte_mbuf *_odp_pkt_mbuf(odp_packet_t pkt)
-{
-	return (struct rte_mbuf *)(void *)((uint8_t *)pkt - sizeof(struct rte_mbuf));
-}
 
 /* EAL with the arguments of ODP_PLATFORM_PARAMS or ODP_PKTIO_DPDK_PARAMS:
  * 0 or <0 (after a log message naming the variable). */

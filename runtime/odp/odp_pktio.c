@@ -550,11 +550,8 @@ int odp_pktin_recv(odp_pktin_queue_t queue, odp_packet_t packets[], int num)
 	}
 	n = e->ops->recv(e, queue.index, packets, num);
 	for (int i = 0; i < n; i++) {
-		_odp_pkt_hdr_t *h = _odp_pkt_hdr(packets[i]);
-
-		h->input = queue.pktio;
-		h->input_index = e->index;
-		octets += h->len;
+		_odp_pkt_set_input_index(packets[i], e->index);
+		octets += _odp_pkt_len(packets[i]);
 	}
 	if (n > 0) {
 		_odp_stat_add(&q->packets, (uint64_t)n);

@@ -314,24 +314,24 @@ int odp_packet_trunc_tail(odp_packet_t *pkt, uint32_t len, void **tail_ptr, uint
 
 int odp_packet_add_data(odp_packet_t *pkt, uint32_t offset, uint32_t len)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(*pkt);
+	uint8_t *data = _odp_pkt_data(*pkt);
+	uint32_t length = _odp_pkt_len(*pkt);
 	uint32_t back;
 
-	if (offset > h->len)
+	if (offset > length)
 		return -1;
-	back = h->len - offset;
+	back = length - offset;
 	if (len <= odp_packet_headroom(*pkt) &&
 	    (offset <= back || len > odp_packet_tailroom(*pkt))) {
 		/* Move the bytes in front of offset into the headroom. */
-		memmove(h->data - len, h->data, offset);
-		h->data -= len;
-		h->len += len;
+		memmove(data - len, data, offset);
+		_odp_pkt_set_data(*pkt, data - len, length + len);
 		return offset ? 1 : 0;
 	}
 	if (len <= odp_packet_tailroom(*pkt)) {
 		/* Move the bytes from offset on into the tailroom. */
-		memmove(h->data + offset + len, h->data + offset, back);
-		h->len += len;
+		memmove(data + offset + len, data + offset, back);
+		_odp_pkt_set_data(*pkt, data, length + len);
 		return back ? 1 : 0;
 	}
 	return -1;
@@ -339,88 +339,94 @@ int odp_packet_add_data(odp_packet_t *pkt, uint32_t offset, uint32_t len)
 
 int odp_packet_rem_data(odp_packet_t *pkt, uint32_t offset, uint32_t len)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(*pkt);
+	uint8_t *data = _odp_pkt_data(*pkt);
+	uint32_t length = _odp_pkt_len(*pkt);
 	uint32_t back;
 
-	if (offset > h->len || len > h->len - offset || len >= h->len)
+	if (offset > length || len > length - offset || len >= length)
 		return -1;
-	back = h->len - offset - len;
+	back = length - offset - len;
 	if (offset <= back) {
-		memmove(h->data + len, h->data, offset);
-		h->data += len;
-		h->len -= len;
+		memmove(data + len, data, offset);
+		_odp_pkt_set_data(*pkt, data + len, length - len);
 		return offset ? 1 : 0;
 	}
-	memmove(h->data + offset, h->data + offset + len, back);
-	h->len -= len;
+	memmove(data + offset, data + offset + len, back);
+	_odp_pkt_set_data(*pkt, data, length - len);
 	return back ? 1 : 0;
 }
 
-static void copy_meta(_odp_pkt_hdr_t *dst, const _odp_pkt_hdr_t *src)
+static void copy_meta(odp_packet_t dst, odp_packet_t src)
 {
-	dst->input = src->input;
-	dst->input_index = src->input_index;
-	dst->user_ptr = src->user_ptr;
-	dst->user_flag = src->user_flag;
-	if (dst->uarea && src->uarea)
-		memcpy(dst->uarea, src->uarea, min_u32(dst->uarea_size, src->uarea_size));
+	const _odp_pkt_hdr_t *meta = _odp_pkt_user_meta(src);
+	_odp_pkt_hdr_t *d = _odp_pkt_hdr(dst);
+	const _odp_pkt_hdr_t *s = _odp_pkt_hdr(src);
+
+	_odp_pkt_set_input_index(dst, _odp_pkt_input_index(src));
+	if (meta) {
+		_odp_pkt_user_meta_set(dst)->user_ptr = meta->user_ptr;
+		d->user_flag = meta->user_flag;
+	}
+	if (d->uarea && s->uarea)
+		memcpy(d->uarea, s->uarea, min_u32(d->uarea_size, s->uarea_size));
 }
 
 odp_packet_t odp_packet_copy(odp_packet_t pkt, odp_pool_t pool)
 {
-	_odp_pkt_hdr_t *src = _odp_pkt_hdr(pkt);
-	odp_packet_t copy = odp_packet_alloc(pool, src->len);
+	odp_packet_t copy = odp_packet_alloc(pool, _odp_pkt_len(pkt));
 
 	if (copy == ODP_PACKET_INVALID)
 		return ODP_PACKET_INVALID;
-	memcpy(_odp_pkt_hdr(copy)->data, src->data, src->len);
-	copy_meta(_odp_pkt_hdr(copy), src);
+	memcpy(_odp_pkt_data(copy), _odp_pkt_data(pkt), _odp_pkt_len(pkt));
+	copy_meta(copy, pkt);
 	return copy;
 }
 
 odp_packet_t odp_packet_copy_part(odp_packet_t pkt, uint32_t offset, uint32_t len,
 				  odp_pool_t pool)
 {
-	_odp_pkt_hdr_t *src = _odp_pkt_hdr(pkt);
+	uint32_t length = _odp_pkt_len(pkt);
 	odp_packet_t copy;
 
-	if (len == 0 || offset > src->len || len > src->len - offset)
+	if (len == 0 || offset > length || len > length - offset)
 		return ODP_PACKET_INVALID;
 	copy = odp_packet_alloc(pool, len);
 	if (copy != ODP_PACKET_INVALID)
-		memcpy(_odp_pkt_hdr(copy)->data, src->data + offset, len);
+		memcpy(_odp_pkt_data(copy), _odp_pkt_data(pkt) + offset, len);
 	return copy;
 }
 
 int odp_packet_copy_from_pkt(odp_packet_t dst, uint32_t dst_offset, odp_packet_t src,
 			     uint32_t src_offset, uint32_t len)
 {
-	_odp_pkt_hdr_t *d = _odp_pkt_hdr(dst);
-	_odp_pkt_hdr_t *s = _odp_pkt_hdr(src);
+	uint32_t dst_len = _odp_pkt_len(dst);
+	uint32_t src_len = _odp_pkt_len(src);
 
-	if (dst_offset > d->len || len > d->len - dst_offset ||
-	    src_offset > s->len || len > s->len - src_offset)
+	if (dst_offset > dst_len || len > dst_len - dst_offset ||
+	    src_offset > src_len || len > src_len - src_offset)
 		return -1;
-	memmove(d->data + dst_offset, s->data + src_offset, len);
+	memmove(_odp_pkt_data(dst) + dst_offset, _odp_pkt_data(src) + src_offset, len);
 	return 0;
+}
+
+odp_pktio_t odp_packet_input(odp_packet_t pkt)
+{
+	int index = _odp_pkt_input_index(pkt);
+
+	return index < 0 ? ODP_PKTIO_INVALID : _odp_pktio_hdl(&_odp_global.pktios[index]);
 }
 
 void odp_packet_input_set(odp_packet_t pkt, odp_pktio_t pktio)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
-
-	h->input = pktio;
-	h->input_index = pktio == ODP_PKTIO_INVALID ? -1 : odp_pktio_index(pktio);
+	_odp_pkt_set_input_index(pkt, pktio == ODP_PKTIO_INVALID ? -1 : odp_pktio_index(pktio));
 }
 
 void odp_packet_print(odp_packet_t pkt)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
-
 	_ODP_PRINT("packet %p: len %" PRIu32 ", headroom %" PRIu32 ", tailroom %" PRIu32
-		   ", pool '%s', input %d\n", (void *)pkt, h->len, odp_packet_headroom(pkt),
-		   odp_packet_tailroom(pkt), _odp_pool_from_hdl(h->pool)->name,
-		   h->input_index);
+		   ", pool '%s', input %d\n", (void *)pkt, _odp_pkt_len(pkt), odp_packet_headroom(pkt),
+		   odp_packet_tailroom(pkt), _odp_pool_from_hdl(_odp_pkt_hdr(pkt)->pool)->name,
+		   _odp_pkt_input_index(pkt));
 }
 
 /* ---- The plain backend: packets in one mapping per pool ---- */
@@ -666,7 +672,6 @@ static inline void pkt_init(_odp_pool_t *pool, _odp_pkt_hdr_t *h, uint32_t len)
 	_ODP_UNPOISON(h->head, pool->buf_len);
 	h->data = h->head + pool->headroom;
 	h->len = len;
-	h->input = ODP_PKTIO_INVALID;
 	h->input_index = -1;
 	h->user_ptr = NULL;
 	h->user_flag = 0;

@@ -7,10 +7,10 @@
  * the ODP limits); several input queues with hash_enable use RSS.
  *
  * Packets are mbufs (odp_dpdk_internal.h): RX queues refill from the pktio's
- * pool and TX frees into the packets' pools, so no data is copied. Received
- * mbufs get their ODP header's data and len from the mbuf; packets to send
- * give theirs back. Multi-segment mbufs (frames longer than the pool's
- * packets, from drivers that chain) are dropped and counted in in_discards.
+ * pool and TX frees into the packets' pools, so no data is copied, and an
+ * array of odp_packet_t is an array of mbuf pointers the drivers take as it
+ * is. Multi-segment mbufs (frames longer than the pool's packets, from
+ * drivers that chain) are dropped and counted in in_discards.
  *
  * A net_pcap port cannot tell when its file has ended: its input_done is
  * ODP_BUNDLED_INPUT_UNKNOWN, and the caller decides by idle time.
@@ -187,34 +187,42 @@ static int dpdk_stop(_odp_pktio_entry_t *e)
 	return 0;
 }
 
+/* The n mbufs of m without the chained ones, which are freed: how many are left. */
+static uint16_t drop_chained(struct rte_mbuf **m, uint16_t n)
+{
+	uint16_t kept = 0;
+
+	for (uint16_t i = 0; i < n; i++) {
+		if (m[i]->nb_segs == 1)
+			m[kept++] = m[i];
+		else
+			rte_pktmbuf_free(m[i]);
+	}
+	return kept;
+}
+
 static int dpdk_recv(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num)
 {
 	dpdk_priv_t *priv = e->priv;
-	struct rte_mbuf *m[BURST];
+	struct rte_mbuf **m = (struct rte_mbuf **)(void *)pkts;
 	uint64_t discards = 0;
 	int got = 0;
 
 	while (got < num) {
 		uint16_t want = (uint16_t)RTE_MIN(num - got, BURST);
-		uint16_t n = rte_eth_rx_burst(priv->port, (uint16_t)q, m, want);
+		uint16_t n = rte_eth_rx_burst(priv->port, (uint16_t)q, m + got, want);
+		uint16_t i = 0;
 
-		for (uint16_t i = 0; i < n; i++) {
-			_odp_pkt_hdr_t *h;
+		/* ODP code reads a packet as one buffer. */
+		while (i < n && m[got + i]->nb_segs == 1)
+			i++;
+		if (unlikely(i < n)) {
+			uint16_t kept = drop_chained(m + got, n);
 
-			if (i + 2 < n)
-				rte_prefetch0(rte_mbuf_to_priv(m[i + 2]));
-			/* ODP code reads a packet as one buffer. */
-			if (unlikely(m[i]->nb_segs != 1)) {
-				rte_pktmbuf_free(m[i]);
-				discards++;
-				continue;
-			}
-			h = rte_mbuf_to_priv(m[i]);
-			h->data = rte_pktmbuf_mtod(m[i], uint8_t *);
-			h->len = m[i]->pkt_len;
-			h->user_ptr = NULL;
-			h->user_flag = 0;
-			pkts[got++] = (odp_packet_t)(void *)h;
+			discards += (uint64_t)(n - kept);
+			got += kept;
+		} else {
+			got += n;
 		}
 		if (n < want)
 			break;
@@ -227,28 +235,23 @@ static int dpdk_recv(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num)
 static int dpdk_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], int num)
 {
 	dpdk_priv_t *priv = e->priv;
-	struct rte_mbuf *m[BURST];
-	uint32_t len[BURST];
+	struct rte_mbuf **m = (struct rte_mbuf **)(uintptr_t)pkts;
 	uint64_t octets = 0;
 	int sent = 0;
 
+	/* Counted before sending: sent mbufs belong to the driver. */
 	while (sent < num) {
 		uint16_t n = (uint16_t)RTE_MIN(num - sent, BURST);
+		uint64_t burst_octets = 0;
 		uint16_t done;
 
-		for (uint16_t i = 0; i < n; i++) {
-			_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkts[sent + i]);
-
-			m[i] = _odp_pkt_mbuf(pkts[sent + i]);
-			m[i]->data_off = (uint16_t)(h->data - (uint8_t *)m[i]->buf_addr);
-			m[i]->data_len = (uint16_t)h->len;
-			m[i]->pkt_len = h->len;
-			len[i] = h->len;
-		}
-		/* Sent mbufs belong to the driver now: count from len[]. */
-		done = rte_eth_tx_burst(priv->port, (uint16_t)q, m, n);
-		for (uint16_t i = 0; i < done; i++)
-			octets += len[i];
+		for (uint16_t i = 0; i < n; i++)
+			burst_octets += m[sent + i]->pkt_len;
+		done = rte_eth_tx_burst(priv->port, (uint16_t)q, m + sent, n);
+		if (done < n)
+			for (uint16_t i = done; i < n; i++)
+				burst_octets -= m[sent + i]->pkt_len;
+		octets += burst_octets;
 		sent += done;
 		if (done < n)
 			break;

@@ -486,10 +486,10 @@ static int replay_recv(_odp_pktio_entry_t *e, pcap_priv_t *priv, int q, odp_pack
 		return 0;  /* pool empty: try again later */
 	for (int i = 0; i < n; i++) {
 		const pcap_frame_t *f = &r->frame[r->next];
-		_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkts[i]);
+		uint8_t *data = _odp_pkt_data(pkts[i]);
 
-		h->len = f->len;
-		memcpy(h->data, f->data, f->len);
+		_odp_pkt_set_data(pkts[i], data, f->len);
+		memcpy(data, f->data, f->len);
 		if (odp_unlikely(++r->next == r->num)) {
 			r->next = 0;
 			if (priv->loops != 0 && ++r->loops_done == priv->loops) {

@@ -32,18 +32,28 @@
 
 static odp_pool_info_t pool_info;
 
-/* The packet is its mbuf's private area, and the data is the mbuf's. */
+/* The packet is an mbuf of the pool, its data the mbuf's, and a received
+ * packet has no user metadata, whatever the mbuf's last use set. */
 static void check_zero_copy(odp_packet_t pkt)
 {
-	struct rte_mbuf *m = (struct rte_mbuf *)(void *)((uint8_t *)pkt - sizeof(*m));
+	struct rte_mbuf *m = (struct rte_mbuf *)(void *)pkt;
 
-	CHECK(rte_mbuf_to_priv(m) == (void *)pkt);
 	CHECK((uintptr_t)m >= pool_info.min_data_addr);
 	CHECK((uintptr_t)m->buf_addr + m->buf_len - 1 <= pool_info.max_data_addr);
 	CHECK(odp_packet_head(pkt) == m->buf_addr);
 	CHECK(odp_packet_data(pkt) == rte_pktmbuf_mtod(m, void *));
 	CHECK(odp_packet_len(pkt) == m->pkt_len && m->nb_segs == 1);
 	CHECK(odp_packet_is_valid(pkt));
+	CHECK(odp_packet_user_ptr(pkt) == NULL && !odp_packet_user_flag(pkt));
+}
+
+/* Leave user metadata on a packet about to be sent (and so freed into the
+ * pool, to be received again). */
+static void dirty_user_meta(odp_packet_t pkt)
+{
+	odp_packet_user_ptr_set(pkt, &pool_info);
+	odp_packet_user_flag_set(pkt, 1);
+	CHECK(odp_packet_user_ptr(pkt) == &pool_info && odp_packet_user_flag(pkt));
 }
 
 static odp_pool_t make_pool(uint32_t num, uint32_t data_room)
@@ -84,6 +94,8 @@ static int fwd(const char *in_name, const char *out_name, uint32_t data_room)
 		for (int i = 0; i < n; i++) {
 			check_zero_copy(pkts[i]);
 			CHECK(odp_packet_input(pkts[i]) == in_io);
+			CHECK(odp_packet_input_index(pkts[i]) == odp_pktio_index(in_io));
+			dirty_user_meta(pkts[i]);
 		}
 		rx += n;
 		sent = odp_pktout_send(out, pkts, n);

@@ -48,58 +48,52 @@ uint32_t odp_packet_reset_max_len(odp_packet_t pkt);
 
 static inline void *odp_packet_data(odp_packet_t pkt)
 {
-	return _odp_pkt_hdr(pkt)->data;
+	return _odp_pkt_data(pkt);
 }
 
 static inline uint32_t odp_packet_len(odp_packet_t pkt)
 {
-	return _odp_pkt_hdr(pkt)->len;
+	return _odp_pkt_len(pkt);
 }
 
 /** Bytes of data in the first segment (the whole packet here). */
 static inline uint32_t odp_packet_seg_len(odp_packet_t pkt)
 {
-	return _odp_pkt_hdr(pkt)->len;
+	return _odp_pkt_len(pkt);
 }
 
 static inline void *odp_packet_data_seg_len(odp_packet_t pkt, uint32_t *seg_len)
 {
-	*seg_len = _odp_pkt_hdr(pkt)->len;
-	return _odp_pkt_hdr(pkt)->data;
+	*seg_len = _odp_pkt_len(pkt);
+	return _odp_pkt_data(pkt);
 }
 
 /** Start of the buffer: odp_packet_data() - odp_packet_headroom(). */
 static inline void *odp_packet_head(odp_packet_t pkt)
 {
-	return _odp_pkt_hdr(pkt)->head;
+	return _odp_pkt_head(pkt);
 }
 
 /** Headroom + data + tailroom. */
 static inline uint32_t odp_packet_buf_len(odp_packet_t pkt)
 {
-	return _odp_pkt_hdr(pkt)->buf_len;
+	return _odp_pkt_buf_len(pkt);
 }
 
 static inline uint32_t odp_packet_headroom(odp_packet_t pkt)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
-
-	return (uint32_t)(h->data - h->head);
+	return (uint32_t)(_odp_pkt_data(pkt) - _odp_pkt_head(pkt));
 }
 
 static inline uint32_t odp_packet_tailroom(odp_packet_t pkt)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
-
-	return h->buf_len - (uint32_t)(h->data - h->head) - h->len;
+	return _odp_pkt_buf_len(pkt) - odp_packet_headroom(pkt) - _odp_pkt_len(pkt);
 }
 
 /** One past the last byte of data. */
 static inline void *odp_packet_tail(odp_packet_t pkt)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
-
-	return h->data + h->len;
+	return _odp_pkt_data(pkt) + _odp_pkt_len(pkt);
 }
 
 /**
@@ -110,24 +104,22 @@ static inline void *odp_packet_tail(odp_packet_t pkt)
 static inline void *odp_packet_offset(odp_packet_t pkt, uint32_t offset, uint32_t *len,
 				      odp_packet_seg_t *seg)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
+	uint32_t length = _odp_pkt_len(pkt);
 
-	if (odp_unlikely(offset >= h->len))
+	if (odp_unlikely(offset >= length))
 		return NULL;
 	if (len)
-		*len = h->len - offset;
+		*len = length - offset;
 	if (seg)
 		*seg = (odp_packet_seg_t)(void *)pkt;
-	return h->data + offset;
+	return _odp_pkt_data(pkt) + offset;
 }
 
 static inline void odp_packet_prefetch(odp_packet_t pkt, uint32_t offset, uint32_t len)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
-
 	(void)len;
-	if (offset < h->len)
-		odp_prefetch(h->data + offset);
+	if (offset < _odp_pkt_len(pkt))
+		odp_prefetch(_odp_pkt_data(pkt) + offset);
 }
 
 /* ---- Head and tail moves within the buffer (pointers stay valid) ---- */
@@ -135,48 +127,48 @@ static inline void odp_packet_prefetch(odp_packet_t pkt, uint32_t offset, uint32
 /** Prepend 'len' bytes from the headroom; new data pointer, NULL if no room. */
 static inline void *odp_packet_push_head(odp_packet_t pkt, uint32_t len)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
+	uint8_t *data = _odp_pkt_data(pkt);
 
-	if (odp_unlikely(len > (uint32_t)(h->data - h->head)))
+	if (odp_unlikely(len > (uint32_t)(data - _odp_pkt_head(pkt))))
 		return NULL;
-	h->data -= len;
-	h->len += len;
-	return h->data;
+	_odp_pkt_set_data(pkt, data - len, _odp_pkt_len(pkt) + len);
+	return data - len;
 }
 
 /** Remove 'len' bytes from the front; new data pointer, NULL if len >= length. */
 static inline void *odp_packet_pull_head(odp_packet_t pkt, uint32_t len)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
+	uint8_t *data = _odp_pkt_data(pkt);
+	uint32_t length = _odp_pkt_len(pkt);
 
-	if (odp_unlikely(len >= h->len))
+	if (odp_unlikely(len >= length))
 		return NULL;
-	h->data += len;
-	h->len -= len;
-	return h->data;
+	_odp_pkt_set_data(pkt, data + len, length - len);
+	return data + len;
 }
 
 /** Append 'len' bytes from the tailroom; returns the old tail, NULL if no room. */
 static inline void *odp_packet_push_tail(odp_packet_t pkt, uint32_t len)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
-	uint8_t *old_tail = h->data + h->len;
+	uint8_t *data = _odp_pkt_data(pkt);
+	uint32_t length = _odp_pkt_len(pkt);
 
 	if (odp_unlikely(len > odp_packet_tailroom(pkt)))
 		return NULL;
-	h->len += len;
-	return old_tail;
+	_odp_pkt_set_data(pkt, data, length + len);
+	return data + length;
 }
 
 /** Remove 'len' bytes from the end; returns the new tail, NULL if len >= length. */
 static inline void *odp_packet_pull_tail(odp_packet_t pkt, uint32_t len)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
+	uint8_t *data = _odp_pkt_data(pkt);
+	uint32_t length = _odp_pkt_len(pkt);
 
-	if (odp_unlikely(len >= h->len))
+	if (odp_unlikely(len >= length))
 		return NULL;
-	h->len -= len;
-	return h->data + h->len;
+	_odp_pkt_set_data(pkt, data, length - len);
+	return data + length - len;
 }
 
 /*
@@ -237,13 +229,13 @@ static inline odp_packet_seg_t odp_packet_next_seg(odp_packet_t pkt, odp_packet_
 static inline void *odp_packet_seg_data(odp_packet_t pkt, odp_packet_seg_t seg)
 {
 	(void)seg;
-	return _odp_pkt_hdr(pkt)->data;
+	return _odp_pkt_data(pkt);
 }
 
 static inline uint32_t odp_packet_seg_data_len(odp_packet_t pkt, odp_packet_seg_t seg)
 {
 	(void)seg;
-	return _odp_pkt_hdr(pkt)->len;
+	return _odp_pkt_len(pkt);
 }
 
 /* ---- Copies ---- */
@@ -259,11 +251,11 @@ odp_packet_t odp_packet_copy_part(odp_packet_t pkt, uint32_t offset, uint32_t le
 static inline int odp_packet_copy_to_mem(odp_packet_t pkt, uint32_t offset, uint32_t len,
 					 void *dst)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
+	uint32_t length = _odp_pkt_len(pkt);
 
-	if (odp_unlikely(offset > h->len || len > h->len - offset))
+	if (odp_unlikely(offset > length || len > length - offset))
 		return -1;
-	memcpy(dst, h->data + offset, len);
+	memcpy(dst, _odp_pkt_data(pkt) + offset, len);
 	return 0;
 }
 
@@ -271,11 +263,11 @@ static inline int odp_packet_copy_to_mem(odp_packet_t pkt, uint32_t offset, uint
 static inline int odp_packet_copy_from_mem(odp_packet_t pkt, uint32_t offset, uint32_t len,
 					   const void *src)
 {
-	_odp_pkt_hdr_t *h = _odp_pkt_hdr(pkt);
+	uint32_t length = _odp_pkt_len(pkt);
 
-	if (odp_unlikely(offset > h->len || len > h->len - offset))
+	if (odp_unlikely(offset > length || len > length - offset))
 		return -1;
-	memcpy(h->data + offset, src, len);
+	memcpy(_odp_pkt_data(pkt) + offset, src, len);
 	return 0;
 }
 
@@ -291,15 +283,12 @@ static inline odp_pool_t odp_packet_pool(odp_packet_t pkt)
 }
 
 /** Interface the packet came from, ODP_PKTIO_INVALID if allocated by the application. */
-static inline odp_pktio_t odp_packet_input(odp_packet_t pkt)
-{
-	return _odp_pkt_hdr(pkt)->input;
-}
+odp_pktio_t odp_packet_input(odp_packet_t pkt);
 
 /** Index of that interface, <0 if allocated by the application. */
 static inline int odp_packet_input_index(odp_packet_t pkt)
 {
-	return _odp_pkt_hdr(pkt)->input_index;
+	return _odp_pkt_input_index(pkt);
 }
 
 /** Set the input interface (and index), or ODP_PKTIO_INVALID. */
@@ -307,12 +296,14 @@ void odp_packet_input_set(odp_packet_t pkt, odp_pktio_t pktio);
 
 static inline void *odp_packet_user_ptr(odp_packet_t pkt)
 {
-	return (void *)(uintptr_t)_odp_pkt_hdr(pkt)->user_ptr;
+	const _odp_pkt_hdr_t *meta = _odp_pkt_user_meta(pkt);
+
+	return meta ? (void *)(uintptr_t)meta->user_ptr : NULL;
 }
 
 static inline void odp_packet_user_ptr_set(odp_packet_t pkt, const void *user_ptr)
 {
-	_odp_pkt_hdr(pkt)->user_ptr = user_ptr;
+	_odp_pkt_user_meta_set(pkt)->user_ptr = user_ptr;
 }
 
 /** User area (pool parameter pkt.uarea_size bytes), NULL when there is none. */
@@ -328,12 +319,14 @@ static inline uint32_t odp_packet_user_area_size(odp_packet_t pkt)
 
 static inline int odp_packet_user_flag(odp_packet_t pkt)
 {
-	return _odp_pkt_hdr(pkt)->user_flag != 0;
+	const _odp_pkt_hdr_t *meta = _odp_pkt_user_meta(pkt);
+
+	return meta && meta->user_flag != 0;
 }
 
 static inline void odp_packet_user_flag_set(odp_packet_t pkt, int val)
 {
-	_odp_pkt_hdr(pkt)->user_flag = val != 0;
+	_odp_pkt_user_meta_set(pkt)->user_flag = val != 0;
 }
 
 /* ---- Debugging ---- */
