@@ -99,12 +99,12 @@ const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint3
 	return found_or_default(rt->table, rt->info->n_keys ? p4odp_table_lookup(rt->table, key) : NULL, hit);
 }
 
-const struct p4odp_table_entry *p4odp_table_apply_int(struct p4odp_switch *sw, uint32_t index, uint64_t key,
-						     bool *hit)
+const struct p4odp_table_entry *p4odp_table_apply_int(struct p4odp_switch *sw, uint32_t index,
+						     enum p4odp_table_kind kind, uint64_t key, bool *hit)
 {
 	const struct p4odp_table *table = sw->tables[index].table;
 
-	return found_or_default(table, p4odp_table_lookup_int(table, key), hit);
+	return found_or_default(table, p4odp_table_lookup_int(table, kind, key), hit);
 }
 
 const struct p4odp_table_entry *p4odp_table_default(struct p4odp_switch *sw, uint32_t index)

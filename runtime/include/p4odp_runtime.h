@@ -220,9 +220,9 @@ const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint3
 						 bool *hit);
 
 /* The same for a key of 1 to 8 bytes given as one integer, its bytes read as
- * a big-endian number (p4odp_table_lookup_int). */
-const struct p4odp_table_entry *p4odp_table_apply_int(struct p4odp_switch *sw, uint32_t index, uint64_t key,
-						     bool *hit);
+ * a big-endian number, in a table of `kind` (p4odp_table_lookup_int). */
+const struct p4odp_table_entry *p4odp_table_apply_int(struct p4odp_switch *sw, uint32_t index,
+						     enum p4odp_table_kind kind, uint64_t key, bool *hit);
 
 /* The default entry of table `index`, as the control plane set it last. */
 const struct p4odp_table_entry *p4odp_table_default(struct p4odp_switch *sw, uint32_t index);

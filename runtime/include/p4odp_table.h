@@ -222,9 +222,11 @@ p4odp_table_lookup(const struct p4odp_table *t, const uint8_t *key);
 /* A lookup whose key, of at most 8 bytes, is given as one integer: its bytes
  * read as a big-endian number, which the generated code builds from the
  * field values without storing them.  The cuckoo hash and DIR-24-8 take it
- * as it is; the other structures get the bytes back. */
+ * as it is; the other structures get the bytes back.  `kind` is the table's
+ * (p4odp_table_kind): a caller that knows it at compile time passes the
+ * constant, and the tests on the structure fold away. */
 static inline const struct p4odp_table_entry *
-p4odp_table_lookup_int(const struct p4odp_table *t, uint64_t key);
+p4odp_table_lookup_int(const struct p4odp_table *t, enum p4odp_table_kind kind, uint64_t key);
 static inline const struct p4odp_table_entry *
 p4odp_table_get_default(const struct p4odp_table *t);
 void p4odp_table_lookup_burst(const struct p4odp_table *t, const uint8_t *const keys[],
@@ -427,17 +429,16 @@ static inline uint64_t p4odp__hash_words(uint64_t seed, const uint64_t *w, uint3
 	return p4odp__hfin(h);
 }
 
-/* The two buckets and the tag pattern (tag in every byte) of a hash. */
+/* The two buckets and the tag pattern (tag in every byte) of a hash: bits
+ * 0-31 pick the first bucket, bits 32-63 the other (never the same: they
+ * differ in an odd number), bits 56-62 the tag (bit 7 set, as 0 marks an
+ * empty slot). */
 static inline void p4odp__cuckoo_pos(const struct p4odp__cuckoo *h, uint64_t hv, uint32_t *b1,
 				     uint32_t *b2, uint64_t *pat)
 {
-	uint64_t tag = (uint8_t)(hv >> 56 ^ hv >> 24);
-
 	*b1 = (uint32_t)hv & h->mask;
-	*b2 = (uint32_t)(hv >> 32) & h->mask;
-	if (*b2 == *b1)
-		*b2 = *b1 ^ 1;
-	*pat = (tag ? tag : 1) * 0x0101010101010101ull;
+	*b2 = *b1 ^ (((uint32_t)(hv >> 32) & h->mask) | 1);
+	*pat = (hv >> 56 | 0x80) * 0x0101010101010101ull;
 }
 
 /* Bit 7 of byte i set when slot i's tag matches (exact, no false bits). */
@@ -760,15 +761,15 @@ p4odp_table_lookup(const struct p4odp_table *t, const uint8_t *key)
 }
 
 static inline const struct p4odp_table_entry *
-p4odp_table_lookup_int(const struct p4odp_table *t, uint64_t key)
+p4odp_table_lookup_int(const struct p4odp_table *t, enum p4odp_table_kind kind, uint64_t key)
 {
 	uint32_t n = t->key_len;
 	uint8_t bytes[8];
 
-	if (t->kind == P4ODP_TABLE_DIR24)
+	if (kind == P4ODP_TABLE_DIR24)
 		return p4odp__dir_find(t, (uint32_t)key);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (t->kind == P4ODP_TABLE_CUCKOO)  /* p4odp__load's word of the key's bytes, without them */
+	if (kind == P4ODP_TABLE_CUCKOO)  /* p4odp__load's word of the key's bytes, without them */
 		return p4odp__cuckoo_find_word(atomic_load_explicit(&t->cuckoo, memory_order_acquire),
 					       __builtin_bswap64(key << (64 - 8 * n)));
 #endif

@@ -63,16 +63,16 @@ class Tables:
             if 0 < layout.key_bytes <= 8:
                 # The key as the number its bytes spell, from the field values: nothing is stored.
                 self.emit(f"uint64_t key = {self.key_integer(layout)};")
-                lookup = "p4_table_lookup_int"
+                lookup = f"p4_table_lookup_int(pc, {layout.index}, {TABLE_KINDS[layout.structure]}, key, &{hit})"
             elif layout.key_bytes:
                 self.emit(f"uint8_t key[{layout.key_bytes}] = {{0}};")
                 for key in layout.keys:
                     self.store_value("key", key.bit_offset, key.expr)
-                lookup = "p4_table_lookup"
+                lookup = f"p4_table_lookup(pc, {layout.index}, key, &{hit})"
             else:
                 self.emit("const uint8_t *key = NULL;")
-                lookup = "p4_table_lookup"
-            self.emit(f"const struct p4odp_table_entry *entry = {lookup}(pc, {layout.index}, key, &{hit});")
+                lookup = f"p4_table_lookup(pc, {layout.index}, key, &{hit})"
+            self.emit(f"const struct p4odp_table_entry *entry = {lookup};")
             self.emit(f"{run} = entry->action_id;")
             data = "entry->data"
         self.emit(f"switch ({run}) {{")
