@@ -76,6 +76,7 @@ class CCounter:
     name: str  # control-plane name
     size: int
     member: str  # its cells in `struct p4_worker_state`: uint64_t member[size][2], packets then bytes
+    table: int = -1  # a direct counter: the index of its table, whose entry indexes are its cells'
 
 
 @dataclass

@@ -8,6 +8,7 @@
  *   table_clear TABLE
  *   mc_mgrp_create GROUP / mc_node_create RID PORT... / mc_node_associate GROUP NODE
  *   counter_read COUNTER INDEX / counter_write COUNTER INDEX PACKETS BYTES / counter_reset COUNTER
+ *     (a direct counter's INDEX is an entry handle of its table)
  *   register_read REGISTER INDEX / register_write REGISTER INDEX VALUE / register_reset REGISTER
  *
  * Keys: exact `V`, lpm `V/LEN`, ternary `V&&&MASK`, range `LOW->HIGH`,
@@ -435,6 +436,34 @@ static int cmd_table_modify(struct p4odp_switch *sw, struct command *c)
 	return 0;
 }
 
+/* The cell of `index` (counter_at's) of counter `info` in worker k: packets, then bytes. */
+static uint64_t *counter_cell(struct p4odp_switch *sw, const struct p4odp_counter_info *info, uint32_t k,
+			      uint64_t index)
+{
+	return (uint64_t *)((char *)sw->workers[k].state + info->offset) + 2 * (size_t)(uint32_t)index;
+}
+
+/* Zero the direct counter cells of table `ti`'s entry index `index` (UINT64_MAX: all) once no
+ * worker can still be counting the entry that left it (a grace period): the next entry given
+ * that index starts from 0, as on BMv2. */
+static void clear_direct_counts(struct p4odp_switch *sw, int ti, uint64_t index)
+{
+	bool waited = false;
+	for (uint32_t ci = 0; ci < sw->program->n_counters; ci++) {
+		const struct p4odp_counter_info *info = &sw->program->counters[ci];
+		if (info->table != ti)
+			continue;
+		if (!waited)
+			p4odp_rcu_synchronize(sw->rcu);
+		waited = true;
+		uint32_t first = index == UINT64_MAX ? 0 : (uint32_t)index;
+		uint32_t cells = index == UINT64_MAX ? info->size : 1;
+		for (uint32_t k = 0; k < sw->n_workers; k++)
+			for (uint32_t i = 2 * first; i < 2 * (first + cells); i++)
+				__atomic_store_n(&counter_cell(sw, info, k, 0)[i], 0, __ATOMIC_RELAXED);
+	}
+}
+
 static int cmd_table_delete(struct p4odp_switch *sw, struct command *c)
 {
 	int64_t handle;
@@ -446,6 +475,7 @@ static int cmd_table_delete(struct p4odp_switch *sw, struct command *c)
 	if (p4odp_table_delete(sw->tables[ti].table, handle))
 		return fail(c, "table %s has no entry with handle %lld", sw->program->tables[ti].name,
 			    (long long)handle);
+	clear_direct_counts(sw, ti, (uint64_t)handle);
 	return 0;
 }
 
@@ -457,6 +487,7 @@ static int cmd_table_clear(struct p4odp_switch *sw, struct command *c)
 	if (ti < 0)
 		return -1;
 	p4odp_table_clear(sw->tables[ti].table);
+	clear_direct_counts(sw, ti, UINT64_MAX);
 	return 0;
 }
 
@@ -485,31 +516,53 @@ static int parse_index(struct command *c, const char *what, const char *name, ui
 	return 0;
 }
 
-/* COUNTER [INDEX] of a command: the counter, and the index in *index; NULL after saying why. */
-static const struct p4odp_counter_info *counter_at(struct p4odp_switch *sw, struct command *c, uint32_t *index)
+static int entry_exists(void *arg, int64_t handle, const struct p4odp_match *m, const struct p4odp_table_entry *e)
+{
+	(void)arg, (void)handle, (void)m, (void)e;
+	return 0;
+}
+
+/* COUNTER [INDEX] of a command: the counter, and the index in *index; NULL after saying why.
+ * A direct counter's INDEX is an entry handle of its table (as on simple_switch_CLI, which
+ * `out` is told first), its cell the handle's entry index (its low 32 bits). */
+static const struct p4odp_counter_info *counter_at(struct p4odp_switch *sw, struct command *c, uint64_t *index,
+						   FILE *out, const char *told)
 {
 	int ci = find_named(c, sw->program, "counter", sw->program->n_counters, counter_name, c->tokens[1]);
 	if (ci < 0)
 		return NULL;
 	const struct p4odp_counter_info *info = &sw->program->counters[ci];
-	return parse_index(c, "counter", info->name, info->size, index) ? NULL : info;
-}
-
-/* Cell `index` of counter `info` in worker k: packets, then bytes. */
-static uint64_t *counter_cell(struct p4odp_switch *sw, const struct p4odp_counter_info *info, uint32_t k,
-			      uint32_t index)
-{
-	return (uint64_t *)((char *)sw->workers[k].state + info->offset) + 2 * (size_t)index;
+	if (info->table < 0) {
+		uint32_t i = 0;
+		if (parse_index(c, "counter", info->name, info->size, &i))
+			return NULL;
+		*index = i;
+		return info;
+	}
+	const char *table = sw->program->tables[info->table].name;
+	*index = 0;
+	if (c->n > 2) {
+		int64_t handle;
+		if (parse_handle(c, c->tokens[2], &handle))
+			return NULL;
+		if (p4odp_table_get(sw->tables[info->table].table, handle, entry_exists, NULL)) {
+			fail(c, "table %s has no entry with handle %lld", table, (long long)handle);
+			return NULL;
+		}
+		*index = (uint64_t)handle;
+	}
+	fprintf(out, "%s direct counter for table %s\n", told, table);
+	return info;
 }
 
 /* counter_read COUNTER INDEX, printed as simple_switch_CLI prints it. */
 static int cmd_counter_read(struct p4odp_switch *sw, struct command *c, FILE *out)
 {
-	uint32_t index = 0;
+	uint64_t index = 0;
 	uint64_t packets = 0, bytes = 0;
 	if (c->n != 3)
 		return fail(c, "usage: counter_read COUNTER INDEX");
-	const struct p4odp_counter_info *info = counter_at(sw, c, &index);
+	const struct p4odp_counter_info *info = counter_at(sw, c, &index, out, "this is the");
 	if (!info)
 		return -1;
 	for (uint32_t k = 0; k < sw->n_workers; k++) {
@@ -517,21 +570,23 @@ static int cmd_counter_read(struct p4odp_switch *sw, struct command *c, FILE *ou
 		packets += __atomic_load_n(&cell[0], __ATOMIC_RELAXED);
 		bytes += __atomic_load_n(&cell[1], __ATOMIC_RELAXED);
 	}
-	fprintf(out, "%s[%u]=  BmCounterData(packets=%llu, bytes=%llu)\n", info->name, index,
+	fprintf(out, "%s[%llu]=  BmCounterData(packets=%llu, bytes=%llu)\n", info->name, (unsigned long long)index,
 		(unsigned long long)packets, (unsigned long long)bytes);
 	return 0;
 }
 
 /* counter_write COUNTER INDEX PACKETS BYTES: the totals the cell reads as
  * from now on (the first worker holds them, the others start from 0). */
-static int cmd_counter_write(struct p4odp_switch *sw, struct command *c)
+static int cmd_counter_write(struct p4odp_switch *sw, struct command *c, FILE *out)
 {
-	uint32_t index = 0;
+	uint64_t index = 0;
 	uint64_t packets, bytes;
 	if (c->n != 5)
 		return fail(c, "usage: counter_write COUNTER INDEX PACKETS BYTES");
-	const struct p4odp_counter_info *info = counter_at(sw, c, &index);
-	if (!info || parse_u64(c, c->tokens[3], &packets) || parse_u64(c, c->tokens[4], &bytes))
+	if (parse_u64(c, c->tokens[3], &packets) || parse_u64(c, c->tokens[4], &bytes))
+		return -1;
+	const struct p4odp_counter_info *info = counter_at(sw, c, &index, out, "writing to");
+	if (!info)
 		return -1;
 	for (uint32_t k = 0; k < sw->n_workers; k++) {
 		uint64_t *cell = counter_cell(sw, info, k, index);
@@ -542,12 +597,12 @@ static int cmd_counter_write(struct p4odp_switch *sw, struct command *c)
 }
 
 /* counter_reset COUNTER: every cell back to 0. */
-static int cmd_counter_reset(struct p4odp_switch *sw, struct command *c)
+static int cmd_counter_reset(struct p4odp_switch *sw, struct command *c, FILE *out)
 {
-	uint32_t index = 0;
+	uint64_t index = 0;
 	if (c->n != 2)
 		return fail(c, "usage: counter_reset COUNTER");
-	const struct p4odp_counter_info *info = counter_at(sw, c, &index);
+	const struct p4odp_counter_info *info = counter_at(sw, c, &index, out, "this is the");
 	if (!info)
 		return -1;
 	for (uint32_t k = 0; k < sw->n_workers; k++)
@@ -801,9 +856,9 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 	if (!strcmp(cmd, "counter_read"))
 		return cmd_counter_read(sw, &c, out);
 	if (!strcmp(cmd, "counter_write"))
-		return cmd_counter_write(sw, &c);
+		return cmd_counter_write(sw, &c, out);
 	if (!strcmp(cmd, "counter_reset"))
-		return cmd_counter_reset(sw, &c);
+		return cmd_counter_reset(sw, &c, out);
 	if (!strcmp(cmd, "register_read"))
 		return cmd_register_read(sw, &c, out);
 	if (!strcmp(cmd, "register_write"))

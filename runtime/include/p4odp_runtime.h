@@ -170,10 +170,15 @@ struct p4odp_table_info {
 
 /* A counter array: `size` cells of two uint64_t (packets, bytes) at `offset`
  * in each worker's extern state (worker_state_size bytes). */
+/* A counter array in the per-worker extern state: `size` cells of two
+ * uint64_t (packets, bytes) from `offset`.  A direct counter has `table`, the
+ * index of the table whose entries it counts: cell i is the entry of index i
+ * (an entry handle's low 32 bits); else `table` is -1. */
 struct p4odp_counter_info {
 	const char *name;
 	uint32_t size;
 	size_t offset;
+	int32_t table;
 };
 
 /* A register array in the shared extern state: `size` cells of `cell_size`

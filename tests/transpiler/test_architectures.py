@@ -71,7 +71,7 @@ def test_an_extern_method_comes_from_the_registry(tmp_path: Path, monkeypatch):
 @pytest.mark.parametrize("body, locals, what", [
     ("digest(1, hdr.h.a);", "", "the extern function digest"),
     ("clone(CloneType.I2E, 1);", "", "the extern function clone"),
-    ("dc.count();", "direct_counter(CounterType.packets) dc;", "direct_counter.count"),
+    ("recirculate_preserving_field_list(0);", "", "the extern function recirculate_preserving_field_list"),
 ])
 def test_what_the_architecture_does_not_define_is_a_positioned_error(tmp_path: Path, body, locals, what):
     c, errors = _datapath(tmp_path, v1model(body, locals=locals))
@@ -80,10 +80,10 @@ def test_what_the_architecture_does_not_define_is_a_positioned_error(tmp_path: P
     assert re.match(r".*prog\.p4:[1-9]\d*:[1-9]\d*: ", errors[0]), errors
 
 
-@pytest.mark.parametrize("prop", ["counters = dc;", "support_timeout = true;"])
+@pytest.mark.parametrize("prop", ["meters = dm;", "support_timeout = true;"])
 def test_a_table_property_not_honoured_is_a_positioned_error(tmp_path: Path, prop):
     locals = f"""
-        direct_counter(CounterType.packets) dc;
+        direct_meter<bit<2>>(MeterType.packets) dm;
         action a() {{ }}
         table t {{ key = {{ hdr.h.a : exact; }} actions = {{ a; }} {prop} }}
     """

@@ -2,7 +2,7 @@
 
 Semantics are simple_switch's, so that programs and tests written for BMv2 behave
 the same.  An extern or method missing here is refused by the C generator with a
-positioned error (digest, direct_counter.count, clone, ...), never
+positioned error (digest, clone, ...), never
 compiled to nothing.
 """
 
@@ -289,8 +289,24 @@ def _array_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
     return ExternInstance(decl.name, typ.name, member, size or 0, element)
 
 
+def _direct_counter_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
+    """A direct counter's cells, per worker as a counter's: one per entry index of the table whose
+    `counters` property names it (the table apply counts its hits, table-layout)."""
+    table = next((layout for layout in gen.table_layouts.values() if layout.direct_counter == decl.name), None)
+    member = c_ident(f"{decl.type.name}_{decl.control_name or decl.name}")
+    if table is None:  # attached to no table that the pipeline applies: it counts nothing
+        return ExternInstance(decl.name, decl.type.name, member, 0, None)
+    gen.worker_state.append(f"uint64_t {member}[{table.size}][2]")
+    gen.counters.append(CCounter(decl.control_name or decl.name, table.size, member, table.index))
+    return ExternInstance(decl.name, decl.type.name, member, table.size, None)
+
+
+def _direct_counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    """Nothing: as on BMv2, the table counts every hit whether or not its action calls count()."""
+
+
 def _stateless_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
-    """Meters and direct externs: no state of their own yet."""
+    """Meters: no state of their own yet."""
     return ExternInstance(decl.name, decl.type.name, c_ident(f"{decl.type.name}_{decl.control_name or decl.name}"),
                           0, None)
 
@@ -360,7 +376,7 @@ V1MODEL = Architecture(
                        "update_checksum_with_payload")),
         Extern("register", {"read": _register_read, "write": _register_write}, _array_storage),
         Extern("counter", {"count": _counter_count}, _array_storage),
-        Extern("direct_counter", {}, _stateless_storage),
+        Extern("direct_counter", {"count": _direct_counter_count}, _direct_counter_storage),
         Extern("meter", {"execute_meter": _meter_green}, _stateless_storage),
         Extern("direct_meter", {"read": _meter_green}, _stateless_storage),
     )},

@@ -12,7 +12,7 @@ from p4odp import ir
 from p4odp import types as t
 
 from p4odp.diagnostics import InternalError, Unsupported
-from p4odp.transpiler.codegen.scope import Binding
+from p4odp.transpiler.codegen.scope import Binding, ExternInstance
 from p4odp.transpiler.ctypes_map import c_ident
 from p4odp.transpiler.model import CActionParam, CAction, CKeyField, CTable
 from p4odp.transpiler.passes.table_layout import ActionLayout, TableLayout
@@ -73,6 +73,7 @@ class Tables:
                 self.emit("const uint8_t *key = NULL;")
                 lookup = f"p4_table_lookup(pc, {layout.index}, key, &{hit})"
             self.emit(f"const struct p4odp_table_entry *entry = {lookup};")
+            self.count_hit(layout, hit)
             self.emit(f"{run} = entry->action_id;")
             data = "entry->data"
         self.emit(f"switch ({run}) {{")
@@ -89,6 +90,13 @@ class Tables:
         self.indent -= 1
         self.emit("}")
         return {"hit": hit, "action_run": run, "actions": {a.action: a.id for a in layout.actions}}
+
+    def count_hit(self, layout: TableLayout, hit: str) -> None:
+        """A hit in the cell of its entry's index in the table's direct counter, if it has one."""
+        counter = self.bindings.lookup(layout.direct_counter) if layout.direct_counter else None
+        if isinstance(counter, ExternInstance) and counter.size:
+            cell = f"WORKER_STATE->{counter.member}[entry->index]"
+            self.emit(f"if ({hit}) {{ p4odp_counter_add(&{cell}[0], 1); p4odp_counter_add(&{cell}[1], pc->len); }}")
 
     def key_integer(self, layout: TableLayout) -> str:
         """The C expression of a key of at most 8 bytes as the big-endian number of its bytes: each

@@ -20,9 +20,12 @@ records it in `PassResult.table_layouts` (by the table's name in the IR):
   value/mask pairs and ranges with their action data, in the order a lookup
   tries them (the first that matches wins, as the runtime's rules say).
 
-Table properties other than `key`, `actions`, `default_action`, `size` and
-`entries` are refused, with their position, unless they are a constant
-`false` (e.g. `support_timeout = false`), which asks for nothing.
+* the direct counter its `counters` property names, which counts each hit
+  of an entry in the cell of the entry's index.
+
+Table properties other than `key`, `actions`, `default_action`, `size`,
+`entries` and `counters` are refused, with their position, unless they are a
+constant `false` (e.g. `support_timeout = false`), which asks for nothing.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from p4odp.transpiler.passes.unique_names import NameTable
 __all__ = ["TableLayout", "KeyField", "TableAction", "ActionLayout", "DataField", "TableLayouts", "FieldMatch",
            "CodeEntry", "HONOURED_PROPERTIES", "MATCH_KINDS"]
 
-HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries")
+HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries", "counters")
 MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional")
 _PRIORITIZED = ("ternary", "range", "optional")
 _MAX_PRIORITY = (1 << 24) - 1
@@ -112,6 +115,7 @@ class TableLayout:
     entries: tuple  # const entries as control-plane commands
     structure: str  # the table-structures pass's choice, "auto" when it did not run
     code_entries: tuple = ()  # structure "code": its entries in the order they are tried, without duplicates
+    direct_counter: str = ""  # the IR name of the direct_counter instance its `counters` property names
 
 
 class TableLayouts:
@@ -189,8 +193,18 @@ class _Builder:
         size = table_size(table, self.constants) or DEFAULT_SIZE  # `size = 0` too, as the runtime always did
         structure = self.ctx.result.table_structures.get(name, "auto")
         code_entries = self.code_entries(props["entries"].value, keys, data_bytes) if structure == "code" else ()
+        direct_counter = self.direct_counter(props["counters"]) if "counters" in props else ""
         return TableLayout(len(self.ctx.result.table_layouts), name, tuple(keys), offset, tuple(actions), data_bytes,
-                           default_id, tuple(default_data), default_const, size, entries, structure, code_entries)
+                           default_id, tuple(default_data), default_const, size, entries, structure, code_entries,
+                           direct_counter)
+
+    def direct_counter(self, prop: ir.TableProperty) -> str:
+        """The direct_counter instance `counters = NAME;` names (v1model's only kind of table counter)."""
+        instance = self.names.get(prop.value.name) if isinstance(prop.value, ir.PathExpression) else None
+        if not (isinstance(instance, ir.Instance) and isinstance(instance.type, t.ExternT)
+                and instance.type.name == "direct_counter"):
+            raise Unsupported(prop.loc, "a table's counters other than a direct_counter instance")
+        return instance.name
 
     def table_action(self, ref: ir.ActionRef) -> TableAction:
         action = self.names.get(ref.name, ref.is_global)

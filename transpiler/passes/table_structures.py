@@ -29,7 +29,9 @@ when there are at most `MAX_CODE_SWITCH` of them and the table's keys are
 all `exact`, 64 bits together at most, or at most `MAX_CODE_CHAIN` (tried
 one after the other, so that beyond them a lookup structure is faster).
 `selector` keys (v1model's action selectors) choose a member, not an
-entry, and are left out of the choice.  The verbose report gives each
+entry, and are left out of the choice.  A table with a direct counter keeps
+its const entries in a lookup structure: the counter's cells are those of
+the runtime's entries.  The verbose report gives each
 table's choice, its keys and its `size`.
 """
 
@@ -112,6 +114,8 @@ def _compilable(table: ir.Table, keys: list, n_entries: int) -> bool:
     """Can the generated C match these const entries itself?"""
     if any(k.match_kind in _IGNORED_KINDS for k in _all_keys(table)):
         return False  # an action selector's members are the control plane's
+    if any(p.name == "counters" for p in table.properties):
+        return False  # a direct counter counts the hits of the runtime's entries
     widths = [t.bit_width(k.expr.type) for k in keys]
     if any(w is None or w > MAX_CODE_KEY_WIDTH for w in widths) or \
             any(k.match_kind not in ("exact", "lpm", "ternary", "range", "optional") for k in keys):
