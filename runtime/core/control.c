@@ -443,24 +443,26 @@ static uint64_t *counter_cell(struct p4odp_switch *sw, const struct p4odp_counte
 	return (uint64_t *)((char *)sw->workers[k].state + info->offset) + 2 * (size_t)(uint32_t)index;
 }
 
+/* Cells `first` to `first + n - 1` of counter `info` back to 0 in every worker. */
+static void zero_cells(struct p4odp_switch *sw, const struct p4odp_counter_info *info, uint32_t first, uint32_t n)
+{
+	for (uint32_t k = 0; k < sw->n_workers; k++)
+		for (uint32_t i = 0; i < 2 * n; i++)
+			__atomic_store_n(&counter_cell(sw, info, k, first)[i], 0, __ATOMIC_RELAXED);
+}
+
 /* Zero the direct counter cells of table `ti`'s entry index `index` (UINT64_MAX: all) once no
  * worker can still be counting the entry that left it (a grace period): the next entry given
- * that index starts from 0, as on BMv2. */
+ * that index starts from 0, as on BMv2.  A table has one direct counter at most. */
 static void clear_direct_counts(struct p4odp_switch *sw, int ti, uint64_t index)
 {
-	bool waited = false;
 	for (uint32_t ci = 0; ci < sw->program->n_counters; ci++) {
 		const struct p4odp_counter_info *info = &sw->program->counters[ci];
-		if (info->table != ti)
-			continue;
-		if (!waited)
+		if (info->table == ti) {
 			p4odp_rcu_synchronize(sw->rcu);
-		waited = true;
-		uint32_t first = index == UINT64_MAX ? 0 : (uint32_t)index;
-		uint32_t cells = index == UINT64_MAX ? info->size : 1;
-		for (uint32_t k = 0; k < sw->n_workers; k++)
-			for (uint32_t i = 2 * first; i < 2 * (first + cells); i++)
-				__atomic_store_n(&counter_cell(sw, info, k, 0)[i], 0, __ATOMIC_RELAXED);
+			zero_cells(sw, info, index == UINT64_MAX ? 0 : (uint32_t)index, index == UINT64_MAX ? info->size : 1);
+			return;
+		}
 	}
 }
 
@@ -495,8 +497,10 @@ static int cmd_table_clear(struct p4odp_switch *sw, struct command *c)
 static int parse_u64(struct command *c, const char *text, uint64_t *out)
 {
 	uint8_t bytes[8];
-	if (parse_value(c, text, 64, bytes) || *text == '-')
-		return *text == '-' ? fail(c, "'%s' is not a count", text) : -1;
+	if (*text == '-')
+		return fail(c, "'%s' is not a count", text);
+	if (parse_value(c, text, 64, bytes))
+		return -1;
 	*out = 0;
 	for (int i = 0; i < 8; i++)
 		*out = *out << 8 | bytes[i];
@@ -605,9 +609,7 @@ static int cmd_counter_reset(struct p4odp_switch *sw, struct command *c, FILE *o
 	const struct p4odp_counter_info *info = counter_at(sw, c, &index, out, "this is the");
 	if (!info)
 		return -1;
-	for (uint32_t k = 0; k < sw->n_workers; k++)
-		for (uint32_t i = 0; i < 2 * info->size; i++)
-			__atomic_store_n(&counter_cell(sw, info, k, 0)[i], 0, __ATOMIC_RELAXED);
+	zero_cells(sw, info, 0, info->size);
 	return 0;
 }
 

@@ -88,9 +88,9 @@ void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason)
 	p4odp_counter_add(&pc->worker->drops[reason], 1);
 }
 
-void p4odp_check(struct p4odp_pctx *pc, bool ok, const char *failure)
+void p4odp_check_failed(struct p4odp_pctx *pc, const char *failure)
 {
-	if (odp_unlikely(!ok) && pc->sw->asserts) {
+	if (pc->sw->asserts) {
 		fprintf(stderr, "%s\n", failure);
 		abort();
 	}

@@ -168,8 +168,6 @@ struct p4odp_table_info {
 	uint8_t structure;		/* enum p4odp_table_kind, as the compiler chose it */
 };
 
-/* A counter array: `size` cells of two uint64_t (packets, bytes) at `offset`
- * in each worker's extern state (worker_state_size bytes). */
 /* A counter array in the per-worker extern state: `size` cells of two
  * uint64_t (packets, bytes) from `offset`.  A direct counter has `table`, the
  * index of the table whose entries it counts: cell i is the entry of index i
@@ -269,10 +267,23 @@ static inline void p4odp_counter_add(uint64_t *counter, uint64_t n)
 	__atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
 }
 
+/* A packet of `bytes` bytes counted in a counter cell (packets, then bytes). */
+static inline void p4odp_count_packet(uint64_t cell[2], uint64_t bytes)
+{
+	p4odp_counter_add(&cell[0], 1);
+	p4odp_counter_add(&cell[1], bytes);
+}
+
 /* v1model's assert() and assume(): unless the switch runs with --asserts, a
  * false check does nothing; with it, the switch prints `failure` (BMv2's
- * "Assert error: FRAGMENT failed, file F, line L") and aborts, as BMv2 does. */
-void p4odp_check(struct p4odp_pctx *pc, bool ok, const char *failure);
+ * "Assert error: FRAGMENT failed, file F, line L") and aborts, as BMv2 does.
+ * A true check costs its test only. */
+void p4odp_check_failed(struct p4odp_pctx *pc, const char *failure);
+static inline void p4odp_check(struct p4odp_pctx *pc, bool ok, const char *failure)
+{
+	if (odp_unlikely(!ok))
+		p4odp_check_failed(pc, failure);
+}
 
 /* v1model's log_msg(): with --log-msg, one line to stderr, `format` a printf
  * format the C generator made of the program's (one conversion per "{}");

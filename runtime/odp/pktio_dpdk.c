@@ -217,7 +217,7 @@ static int dpdk_recv(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num)
 		while (i < n && m[got + i]->nb_segs == 1)
 			i++;
 		if (unlikely(i < n)) {
-			uint16_t kept = drop_chained(m + got, n);
+			uint16_t kept = i + drop_chained(m + got + i, (uint16_t)(n - i));
 
 			discards += (uint64_t)(n - kept);
 			got += kept;

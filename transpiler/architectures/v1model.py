@@ -273,7 +273,7 @@ def _array_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
     which the workers share; a counter's cells are in `struct p4_worker_state`, one array per worker,
     so that counting never writes a cache line another worker writes (the control plane sums them)."""
     typ: t.ExternT = decl.type
-    member = c_ident(f"{typ.name}_{decl.control_name or decl.name}")
+    member = _member(decl)
     size = gen.const_int(decl.args[0].value) if decl.args else 1
     element = None
     if typ.name == "register":
@@ -293,7 +293,7 @@ def _direct_counter_storage(gen: Generator, decl: ir.Instance) -> ExternInstance
     """A direct counter's cells, per worker as a counter's: one per entry index of the table whose
     `counters` property names it (the table apply counts its hits, table-layout)."""
     table = next((layout for layout in gen.table_layouts.values() if layout.direct_counter == decl.name), None)
-    member = c_ident(f"{decl.type.name}_{decl.control_name or decl.name}")
+    member = _member(decl)
     if table is None:  # attached to no table that the pipeline applies: it counts nothing
         return ExternInstance(decl.name, decl.type.name, member, 0, None)
     gen.worker_state.append(f"uint64_t {member}[{table.size}][2]")
@@ -307,8 +307,12 @@ def _direct_counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list)
 
 def _stateless_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
     """Meters: no state of their own yet."""
-    return ExternInstance(decl.name, decl.type.name, c_ident(f"{decl.type.name}_{decl.control_name or decl.name}"),
-                          0, None)
+    return ExternInstance(decl.name, decl.type.name, _member(decl), 0, None)
+
+
+def _member(decl: ir.Instance) -> str:
+    """The C name of an extern instance's storage (a member of p4_state or p4_worker_state)."""
+    return c_ident(f"{decl.type.name}_{decl.control_name or decl.name}")
 
 
 def _register_read(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
@@ -343,9 +347,8 @@ def _register_access(ctx: FunctionContext, call: ir.MethodCall, value: ir.Expres
 
 def _counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     instance = _instance(ctx, call)
-    cell, index = f"WORKER_STATE->{instance.member}", ctx.value(args[0])
-    ctx.emit(f"if (({index}) < {instance.size}) {{ p4odp_counter_add(&{cell}[{index}][0], 1); "
-             f"p4odp_counter_add(&{cell}[{index}][1], pc->len); }}")
+    index = ctx.value(args[0])
+    ctx.emit(f"if (({index}) < {instance.size}) p4odp_count_packet(WORKER_STATE->{instance.member}[{index}], pc->len);")
 
 
 def _meter_green(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:

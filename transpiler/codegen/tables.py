@@ -95,8 +95,7 @@ class Tables:
         """A hit in the cell of its entry's index in the table's direct counter, if it has one."""
         counter = self.bindings.lookup(layout.direct_counter) if layout.direct_counter else None
         if isinstance(counter, ExternInstance) and counter.size:
-            cell = f"WORKER_STATE->{counter.member}[entry->index]"
-            self.emit(f"if ({hit}) {{ p4odp_counter_add(&{cell}[0], 1); p4odp_counter_add(&{cell}[1], pc->len); }}")
+            self.emit(f"if ({hit}) p4odp_count_packet(WORKER_STATE->{counter.member}[entry->index], pc->len);")
 
     def key_integer(self, layout: TableLayout) -> str:
         """The C expression of a key of at most 8 bytes as the big-endian number of its bytes: each
