@@ -100,11 +100,12 @@ const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint3
 }
 
 const struct p4odp_table_entry *p4odp_table_apply_int(struct p4odp_switch *sw, uint32_t index,
-						     enum p4odp_table_kind kind, uint64_t key, bool *hit)
+						     enum p4odp_table_kind kind, uint32_t key_len, uint64_t key,
+						     bool *hit)
 {
 	const struct p4odp_table *table = sw->tables[index].table;
 
-	return found_or_default(table, p4odp_table_lookup_int(table, kind, key), hit);
+	return found_or_default(table, p4odp_table_lookup_int(table, kind, key_len, key), hit);
 }
 
 const struct p4odp_table_entry *p4odp_table_default(struct p4odp_switch *sw, uint32_t index)

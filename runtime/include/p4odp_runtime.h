@@ -222,10 +222,12 @@ extern const struct p4odp_program p4odp_program;
 const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint32_t index, const uint8_t *key,
 						 bool *hit);
 
-/* The same for a key of 1 to 8 bytes given as one integer, its bytes read as
- * a big-endian number, in a table of `kind` (p4odp_table_lookup_int). */
+/* The same for a key of key_len (1 to 8) bytes given as one integer, its
+ * bytes read as a big-endian number, in a table of `kind`
+ * (p4odp_table_lookup_int). */
 const struct p4odp_table_entry *p4odp_table_apply_int(struct p4odp_switch *sw, uint32_t index,
-						     enum p4odp_table_kind kind, uint64_t key, bool *hit);
+						     enum p4odp_table_kind kind, uint32_t key_len, uint64_t key,
+						     bool *hit);
 
 /* The default entry of table `index`, as the control plane set it last. */
 const struct p4odp_table_entry *p4odp_table_default(struct p4odp_switch *sw, uint32_t index);

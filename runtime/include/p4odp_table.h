@@ -64,6 +64,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include "p4odp_rcu.h"
 
@@ -219,14 +222,16 @@ void p4odp_table_stats(const struct p4odp_table *t, struct p4odp_table_stats *st
  */
 static inline const struct p4odp_table_entry *
 p4odp_table_lookup(const struct p4odp_table *t, const uint8_t *key);
-/* A lookup whose key, of at most 8 bytes, is given as one integer: its bytes
- * read as a big-endian number, which the generated code builds from the
- * field values without storing them.  The cuckoo hash and DIR-24-8 take it
- * as it is; the other structures get the bytes back.  `kind` is the table's
- * (p4odp_table_kind): a caller that knows it at compile time passes the
- * constant, and the tests on the structure fold away. */
+/* A lookup whose key, of key_len (1..8, the table's) bytes, is given as one
+ * integer: its bytes read as a big-endian number, which the generated code
+ * builds from the field values without storing them.  The cuckoo hash and
+ * DIR-24-8 take it as it is; the other structures get the bytes back.
+ * `kind` is the table's (p4odp_table_kind): a caller that knows it and the
+ * length at compile time passes constants, and the tests on the structure
+ * and the shifts by the length fold away. */
 static inline const struct p4odp_table_entry *
-p4odp_table_lookup_int(const struct p4odp_table *t, enum p4odp_table_kind kind, uint64_t key);
+p4odp_table_lookup_int(const struct p4odp_table *t, enum p4odp_table_kind kind, uint32_t key_len,
+		       uint64_t key);
 static inline const struct p4odp_table_entry *
 p4odp_table_get_default(const struct p4odp_table *t);
 void p4odp_table_lookup_burst(const struct p4odp_table *t, const uint8_t *const keys[],
@@ -411,11 +416,18 @@ static inline uint64_t p4odp__hfin(uint64_t h)
 	return h ^ (h >> 33);
 }
 
-/* One word: the finalizer alone mixes it well enough (it is a bijection
- * whose every output bit depends on every input bit). */
+/* One word: the two halves of one 64x64-bit product folded together
+ * (wyhash's mix): every bit of the high half depends on every input bit,
+ * and one multiply costs a third of the finalizer. */
 static inline uint64_t p4odp__hash1(uint64_t seed, uint64_t w)
 {
+#ifdef __SIZEOF_INT128__
+	__uint128_t p = (__uint128_t)(w ^ seed) * 0x9e3779b97f4a7c15ull;
+
+	return (uint64_t)p ^ (uint64_t)(p >> 64);
+#else
 	return p4odp__hfin(w ^ seed);
+#endif
 }
 
 static inline uint64_t p4odp__hash_words(uint64_t seed, const uint64_t *w, uint32_t n)
@@ -432,16 +444,47 @@ static inline uint64_t p4odp__hash_words(uint64_t seed, const uint64_t *w, uint3
 /* The two buckets and the tag pattern (tag in every byte) of a hash: bits
  * 0-31 pick the first bucket, bits 32-63 the other (never the same: they
  * differ in an odd number), bits 56-62 the tag (bit 7 set, as 0 marks an
- * empty slot). */
+ * empty slot). Lookups compute the second bucket only when the first
+ * misses (inserts fill the first one first). */
+static inline uint32_t p4odp__cuckoo_b1(const struct p4odp__cuckoo *h, uint64_t hv)
+{
+	return (uint32_t)hv & h->mask;
+}
+
+static inline uint32_t p4odp__cuckoo_b2(const struct p4odp__cuckoo *h, uint64_t hv, uint32_t b1)
+{
+	return b1 ^ (((uint32_t)(hv >> 32) & h->mask) | 1);
+}
+
+static inline uint64_t p4odp__cuckoo_pattern(uint64_t hv)
+{
+	return (hv >> 56 | 0x80) * 0x0101010101010101ull;
+}
+
 static inline void p4odp__cuckoo_pos(const struct p4odp__cuckoo *h, uint64_t hv, uint32_t *b1,
 				     uint32_t *b2, uint64_t *pat)
 {
-	*b1 = (uint32_t)hv & h->mask;
-	*b2 = *b1 ^ (((uint32_t)(hv >> 32) & h->mask) | 1);
-	*pat = (hv >> 56 | 0x80) * 0x0101010101010101ull;
+	*b1 = p4odp__cuckoo_b1(h, hv);
+	*b2 = p4odp__cuckoo_b2(h, hv, *b1);
+	*pat = p4odp__cuckoo_pattern(hv);
 }
 
-/* Bit 7 of byte i set when slot i's tag matches (exact, no false bits). */
+/* The slots whose tag matches, as a mask that p4odp__tag_slot takes apart
+ * (exact, no false bits): with SSE2 (x86-64) bit i for slot i (one byte compare),
+ * otherwise bit 7 of byte i (a word-wide compare). */
+#if defined(__SSE2__) && defined(__x86_64__)
+static inline uint64_t p4odp__tag_match(uint64_t tags, uint64_t pat)
+{
+	__m128i eq = _mm_cmpeq_epi8(_mm_cvtsi64_si128((long long)tags), _mm_cvtsi64_si128((long long)pat));
+
+	return (uint64_t)_mm_movemask_epi8(eq) & ((1u << P4ODP__WAYS) - 1);
+}
+
+static inline unsigned p4odp__tag_slot(uint64_t m)
+{
+	return (unsigned)__builtin_ctzll(m);
+}
+#else
 static inline uint64_t p4odp__tag_match(uint64_t tags, uint64_t pat)
 {
 	uint64_t x = tags ^ pat;
@@ -449,6 +492,12 @@ static inline uint64_t p4odp__tag_match(uint64_t tags, uint64_t pat)
 
 	return ~(y | x | P4ODP__TAG_LO) & P4ODP__TAG_HI;
 }
+
+static inline unsigned p4odp__tag_slot(uint64_t m)
+{
+	return (unsigned)__builtin_ctzll(m) >> 3;
+}
+#endif
 
 static inline const uint64_t *p4odp__obj_key(const struct p4odp__cuckoo *h, const void *o)
 {
@@ -464,7 +513,7 @@ static inline const void *p4odp__bucket_find1(const struct p4odp__cuckoo *h,
 	uint64_t m = p4odp__tag_match(atomic_load_explicit(&b->tags, memory_order_acquire), pat);
 
 	while (m) {
-		unsigned i = (unsigned)__builtin_ctzll(m) >> 3;
+		unsigned i = p4odp__tag_slot(m);
 		const void *o = atomic_load_explicit(&b->obj[i], memory_order_acquire);
 
 		m &= m - 1;
@@ -481,7 +530,7 @@ static inline const void *p4odp__bucket_find2(const struct p4odp__cuckoo *h,
 	uint64_t m = p4odp__tag_match(atomic_load_explicit(&b->tags, memory_order_acquire), pat);
 
 	while (m) {
-		unsigned i = (unsigned)__builtin_ctzll(m) >> 3;
+		unsigned i = p4odp__tag_slot(m);
 		const void *o = atomic_load_explicit(&b->obj[i], memory_order_acquire);
 
 		m &= m - 1;
@@ -502,7 +551,7 @@ static inline const void *p4odp__bucket_find(const struct p4odp__cuckoo *h,
 	uint64_t m = p4odp__tag_match(atomic_load_explicit(&b->tags, memory_order_acquire), pat);
 
 	while (m) {
-		unsigned i = (unsigned)__builtin_ctzll(m) >> 3;
+		unsigned i = p4odp__tag_slot(m);
 		const void *o = atomic_load_explicit(&b->obj[i], memory_order_acquire);
 
 		m &= m - 1;
@@ -517,16 +566,16 @@ static inline const void *p4odp__bucket_find(const struct p4odp__cuckoo *h,
 static inline const void *p4odp__cuckoo_find1(const struct p4odp__cuckoo *h, uint64_t hv,
 					      uint64_t w0)
 {
-	uint32_t b1, b2, moves;
-	uint64_t pat;
+	uint32_t b1 = p4odp__cuckoo_b1(h, hv), moves;
+	uint64_t pat = p4odp__cuckoo_pattern(hv);
 	const void *o;
 
-	p4odp__cuckoo_pos(h, hv, &b1, &b2, &pat);
 	do {
 		moves = atomic_load_explicit(&h->moves, memory_order_acquire);
 		o = p4odp__bucket_find1(h, &h->b[b1], pat, w0);
-		if (!o)
-			o = p4odp__bucket_find1(h, &h->b[b2], pat, w0);
+		if (P4ODP__LIKELY(o))
+			return o;
+		o = p4odp__bucket_find1(h, &h->b[p4odp__cuckoo_b2(h, hv, b1)], pat, w0);
 	} while (!o && atomic_load_explicit(&h->moves, memory_order_acquire) != moves);
 	return o;
 }
@@ -761,9 +810,10 @@ p4odp_table_lookup(const struct p4odp_table *t, const uint8_t *key)
 }
 
 static inline const struct p4odp_table_entry *
-p4odp_table_lookup_int(const struct p4odp_table *t, enum p4odp_table_kind kind, uint64_t key)
+p4odp_table_lookup_int(const struct p4odp_table *t, enum p4odp_table_kind kind, uint32_t key_len,
+		       uint64_t key)
 {
-	uint32_t n = t->key_len;
+	uint32_t n = key_len;
 	uint8_t bytes[8];
 
 	if (kind == P4ODP_TABLE_DIR24)

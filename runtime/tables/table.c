@@ -1167,7 +1167,7 @@ static void cuckoo_burst(const struct p4odp_table *t, const uint8_t *const keys[
 			m = p4odp__tag_match(atomic_load_explicit(&h->b[b1].tags, memory_order_acquire),
 					     pat);
 		}
-		cand[i] = m ? atomic_load_explicit(&h->b[b1].obj[__builtin_ctzll(m) >> 3],
+		cand[i] = m ? atomic_load_explicit(&h->b[b1].obj[p4odp__tag_slot(m)],
 						   memory_order_acquire)
 			    : NULL;
 		if (cand[i])

@@ -63,7 +63,8 @@ class Tables:
             if 0 < layout.key_bytes <= 8:
                 # The key as the number its bytes spell, from the field values: nothing is stored.
                 self.emit(f"uint64_t key = {self.key_integer(layout)};")
-                lookup = f"p4_table_lookup_int(pc, {layout.index}, {TABLE_KINDS[layout.structure]}, key, &{hit})"
+                lookup = (f"p4_table_lookup_int(pc, {layout.index}, {TABLE_KINDS[layout.structure]}, "
+                          f"{layout.key_bytes}, key, &{hit})")
             elif layout.key_bytes:
                 self.emit(f"uint8_t key[{layout.key_bytes}] = {{0}};")
                 for key in layout.keys:

@@ -309,7 +309,7 @@ static void test_burst_kinds(void)
 
 				for (uint32_t k = 0; k < l.key_len; k++)
 					number = number << 8 | kp[i][k];
-				CHECK(out[i] == p4odp_table_lookup_int(t, p4odp_table_kind(t), number));
+				CHECK(out[i] == p4odp_table_lookup_int(t, p4odp_table_kind(t), l.key_len, number));
 			}
 			hits += out[i] != NULL;
 		}
