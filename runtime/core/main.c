@@ -188,7 +188,7 @@ static int open_port(struct p4odp_switch *sw, uint32_t index, const char *name, 
 		return -1;
 	}
 	snprintf(port->name, sizeof port->name, "%s", name);
-	port->open = true;
+	sw->open_ports |= UINT64_C(1) << index;
 	return 0;
 }
 
@@ -202,7 +202,7 @@ static int parse_port_option(struct p4odp_switch *sw, const char *arg, uint32_t 
 		fprintf(stderr, "error: -i %s: expected PORT=INTERFACE with PORT in 0..%d\n", arg, P4ODP_MAX_PORTS - 1);
 		return -1;
 	}
-	if (sw->ports[index].open) {
+	if (p4odp_port_open(sw, (uint32_t)index)) {
 		fprintf(stderr, "error: -i %s: port %llu is given twice\n", arg, index);
 		return -1;
 	}
@@ -219,7 +219,7 @@ static bool inputs_done(struct p4odp_switch *sw, uint64_t idle_ns)
 {
 #ifdef P4ODP_ODP_BUNDLED
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
-		if (!sw->ports[i].open)
+		if (!p4odp_port_open(sw, i))
 			continue;
 		int done = odp_bundled_pktio_input_done(sw->ports[i].pktio);
 		if (done == ODP_BUNDLED_INPUT_UNKNOWN ? idle_ns < IDLE_DONE_NS : done != 1)
@@ -246,7 +246,7 @@ static int receive_one(struct p4odp_switch *sw, struct p4odp_worker *w, const ch
 
 	while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
 		end++;
-	if (!isdigit((unsigned char)*arg) || *end || index >= P4ODP_MAX_PORTS || !sw->ports[index].open) {
+	if (!isdigit((unsigned char)*arg) || *end || !p4odp_port_open(sw, (uint32_t)index)) {
 		snprintf(err, err_len, "usage: receive PORT, with PORT a port given by -i");
 		return -1;
 	}
@@ -299,7 +299,7 @@ static void forward(struct p4odp_worker *w)
 	uint32_t ports[P4ODP_MAX_PORTS], n_ports = 0;	/* the ports it has an input queue of */
 
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
-		if (sw->ports[i].open && w->id < sw->ports[i].n_in)
+		if (p4odp_port_open(sw, i) && w->id < sw->ports[i].n_in)
 			ports[n_ports++] = i;
 	while (!sw->stop) {
 		int received = 0;
@@ -582,7 +582,7 @@ int main(int argc, char **argv)
 		print_worker_load(sw, stderr);
 out:
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
-		if (sw->ports[i].open) {
+		if (p4odp_port_open(sw, i)) {
 			odp_pktio_stop(sw->ports[i].pktio);
 			odp_pktio_close(sw->ports[i].pktio);
 		}

@@ -23,7 +23,6 @@
  * (a queue of its own when there are as many as workers, else a shared,
  * locked one). */
 struct p4odp_port {
-	bool open;
 	char name[256];
 	odp_pktio_t pktio;
 	uint32_t n_in, n_out;
@@ -55,6 +54,7 @@ struct p4odp_switch {
 	odp_instance_t instance;
 	odp_pool_t pool;
 	struct p4odp_port ports[P4ODP_MAX_PORTS];
+	uint64_t open_ports;	/* bit i: ports[i] is set up (-i) */
 	struct p4odp_runtime_table *tables;
 	struct p4odp_rcu *rcu;	/* the tables' readers are the workers */
 	void *state;		/* the program's extern state shared by the workers (registers) */
@@ -67,13 +67,12 @@ struct p4odp_switch {
 	volatile sig_atomic_t stop;
 };
 
-/* Copies queued for one port, sent together at the end of a burst. */
-struct p4odp_tx_batch {
-	uint32_t n;
-	odp_packet_t pkts[P4ODP_BURST];
-};
+_Static_assert(P4ODP_MAX_PORTS <= 64, "open_ports and tx_pending have a bit per port");
 
-_Static_assert(P4ODP_MAX_PORTS <= 64, "p4odp_worker.tx_pending has a bit per port");
+static inline bool p4odp_port_open(const struct p4odp_switch *sw, uint32_t port)
+{
+	return port < P4ODP_MAX_PORTS && sw->open_ports >> port & 1;
+}
 
 /* What one worker owns: its scratch, its transmit batches, its counters.
  * Passed explicitly (pc->worker): nothing on the packet path is global. */
@@ -84,8 +83,12 @@ struct p4odp_worker {
 	void *state;		/* the program's per-worker extern state (counter cells) */
 	void *packet;		/* the program's per-packet state (program->packet_size bytes) */
 	void *replica;		/* a multicast replica's copy of it */
-	uint64_t tx_pending;	/* bit i: tx[i] holds packets (so a flush reads no empty batch) */
-	struct p4odp_tx_batch tx[P4ODP_MAX_PORTS];
+	/* The copies queued per port, sent together at the end of a burst: tx_n[i]
+	 * of them in tx[i]. Bit i of tx_pending: tx_n[i] > 0 (so a flush reads no
+	 * empty batch). */
+	uint64_t tx_pending;
+	uint8_t tx_n[P4ODP_MAX_PORTS];
+	odp_packet_t tx[P4ODP_MAX_PORTS][P4ODP_BURST];
 	uint64_t received[P4ODP_MAX_PORTS];
 	uint64_t sent[P4ODP_MAX_PORTS];
 	uint64_t drops[P4ODP_DROP_COUNT];

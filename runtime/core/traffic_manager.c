@@ -51,21 +51,21 @@ static void flush_port(struct p4odp_worker *w, uint32_t port_index)
 {
 	const struct p4odp_port *port = &w->sw->ports[port_index];
 	odp_pktout_queue_t queue = port->out[w->id % port->n_out];
-	struct p4odp_tx_batch *batch = &w->tx[port_index];
-	uint32_t done = 0;
+	odp_packet_t *batch = w->tx[port_index];
+	uint32_t n = w->tx_n[port_index], done = 0;
 
-	while (done < batch->n) {
-		int sent = odp_pktout_send(queue, batch->pkts + done, (int)(batch->n - done));
+	while (done < n) {
+		int sent = odp_pktout_send(queue, batch + done, (int)(n - done));
 		if (sent <= 0)
 			break;
 		done += (uint32_t)sent;
 	}
 	p4odp_counter_add(&w->sent[port_index], done);
-	if (done < batch->n) {
-		odp_packet_free_multi(batch->pkts + done, (int)(batch->n - done));
-		p4odp_counter_add(&w->drops[P4ODP_DROP_TX_FULL], batch->n - done);
+	if (done < n) {
+		odp_packet_free_multi(batch + done, (int)(n - done));
+		p4odp_counter_add(&w->drops[P4ODP_DROP_TX_FULL], n - done);
 	}
-	batch->n = 0;
+	w->tx_n[port_index] = 0;
 	w->tx_pending &= ~(UINT64_C(1) << port_index);
 }
 
@@ -144,7 +144,7 @@ void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs,
 	struct p4odp_worker *w = pc->worker;
 	uint32_t consumed = pc->cursor / 8 < pc->len ? pc->cursor / 8 : pc->len;
 
-	if (port_index >= P4ODP_MAX_PORTS || !pc->sw->ports[port_index].open) {
+	if (odp_unlikely(!p4odp_port_open(pc->sw, port_index))) {
 		p4odp_count_drop(pc, P4ODP_DROP_NO_PORT);
 		return;
 	}
@@ -162,10 +162,13 @@ void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs,
 		p4odp_count_drop(pc, P4ODP_DROP_TRUNCATED);
 		return;
 	}
-	struct p4odp_tx_batch *batch = &w->tx[port_index];
-	if (batch->n == P4ODP_BURST)
+	uint32_t queued = w->tx_n[port_index];
+	if (odp_unlikely(queued == P4ODP_BURST)) {
 		flush_port(w, port_index);
-	batch->pkts[batch->n++] = out;
+		queued = 0;
+	}
+	w->tx[port_index][queued] = out;
+	w->tx_n[port_index] = (uint8_t)(queued + 1);
 	w->tx_pending |= UINT64_C(1) << port_index;
 }
 
@@ -290,7 +293,7 @@ void p4odp_print_counters(const struct p4odp_switch *sw, const struct p4odp_work
 {
 	fprintf(out, "port  rx  tx  interface\n");
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
-		if (!sw->ports[i].open)
+		if (!p4odp_port_open(sw, i))
 			continue;
 		uint64_t rx = sum(workers, n_workers, offsetof(struct p4odp_worker, received[i]));
 		uint64_t tx = sum(workers, n_workers, offsetof(struct p4odp_worker, sent[i]));

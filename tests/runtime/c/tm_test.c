@@ -167,7 +167,7 @@ static uint64_t port_sent(const struct p4odp_switch *sw, uint32_t port)
 {
 	odp_pktio_stats_t stats;
 
-	if (port >= P4ODP_MAX_PORTS || !sw->ports[port].open)
+	if (!p4odp_port_open(sw, port))
 		return 0;
 	CHECK(odp_pktio_stats(sw->ports[port].pktio, &stats) == 0);
 	return stats.out_packets;
@@ -278,7 +278,7 @@ static void open_port(uint32_t index, uint32_t ring)
 	CHECK(odp_pktout_queue(port->pktio, port->out, 1) == 1);
 	port->n_in = port->n_out = 1;
 	CHECK(odp_pktio_start(port->pktio) == 0);
-	port->open = true;
+	sw.open_ports |= UINT64_C(1) << index;
 }
 
 static void switch_up(uint64_t ports, uint64_t small_rings, uint32_t packets)
@@ -319,7 +319,7 @@ static void switch_up(uint64_t ports, uint64_t small_rings, uint32_t packets)
 static void switch_down(void)
 {
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
-		if (sw.ports[i].open) {
+		if (p4odp_port_open(&sw, i)) {
 			CHECK(odp_pktio_stop(sw.ports[i].pktio) == 0);
 			CHECK(odp_pktio_close(sw.ports[i].pktio) == 0);
 		}
@@ -529,7 +529,7 @@ static void want_copy(uint32_t seq, uint32_t port, uint32_t rid, enum p4odp_copy
 		fate = P4ODP_DROP_PROGRAM;
 	else if ((rule == EGRESS_BY_RID && rid % 3 == 1) || hdr_len_of(seq) > P4ODP_MAX_HEADER_BITS / 8)
 		fate = P4ODP_DROP_HEADERS_TOO_LONG;
-	else if (port >= P4ODP_MAX_PORTS || !sw.ports[port].open)
+	else if (!p4odp_port_open(&sw, port))
 		fate = P4ODP_DROP_NO_PORT;
 	want_copy_fate(seq, port, rid, kind, fate);
 }
@@ -592,7 +592,7 @@ static void check(void)
 		CHECK_EQ(got->pristine, true);
 	}
 	for (uint32_t port = 0; port < P4ODP_MAX_PORTS; port++) {
-		if (!sw.ports[port].open)
+		if (!p4odp_port_open(&sw, port))
 			continue;
 		uint32_t k = 0;
 		for (;;) {
