@@ -578,16 +578,18 @@ static inline void p4odp_wide_ssub_sat(uint8_t *dst, const uint8_t *a, const uin
 		p4odp_wide_slimit(dst, n, width, sa);
 }
 
-/* `sum` plus the ones' complement sum of the `len` bytes at `data` as
- * big-endian 16-bit words (an odd last byte padded with a zero byte), to be
- * folded by p4odp_csum16_finish (RFC 1071).  The sum of the words does not
+/* The ones' complement sum of bytes as big-endian 16-bit words (RFC 1071),
+ * in two steps: p4odp_csum16_acc adds the `len` bytes at `data` to a 64-bit
+ * accumulator (several pieces may go into one, each but the last of an even
+ * length: an odd last byte is the high byte of a word padded with a zero
+ * byte), and p4odp_csum16_fold makes it the 16-bit sum, to be added to
+ * others and folded by p4odp_csum16_finish.  The sum of the words does not
  * depend on the byte order (RFC 1071 2(B)): they are added as native 32-bit
- * words in 64 bits, folded to 16 bits, and the bytes swapped once on
- * little-endian hosts.  The result is congruent to the big-endian sum modulo
- * 0xffff and 0 only when it is, so p4odp_csum16_finish gives the same 16 bits. */
-static inline uint32_t p4odp_csum16_add(uint32_t sum, const uint8_t *data, uint32_t len)
+ * words, folded to 16 bits, and the bytes swapped once on little-endian
+ * hosts.  The result is congruent to the big-endian sum modulo 0xffff and 0
+ * only when it is, so p4odp_csum16_finish gives the same 16 bits. */
+static inline uint64_t p4odp_csum16_acc(uint64_t acc, const uint8_t *data, uint32_t len)
 {
-	uint64_t acc = 0;
 	uint32_t i = 0;
 	for (; i + 4 <= len; i += 4) {
 		uint32_t word;
@@ -600,23 +602,32 @@ static inline uint32_t p4odp_csum16_add(uint32_t sum, const uint8_t *data, uint3
 		acc += half;
 		i += 2;
 	}
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	if (i < len)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 		acc += data[i];  /* the high byte of a big-endian word: the low byte of a native one */
+#else
+		acc += (uint32_t)data[i] << 8;
+#endif
+	return acc;
+}
+
+static inline uint32_t p4odp_csum16_fold(uint64_t acc)
+{
 	acc = (acc & 0xffffffff) + (acc >> 32);  /* end-around carries: 2^16 is 1 modulo 0xffff */
 	acc = (acc & 0xffff) + (acc >> 16);
 	acc = (acc & 0xffff) + (acc >> 16);
 	acc = (acc & 0xffff) + (acc >> 16);
-	return sum + __builtin_bswap16((uint16_t)acc);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_bswap16((uint16_t)acc);
 #else
-	if (i < len)
-		acc += (uint32_t)data[i] << 8;
-	acc = (acc & 0xffffffff) + (acc >> 32);
-	acc = (acc & 0xffff) + (acc >> 16);
-	acc = (acc & 0xffff) + (acc >> 16);
-	acc = (acc & 0xffff) + (acc >> 16);
-	return sum + (uint32_t)acc;
+	return (uint32_t)acc;
 #endif
+}
+
+/* `sum` plus the sum of the `len` bytes at `data`. */
+static inline uint32_t p4odp_csum16_add(uint32_t sum, const uint8_t *data, uint32_t len)
+{
+	return sum + p4odp_csum16_fold(p4odp_csum16_acc(0, data, len));
 }
 
 static inline uint16_t p4odp_csum16_finish(uint32_t sum)

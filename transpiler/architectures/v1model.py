@@ -15,6 +15,7 @@ from p4odp import types as t
 from p4odp.diagnostics import Unsupported, source_line
 from p4odp.transpiler.architectures import Architecture, Extern
 from p4odp.transpiler.architectures.core import CORE_EXTERNS
+from p4odp.transpiler.codegen.checksums import csum16_sum
 from p4odp.transpiler.codegen.scope import Binding, ExternInstance
 from p4odp.transpiler.ctypes_map import c_ident, c_string
 from p4odp.transpiler.model import CCounter, CRegister
@@ -173,57 +174,6 @@ def _random(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     ctx.emit(f"{target.c} = p4odp_random(pc, (uint64_t)({ctx.value(args[1])}), (uint64_t)({ctx.value(args[2])}));")
 
 
-def _field_words_sum(ctx: FunctionContext, elements: list) -> str:
-    """The big-endian 16-bit words of fields of at most 64 bits, one after the other, added from the
-    fields' values (shifted and masked where a word holds parts of several) without writing them
-    into bytes first: the sum p4odp_csum16_add would make of those bytes, the last word padded
-    with zeros."""
-    values, position = [], 0
-    for element in elements:
-        width = t.bit_width(element.type)
-        value = ctx.temp("f")
-        ctx.emit(f"uint64_t {value} = (uint64_t)({ctx.value(element)}) & UINT64_C({(1 << width) - 1:#x});")
-        values.append((value, position, width))
-        position += width
-    words = []
-    for start in range(0, position, 16):
-        parts = []
-        for value, at, width in values:
-            low, high = max(at, start), min(at + width, start + 16)  # its bits in this word, [low, high)
-            if low >= high:
-                continue
-            part = f"({value} >> {at + width - high})" if at + width > high else value
-            if high - low < width:
-                part = f"({part} & {(1 << (high - low)) - 1:#x})"
-            parts.append(f"({part} << {start + 16 - high})" if start + 16 > high else part)
-        words.append(" | ".join(parts))
-    total = ctx.temp("sum")
-    ctx.emit(f"uint32_t {total} = 0;")
-    for word in words:
-        ctx.emit(f"{total} += (uint32_t)({word});")
-    return total
-
-
-def _buffer_sum(ctx: FunctionContext, elements: list) -> str:
-    """The sum of the fields written one after the other into bytes (varbits, fields wider than 64
-    bits), as p4odp_csum16_add makes it."""
-    most = sum(t.bit_width(e.type) or (e.type.width if isinstance(e.type, t.Varbit) else 0) for e in elements)
-    buf, bits = ctx.temp("ck"), ctx.temp("bits")
-    ctx.emit(f"uint8_t {buf}[{max((most + 7) // 8, 1)}] = {{0}};")
-    ctx.emit(f"uint32_t {bits} = 0;")
-    for element in elements:
-        width = t.bit_width(element.type)
-        if isinstance(element.type, t.Varbit):
-            member = ctx.lvalue(element).c
-            ctx.emit(f"p4odp_copy_bits({buf}, {bits}, {member}.b, 0, {member}.len); {bits} += {member}.len;")
-        elif width is None:
-            raise Unsupported(element.loc, f"checksum data of type {element.type}")
-        else:
-            ctx.store_value(buf, bits, element)
-            ctx.emit(f"{bits} += {width};")
-    return f"p4odp_csum16_add(0, {buf}, ({bits} + 7) / 8)"
-
-
 def _checksum(name: str):
     """verify_checksum, update_checksum and their `_with_payload` forms: csum16 over the fields
     (and the bytes the parser did not extract)."""
@@ -237,10 +187,7 @@ def _checksum(name: str):
             raise Unsupported(data.loc, "checksum data that is not a list of fields")
         ctx.emit("{")
         ctx.indent += 1
-        if all(isinstance(t.bit_width(e.type), int) and 0 < t.bit_width(e.type) <= 64 for e in elements):
-            total = _field_words_sum(ctx, elements)
-        else:
-            total = _buffer_sum(ctx, elements)
+        total = csum16_sum(ctx, elements)
         if name.endswith("_with_payload"):
             total = f"p4odp_csum16_add({total}, pc->data + pc->cursor / 8, pc->len - pc->cursor / 8)"
         sum_expr = f"p4odp_csum16_finish({total})"

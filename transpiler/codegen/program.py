@@ -32,6 +32,7 @@ class Generator:
         self.c_types = result.c_types
         self.byte_aligned = result.byte_aligned
         self.deparse_in_place = result.deparse_in_place
+        self.in_place_headers = result.in_place_headers
         self.table_prefetch = result.table_prefetch
         self.unread_fields = result.unread_fields
         self.table_layouts = result.table_layouts

@@ -67,19 +67,20 @@ class DeparseInPlace:
 
     def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
         try:
-            deparser, plan = _plan(program)
+            deparser, headers_type, plan = _plan(program)
         except _NotProven as err:
             ctx.report(f"the deparser writes every header: {err}", err.loc)
             return program
         ctx.result.deparse_in_place = plan
+        ctx.result.in_place_headers = headers_type
         written = sorted(".".join((*path, name)) for path, header in plan.items() for name in header.written)
         ctx.report("the deparser writes in the packet " + (", ".join(written) if written else
                                                             "nothing: packets leave as they came"), deparser.loc)
         return program
 
 
-def _plan(program: ir.Program) -> tuple[ir.Control, dict]:
-    """The deparser and the plan; _NotProven says why there is none."""
+def _plan(program: ir.Program) -> tuple[ir.Control, t.Type, dict]:
+    """The deparser, the headers type and the plan; _NotProven says why there is none."""
     blocks = pipeline_blocks(program)
     parsers = [b for b in blocks if isinstance(b, ir.Parser)]
     deparsers = [b for b in blocks if isinstance(b, ir.Control) and _packet_param(b, "packet_out") is not None]
@@ -99,7 +100,7 @@ def _plan(program: ir.Program) -> tuple[ir.Control, dict]:
         if fields and offset is None:
             raise _NotProven(f"{'.'.join(path)} is written and not at the same bit on every parser path")
         plan[path] = InPlaceHeader(offset, frozenset(fields))
-    return deparser, plan
+    return deparser, headers_type, plan
 
 
 def _packet_param(block, extern: str) -> Optional[ir.Parameter]:

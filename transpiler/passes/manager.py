@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Protocol, TextIO
 
 from p4odp import ir
+from p4odp import types as t
 from p4odp.diagnostics import Diagnostics, InternalError, Loc
 from p4odp.transpiler.passes.validate import FRONT_END, Validator
 
@@ -86,7 +87,8 @@ class PassResult:
     deparsers whose every header starts at a whole byte (packet_alignment.py);
     `deparse_in_place`, when not None, maps each header the deparser emits to
     where it is in the packet and the fields the program may write: the
-    deparser then writes those in the packet itself (deparse_in_place.py).
+    deparser then writes those in the packet itself (deparse_in_place.py);
+    `in_place_headers` is the headers type whose member paths it maps.
     `table_prefetch` maps each table whose key is bytes of the packet to
     where they are (table_prefetch.py).  `unread_fields` maps header types
     to the fields nothing reads, which the parser does not load
@@ -103,6 +105,7 @@ class PassResult:
     c_types: dict = field(default_factory=dict)
     byte_aligned: set = field(default_factory=set)
     deparse_in_place: Optional[dict] = None
+    in_place_headers: Optional[t.Type] = None
     table_prefetch: dict = field(default_factory=dict)
     unread_fields: dict = field(default_factory=dict)
     reports: list[str] = field(default_factory=list)

@@ -809,7 +809,10 @@ static uint16_t ref_csum16_finish(uint64_t sum)
 /* p4odp_csum16_add and p4odp_csum16_finish against the reference: every
  * length 0..80 at every alignment 0..7, from several starting sums, alone and
  * chained (as a checksum `_with_payload` adds the payload to the fields' sum),
- * on random bytes, all zeros (whose checksum is 0xffff, not 0) and all 0xff. */
+ * on random bytes, all zeros (whose checksum is 0xffff, not 0) and all 0xff;
+ * and one p4odp_csum16_acc over two pieces apart from each other, the first of
+ * an even length (a checksum's fields read from the packet around a word
+ * taken from field values), folded by p4odp_csum16_fold. */
 static void check_csum16(uint32_t rounds)
 {
 	static const uint32_t starts[] = {0, 1, 0xfffe, 0xffff, 0x10000, 0x7fffffffu};  /* far from overflow */
@@ -833,7 +836,19 @@ static void check_csum16(uint32_t rounds)
 										 len - cut));
 					got2 = p4odp_csum16_finish(p4odp_csum16_add(p4odp_csum16_add(starts[k], d, cut),
 										    d + cut, len - cut));
-					checks += 2;
+					uint32_t even = cut & ~1u, gap = len - even < 3 ? 0 : 3;  /* the second piece after a gap */
+					uint16_t want3 = ref_csum16_finish(ref_csum16_add(ref_csum16_add(starts[k], d, even),
+											  d + even + gap, len - even - gap));
+					uint16_t got3 = p4odp_csum16_finish(starts[k] + p4odp_csum16_fold(p4odp_csum16_acc(
+						p4odp_csum16_acc(0, d, even), d + even + gap, len - even - gap)));
+
+					checks += 3;
+					if (got3 != want3) {
+						fprintf(stderr, "bits_wide: p4odp_csum16_acc, pieces of %" PRIu32 " and %" PRIu32
+							" bytes, alignment %" PRIu32 ", start 0x%" PRIx32 ": expected 0x%04x, got 0x%04x\n",
+							even, len - even - gap, align, starts[k], want3, got3);
+						exit(1);
+					}
 					if (got != want || got2 != want2) {
 						fprintf(stderr, "bits_wide: p4odp_csum16, length %" PRIu32 ", alignment %" PRIu32
 							", start 0x%" PRIx32 "%s: expected 0x%04x, got 0x%04x\n", len, align,
