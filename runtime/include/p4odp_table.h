@@ -504,11 +504,20 @@ static inline const uint64_t *p4odp__obj_key(const struct p4odp__cuckoo *h, cons
 	return (const uint64_t *)((const char *)o + h->key_off);
 }
 
-/* The object of bucket b whose key is w0 (one word, compared as an
- * integer). */
-static inline const void *p4odp__bucket_find1(const struct p4odp__cuckoo *h,
-					      const struct p4odp__bucket *b, uint64_t pat,
-					      uint64_t w0)
+/* Whether the n words at k are the n words at w; n is a constant where the
+ * lookups are inlined, and the compare of one or two words is that of integers. */
+static inline bool p4odp__keys_equal(const uint64_t *k, const uint64_t *w, uint32_t n)
+{
+	if (n == 1)
+		return k[0] == w[0];
+	if (n == 2)
+		return k[0] == w[0] && k[1] == w[1];
+	return !memcmp(k, w, 8 * (size_t)n);
+}
+
+/* The object of bucket b whose key is the n words w. */
+static inline const void *p4odp__bucket_find(const struct p4odp__cuckoo *h, const struct p4odp__bucket *b,
+					     uint64_t pat, const uint64_t *w, uint32_t n)
 {
 	uint64_t m = p4odp__tag_match(atomic_load_explicit(&b->tags, memory_order_acquire), pat);
 
@@ -517,54 +526,15 @@ static inline const void *p4odp__bucket_find1(const struct p4odp__cuckoo *h,
 		const void *o = atomic_load_explicit(&b->obj[i], memory_order_acquire);
 
 		m &= m - 1;
-		if (o && *p4odp__obj_key(h, o) == w0)
+		if (o && p4odp__keys_equal(p4odp__obj_key(h, o), w, n))
 			return o;
 	}
 	return NULL;
 }
 
-static inline const void *p4odp__bucket_find2(const struct p4odp__cuckoo *h,
-					      const struct p4odp__bucket *b, uint64_t pat,
-					      uint64_t w0, uint64_t w1)
-{
-	uint64_t m = p4odp__tag_match(atomic_load_explicit(&b->tags, memory_order_acquire), pat);
-
-	while (m) {
-		unsigned i = p4odp__tag_slot(m);
-		const void *o = atomic_load_explicit(&b->obj[i], memory_order_acquire);
-
-		m &= m - 1;
-		if (o) {
-			const uint64_t *k = p4odp__obj_key(h, o);
-
-			if (k[0] == w0 && k[1] == w1)
-				return o;
-		}
-	}
-	return NULL;
-}
-
-static inline const void *p4odp__bucket_find(const struct p4odp__cuckoo *h,
-					     const struct p4odp__bucket *b, uint64_t pat,
-					     const uint64_t *w)
-{
-	uint64_t m = p4odp__tag_match(atomic_load_explicit(&b->tags, memory_order_acquire), pat);
-
-	while (m) {
-		unsigned i = p4odp__tag_slot(m);
-		const void *o = atomic_load_explicit(&b->obj[i], memory_order_acquire);
-
-		m &= m - 1;
-		if (o && !memcmp(p4odp__obj_key(h, o), w, 8 * (size_t)h->key_words))
-			return o;
-	}
-	return NULL;
-}
-
-/* Find the object whose key is w0 (key_words 1), (w0, w1) (key_words 2)
- * or w[] (any), hashed to hv. */
-static inline const void *p4odp__cuckoo_find1(const struct p4odp__cuckoo *h, uint64_t hv,
-					      uint64_t w0)
+/* Find the object whose key is the n words w, hashed to hv. */
+static inline const void *p4odp__cuckoo_find(const struct p4odp__cuckoo *h, uint64_t hv, const uint64_t *w,
+					     uint32_t n)
 {
 	uint32_t b1 = p4odp__cuckoo_b1(h, hv), moves;
 	uint64_t pat = p4odp__cuckoo_pattern(hv);
@@ -572,44 +542,10 @@ static inline const void *p4odp__cuckoo_find1(const struct p4odp__cuckoo *h, uin
 
 	do {
 		moves = atomic_load_explicit(&h->moves, memory_order_acquire);
-		o = p4odp__bucket_find1(h, &h->b[b1], pat, w0);
+		o = p4odp__bucket_find(h, &h->b[b1], pat, w, n);
 		if (P4ODP__LIKELY(o))
 			return o;
-		o = p4odp__bucket_find1(h, &h->b[p4odp__cuckoo_b2(h, hv, b1)], pat, w0);
-	} while (!o && atomic_load_explicit(&h->moves, memory_order_acquire) != moves);
-	return o;
-}
-
-static inline const void *p4odp__cuckoo_find2(const struct p4odp__cuckoo *h, uint64_t hv,
-					      uint64_t w0, uint64_t w1)
-{
-	uint32_t b1, b2, moves;
-	uint64_t pat;
-	const void *o;
-
-	p4odp__cuckoo_pos(h, hv, &b1, &b2, &pat);
-	do {
-		moves = atomic_load_explicit(&h->moves, memory_order_acquire);
-		o = p4odp__bucket_find2(h, &h->b[b1], pat, w0, w1);
-		if (!o)
-			o = p4odp__bucket_find2(h, &h->b[b2], pat, w0, w1);
-	} while (!o && atomic_load_explicit(&h->moves, memory_order_acquire) != moves);
-	return o;
-}
-
-static inline const void *p4odp__cuckoo_find(const struct p4odp__cuckoo *h, uint64_t hv,
-					     const uint64_t *w)
-{
-	uint32_t b1, b2, moves;
-	uint64_t pat;
-	const void *o;
-
-	p4odp__cuckoo_pos(h, hv, &b1, &b2, &pat);
-	do {
-		moves = atomic_load_explicit(&h->moves, memory_order_acquire);
-		o = p4odp__bucket_find(h, &h->b[b1], pat, w);
-		if (!o)
-			o = p4odp__bucket_find(h, &h->b[b2], pat, w);
+		o = p4odp__bucket_find(h, &h->b[p4odp__cuckoo_b2(h, hv, b1)], pat, w, n);
 	} while (!o && atomic_load_explicit(&h->moves, memory_order_acquire) != moves);
 	return o;
 }
@@ -618,20 +554,14 @@ static inline const void *p4odp__cuckoo_find(const struct p4odp__cuckoo *h, uint
 static inline const void *p4odp__cuckoo_find_words(const struct p4odp__cuckoo *h,
 						   const uint64_t *w, uint32_t n)
 {
-	uint64_t hv = p4odp__hash_words(h->seed, w, n);
-
-	if (n == 1)
-		return p4odp__cuckoo_find1(h, hv, w[0]);
-	if (n == 2)
-		return p4odp__cuckoo_find2(h, hv, w[0], w[1]);
-	return p4odp__cuckoo_find(h, hv, w);
+	return p4odp__cuckoo_find(h, p4odp__hash_words(h->seed, w, n), w, n);
 }
 
 /* The entry whose key, of at most 8 bytes, is the word w0 (p4odp__load). */
 static inline const struct p4odp_table_entry *p4odp__cuckoo_find_word(const struct p4odp__cuckoo *h,
 								       uint64_t w0)
 {
-	return (const struct p4odp_table_entry *)p4odp__cuckoo_find1(h, p4odp__hash1(h->seed, w0), w0);
+	return (const struct p4odp_table_entry *)p4odp__cuckoo_find(h, p4odp__hash1(h->seed, w0), &w0, 1);
 }
 
 static inline const struct p4odp_table_entry *
@@ -639,17 +569,16 @@ p4odp__cuckoo_lookup(const struct p4odp_table *t, const uint8_t *key)
 {
 	const struct p4odp__cuckoo *h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
 	uint32_t len = t->key_len;
-	uint64_t w0, w1;
+	uint64_t w[2];
 
 	/* Keys of up to 8 bytes: one word, hashed, compared as an integer. */
 	if (P4ODP__LIKELY(len <= 8))
 		return p4odp__cuckoo_find_word(h, p4odp__load(key, len));
 	if (P4ODP__UNLIKELY(len > 16))
 		return p4odp__cuckoo_lookup_long(t, key);
-	w0 = p4odp__load(key, 8);
-	w1 = p4odp__load(key + 8, len - 8);
-	return (const struct p4odp_table_entry *)p4odp__cuckoo_find2(
-		h, p4odp__hfin(p4odp__hmix(p4odp__hmix(h->seed, w0), w1)), w0, w1);
+	w[0] = p4odp__load(key, 8);
+	w[1] = p4odp__load(key + 8, len - 8);
+	return (const struct p4odp_table_entry *)p4odp__cuckoo_find(h, p4odp__hash_words(h->seed, w, 2), w, 2);
 }
 
 /* The entry of the key whose bytes, read as a big-endian number, are v. */

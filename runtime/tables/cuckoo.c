@@ -259,5 +259,5 @@ const struct p4odp_table_entry *p4odp__cuckoo_lookup_long(const struct p4odp_tab
 	uint64_t w[P4ODP__KW_MAX];
 
 	p4odp__words(key, t->key_len, w);
-	return p4odp__cuckoo_find(h, p4odp__hash_words(h->seed, w, h->key_words), w);
+	return p4odp__cuckoo_find_words(h, w, h->key_words);
 }

@@ -1178,10 +1178,8 @@ static void cuckoo_burst(const struct p4odp_table *t, const uint8_t *const keys[
 
 		if (k && k[0] == w0[i] && (len <= 8 || k[1] == w1[i]))
 			out[i] = cand[i];
-		else if (len <= 8)
-			out[i] = p4odp__cuckoo_find1(h, hv[i], w0[i]);
 		else
-			out[i] = p4odp__cuckoo_find2(h, hv[i], w0[i], w1[i]);
+			out[i] = p4odp__cuckoo_find(h, hv[i], (const uint64_t[]){w0[i], w1[i]}, len <= 8 ? 1 : 2);
 	}
 }
 
