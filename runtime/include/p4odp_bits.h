@@ -582,12 +582,14 @@ static inline void p4odp_wide_ssub_sat(uint8_t *dst, const uint8_t *a, const uin
  * in two steps: p4odp_csum16_acc adds the `len` bytes at `data` to a 64-bit
  * accumulator (several pieces may go into one, each but the last of an even
  * length: an odd last byte is the high byte of a word padded with a zero
- * byte), and p4odp_csum16_fold makes it the 16-bit sum, to be added to
+ * byte), and p4odp_csum16_fold makes it a sum below 2^18, to be added to
  * others and folded by p4odp_csum16_finish.  The sum of the words does not
  * depend on the byte order (RFC 1071 2(B)): they are added as native 32-bit
- * words, folded to 16 bits, and the bytes swapped once on little-endian
- * hosts.  The result is congruent to the big-endian sum modulo 0xffff and 0
- * only when it is, so p4odp_csum16_finish gives the same 16 bits. */
+ * words, and on little-endian hosts the accumulator multiplied by 2^8 before
+ * folding, which modulo 0xffff swaps the bytes of each word.  The result is
+ * congruent to the big-endian sum modulo 0xffff and 0 only when it is, so
+ * p4odp_csum16_finish gives the same 16 bits.  The accumulator stays below
+ * 2^56 for any `len` under 64 MiB. */
 static inline uint64_t p4odp_csum16_acc(uint64_t acc, const uint8_t *data, uint32_t len)
 {
 	uint32_t i = 0;
@@ -613,15 +615,11 @@ static inline uint64_t p4odp_csum16_acc(uint64_t acc, const uint8_t *data, uint3
 
 static inline uint32_t p4odp_csum16_fold(uint64_t acc)
 {
-	acc = (acc & 0xffffffff) + (acc >> 32);  /* end-around carries: 2^16 is 1 modulo 0xffff */
-	acc = (acc & 0xffff) + (acc >> 16);
-	acc = (acc & 0xffff) + (acc >> 16);
-	acc = (acc & 0xffff) + (acc >> 16);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return __builtin_bswap16((uint16_t)acc);
-#else
-	return (uint32_t)acc;
+	acc <<= 8;
 #endif
+	acc = (acc & 0xffffffff) + (acc >> 32);  /* end-around carries: 2^16 is 1 modulo 0xffff */
+	return (uint32_t)((acc & 0xffff) + (acc >> 16));
 }
 
 /* `sum` plus the sum of the `len` bytes at `data`. */

@@ -63,3 +63,14 @@ def test_the_generated_parser_skips_the_unread_fields_but_keeps_the_offsets(tmp_
     skipped = generate_c(program, source, Diagnostics(), PassOptions(skip=["unread-fields"]))["datapath.c"]
     assert "(*hdr).a.x =" in skipped
 
+
+
+def test_checksum_fields_summed_from_the_packet_bytes_are_not_loaded(tmp_path: Path):
+    source = (Path(__file__).resolve().parents[1] / "packets" / "checksum.p4").read_text()
+    # The IPv4 checksum adds the packet's bytes for every word but TTL and protocol (TTL is
+    # written), and the deparser stores TTL and the checksum from the struct.
+    assert unread(tmp_path, source)["ipv4_t"] == {"version", "ihl", "diffserv", "totalLen", "identification",
+                                                  "flags", "fragOffset", "srcAddr", "dstAddr"}
+    # Without the version, verify_checksum's words are no longer the packet's: it sums field values.
+    shifted = source.replace("{ hdr.ipv4.version, hdr.ipv4.ihl,", "{ hdr.ipv4.ihl,", 1)
+    assert unread(tmp_path, shifted)["ipv4_t"] == {"version"}

@@ -58,6 +58,10 @@ class Extern:
     storage: Optional[Storage] = None
     function: bool = False
     architecture: str = ""  # for a plugin's extern: the architecture it extends
+    # For an extern function whose handler sums a list of fields with csum16_sum (checksums.py):
+    # given a call's arguments, that list (None: this call sums none).  unread-fields asks it, since
+    # csum16_sum reads fields nothing writes of a deparse-in-place header from the packet's bytes.
+    csum16_fields: Optional[Callable[[list], Optional[list]]] = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,14 @@ class Architecture:
             return found.methods.get(method) if found is not None and found.function else None
         found = self.extern(extern)
         return found.methods.get(method) if found is not None else None
+
+    def csum16_fields(self, function: str, args: list) -> Optional[list]:
+        """The fields a call of the extern function `function` with `args` sums with csum16_sum,
+        None when it sums none that way."""
+        found = self.externs.get(function)
+        if found is None or not found.function or found.csum16_fields is None:
+            return None
+        return found.csum16_fields(args)
 
     def with_externs(self, *externs: Extern) -> "Architecture":
         """This architecture with `externs` added (or replacing those of the same name)."""

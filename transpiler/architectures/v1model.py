@@ -8,7 +8,7 @@ compiled to nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from p4odp import ir
 from p4odp import types as t
@@ -180,9 +180,9 @@ def _checksum(name: str):
 
     def handler(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
         cond, data, field_expr, algo = args[0], args[1], args[2], args[3]
-        if not (isinstance(algo, ir.Member) and algo.member == "csum16"):
+        if not _is_csum16(algo):
             raise Unsupported(call.loc, "checksum algorithms other than csum16")
-        elements = data.elements if isinstance(data, ir.ListExpression) else None
+        elements = _csum16_fields(args)
         if elements is None:
             raise Unsupported(data.loc, "checksum data that is not a list of fields")
         ctx.emit("{")
@@ -202,6 +202,18 @@ def _checksum(name: str):
         ctx.emit("}")
 
     return handler
+
+
+def _is_csum16(algo: ir.Expression) -> bool:
+    return isinstance(algo, ir.Member) and algo.member == "csum16"
+
+
+def _csum16_fields(args: list) -> Optional[list]:
+    """The fields a checksum call sums with csum16_sum: its data list when the algorithm is csum16."""
+    data, algo = args[1], args[3]
+    if not _is_csum16(algo) or not isinstance(data, ir.ListExpression):
+        return None
+    return list(data.elements)
 
 
 # ----------------------------------------------------------------------
@@ -321,7 +333,7 @@ V1MODEL = Architecture(
         Extern("log_msg", {"log_msg": _log_msg}, function=True),
         Extern("hash", {"hash": _hash}, function=True),
         Extern("random", {"random": _random}, function=True),
-        *(Extern(name, {name: _checksum(name)}, function=True)
+        *(Extern(name, {name: _checksum(name)}, function=True, csum16_fields=_csum16_fields)
           for name in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
                        "update_checksum_with_payload")),
         Extern("register", {"read": _register_read, "write": _register_write}, _array_storage),

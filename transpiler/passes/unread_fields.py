@@ -15,6 +15,9 @@ A field counts as read wherever its value may be used:
 * a field the in-place deparser stores (the deparse-in-place pass's written fields), since it
   stores the struct's value, which is the packet's when no statement wrote it.
 
+Not a read either: a field in a csum16 list (an architecture's checksum extern, see
+`Extern.csum16_fields`) that the checksum takes from the packet's bytes (_csum16_words.py).
+
 Not reads: a header as the base of a member access or of a method (`h.isValid()`), the header
 an extract fills, the whole target of an assignment, and the header an in-place deparser emits.
 The pass keys on header types: one read of `f` anywhere keeps it loaded in every header of that
@@ -27,6 +30,8 @@ from typing import Optional
 
 from p4odp import ir
 from p4odp import types as t
+from p4odp.transpiler.architectures import Architecture, architecture_of
+from p4odp.transpiler.passes._csum16_words import csum16_words
 from p4odp.transpiler.passes._walk import children, header_types, is_packet_call, member_path
 from p4odp.transpiler.passes.manager import PassContext
 
@@ -41,7 +46,9 @@ class UnreadFields:
     name = "unread-fields"
 
     def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
-        reads = _Reads(ctx.result.deparse_in_place)
+        main = next((d for d in program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
+        reads = _Reads(ctx.result.deparse_in_place, ctx.result.in_place_headers,
+                       architecture_of(main) if main is not None else None)
         reads.visit(program, _VALUE)
         unread = {}
         for name, typ in sorted(reads.extracted.items()):
@@ -60,13 +67,27 @@ class UnreadFields:
 class _Reads:
     """The header fields a program reads, and the header types it extracts."""
 
-    def __init__(self, in_place: Optional[dict]) -> None:
+    def __init__(self, in_place: Optional[dict], in_place_headers: Optional[t.Type],
+                 architecture: Optional[Architecture]) -> None:
         self.in_place = in_place
+        self.in_place_headers = in_place_headers
+        self.architecture = architecture
         self.fields: set[tuple[str, str]] = set()  # (header type name, field name)
         self.whole: set[str] = set()  # header types read whole
         self.extracted: dict[str, t.StructLike] = {}
+        self.header_params: set[str] = set()  # the block's parameters of the in-place headers type
+        self.from_packet: set[int] = set()  # ids of checksum fields taken from the packet's bytes
 
     def visit(self, node: ir.Node, use: str) -> None:
+        if id(node) in self.from_packet:
+            return
+        if isinstance(node, (ir.Parser, ir.Control)):
+            outer = self.header_params
+            self.header_params = {p.name for p in node.params if p.type == self.in_place_headers}
+            for child in children(node):
+                self.visit(child, _VALUE)
+            self.header_params = outer
+            return
         if isinstance(node, ir.Expression) and use == _VALUE:
             self.whole.update(h.name for h in header_types(node.type))
         if isinstance(node, ir.Member):
@@ -100,5 +121,10 @@ class _Reads:
                 self.fields.update((typ.name, f) for typ in header_types(args[0].type) for f in header.written)
                 self.visit(args[0], _WRITTEN)
                 args = args[1:]
+        elif isinstance(call.method, ir.PathExpression) and self.architecture is not None:
+            elements = self.architecture.csum16_fields(call.method.name, args)
+            words = csum16_words(self.in_place, self.header_params, elements) if elements else None
+            if words is not None:
+                self.from_packet.update(id(elements[i]) for i in words.from_packet_only)
         for arg in args:
             self.visit(arg, _VALUE)

@@ -859,10 +859,10 @@ static void check_csum16(uint32_t rounds)
 				}
 	}
 	/* 65,537 words 0xffffffff then 0x00010000 (little-endian bytes 00 00 01 00; on
-	 * big-endian hosts some other sum): the native sum 0x1_0000_ffff_ffff is the
-	 * one that needs every fold of p4odp_csum16_add, 0x1_0000_ffff after the
-	 * first, 0x1_ffff after the second, 0x1_0000 after the third.  (Its sum
-	 * of big-endian words exceeds 32 bits: the reference sums in 64.) */
+	 * big-endian hosts some other sum): a native sum of 0x1_0000_ffff_ffff, whose
+	 * folds each carry (0x1_00ff_ffff and 0x2_00fe after the shift by 8 of a
+	 * little-endian host).  (Its sum of big-endian words exceeds 32 bits: the
+	 * reference sums in 64.) */
 	static uint8_t big[4 * 65538];
 	memset(big, 0xff, sizeof big - 4);
 	memcpy(big + sizeof big - 4, (const uint8_t[]){0, 0, 1, 0}, 4);
