@@ -7,6 +7,7 @@ fills these records; the Jinja2 templates only loop over them and print.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Optional
 
 __all__ = ["CStruct", "CFunction", "CKeyField", "CActionParam", "CAction", "CTable",
            "CCounter", "CProgram"]
@@ -105,3 +106,6 @@ class CProgram:
     constants: dict  # the architecture's constants, printed as #defines
     line_directives: bool = True  # `#line`s back to the P4 source
     deparse_in_place: bool = False  # the deparser writes fields in the packet itself (deparse-in-place pass)
+    # The fields of the architecture's metadata the program reads, sorted (unread-fields pass): the only
+    # ones the pipeline sets; None when it may read any.
+    metadata_read: Optional[tuple] = None

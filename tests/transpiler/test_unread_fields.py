@@ -74,3 +74,20 @@ def test_checksum_fields_summed_from_the_packet_bytes_are_not_loaded(tmp_path: P
     # Without the version, verify_checksum's words are no longer the packet's: it sums field values.
     shifted = source.replace("{ hdr.ipv4.version, hdr.ipv4.ihl,", "{ hdr.ipv4.ihl,", 1)
     assert unread(tmp_path, shifted)["ipv4_t"] == {"version"}
+
+
+def metadata_read(tmp_path: Path, source: str):
+    found = run(load(tmp_path, source), [DeparseInPlace(), UnreadFields()], PassOptions(validate=True)).metadata_read
+    return None if found is None else set(found)
+
+
+def test_the_standard_metadata_fields_read_are_the_only_ones_the_pipeline_sets(tmp_path: Path):
+    assert metadata_read(tmp_path, two_headers()) == set()  # egress_spec is only written
+    assert metadata_read(tmp_path, two_headers(ingress="if (sm.ingress_port == 1) { mark_to_drop(sm); }")) == \
+        {"ingress_port"}  # mark_to_drop only writes its argument
+    assert metadata_read(tmp_path, two_headers(ingress="sm.egress_spec = sm.egress_spec + 1;")) == {"egress_spec"}
+    # Used whole, it may read any field.
+    assert metadata_read(tmp_path, two_headers(ingress="standard_metadata_t copy = sm; sm.egress_spec = "
+                                                       "copy.egress_port;")) is None
+    c = generate_c(load(tmp_path, two_headers()), two_headers(), Diagnostics())["datapath.c"]
+    assert "p->std.ingress_port" not in c and "p->std.instance_type" not in c and "p->std.mcast_grp = 0;" in c

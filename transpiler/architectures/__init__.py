@@ -62,6 +62,9 @@ class Extern:
     # given a call's arguments, that list (None: this call sums none).  unread-fields asks it, since
     # csum16_sum reads fields nothing writes of a deparse-in-place header from the packet's bytes.
     csum16_fields: Optional[Callable[[list], Optional[list]]] = None
+    # False for an extern function that only writes its arguments (v1model's mark_to_drop): for
+    # unread-fields, passing the architecture's metadata to it reads none of its fields.
+    reads_arguments: bool = True
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,11 @@ class Architecture:
         if found is None or not found.function or found.csum16_fields is None:
             return None
         return found.csum16_fields(args)
+
+    def reads_arguments(self, function: str) -> bool:
+        """Whether a call of the extern function `function` may read its arguments."""
+        found = self.externs.get(function)
+        return found is None or not found.function or found.reads_arguments
 
     def with_externs(self, *externs: Extern) -> "Architecture":
         """This architecture with `externs` added (or replacing those of the same name)."""

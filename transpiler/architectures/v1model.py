@@ -326,7 +326,7 @@ V1MODEL = Architecture(
     metadata=METADATA,
     externs={e.name: e for e in (
         *CORE_EXTERNS,
-        Extern("mark_to_drop", {"mark_to_drop": _mark_to_drop}, function=True),
+        Extern("mark_to_drop", {"mark_to_drop": _mark_to_drop}, function=True, reads_arguments=False),
         Extern("truncate", {"truncate": _truncate}, function=True),
         Extern("assert", {"assert": _check("Assert")}, function=True),
         Extern("assume", {"assume": _check("Assume")}, function=True),

@@ -35,6 +35,7 @@ class Generator:
         self.in_place_headers = result.in_place_headers
         self.table_prefetch = result.table_prefetch
         self.unread_fields = result.unread_fields
+        self.metadata_read = result.metadata_read
         self.table_layouts = result.table_layouts
         self.actions = result.actions
         self.line_directives = line_directives
@@ -84,7 +85,8 @@ class Generator:
         actions = [c_action(action) for action in sorted(self.actions.values(), key=lambda a: a.id)]
         return CProgram(self.source, list(self.structs.values()), self.functions, tables, actions, self.errors,
                         self.state, self.worker_state, self.counters, self.registers, pipeline, arch.pipeline_template, dict(arch.constants),
-                        self.line_directives, self.deparse_in_place is not None)
+                        self.line_directives, self.deparse_in_place is not None,
+                        None if self.metadata_read is None else tuple(sorted(self.metadata_read)))
 
     def header_state_functions(self, typ: t.Type, c_type: str) -> dict:
         """`p4_headers_reset` and `p4_headers_clear_invalid` (header_state.py); their names by role."""

@@ -20,7 +20,8 @@ from p4odp import types as t
 from p4odp.frontend.expressions import match_args
 
 __all__ = ["map_children", "children", "walk", "referenced_names", "has_call", "is_pure", "is_effect_call", "terminates", "prune_if",
-           "is_architecture_decl", "argument_directions", "pipeline_blocks", "member_path", "is_packet_call", "header_types"]
+           "is_architecture_decl", "argument_directions", "pipeline_blocks", "member_path", "is_packet_call", "header_types",
+           "holds_struct"]
 
 _SKIPPED_FIELDS = ("loc", "type", "annotations")
 
@@ -183,6 +184,19 @@ def is_packet_call(node: ir.Node, extern: str, methods: tuple) -> bool:
     return isinstance(node, ir.MethodCall) and isinstance(node.method, ir.Member) and \
         node.method.member in methods and isinstance(node.method.expr.type, t.ExternT) and \
         node.method.expr.type.name == extern
+
+
+def holds_struct(typ: t.Type, name: str, seen: frozenset = frozenset()) -> bool:
+    """Is a value of `typ` the struct `name` or does it hold one (in a struct, stack or tuple)?"""
+    if isinstance(typ, t.Stack):
+        return holds_struct(typ.element, name, seen)
+    if isinstance(typ, t.StructLike):
+        if typ.name == name:
+            return True
+        return typ.name not in seen and any(holds_struct(f.type, name, seen | {typ.name}) for f in typ.fields)
+    if isinstance(typ, t.TupleT):
+        return any(holds_struct(e, name, seen) for e in typ.elements)
+    return False
 
 
 def header_types(typ: t.Type, seen: frozenset = frozenset()) -> set:

@@ -92,7 +92,8 @@ class PassResult:
     `table_prefetch` maps each table whose key is bytes of the packet to
     where they are (table_prefetch.py).  `unread_fields` maps header types
     to the fields nothing reads, which the parser does not load
-    (unread_fields.py).
+    (unread_fields.py); `metadata_read` the fields of the architecture's metadata the
+    program reads (None: it may read any), the only ones the pipeline sets.
     `reports` are
     the passes' reports, `"pass: message (file:line:col)"`, verbose or not;
     `ran` the names of the passes that ran.
@@ -108,6 +109,7 @@ class PassResult:
     in_place_headers: Optional[t.Type] = None
     table_prefetch: dict = field(default_factory=dict)
     unread_fields: dict = field(default_factory=dict)
+    metadata_read: Optional[frozenset] = None
     reports: list[str] = field(default_factory=list)
     ran: list[str] = field(default_factory=list)
 

@@ -1,4 +1,5 @@
-"""unread-fields: the parser does not load header fields that nothing reads.
+"""unread-fields: the parser does not load header fields that nothing reads, the pipeline does not set
+metadata fields that nothing reads.
 
 An extract copies every field of a header from the packet into the headers struct.  A field
 that no expression, table key, checksum, digest or deparser ever reads is copied for nothing
@@ -22,6 +23,12 @@ Not reads: a header as the base of a member access or of a method (`h.isValid()`
 an extract fills, the whole target of an assignment, and the header an in-place deparser emits.
 The pass keys on header types: one read of `f` anywhere keeps it loaded in every header of that
 type.  Varbit fields are always loaded, and so is every field of a lookahead.
+
+The same reads of the architecture's metadata struct (v1model's standard_metadata_t) go to
+`PassResult.metadata_read`: the names of its fields the program reads, None when it uses the struct
+whole (then every field counts as read).  The pipeline template sets only those of the fields it
+fills in for each packet (ingress_port, packet_length, instance_type...).  Passing the struct to an
+extern function that only writes it (`Extern.reads_arguments`, v1model's mark_to_drop) reads nothing.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.transpiler.architectures import Architecture, architecture_of
 from p4odp.transpiler.passes._csum16_words import csum16_words
-from p4odp.transpiler.passes._walk import children, header_types, is_packet_call, member_path
+from p4odp.transpiler.passes._walk import children, header_types, holds_struct, is_packet_call, member_path
 from p4odp.transpiler.passes.manager import PassContext
 
 __all__ = ["UnreadFields"]
@@ -61,6 +68,10 @@ class UnreadFields:
                 ctx.report(f"the parser does not load {', '.join(f'{name}.{f}' for f in sorted(fields))}: "
                            f"nothing reads them")
         ctx.result.unread_fields = unread
+        if reads.metadata is not None and not reads.metadata_whole:
+            ctx.result.metadata_read = frozenset(reads.metadata_fields)
+            ctx.report(f"the pipeline sets no {reads.metadata} field but those it reads: "
+                       f"{', '.join(sorted(reads.metadata_fields)) or 'none'}")
         return program
 
 
@@ -75,6 +86,9 @@ class _Reads:
         self.fields: set[tuple[str, str]] = set()  # (header type name, field name)
         self.whole: set[str] = set()  # header types read whole
         self.extracted: dict[str, t.StructLike] = {}
+        self.metadata = (architecture.metadata or None) if architecture is not None else None
+        self.metadata_fields: set[str] = set()  # fields of the architecture's metadata read
+        self.metadata_whole = False  # the metadata struct used whole as a value
         self.header_params: set[str] = set()  # the block's parameters of the in-place headers type
         self.from_packet: set[int] = set()  # ids of checksum fields taken from the packet's bytes
 
@@ -90,10 +104,15 @@ class _Reads:
             return
         if isinstance(node, ir.Expression) and use == _VALUE:
             self.whole.update(h.name for h in header_types(node.type))
+            if self.metadata is not None and holds_struct(node.type, self.metadata):
+                self.metadata_whole = True
         if isinstance(node, ir.Member):
             base = node.expr.type
-            if use != _WRITTEN and isinstance(base, t.StructLike) and base.kind == "header" and base.field(node.member):
-                self.fields.add((base.name, node.member))
+            if use != _WRITTEN and isinstance(base, t.StructLike) and base.field(node.member):
+                if base.kind == "header":
+                    self.fields.add((base.name, node.member))
+                elif base.name == self.metadata:
+                    self.metadata_fields.add(node.member)
             self.visit(node.expr, _BASE)
         elif isinstance(node, ir.ArrayIndex):
             self.visit(node.expr, _BASE)
@@ -122,6 +141,10 @@ class _Reads:
                 self.visit(args[0], _WRITTEN)
                 args = args[1:]
         elif isinstance(call.method, ir.PathExpression) and self.architecture is not None:
+            if not self.architecture.reads_arguments(call.method.name):
+                for arg in args:
+                    self.visit(arg, _WRITTEN)
+                return
             elements = self.architecture.csum16_fields(call.method.name, args)
             words = csum16_words(self.in_place, self.header_params, elements) if elements else None
             if words is not None:
