@@ -156,8 +156,9 @@ typedef struct _odp_pktio_ops_t {
 	int (*start)(_odp_pktio_entry_t *e);
 	int (*stop)(_odp_pktio_entry_t *e);
 	/* Receive on queue q: number of packets, <0 on failure. The caller
-	 * marks the input interface and counts packets and octets; the driver
-	 * counts discards and errors. */
+	 * marks the input interface, counts packets and octets, and drops (and
+	 * counts as discards) chained mbufs; the driver counts its own discards
+	 * and errors. */
 	int (*recv)(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num);
 	/* Send on queue q: number of packets consumed. The driver counts all
 	 * output counters. */

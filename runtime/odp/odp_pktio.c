@@ -530,12 +530,33 @@ uint32_t _odp_flow_hash(const uint8_t *d, uint32_t len)
 	return hash_bytes(h, &proto, 1);
 }
 
+/* Packets i to n of a receive, packets[i] chained: the chained ones freed and
+ * counted as discards, the others marked as odp_pktin_recv() marks them and
+ * moved up behind the first i.  How many packets are left. */
+static int drop_chained(_odp_pktio_entry_t *e, _odp_pktio_queue_t *q, odp_packet_t packets[], int i, int n,
+			uint64_t *octets)
+{
+	int kept = i;
+
+	for (; i < n; i++) {
+		if (_odp_pkt_chained(packets[i])) {
+			odp_packet_free(packets[i]);
+			continue;
+		}
+		_odp_pkt_set_input_index(packets[i], e->index);
+		*octets += _odp_pkt_len(packets[i]);
+		packets[kept++] = packets[i];
+	}
+	_odp_stat_add(&q->discards, (uint64_t)(n - kept));
+	return kept;
+}
+
 int odp_pktin_recv(odp_pktin_queue_t queue, odp_packet_t packets[], int num)
 {
 	_odp_pktio_entry_t *e = _odp_pktio_entry(queue.pktio);
 	_odp_pktio_queue_t *q;
 	uint64_t octets = 0;
-	int n;
+	int n, i;
 
 	if (odp_unlikely(!e || (unsigned int)queue.index >= e->num_in || num < 0))
 		return -1;
@@ -549,10 +570,12 @@ int odp_pktin_recv(odp_pktin_queue_t queue, odp_packet_t packets[], int num)
 		return 0;
 	}
 	n = e->ops->recv(e, queue.index, packets, num);
-	for (int i = 0; i < n; i++) {
+	for (i = 0; i < n && !_odp_pkt_chained(packets[i]); i++) {
 		_odp_pkt_set_input_index(packets[i], e->index);
 		octets += _odp_pkt_len(packets[i]);
 	}
+	if (odp_unlikely(i < n))
+		n = drop_chained(e, q, packets, i, n, &octets);
 	if (n > 0) {
 		_odp_stat_add(&q->packets, (uint64_t)n);
 		_odp_stat_add(&q->octets, octets);

@@ -10,7 +10,7 @@
  * pool and TX frees into the packets' pools, so no data is copied, and an
  * array of odp_packet_t is an array of mbuf pointers the drivers take as it
  * is. Multi-segment mbufs (frames longer than the pool's packets, from
- * drivers that chain) are dropped and counted in in_discards.
+ * drivers that chain) are dropped by odp_pktin_recv() and counted in in_discards.
  *
  * A net_pcap port cannot tell when its file has ended: its input_done is
  * ODP_BUNDLED_INPUT_UNKNOWN, and the caller decides by idle time.
@@ -187,48 +187,21 @@ static int dpdk_stop(_odp_pktio_entry_t *e)
 	return 0;
 }
 
-/* The n mbufs of m without the chained ones, which are freed: how many are left. */
-static uint16_t drop_chained(struct rte_mbuf **m, uint16_t n)
-{
-	uint16_t kept = 0;
-
-	for (uint16_t i = 0; i < n; i++) {
-		if (m[i]->nb_segs == 1)
-			m[kept++] = m[i];
-		else
-			rte_pktmbuf_free(m[i]);
-	}
-	return kept;
-}
-
+/* Chained mbufs are left to odp_pktin_recv(), which drops them. */
 static int dpdk_recv(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num)
 {
 	dpdk_priv_t *priv = e->priv;
 	struct rte_mbuf **m = (struct rte_mbuf **)(void *)pkts;
-	uint64_t discards = 0;
 	int got = 0;
 
 	while (got < num) {
 		uint16_t want = (uint16_t)RTE_MIN(num - got, BURST);
 		uint16_t n = rte_eth_rx_burst(priv->port, (uint16_t)q, m + got, want);
-		uint16_t i = 0;
 
-		/* ODP code reads a packet as one buffer. */
-		while (i < n && m[got + i]->nb_segs == 1)
-			i++;
-		if (unlikely(i < n)) {
-			uint16_t kept = i + drop_chained(m + got + i, (uint16_t)(n - i));
-
-			discards += (uint64_t)(n - kept);
-			got += kept;
-		} else {
-			got += n;
-		}
+		got += n;
 		if (n < want)
 			break;
 	}
-	if (unlikely(discards))
-		_odp_stat_add(&e->in[q].discards, discards);
 	return got;
 }
 

@@ -111,6 +111,13 @@ static inline void _odp_pkt_set_input_index(odp_packet_t pkt, int index)
 	_odp_pkt_mbuf(pkt)->port = index < 0 ? RTE_MBUF_PORT_INVALID : (uint16_t)index;
 }
 
+/* A chain of mbufs, as a device may hand in for a frame longer than one:
+ * odp_pktin_recv() drops those, since a packet here is one buffer. */
+static inline int _odp_pkt_chained(odp_packet_t pkt)
+{
+	return _odp_pkt_mbuf(pkt)->nb_segs != 1;
+}
+
 /* The header holding user_ptr and user_flag, NULL while they are unset. */
 static inline const _odp_pkt_hdr_t *_odp_pkt_user_meta(odp_packet_t pkt)
 {
@@ -174,6 +181,13 @@ static inline int _odp_pkt_input_index(odp_packet_t pkt)
 static inline void _odp_pkt_set_input_index(odp_packet_t pkt, int index)
 {
 	_odp_pkt_hdr(pkt)->input_index = index;
+}
+
+/* Every packet of the pools is one buffer. */
+static inline int _odp_pkt_chained(odp_packet_t pkt)
+{
+	(void)pkt;
+	return 0;
 }
 
 /* The header holding user_ptr and user_flag: always current, as allocation resets them. */
