@@ -193,7 +193,7 @@ def _commands(statements: list, model: CProgram, diags: Diagnostics) -> Optional
     return commands, counter_checks
 
 
-_COUNTER_READ = re.compile(r"^(\S+)\[(\d+)\]=\s+BmCounterData\(packets=(\d+), bytes=(\d+)\)$", re.M)
+_COUNTER_READ = re.compile(r"^(\S+)\[(\d+)\]= \((\d+) bytes, (\d+) packets\)$", re.M)
 _COMPARE = {"==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, "<=": int.__le__, ">": int.__gt__,
             ">=": int.__ge__}
 
@@ -203,7 +203,7 @@ def _check_counters(checks: list, output: str) -> Optional[str]:
     answers = _COUNTER_READ.findall(output)
     if len(answers) != len(checks):
         return f"the switch answered {len(answers)} of {len(checks)} counter reads"
-    for check, (name, index, packets, nbytes) in zip(checks, answers):
+    for check, (name, index, nbytes, packets) in zip(checks, answers):
         if check.op is None:
             continue
         got = int(packets) if check.kind == "packets" else int(nbytes)

@@ -574,8 +574,9 @@ static int cmd_counter_read(struct p4odp_switch *sw, struct command *c, FILE *ou
 		packets += __atomic_load_n(&cell[0], __ATOMIC_RELAXED);
 		bytes += __atomic_load_n(&cell[1], __ATOMIC_RELAXED);
 	}
-	fprintf(out, "%s[%llu]=  BmCounterData(packets=%llu, bytes=%llu)\n", info->name, (unsigned long long)index,
-		(unsigned long long)packets, (unsigned long long)bytes);
+	/* The name as typed, as simple_switch_CLI prints it. */
+	fprintf(out, "%s[%llu]= (%llu bytes, %llu packets)\n", c->tokens[1], (unsigned long long)index,
+		(unsigned long long)bytes, (unsigned long long)packets);
 	return 0;
 }
 
@@ -717,7 +718,7 @@ static int cmd_register_read(struct p4odp_switch *sw, struct command *c, FILE *o
 	if (!r)
 		return -1;
 	cell_to_bytes(r, register_cell(sw, r, index), bytes);
-	fprintf(out, "%s[%u]= ", r->name, index);
+	fprintf(out, "%s[%u]= ", c->tokens[1], index);  /* the name as typed, as simple_switch_CLI */
 	print_decimal(out, bytes, r->width, r->is_signed);
 	fputc('\n', out);
 	return 0;

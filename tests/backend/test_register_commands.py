@@ -43,8 +43,8 @@ def test_registers_written_before_forwarding_are_what_the_packets_read(switch: P
                                  "register_write w 0 18446744073709551616\n"  # 2^64: 0x01 then 8 zero bytes
                                  "register_read r 0\nregister_read s 1\nregister_read w 0\nregister_read r 3\n")
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines() == ["Ing.r[0]= 4294967294", "Ing.s[1]= -3", "Ing.w[0]= 18446744073709551616",
-                                       "Ing.r[3]= 0"]
+    assert run.stdout.splitlines() == ["r[0]= 4294967294", "s[1]= -3", "w[0]= 18446744073709551616",
+                                       "r[3]= 0"]
     out = read_packets(str(tmp_path / "out.pcap"))
     assert [p[:4] for p in out] == [bytes.fromhex("fffffffe"), bytes.fromhex("ffffffff")]
     assert {p[4] for p in out} == {0xfd} and {p[5:14] for p in out} == {bytes.fromhex("010000000000000000")}
@@ -57,13 +57,13 @@ def test_packets_change_registers_and_counters_the_commands_read_write_and_reset
                                  "register_read r 0\n", frames=1)
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == [
-        "Ing.r[0]= 1",
-        "Ing.c[0]=  BmCounterData(packets=1, bytes=14)",
-        "Ing.c[1]=  BmCounterData(packets=7, bytes=700)",
-        "Ing.c[0]=  BmCounterData(packets=0, bytes=0)",
-        "Ing.c[1]=  BmCounterData(packets=0, bytes=0)",
-        "Ing.r[2]= 0",
-        "Ing.r[0]= 0",
+        "r[0]= 1",
+        "c[0]= (14 bytes, 1 packets)",
+        "c[1]= (700 bytes, 7 packets)",
+        "c[0]= (0 bytes, 0 packets)",
+        "c[1]= (0 bytes, 0 packets)",
+        "r[2]= 0",
+        "r[0]= 0",
     ]
 
 
