@@ -43,7 +43,9 @@ one out, `--dump-after NAME|all` writes the IR after it):
   what their lookups read for a whole burst before running it;
 * `unread-fields` (unread_fields.py): the header fields nothing reads (with
   deparse-in-place, an L2 switch reads only the destination MAC), recorded
-  per header type in `PassResult.unread_fields`: the parser does not load them.
+  per header type in `PassResult.unread_fields`: the parser does not load them;
+  and the architecture's metadata fields the program reads, in
+  `PassResult.metadata_read`: the pipeline sets no others.
 
 Every pass keeps the switch's behaviour: what it cannot prove it leaves alone.
 

@@ -16,11 +16,10 @@ A field counts as read wherever its value may be used:
 * a field the in-place deparser stores (the deparse-in-place pass's written fields), since it
   stores the struct's value, which is the packet's when no statement wrote it.
 
-Not a read either: a field in a csum16 list (an architecture's checksum extern, see
-`Extern.csum16_fields`) that the checksum takes from the packet's bytes (_csum16_words.py).
-
 Not reads: a header as the base of a member access or of a method (`h.isValid()`), the header
-an extract fills, the whole target of an assignment, and the header an in-place deparser emits.
+an extract fills, the whole target of an assignment, the header an in-place deparser emits, and a
+field in a csum16 list (an architecture's checksum extern, see `Extern.csum16_fields`) that the
+checksum takes from the packet's bytes (_csum16_words.py).
 The pass keys on header types: one read of `f` anywhere keeps it loaded in every header of that
 type.  Varbit fields are always loaded, and so is every field of a lookahead.
 
