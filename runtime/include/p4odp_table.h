@@ -564,21 +564,31 @@ static inline const struct p4odp_table_entry *p4odp__cuckoo_find_word(const stru
 	return (const struct p4odp_table_entry *)p4odp__cuckoo_find(h, p4odp__hash1(h->seed, w0), &w0, 1);
 }
 
+/* A key of at most 16 bytes as the cuckoo hash holds it: its one or two
+ * words (p4odp__load's; the second 0 for 8 bytes or fewer) in w, and their
+ * hash returned. */
+static inline uint64_t p4odp__short_key(const struct p4odp__cuckoo *h, const uint8_t *key, uint32_t len,
+					 uint64_t w[2])
+{
+	w[0] = p4odp__load(key, len < 8 ? len : 8);
+	w[1] = len > 8 ? p4odp__load(key + 8, len - 8) : 0;
+	return p4odp__hash_words(h->seed, w, len > 8 ? 2 : 1);
+}
+
 static inline const struct p4odp_table_entry *
 p4odp__cuckoo_lookup(const struct p4odp_table *t, const uint8_t *key)
 {
 	const struct p4odp__cuckoo *h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
 	uint32_t len = t->key_len;
-	uint64_t w[2];
+	uint64_t w[2], hv;
 
 	/* Keys of up to 8 bytes: one word, hashed, compared as an integer. */
 	if (P4ODP__LIKELY(len <= 8))
 		return p4odp__cuckoo_find_word(h, p4odp__load(key, len));
 	if (P4ODP__UNLIKELY(len > 16))
 		return p4odp__cuckoo_lookup_long(t, key);
-	w[0] = p4odp__load(key, 8);
-	w[1] = p4odp__load(key + 8, len - 8);
-	return (const struct p4odp_table_entry *)p4odp__cuckoo_find(h, p4odp__hash_words(h->seed, w, 2), w, 2);
+	hv = p4odp__short_key(h, key, len, w);
+	return (const struct p4odp_table_entry *)p4odp__cuckoo_find(h, hv, w, 2);
 }
 
 /* The entry of the key whose bytes, read as a big-endian number, are v. */
@@ -703,12 +713,10 @@ static inline void p4odp_table_prefetch(const struct p4odp_table *t, const uint8
 {
 	if (t->kind == P4ODP_TABLE_CUCKOO && t->key_len <= 16) {
 		const struct p4odp__cuckoo *h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
-		uint32_t len = t->key_len, b1, b2;
-		uint64_t w0 = p4odp__load(key, len < 8 ? len : 8), pat;
-		uint64_t hv = len > 8 ? p4odp__hfin(p4odp__hmix(p4odp__hmix(h->seed, w0), p4odp__load(key + 8, len - 8)))
-				      : p4odp__hash1(h->seed, w0);
+		uint32_t b1, b2;
+		uint64_t w[2], pat;
 
-		p4odp__cuckoo_pos(h, hv, &b1, &b2, &pat);
+		p4odp__cuckoo_pos(h, p4odp__short_key(h, key, t->key_len, w), &b1, &b2, &pat);
 		P4ODP__PREFETCH(&h->b[b1]);
 		P4ODP__PREFETCH(&h->b[b2]);
 	} else if (t->kind == P4ODP_TABLE_DIR24) {
@@ -742,7 +750,6 @@ static inline const struct p4odp_table_entry *
 p4odp_table_lookup_int(const struct p4odp_table *t, enum p4odp_table_kind kind, uint32_t key_len,
 		       uint64_t key)
 {
-	uint32_t n = key_len;
 	uint8_t bytes[8];
 
 	if (kind == P4ODP_TABLE_DIR24)
@@ -750,10 +757,10 @@ p4odp_table_lookup_int(const struct p4odp_table *t, enum p4odp_table_kind kind, 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	if (kind == P4ODP_TABLE_CUCKOO)  /* p4odp__load's word of the key's bytes, without them */
 		return p4odp__cuckoo_find_word(atomic_load_explicit(&t->cuckoo, memory_order_acquire),
-					       __builtin_bswap64(key << (64 - 8 * n)));
+					       __builtin_bswap64(key << (64 - 8 * key_len)));
 #endif
-	for (uint32_t i = 0; i < n; i++)
-		bytes[i] = (uint8_t)(key >> 8 * (n - 1 - i));
+	for (uint32_t i = 0; i < key_len; i++)
+		bytes[i] = (uint8_t)(key >> 8 * (key_len - 1 - i));
 	return p4odp_table_lookup(t, bytes);
 }
 

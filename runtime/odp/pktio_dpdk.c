@@ -221,9 +221,8 @@ static int dpdk_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], in
 		for (uint16_t i = 0; i < n; i++)
 			burst_octets += m[sent + i]->pkt_len;
 		done = rte_eth_tx_burst(priv->port, (uint16_t)q, m + sent, n);
-		if (done < n)
-			for (uint16_t i = done; i < n; i++)
-				burst_octets -= m[sent + i]->pkt_len;
+		for (uint16_t i = done; i < n; i++)
+			burst_octets -= m[sent + i]->pkt_len;
 		octets += burst_octets;
 		sent += done;
 		if (done < n)

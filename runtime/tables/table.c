@@ -1141,17 +1141,14 @@ static void cuckoo_burst(const struct p4odp_table *t, const uint8_t *const keys[
 {
 	const struct p4odp__cuckoo *h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
 	uint32_t len = t->key_len;
-	uint64_t w0[BURST], w1[BURST], hv[BURST];
+	uint64_t w[BURST][2], hv[BURST];
 	const void *cand[BURST];
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t b1, b2;
 		uint64_t pat;
 
-		w0[i] = p4odp__load(keys[i], len < 8 ? len : 8);
-		w1[i] = len > 8 ? p4odp__load(keys[i] + 8, len - 8) : 0;
-		hv[i] = len > 8 ? p4odp__hfin(p4odp__hmix(p4odp__hmix(h->seed, w0[i]), w1[i]))
-				: p4odp__hash1(h->seed, w0[i]);
+		hv[i] = p4odp__short_key(h, keys[i], len, w[i]);
 		p4odp__cuckoo_pos(h, hv[i], &b1, &b2, &pat);
 		P4ODP__PREFETCH(&h->b[b1]);
 		P4ODP__PREFETCH(&h->b[b2]);
@@ -1176,10 +1173,10 @@ static void cuckoo_burst(const struct p4odp_table *t, const uint8_t *const keys[
 	for (uint32_t i = 0; i < n; i++) {
 		const uint64_t *k = cand[i] ? p4odp__obj_key(h, cand[i]) : NULL;
 
-		if (k && k[0] == w0[i] && (len <= 8 || k[1] == w1[i]))
+		if (k && k[0] == w[i][0] && (len <= 8 || k[1] == w[i][1]))
 			out[i] = cand[i];
 		else
-			out[i] = p4odp__cuckoo_find(h, hv[i], (const uint64_t[]){w0[i], w1[i]}, len <= 8 ? 1 : 2);
+			out[i] = p4odp__cuckoo_find(h, hv[i], w[i], len <= 8 ? 1 : 2);
 	}
 }
 

@@ -86,26 +86,26 @@ class Architecture:
         found = self.externs.get(name)
         return found if found is not None and not found.function else None
 
+    def extern_function(self, name: str) -> Optional[Extern]:
+        """The extern function `name`, or None when the architecture does not define it."""
+        found = self.externs.get(name)
+        return found if found is not None and found.function else None
+
     def handler(self, extern: Optional[str], method: str) -> Optional[Handler]:
         """The handler of `extern.method`, or of the extern function `method` when `extern` is None."""
-        if extern is None:
-            found = self.externs.get(method)
-            return found.methods.get(method) if found is not None and found.function else None
-        found = self.extern(extern)
+        found = self.extern_function(method) if extern is None else self.extern(extern)
         return found.methods.get(method) if found is not None else None
 
     def csum16_fields(self, function: str, args: list) -> Optional[list]:
         """The fields a call of the extern function `function` with `args` sums with csum16_sum,
         None when it sums none that way."""
-        found = self.externs.get(function)
-        if found is None or not found.function or found.csum16_fields is None:
-            return None
-        return found.csum16_fields(args)
+        found = self.extern_function(function)
+        return found.csum16_fields(args) if found is not None and found.csum16_fields is not None else None
 
     def reads_arguments(self, function: str) -> bool:
         """Whether a call of the extern function `function` may read its arguments."""
-        found = self.externs.get(function)
-        return found is None or not found.function or found.reads_arguments
+        found = self.extern_function(function)
+        return found is None or found.reads_arguments
 
     def with_externs(self, *externs: Extern) -> "Architecture":
         """This architecture with `externs` added (or replacing those of the same name)."""

@@ -19,6 +19,7 @@ from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, str
 from p4odp.transpiler.codegen.tables import c_action, c_table
 from p4odp.transpiler.model import CCounter, CFunction, CProgram, CRegister, CStruct
 from p4odp.transpiler.passes.manager import PassResult
+from p4odp.transpiler.passes._walk import main_instance
 from p4odp.transpiler.passes.unique_names import NameTable
 
 __all__ = ["Generator"]
@@ -55,7 +56,7 @@ class Generator:
     # Program
 
     def run(self) -> CProgram:
-        main = next((d for d in self.program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
+        main = main_instance(self.program)
         if main is None:
             raise Unsupported(self.program.loc, "a program without a 'main' instance")
         arch = architecture_of(main)

@@ -65,13 +65,13 @@ class Tables:
                 self.emit(f"uint64_t key = {self.key_integer(layout)};")
                 lookup = (f"p4_table_lookup_int(pc, {layout.index}, {TABLE_KINDS[layout.structure]}, "
                           f"{layout.key_bytes}, key, &{hit})")
-            elif layout.key_bytes:
-                self.emit(f"uint8_t key[{layout.key_bytes}] = {{0}};")
-                for key in layout.keys:
-                    self.store_value("key", key.bit_offset, key.expr)
-                lookup = f"p4_table_lookup(pc, {layout.index}, key, &{hit})"
             else:
-                self.emit("const uint8_t *key = NULL;")
+                if layout.key_bytes:
+                    self.emit(f"uint8_t key[{layout.key_bytes}] = {{0}};")
+                    for key in layout.keys:
+                        self.store_value("key", key.bit_offset, key.expr)
+                else:
+                    self.emit("const uint8_t *key = NULL;")
                 lookup = f"p4_table_lookup(pc, {layout.index}, key, &{hit})"
             self.emit(f"const struct p4odp_table_entry *entry = {lookup};")
             self.count_hit(layout, hit)

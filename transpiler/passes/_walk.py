@@ -20,7 +20,7 @@ from p4odp import types as t
 from p4odp.frontend.expressions import match_args
 
 __all__ = ["map_children", "children", "walk", "referenced_names", "has_call", "is_pure", "is_effect_call", "terminates", "prune_if",
-           "is_architecture_decl", "argument_directions", "pipeline_blocks", "member_path", "is_packet_call", "header_types",
+           "is_architecture_decl", "argument_directions", "main_instance", "pipeline_blocks", "member_path", "is_packet_call", "header_types",
            "holds_struct"]
 
 _SKIPPED_FIELDS = ("loc", "type", "annotations")
@@ -157,10 +157,15 @@ def argument_directions(call: ir.MethodCall) -> list[Optional[str]]:
     return [None] * len(call.args)
 
 
+def main_instance(program: ir.Program) -> Optional[ir.Instance]:
+    """The package instance `main`, None when the program has none."""
+    return next((d for d in program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
+
+
 def pipeline_blocks(program: ir.Program) -> list:
     """The parsers and controls `main` is made of, in the order of its arguments."""
     blocks = {d.name: d for d in program.declarations if isinstance(d, (ir.Parser, ir.Control))}
-    main = next((d for d in program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
+    main = main_instance(program)
     found = []
     for arg in main.args if main is not None else ():
         value = arg.value

@@ -38,7 +38,8 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.transpiler.architectures import Architecture, architecture_of
 from p4odp.transpiler.passes._csum16_words import csum16_words
-from p4odp.transpiler.passes._walk import children, header_types, holds_struct, is_packet_call, member_path
+from p4odp.transpiler.passes._walk import (children, header_types, holds_struct, is_packet_call, main_instance,
+                                          member_path)
 from p4odp.transpiler.passes.manager import PassContext
 
 __all__ = ["UnreadFields"]
@@ -52,7 +53,7 @@ class UnreadFields:
     name = "unread-fields"
 
     def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
-        main = next((d for d in program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
+        main = main_instance(program)
         reads = _Reads(ctx.result.deparse_in_place, ctx.result.in_place_headers,
                        architecture_of(main) if main is not None else None)
         reads.visit(program, _VALUE)
