@@ -556,7 +556,7 @@ int odp_pktin_recv(odp_pktin_queue_t queue, odp_packet_t packets[], int num)
 	_odp_pktio_entry_t *e = _odp_pktio_entry(queue.pktio);
 	_odp_pktio_queue_t *q;
 	uint64_t octets = 0;
-	int n, i;
+	int n, i, input;
 
 	if (odp_unlikely(!e || (unsigned int)queue.index >= e->num_in || num < 0))
 		return -1;
@@ -570,15 +570,23 @@ int odp_pktin_recv(odp_pktin_queue_t queue, odp_packet_t packets[], int num)
 		return 0;
 	}
 	n = e->ops->recv(e, queue.index, packets, num);
-	for (i = 0; i < n && !_odp_pkt_chained(packets[i]); i++) {
-		_odp_pkt_set_input_index(packets[i], e->index);
-		octets += _odp_pkt_len(packets[i]);
+	/* A local: the stores to the packets below could alias e->index. */
+	input = e->index;
+	if (e->ops->device_counts_octets) {
+		for (i = 0; i < n && !_odp_pkt_chained(packets[i]); i++)
+			_odp_pkt_set_input_index(packets[i], input);
+	} else {
+		for (i = 0; i < n && !_odp_pkt_chained(packets[i]); i++) {
+			_odp_pkt_set_input_index(packets[i], input);
+			octets += _odp_pkt_len(packets[i]);
+		}
 	}
 	if (odp_unlikely(i < n))
 		n = drop_chained(e, q, packets, i, n, &octets);
 	if (n > 0) {
 		_odp_stat_add(&q->packets, (uint64_t)n);
-		_odp_stat_add(&q->octets, octets);
+		if (!e->ops->device_counts_octets)
+			_odp_stat_add(&q->octets, octets);
 	}
 	if (q->mt)
 		odp_spinlock_unlock(&q->lock);
@@ -824,6 +832,13 @@ int odp_pktio_stats(odp_pktio_t pktio, odp_pktio_stats_t *stats)
 	return 0;
 }
 
+static uint64_t queue_octets(_odp_pktio_entry_t *e, int in, int q)
+{
+	if (e->ops->device_counts_octets)
+		return e->ops->queue_octets(e, in, q);
+	return _odp_stat_get(in ? &e->in[q].octets : &e->out[q].octets);
+}
+
 int odp_pktin_queue_stats(odp_pktin_queue_t queue, odp_pktin_queue_stats_t *stats)
 {
 	_odp_pktio_entry_t *e = entry_get(queue.pktio);
@@ -833,7 +848,7 @@ int odp_pktin_queue_stats(odp_pktin_queue_t queue, odp_pktin_queue_stats_t *stat
 		return -1;
 	q = &e->in[queue.index];
 	stats->packets = _odp_stat_get(&q->packets);
-	stats->octets = _odp_stat_get(&q->octets);
+	stats->octets = queue_octets(e, 1, queue.index);
 	stats->discards = _odp_stat_get(&q->discards);
 	stats->errors = _odp_stat_get(&q->errors);
 	return 0;
@@ -848,7 +863,7 @@ int odp_pktout_queue_stats(odp_pktout_queue_t queue, odp_pktout_queue_stats_t *s
 		return -1;
 	q = &e->out[queue.index];
 	stats->packets = _odp_stat_get(&q->packets);
-	stats->octets = _odp_stat_get(&q->octets);
+	stats->octets = queue_octets(e, 0, queue.index);
 	stats->discards = _odp_stat_get(&q->discards);
 	stats->errors = _odp_stat_get(&q->errors);
 	return 0;

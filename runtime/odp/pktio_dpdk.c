@@ -11,6 +11,8 @@
  * array of odp_packet_t is an array of mbuf pointers the drivers take as it
  * is. Multi-segment mbufs (frames longer than the pool's packets, from
  * drivers that chain) are dropped by odp_pktin_recv() and counted in in_discards.
+ * The octets in and out are the device's counts (rte_eth_stats), so that
+ * neither receive nor send adds up lengths per packet.
  *
  * A net_pcap port cannot tell when its file has ended: its input_done is
  * ODP_BUNDLED_INPUT_UNKNOWN, and the caller decides by idle time.
@@ -209,26 +211,18 @@ static int dpdk_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], in
 {
 	dpdk_priv_t *priv = e->priv;
 	struct rte_mbuf **m = (struct rte_mbuf **)(uintptr_t)pkts;
-	uint64_t octets = 0;
 	int sent = 0;
 
-	/* Counted before sending: sent mbufs belong to the driver. */
 	while (sent < num) {
 		uint16_t n = (uint16_t)RTE_MIN(num - sent, BURST);
-		uint64_t burst_octets = 0;
-		uint16_t done;
+		uint16_t done = rte_eth_tx_burst(priv->port, (uint16_t)q, m + sent, n);
 
-		for (uint16_t i = 0; i < n; i++)
-			burst_octets += m[sent + i]->pkt_len;
-		done = rte_eth_tx_burst(priv->port, (uint16_t)q, m + sent, n);
-		for (uint16_t i = done; i < n; i++)
-			burst_octets -= m[sent + i]->pkt_len;
-		octets += burst_octets;
 		sent += done;
 		if (done < n)
 			break;
 	}
-	_odp_pktio_tx_count(e, q, (uint64_t)sent, octets);
+	/* The octets are the device's (dpdk_stats). */
+	_odp_pktio_tx_count(e, q, (uint64_t)sent, 0);
 	return sent;
 }
 
@@ -283,9 +277,21 @@ static void dpdk_stats(_odp_pktio_entry_t *e, odp_pktio_stats_t *stats)
 
 	if (rte_eth_stats_get(priv->port, &s) != 0)
 		return;
+	stats->in_octets += s.ibytes;
+	stats->out_octets += s.obytes;
 	stats->in_discards += s.imissed + s.rx_nombuf;
 	stats->in_errors += s.ierrors;
 	stats->out_errors += s.oerrors;
+}
+
+static uint64_t dpdk_queue_octets(_odp_pktio_entry_t *e, int in, int q)
+{
+	dpdk_priv_t *priv = e->priv;
+	struct rte_eth_stats s;
+
+	if (q >= RTE_ETHDEV_QUEUE_STAT_CNTRS || rte_eth_stats_get(priv->port, &s) != 0)
+		return 0;
+	return in ? s.q_ibytes[q] : s.q_obytes[q];
 }
 
 static void dpdk_stats_reset(_odp_pktio_entry_t *e)
@@ -318,6 +324,8 @@ const _odp_pktio_ops_t _odp_pktio_dpdk_ops = {
 	.stop = dpdk_stop,
 	.recv = dpdk_recv,
 	.send = dpdk_send,
+	.device_counts_octets = 1,
+	.queue_octets = dpdk_queue_octets,
 	.input_done = dpdk_input_done,
 	.mac_addr = dpdk_mac_addr,
 	.maxlen = dpdk_maxlen,

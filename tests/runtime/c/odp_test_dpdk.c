@@ -74,7 +74,11 @@ static int fwd(const char *in_name, const char *out_name, uint32_t data_room)
 	odp_pktout_queue_t out;
 	odp_packet_t pkts[BURST];
 	odp_pktio_stats_t stats;
+	odp_pktin_queue_stats_t in_queue_stats;
+	odp_pktout_queue_stats_t out_queue_stats;
 	uint64_t last = odp_time_local_ns();
+	uint64_t rx_octets = 0;
+	uint64_t tx_octets = 0;
 	long rx = 0;
 	long tx = 0;
 
@@ -85,6 +89,7 @@ static int fwd(const char *in_name, const char *out_name, uint32_t data_room)
 	CHECK(odp_bundled_pktio_input_done(in_io) == ODP_BUNDLED_INPUT_UNKNOWN);
 	while (odp_time_local_ns() - last < IDLE_NS) {
 		int n = odp_pktin_recv(in, pkts, BURST);
+		uint64_t octets = 0;
 		int sent;
 
 		CHECK(n >= 0);
@@ -96,17 +101,28 @@ static int fwd(const char *in_name, const char *out_name, uint32_t data_room)
 			CHECK(odp_packet_input(pkts[i]) == in_io);
 			CHECK(odp_packet_input_index(pkts[i]) == odp_pktio_index(in_io));
 			dirty_user_meta(pkts[i]);
+			octets += odp_packet_len(pkts[i]);
 		}
 		rx += n;
+		rx_octets += octets;
 		sent = odp_pktout_send(out, pkts, n);
 		CHECK(sent == n);
 		tx += sent;
+		tx_octets += octets;
 	}
+	/* The octets are net_pcap's own counts, which take in the frames
+	 * dropped as chained too. */
 	CHECK(odp_pktio_stats(in_io, &stats) == 0);
 	CHECK(stats.in_packets == (uint64_t)rx);
+	CHECK(stats.in_discards ? stats.in_octets > rx_octets : stats.in_octets == rx_octets);
+	CHECK(odp_pktin_queue_stats(in, &in_queue_stats) == 0);
+	CHECK(in_queue_stats.octets == stats.in_octets);
 	printf("rx=%ld tx=%ld discards=%llu\n", rx, tx, (unsigned long long)stats.in_discards);
 	CHECK(odp_pktio_stats(out_io, &stats) == 0);
 	CHECK(stats.out_packets == (uint64_t)tx);
+	CHECK(stats.out_octets == tx_octets);
+	CHECK(odp_pktout_queue_stats(out, &out_queue_stats) == 0);
+	CHECK(out_queue_stats.octets == tx_octets);
 	CHECK(odp_pktio_stop(in_io) == 0);
 	CHECK(odp_pktio_close(in_io) == 0);
 	if (out_io != in_io) {
