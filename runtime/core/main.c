@@ -552,13 +552,14 @@ int main(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
-	for (; sw->n_workers < n_workers; sw->n_workers++)
-		if (p4odp_worker_init(&sw->workers[sw->n_workers], sw, sw->n_workers)) {
+	for (int i = 0; i < n_ports; i++)
+		if (parse_port_option(sw, port_args[i], (uint32_t)n_workers)) {
 			status = 1;
 			goto out;
 		}
-	for (int i = 0; i < n_ports; i++)
-		if (parse_port_option(sw, port_args[i], (uint32_t)n_workers)) {
+	/* After the ports: a worker's transmit batches are those of the open ports. */
+	for (; sw->n_workers < n_workers; sw->n_workers++)
+		if (p4odp_worker_init(&sw->workers[sw->n_workers], sw, sw->n_workers)) {
 			status = 1;
 			goto out;
 		}

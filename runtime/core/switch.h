@@ -67,12 +67,16 @@ struct p4odp_switch {
 	volatile sig_atomic_t stop;
 };
 
-_Static_assert(P4ODP_MAX_PORTS <= 64, "open_ports and tx_pending have a bit per port");
+_Static_assert(P4ODP_MAX_PORTS <= 64, "open_ports has a bit per port");
 
 static inline bool p4odp_port_open(const struct p4odp_switch *sw, uint32_t port)
 {
 	return port < P4ODP_MAX_PORTS && sw->open_ports >> port & 1;
 }
+
+/* tx_n of a port that is not open: more than a full batch. */
+#define P4ODP_TX_CLOSED 0xFF
+_Static_assert(P4ODP_BURST < P4ODP_TX_CLOSED, "a batch count never reads as a closed port");
 
 /* What one worker owns: its scratch, its transmit batches, its counters.
  * Passed explicitly (pc->worker): nothing on the packet path is global. */
@@ -84,9 +88,8 @@ struct p4odp_worker {
 	void *packet;		/* the program's per-packet state (program->packet_size bytes) */
 	void *replica;		/* a multicast replica's copy of it */
 	/* The copies queued per port, sent together at the end of a burst: tx_n[i]
-	 * of them in tx[i]. Bit i of tx_pending: tx_n[i] > 0 (so a flush reads no
-	 * empty batch). */
-	uint64_t tx_pending;
+	 * of them in tx[i]; P4ODP_TX_CLOSED for a port that is not open, so that
+	 * sending tests one number for a full batch or no port. */
 	uint8_t tx_n[P4ODP_MAX_PORTS];
 	odp_packet_t tx[P4ODP_MAX_PORTS][P4ODP_BURST];
 	uint64_t received[P4ODP_MAX_PORTS];
@@ -98,7 +101,8 @@ struct p4odp_worker {
 	uint64_t log_dropped;	/* and those left out since the last said so */
 } ODP_ALIGNED_CACHE;
 
-/* The traffic manager (traffic_manager.c): a worker's packets from receive to transmit. */
+/* The traffic manager (traffic_manager.c): a worker's packets from receive to transmit.
+ * A worker sends to the ports open when it is initialised. */
 int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t id);
 void p4odp_worker_term(struct p4odp_worker *w);
 /* Run `n` packets received on `port` through the pipeline, send what it

@@ -42,6 +42,8 @@ int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t 
 	w->state = aligned_alloc(ODP_CACHE_LINE_SIZE, state_size ? state_size : ODP_CACHE_LINE_SIZE);
 	if (w->state)
 		memset(w->state, 0, state_size);
+	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
+		w->tx_n[i] = p4odp_port_open(sw, i) ? 0 : P4ODP_TX_CLOSED;
 	w->packet = malloc(size);
 	w->replica = malloc(size);
 	return w->state && w->packet && w->replica ? 0 : -1;
@@ -66,13 +68,16 @@ static void flush_port(struct p4odp_worker *w, uint32_t port_index)
 		p4odp_counter_add(&w->drops[P4ODP_DROP_TX_FULL], n - done);
 	}
 	w->tx_n[port_index] = 0;
-	w->tx_pending &= ~(UINT64_C(1) << port_index);
 }
 
 static void flush_all(struct p4odp_worker *w)
 {
-	while (w->tx_pending)
-		flush_port(w, (uint32_t)__builtin_ctzll(w->tx_pending));
+	for (uint64_t open = w->sw->open_ports; open; open &= open - 1) {
+		uint32_t port = (uint32_t)__builtin_ctzll(open);
+
+		if (w->tx_n[port])
+			flush_port(w, port);
+	}
 }
 
 void p4odp_worker_term(struct p4odp_worker *w)
@@ -143,10 +148,15 @@ void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs,
 {
 	struct p4odp_worker *w = pc->worker;
 	uint32_t consumed = pc->cursor / 8 < pc->len ? pc->cursor / 8 : pc->len;
+	uint32_t queued = port_index < P4ODP_MAX_PORTS ? w->tx_n[port_index] : P4ODP_TX_CLOSED;
 
-	if (odp_unlikely(!p4odp_port_open(pc->sw, port_index))) {
-		p4odp_count_drop(pc, P4ODP_DROP_NO_PORT);
-		return;
+	if (odp_unlikely(queued >= P4ODP_BURST)) {
+		if (queued == P4ODP_TX_CLOSED) {
+			p4odp_count_drop(pc, P4ODP_DROP_NO_PORT);
+			return;
+		}
+		flush_port(w, port_index);
+		queued = 0;
 	}
 	odp_packet_t out = ODP_PACKET_INVALID;
 	if (pc->in_place)
@@ -162,14 +172,8 @@ void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs,
 		p4odp_count_drop(pc, P4ODP_DROP_TRUNCATED);
 		return;
 	}
-	uint32_t queued = w->tx_n[port_index];
-	if (odp_unlikely(queued == P4ODP_BURST)) {
-		flush_port(w, port_index);
-		queued = 0;
-	}
 	w->tx[port_index][queued] = out;
 	w->tx_n[port_index] = (uint8_t)(queued + 1);
-	w->tx_pending |= UINT64_C(1) << port_index;
 }
 
 static void egress_copy(struct p4odp_pctx *pc, void *packet, const struct p4odp_copy *copy)

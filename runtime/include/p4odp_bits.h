@@ -270,8 +270,22 @@ static inline __attribute__((always_inline)) uint64_t p4odp_load_bits(const uint
 	return p4odp__load_bits_loop(buf, off, width);
 }
 
+/* The same, where all 8 bytes from the field's first one may be read (the
+ * parser checked that the packet holds them): one 8-byte load for any
+ * constant offset and width (the bytes of a MAC address would take two
+ * pieces), on which the compiler can see through a byte swap back, as an
+ * exact key's is.  Not for bytes just stored in parts (the load would wait
+ * for the stores). */
+static inline __attribute__((always_inline)) uint64_t p4odp_load_bits_in8(const uint8_t *buf, uint32_t off,
+									uint32_t width)
+{
+	if (p4odp__one_word(off, width))
+		return p4odp__be64(buf + (off >> 3)) >> (64 - (off & 7) - width) & p4odp_mask(width);
+	return p4odp__load_bits_loop(buf, off, width);
+}
+
 /* Write the low `width` (1..64) bits of `v` at bit offset `off` of `buf`, the
- * same way. */
+ * same way as p4odp_load_bits reads them. */
 static inline __attribute__((always_inline)) void p4odp_store_bits(uint8_t *buf, uint32_t off, uint32_t width,
 								   uint64_t v)
 {

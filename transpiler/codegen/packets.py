@@ -129,7 +129,7 @@ class Packets:
                 self.emit(f"p4odp_copy_bits({member}.b, 0, pc->data, pc->cursor + {offset}, {size});")
                 offset = f"{offset} + {size}"
                 continue
-            offset = f"{offset} + {self.field_io(f, dst, offset, load=True)}"
+            offset = f"{offset} + {self.field_io(f, dst, offset, load=True, checked=fixed)}"
         self.emit(f"{dst}._valid = 1;")
         self.emit(f"pc->cursor += {width};")
         if isinstance(target, ir.Member) and is_union(target.expr.type):
@@ -164,19 +164,20 @@ class Packets:
                   f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
         offset = 0
         for f in typ.fields:
-            offset += self.field_io(f, tmp, str(offset), load=True)
+            offset += self.field_io(f, tmp, str(offset), load=True, checked=width)
         if typ.kind == "header":
             self.emit(f"{tmp}._valid = 1;")
         return tmp
 
-    def field_io(self, f: t.Field, dst: str, offset: str, load: bool) -> int:
+    def field_io(self, f: t.Field, dst: str, offset: str, load: bool, checked: Optional[int] = None) -> int:
         """Load field `f` of `dst` from the packet at bit `offset` after the cursor, or emit it; the
-        bits it takes (a struct inside a header: its fields one after the other)."""
+        bits it takes (a struct inside a header: its fields one after the other).  `checked`: the
+        bits after the cursor that the packet is known to hold."""
         ftype = f.type
         if isinstance(ftype, t.StructLike) and ftype.kind == "struct":
             member, width = f"{dst}.{c_ident(f.name)}", 0
             for inner in ftype.fields:
-                width += self.field_io(inner, member, f"{offset} + {width}", load)
+                width += self.field_io(inner, member, f"{offset} + {width}", load, checked)
             return width
         if isinstance(ftype, t.Varbit) and not load:
             member = f"{dst}.{c_ident(f.name)}"
@@ -204,7 +205,9 @@ class Packets:
         if load:
             # At a whole byte the offset from the header's first byte is a constant the C compiler folds.
             at = f"pc->data + pc->cursor / 8, {offset}" if self.byte_aligned else f"pc->data, pc->cursor + {offset}"
-            value = f"p4odp_load_bits({at}, {width})"
+            load_bits = "p4odp_load_bits_in8" if self.byte_aligned and _pieces_in_8_bytes(offset, width, checked) \
+                else "p4odp_load_bits"
+            value = f"{load_bits}({at}, {width})"
             if ftype.signed:
                 value = f"p4odp_sext({value}, {width})"
             self.emit(f"{member} = {value};")
@@ -278,3 +281,14 @@ def _next_of(target: ir.Expression) -> Optional[ir.Expression]:
     if isinstance(target, ir.Member) and is_union(target.expr.type):
         return _next_of(target.expr)
     return None
+
+
+def _pieces_in_8_bytes(offset: str, width: int, checked: Optional[int]) -> bool:
+    """Whether the field of `width` bits at bit `offset` (a sum of constants, else not known) spans
+    3, 5, 6 or 7 bytes, which p4odp_load_bits reads in pieces, and the 8 bytes from its first one
+    lie within the first `checked` bits after the cursor (p4odp_load_bits_in8 reads them at once)."""
+    terms = [term.strip() for term in offset.split("+")]
+    if checked is None or not all(term.isdigit() for term in terms):
+        return False
+    bit = sum(map(int, terms))
+    return (bit % 8 + width + 7) // 8 in (3, 5, 6, 7) and bit // 8 + 8 <= checked // 8

@@ -309,11 +309,12 @@ static void switch_up(uint64_t ports, uint64_t small_rings, uint32_t packets)
 	sw.state = calloc(1, sizeof(struct fake_state));
 	CHECK(sw.state != NULL);
 	CHECK(p4odp_tables_init(&sw) == 0);
-	for (uint32_t i = 0; i < 2; i++)
-		CHECK(p4odp_worker_init(&workers[i], &sw, i) == 0);
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
 		if (ports >> i & 1)
 			open_port(i, small_rings >> i & 1 ? SMALL_RING : 0);
+	/* After the ports, as main.c: a worker's transmit batches are those of the open ports. */
+	for (uint32_t i = 0; i < 2; i++)
+		CHECK(p4odp_worker_init(&workers[i], &sw, i) == 0);
 }
 
 static void switch_down(void)
