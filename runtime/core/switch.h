@@ -85,8 +85,6 @@ struct p4odp_worker {
 	struct p4odp_switch *sw;
 	uint32_t id;		/* 0..n_workers-1: which queue of each port it owns */
 	void *state;		/* the program's per-worker extern state (counter cells) */
-	void *packet;		/* the program's per-packet state (program->packet_size bytes) */
-	void *replica;		/* a multicast replica's copy of it */
 	/* The copies queued per port, sent together at the end of a burst: tx_n[i]
 	 * of them in tx[i]; P4ODP_TX_CLOSED for a port that is not open, so that
 	 * sending tests one number for a full batch or no port. */

@@ -30,7 +30,6 @@ static const char *const drop_reasons[P4ODP_DROP_COUNT] = {
 int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t id)
 {
 	const struct p4odp_program *program = sw->program;
-	size_t size = program->packet_size ? program->packet_size : 1;
 
 	memset(w, 0, sizeof *w);
 	w->sw = sw;
@@ -44,9 +43,7 @@ int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t 
 		memset(w->state, 0, state_size);
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
 		w->tx_n[i] = p4odp_port_open(sw, i) ? 0 : P4ODP_TX_CLOSED;
-	w->packet = malloc(size);
-	w->replica = malloc(size);
-	return w->state && w->packet && w->replica ? 0 : -1;
+	return w->state ? 0 : -1;
 }
 
 static void flush_port(struct p4odp_worker *w, uint32_t port_index)
@@ -83,9 +80,7 @@ static void flush_all(struct p4odp_worker *w)
 void p4odp_worker_term(struct p4odp_worker *w)
 {
 	free(w->state);
-	free(w->packet);
-	free(w->replica);
-	w->state = w->packet = w->replica = NULL;
+	w->state = NULL;
 }
 
 void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason)
@@ -176,7 +171,7 @@ void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs,
 	w->tx_n[port_index] = (uint8_t)(queued + 1);
 }
 
-static void egress_copy(struct p4odp_pctx *pc, void *packet, const struct p4odp_copy *copy)
+static void egress_copy(struct p4odp_pctx *pc, struct p4odp_packet_state *packet, const struct p4odp_copy *copy)
 {
 	/* Each copy's drop is counted for its own reason: not the overflow of the one before. */
 	pc->out_overflow = 0;
@@ -188,9 +183,8 @@ static void egress_copy(struct p4odp_pctx *pc, void *packet, const struct p4odp_
  * the nodes were associated (BMv2's order), each egress on its own copy of
  * the state ingress left and its own copy of the received packet, which it
  * may rewrite in place as the only copy's egress does. */
-static void replicate(struct p4odp_pctx *pc, uint32_t group)
+static void replicate(struct p4odp_pctx *pc, uint32_t group, const struct p4odp_packet_state *packet)
 {
-	struct p4odp_worker *w = pc->worker;
 	const struct p4odp_switch *sw = pc->sw;
 	odp_packet_t received = pc->pkt;
 	uint32_t copies = 0;
@@ -207,12 +201,12 @@ static void replicate(struct p4odp_pctx *pc, uint32_t group)
 					p4odp_count_drop(pc, P4ODP_DROP_NO_BUFFER);
 					continue;
 				}
-				memcpy(w->replica, w->packet, p4odp_program.packet_size);
+				struct p4odp_packet_state replica = *packet;
 				pc->truncate_to = 0;
 				pc->pkt = own;
 				pc->data = odp_packet_data(own);
 				pc->in_place = 1;
-				egress_copy(pc, w->replica, &copy);
+				egress_copy(pc, &replica, &copy);
 				if (pc->in_place)  /* dropped: it never left */
 					odp_packet_free(own);
 			}
@@ -241,15 +235,18 @@ static bool process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt)
 		.in_port = port,
 	};
 
-	p4odp_program.ingress(&pc, w->packet);
+	/* A local: see struct p4odp_packet_state in p4odp_runtime.h. */
+	struct p4odp_packet_state packet;
+
+	p4odp_program.ingress(&pc, &packet);
 	if (pc.tm.mcast_group) {
-		replicate(&pc, pc.tm.mcast_group);
+		replicate(&pc, pc.tm.mcast_group, &packet);
 	} else if (pc.tm.drop) {
 		p4odp_count_drop(&pc, P4ODP_DROP_PROGRAM);
 	} else {
 		struct p4odp_copy copy = { pc.tm.port, 0, P4ODP_COPY_NORMAL };
 		pc.in_place = 1;
-		egress_copy(&pc, w->packet, &copy);
+		egress_copy(&pc, &packet, &copy);
 		return !pc.in_place;
 	}
 	return false;

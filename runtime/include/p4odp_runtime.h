@@ -13,8 +13,8 @@
  *   1. The worker receives a burst; it owns each packet (odp_packet_t).
  *   2. `ingress(pc, packet)` (parser, checksum verification, ingress) reads
  *      pc->data and fills `packet`, the program's per-packet state (headers and
- *      metadata, `packet_size` bytes of worker scratch), and pc->tm, what it asks
- *      of the traffic manager.  It never keeps nor frees the packet.
+ *      metadata: a struct p4odp_packet_state), and pc->tm, what it asks of the
+ *      traffic manager.  It never keeps nor frees the packet.
  *   3. The traffic manager (traffic_manager.c) turns pc->tm into copies: one to
  *      a port, one per replica of a multicast group, or none (a drop, counted by
  *      reason).
@@ -35,6 +35,12 @@
  *      port, which owns it until odp_pktout_send takes it or it is freed and
  *      counted.  The worker flushes every batch at the end of each burst,
  *      then frees, all at once, the received packets that did not leave.
+ *
+ * The program defines `struct p4odp_packet_state`, and the traffic manager,
+ * compiled in one unit with it (backend/build.py), keeps each packet's state
+ * in a local of that type: as long as no call takes its address, the
+ * compiler holds its fields in registers (so the program zeroes its parts by
+ * assignment, never with memset).
  *
  * Nothing on this path is global: a packet's state is in `pc`, a worker's in
  * `pc->worker` (and the program's counter cells in `pc->worker_state`, summed
@@ -78,6 +84,7 @@ enum p4odp_drop_reason {
 
 struct p4odp_switch;
 struct p4odp_worker;
+struct p4odp_packet_state;	/* the program's (see the top of this file) */
 
 /* v1model's HashAlgorithm, in its declaration order. */
 enum p4odp_hash_algorithm {
@@ -205,10 +212,9 @@ struct p4odp_program {
 	const struct p4odp_register_info *registers;
 	size_t state_size;	/* bytes of shared extern state the runtime allocates, zeroed */
 	size_t worker_state_size;	/* bytes of extern state per worker, zeroed */
-	size_t packet_size;	/* bytes of per-packet state between ingress and egress */
 	/* The two halves of the pipeline (see the top of this file). */
-	void (*ingress)(struct p4odp_pctx *pc, void *packet);
-	bool (*egress)(struct p4odp_pctx *pc, void *packet, const struct p4odp_copy *copy);
+	void (*ingress)(struct p4odp_pctx *pc, struct p4odp_packet_state *packet);
+	bool (*egress)(struct p4odp_pctx *pc, struct p4odp_packet_state *packet, const struct p4odp_copy *copy);
 	/* NULL, or: build from a received packet the keys of the tables whose key is
 	 * bytes of it and prefetch what their lookups read (p4odp_prefetch_lookup);
 	 * called for a whole burst before the burst runs. */

@@ -119,5 +119,5 @@ V1Switch(P(), Nop(), Ing(), Eg(), Nop(), Dep()) main;
                           text=True, check=True).stdout
     burst = dump[dump.index("<p4odp_tm_burst>:"):]
     burst = burst[:burst.index("\n\n")]
-    assert "memset(&p->meta, 0, sizeof p->meta);" in (out / "datapath.c").read_text()
+    assert "p->meta = (struct p4_meta_t){0};" in (out / "datapath.c").read_text()
     assert not re.search(r"\brep (stos|movs)", burst), "a rep string instruction in p4odp_tm_burst"

@@ -4,6 +4,8 @@ Builds tests/runtime/c/tm_test.c, which defines its own `p4odp_program`, with th
 sources (runtime/core but main.c, runtime/tables but the benchmark) and the bundled ODP's (as
 its Makefile lists them), with -Werror and, when the compiler has them, AddressSanitizer and
 UBSan; runs each sub-test of tm_test as a case of its own. See tm_test.c for what each checks.
+As in a switch, tm_test.c and the runtime's per-packet sources are one translation unit (the
+traffic manager keeps the program's struct p4odp_packet_state in a local).
 """
 
 import os
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from p4odp.backend.build import PER_PACKET_SOURCES
 from support import ODP_DIR, SANITIZE, SANITIZER_REPORTS, require_command
 
 RUNTIME = Path(__file__).resolve().parents[2] / "runtime"
@@ -46,13 +49,16 @@ def tm_test(tmp_path_factory):
                             capture_output=True, text=True, timeout=TIMEOUT).stdout.split()
     odp_sources = [str(ODP_DIR / word) for word in listed if word.endswith(".c")]
     defines = [word for word in listed if word.startswith("-D")]
-    runtime = sorted(str(p) for p in (RUNTIME / "core").glob("*.c") if p.name != "main.c")
+    per_packet = [RUNTIME / "core" / name for name in PER_PACKET_SOURCES]
+    unit = out / "tm_unit.c"
+    unit.write_text("".join(f'#include "{path}"\n' for path in (SOURCE, *per_packet)))
+    runtime = sorted(str(p) for p in (RUNTIME / "core").glob("*.c") if p.name != "main.c" and p not in per_packet)
     runtime += sorted(str(p) for p in (RUNTIME / "tables").glob("*.c") if not p.name.startswith("bench"))
     sanitize = _sanitizers_work(cc, out)
     prog = out / "tm_test"
     subprocess.run([*cc, "-std=gnu11", "-pthread", *WARNINGS, "-O1", "-g", *(SANITIZE if sanitize else []),
                     "-I", str(RUNTIME / "include"), "-I", str(RUNTIME / "core"), "-I", str(ODP_DIR / "include"),
-                    "-DP4ODP_ODP_BUNDLED", *defines, str(SOURCE), *runtime, *odp_sources, "-o", str(prog)],
+                    "-DP4ODP_ODP_BUNDLED", *defines, str(unit), *runtime, *odp_sources, "-o", str(prog)],
                    check=True, timeout=TIMEOUT)
     return prog, {**os.environ, **(SANITIZER_ENV if sanitize else {})}
 

@@ -7,7 +7,9 @@ parser marks each header invalid (and zeroes the stacks' `_next` and anything in
 that is not a header); `clear_invalid` after it zeroes the headers the parser left invalid, so
 that the controls read zeros from every header the packet does not have, as before.  Only the
 parser itself could see an earlier packet's values: in a header it reads before extracting it,
-whose value the P4 specification leaves unspecified.
+whose value the P4 specification leaves unspecified.  A header is zeroed by assigning it a zero
+value, not with memset: the traffic manager keeps the headers in a local whose fields the compiler
+holds in registers only while no call takes its address (p4odp_runtime.h).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def _walk(typ: t.Type, path: str, reset: list[str], clear: list[str]) -> None:
         typ = tuple_struct(typ)
     if isinstance(typ, t.StructLike) and typ.kind == "header":
         reset.append(f"{path}._valid = 0;")
-        clear.append(f"if (!{path}._valid) memset(&{path}, 0, sizeof {path});")
+        clear.append(f"if (!{path}._valid) {path} = (__typeof__({path})){{0}};")
     elif isinstance(typ, t.StructLike):  # a struct or a header union: its members one by one
         for f in typ.fields:
             _walk(f.type, f"{path}.{c_ident(f.name)}", reset, clear)

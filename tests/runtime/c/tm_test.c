@@ -70,8 +70,9 @@ enum egress_rule {
 	EGRESS_BY_RID,		/* by rid % 3: 0 sends, 1 emits too many header bits, 2 drops */
 };
 
-/* The per-packet state ingress fills (program->packet_size bytes). */
-struct fake_packet {
+/* The per-packet state ingress fills, which the traffic manager keeps in a
+ * local of this type (p4odp_runtime.h). */
+struct p4odp_packet_state {
 	uint32_t seq;
 	uint32_t target;
 	uint32_t in_port;
@@ -120,7 +121,7 @@ static void put32(uint8_t *p, uint32_t v)
 
 /* The state ingress makes of a packet: egress recomputes it to see whether
  * its copy is intact. */
-static void fake_state_of(const uint8_t *d, uint32_t len, uint32_t in_port, struct fake_packet *p)
+static void fake_state_of(const uint8_t *d, uint32_t len, uint32_t in_port, struct p4odp_packet_state *p)
 {
 	memset(p, 0, sizeof *p);
 	p->action = d[AT_ACTION];
@@ -135,9 +136,8 @@ static void fake_state_of(const uint8_t *d, uint32_t len, uint32_t in_port, stru
 		p->scratch[i] = (uint8_t)(p->seq * 31 + i);
 }
 
-static void fake_ingress(struct p4odp_pctx *pc, void *packet)
+static void fake_ingress(struct p4odp_pctx *pc, struct p4odp_packet_state *p)
 {
-	struct fake_packet *p = packet;
 
 	CHECK(pc->sw && pc->worker && pc->worker->sw == pc->sw && pc->state == pc->sw->state);
 	CHECK(pc->data == odp_packet_data(pc->pkt) && pc->len == odp_packet_len(pc->pkt));
@@ -177,9 +177,9 @@ static uint64_t port_sent(const struct p4odp_switch *sw, uint32_t port)
  * replica), deparses through p4odp_emit_room, ends in p4odp_send.  It leaves
  * pc->out_overflow alone unless it runs out of room: telling one copy's drop
  * from the next is the TM's job. */
-static bool fake_egress(struct p4odp_pctx *pc, void *packet, const struct p4odp_copy *copy)
+static bool fake_egress(struct p4odp_pctx *pc, struct p4odp_packet_state *p, const struct p4odp_copy *copy)
 {
-	struct fake_packet *p = packet, want;
+	struct p4odp_packet_state want;
 	uint8_t out[P4ODP_MAX_HEADER_BITS / 8];
 
 	((struct fake_state *)pc->state)->egress_calls++;
@@ -221,7 +221,6 @@ static bool fake_egress(struct p4odp_pctx *pc, void *packet, const struct p4odp_
 const struct p4odp_program p4odp_program = {
 	.name = "tm_test",
 	.state_size = sizeof(struct fake_state),
-	.packet_size = sizeof(struct fake_packet),
 	.ingress = fake_ingress,
 	.egress = fake_egress,
 };
