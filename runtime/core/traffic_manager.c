@@ -264,9 +264,11 @@ __attribute__((flatten)) void p4odp_tm_burst(struct p4odp_worker *w, uint32_t po
 	if (p4odp_program.prefetch)
 		for (uint32_t i = 0; i < n; i++)
 			p4odp_program.prefetch(w->sw, odp_packet_data(pkts[i]), odp_packet_len(pkts[i]));
+	/* Every packet's first bytes on their way to the cache (32 lines: a loop of
+	 * its own costs less than a prefetch a few packets ahead in the next one). */
+	for (uint32_t i = 0; i < n; i++)
+		__builtin_prefetch(odp_packet_data(pkts[i]));
 	for (uint32_t i = 0; i < n; i++) {
-		if (i + 2 < n)
-			__builtin_prefetch(odp_packet_data(pkts[i + 2]));
 		/* The datapath reads a packet as one buffer; a system ODP may hand in
 		 * frames longer than a segment (pcap records, GRO) in several. */
 		if (odp_unlikely(odp_packet_is_segmented(pkts[i])))
