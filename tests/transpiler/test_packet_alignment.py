@@ -44,3 +44,21 @@ def test_fields_of_an_aligned_block_are_read_and_written_at_constant_offsets(tmp
                                                              "pkt.extract(hdr.h); transition accept; }"))
     c = generate_c(unaligned, str(source), Diagnostics())["datapath.c"]
     assert "p4odp_load_bits(pc->data, pc->cursor + 0 + 8, 8)" in c
+
+
+def test_a_field_of_several_pieces_is_one_8_byte_load_where_the_length_check_covers_8_bytes(tmp_path: Path):
+    """p4odp_load_bits reads a 6-byte field as 4 + 2 bytes; where the header's length check
+    covers the 8 bytes from its first, p4odp_load_bits_in8 reads them at once; never past it."""
+    globals = "header m_t { bit<48> x; bit<48> y; bit<8> z; }"  # 13 bytes
+    parser = """state start {
+        m_t m;
+        pkt.extract(m);
+        pkt.extract(hdr.h);
+        hdr.h.a = (bit<8>)(m.x ^ m.y) ^ m.z;
+        transition accept;
+    }"""
+    program = load(tmp_path, v1model(globals=globals, parser=parser))
+    c = generate_c(program, str(tmp_path / "prog.p4"), Diagnostics())["datapath.c"]
+    assert "p4odp_load_bits_in8(pc->data + pc->cursor / 8, 0, 48)" in c  # bytes 0-7 of 13
+    assert "p4odp_load_bits(pc->data + pc->cursor / 8, 0 + 48, 48)" in c  # bytes 6-13: one past the header
+    assert "p4odp_load_bits(pc->data + pc->cursor / 8, 0 + 48 + 48, 8)" in c  # one byte: one load anyway
