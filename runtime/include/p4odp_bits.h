@@ -644,11 +644,12 @@ static inline uint32_t p4odp_csum16_add(uint32_t sum, const uint8_t *data, uint3
 
 static inline uint16_t p4odp_csum16_finish(uint32_t sum)
 {
-	/* Two end-around folds, no loop: the first leaves at most 0x1fffe, whose
-	 * carry the second adds into the low 16 bits. */
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum += sum >> 16;
-	return (uint16_t)~sum;
+	/* The end-around sum of the two halves lands in the high half (Linux's
+	 * csum_fold): added to itself with its halves swapped, the low half's
+	 * carry goes into the high one.  The same 16 bits as folding twice, for
+	 * every 32-bit sum (checked over all of them). */
+	sum += sum >> 16 | sum << 16;
+	return (uint16_t)~(sum >> 16);
 }
 
 #endif /* P4ODP_BITS_H_ */
