@@ -157,16 +157,15 @@ typedef struct _odp_pktio_ops_t {
 	int (*stop)(_odp_pktio_entry_t *e);
 	/* Receive on queue q: number of packets, <0 on failure. The caller
 	 * marks the input interface, counts packets and octets (but see
-	 * device_counts_octets), and drops (and counts as discards) chained
-	 * mbufs; the driver counts its own discards and errors. */
+	 * queue_octets), and drops (and counts as discards) chained mbufs; the
+	 * driver counts its own discards and errors. */
 	int (*recv)(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num);
 	/* Send on queue q: number of packets consumed. The driver counts all
 	 * output counters. */
 	int (*send)(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], int num);
-	/* The device counts the octets in and out itself (the stats hook adds
-	 * them), so nobody sums lengths per packet. */
-	uint8_t device_counts_octets;
-	/* With device_counts_octets: the octets of input (in) or output queue q. */
+	/* Optional, for a device that counts the octets in and out itself (its
+	 * stats hook adds the totals), so that nobody sums lengths per packet:
+	 * the octets of its input (in) or output queue q. */
 	uint64_t (*queue_octets)(_odp_pktio_entry_t *e, int in, int q);
 	/* Optional: block up to ns until queue q may have input. */
 	void (*wait)(_odp_pktio_entry_t *e, int q, uint64_t ns);

@@ -533,8 +533,7 @@ uint32_t _odp_flow_hash(const uint8_t *d, uint32_t len)
 /* Packets i to n of a receive, packets[i] chained: the chained ones freed and
  * counted as discards, the others marked as odp_pktin_recv() marks them and
  * moved up behind the first i.  How many packets are left. */
-static int drop_chained(_odp_pktio_entry_t *e, _odp_pktio_queue_t *q, odp_packet_t packets[], int i, int n,
-			uint64_t *octets)
+static int drop_chained(_odp_pktio_entry_t *e, _odp_pktio_queue_t *q, odp_packet_t packets[], int i, int n)
 {
 	int kept = i;
 
@@ -544,18 +543,25 @@ static int drop_chained(_odp_pktio_entry_t *e, _odp_pktio_queue_t *q, odp_packet
 			continue;
 		}
 		_odp_pkt_set_input_index(packets[i], e->index);
-		*octets += _odp_pkt_len(packets[i]);
 		packets[kept++] = packets[i];
 	}
 	_odp_stat_add(&q->discards, (uint64_t)(n - kept));
 	return kept;
 }
 
+static uint64_t sum_lengths(const odp_packet_t packets[], int n)
+{
+	uint64_t octets = 0;
+
+	for (int i = 0; i < n; i++)
+		octets += _odp_pkt_len(packets[i]);
+	return octets;
+}
+
 int odp_pktin_recv(odp_pktin_queue_t queue, odp_packet_t packets[], int num)
 {
 	_odp_pktio_entry_t *e = _odp_pktio_entry(queue.pktio);
 	_odp_pktio_queue_t *q;
-	uint64_t octets = 0;
 	int n, i, input;
 
 	if (odp_unlikely(!e || (unsigned int)queue.index >= e->num_in || num < 0))
@@ -572,21 +578,14 @@ int odp_pktin_recv(odp_pktin_queue_t queue, odp_packet_t packets[], int num)
 	n = e->ops->recv(e, queue.index, packets, num);
 	/* A local: the stores to the packets below could alias e->index. */
 	input = e->index;
-	if (e->ops->device_counts_octets) {
-		for (i = 0; i < n && !_odp_pkt_chained(packets[i]); i++)
-			_odp_pkt_set_input_index(packets[i], input);
-	} else {
-		for (i = 0; i < n && !_odp_pkt_chained(packets[i]); i++) {
-			_odp_pkt_set_input_index(packets[i], input);
-			octets += _odp_pkt_len(packets[i]);
-		}
-	}
+	for (i = 0; i < n && !_odp_pkt_chained(packets[i]); i++)
+		_odp_pkt_set_input_index(packets[i], input);
 	if (odp_unlikely(i < n))
-		n = drop_chained(e, q, packets, i, n, &octets);
+		n = drop_chained(e, q, packets, i, n);
 	if (n > 0) {
 		_odp_stat_add(&q->packets, (uint64_t)n);
-		if (!e->ops->device_counts_octets)
-			_odp_stat_add(&q->octets, octets);
+		if (!e->ops->queue_octets)  /* else the device counts them */
+			_odp_stat_add(&q->octets, sum_lengths(packets, n));
 	}
 	if (q->mt)
 		odp_spinlock_unlock(&q->lock);
@@ -834,7 +833,7 @@ int odp_pktio_stats(odp_pktio_t pktio, odp_pktio_stats_t *stats)
 
 static uint64_t queue_octets(_odp_pktio_entry_t *e, int in, int q)
 {
-	if (e->ops->device_counts_octets)
+	if (e->ops->queue_octets)
 		return e->ops->queue_octets(e, in, q);
 	return _odp_stat_get(in ? &e->in[q].octets : &e->out[q].octets);
 }

@@ -324,7 +324,6 @@ const _odp_pktio_ops_t _odp_pktio_dpdk_ops = {
 	.stop = dpdk_stop,
 	.recv = dpdk_recv,
 	.send = dpdk_send,
-	.device_counts_octets = 1,
 	.queue_octets = dpdk_queue_octets,
 	.input_done = dpdk_input_done,
 	.mac_addr = dpdk_mac_addr,
