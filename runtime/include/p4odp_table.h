@@ -264,7 +264,7 @@ static inline void p4odp_table_prefetch(const struct p4odp_table *t, const uint8
 
 /*
  * A cuckoo bucket: one cache line, 7 slots. Byte i of tags is the 8-bit
- * tag of slot i (0: empty); obj[i] points to an immutable object holding
+ * tag of slot i (0: empty; byte 7, of no slot, always 0); obj[i] points to an immutable object holding
  * its key as 64-bit words at the table's key_off. Objects are entries
  * (exact tables) or tuple-space nodes.
  */
@@ -477,7 +477,8 @@ static inline uint64_t p4odp__tag_match(uint64_t tags, uint64_t pat)
 {
 	__m128i eq = _mm_cmpeq_epi8(_mm_cvtsi64_si128((long long)tags), _mm_cvtsi64_si128((long long)pat));
 
-	return (uint64_t)_mm_movemask_epi8(eq) & ((1u << P4ODP__WAYS) - 1);
+	/* Byte 7 of tags is 0, no tag (bit 7 set): its bit is never set. */
+	return (uint8_t)_mm_movemask_epi8(eq);
 }
 
 static inline unsigned p4odp__tag_slot(uint64_t m)
