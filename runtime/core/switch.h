@@ -74,6 +74,9 @@ static inline bool p4odp_port_open(const struct p4odp_switch *sw, uint32_t port)
 	return port < P4ODP_MAX_PORTS && sw->open_ports >> port & 1;
 }
 
+#define P4ODP_TX_PORT_NUMBERS 512
+_Static_assert(P4ODP_MAX_PORTS <= P4ODP_TX_PORT_NUMBERS, "tx_n has every port");
+
 /* tx_n of a port that is not open: more than a full batch. */
 #define P4ODP_TX_CLOSED 0xFF
 _Static_assert(P4ODP_BURST < P4ODP_TX_CLOSED, "a batch count never reads as a closed port");
@@ -87,9 +90,12 @@ struct p4odp_worker {
 	void *state;		/* the program's per-worker extern state (counter cells) */
 	/* The copies queued per port, sent together at the end of a burst: tx_n[i]
 	 * of them in tx[i]; P4ODP_TX_CLOSED for a port that is not open, so that
-	 * sending tests one number for a full batch or no port. */
-	uint8_t tx_n[P4ODP_MAX_PORTS];
+	 * sending tests one number for a full batch or no port.  tx_n has every
+	 * 9-bit port number (v1model's egress_spec): a send to one needs no
+	 * bounds check. */
+	uint8_t tx_n[P4ODP_TX_PORT_NUMBERS];
 	odp_packet_t tx[P4ODP_MAX_PORTS][P4ODP_BURST];
+	odp_pktout_queue_t out[P4ODP_MAX_PORTS];	/* its queue of each open port */
 	uint64_t received[P4ODP_MAX_PORTS];
 	uint64_t sent[P4ODP_MAX_PORTS];
 	uint64_t drops[P4ODP_DROP_COUNT];

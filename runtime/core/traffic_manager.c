@@ -41,15 +41,21 @@ int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t 
 	w->state = aligned_alloc(ODP_CACHE_LINE_SIZE, state_size ? state_size : ODP_CACHE_LINE_SIZE);
 	if (w->state)
 		memset(w->state, 0, state_size);
-	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
-		w->tx_n[i] = p4odp_port_open(sw, i) ? 0 : P4ODP_TX_CLOSED;
+	memset(w->tx_n, P4ODP_TX_CLOSED, sizeof w->tx_n);
+	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
+		const struct p4odp_port *port = &sw->ports[i];
+
+		if (p4odp_port_open(sw, i)) {
+			w->tx_n[i] = 0;
+			w->out[i] = port->out[id % port->n_out];
+		}
+	}
 	return w->state ? 0 : -1;
 }
 
 static void flush_port(struct p4odp_worker *w, uint32_t port_index)
 {
-	const struct p4odp_port *port = &w->sw->ports[port_index];
-	odp_pktout_queue_t queue = port->out[w->id % port->n_out];
+	odp_pktout_queue_t queue = w->out[port_index];
 	odp_packet_t *batch = w->tx[port_index];
 	uint32_t n = w->tx_n[port_index], done = 0;
 
@@ -143,7 +149,7 @@ void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs,
 {
 	struct p4odp_worker *w = pc->worker;
 	uint32_t consumed = pc->cursor / 8 < pc->len ? pc->cursor / 8 : pc->len;
-	uint32_t queued = port_index < P4ODP_MAX_PORTS ? w->tx_n[port_index] : P4ODP_TX_CLOSED;
+	uint32_t queued = port_index < P4ODP_TX_PORT_NUMBERS ? w->tx_n[port_index] : P4ODP_TX_CLOSED;
 
 	if (odp_unlikely(queued >= P4ODP_BURST)) {
 		if (queued == P4ODP_TX_CLOSED) {

@@ -28,7 +28,6 @@
 
 #include "odp_dpdk_internal.h"
 
-#define BURST        32
 #define RX_DESC      1024
 #define TX_DESC      1024
 /* The RX rings of all DPDK ports, and their TX rings, hold at most this share
@@ -190,37 +189,22 @@ static int dpdk_stop(_odp_pktio_entry_t *e)
 }
 
 /* Chained mbufs are left to odp_pktin_recv(), which drops them. */
+/* One burst of the device's each: ODP's receive and send may do fewer than
+ * asked, and the callers loop when they want more. */
 static int dpdk_recv(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num)
 {
 	dpdk_priv_t *priv = e->priv;
-	struct rte_mbuf **m = (struct rte_mbuf **)(void *)pkts;
-	int got = 0;
 
-	while (got < num) {
-		uint16_t want = (uint16_t)RTE_MIN(num - got, BURST);
-		uint16_t n = rte_eth_rx_burst(priv->port, (uint16_t)q, m + got, want);
-
-		got += n;
-		if (n < want)
-			break;
-	}
-	return got;
+	return rte_eth_rx_burst(priv->port, (uint16_t)q, (struct rte_mbuf **)(void *)pkts,
+				(uint16_t)RTE_MIN(num, UINT16_MAX));
 }
 
 static int dpdk_send(_odp_pktio_entry_t *e, int q, const odp_packet_t pkts[], int num)
 {
 	dpdk_priv_t *priv = e->priv;
-	struct rte_mbuf **m = (struct rte_mbuf **)(uintptr_t)pkts;
-	int sent = 0;
+	int sent = rte_eth_tx_burst(priv->port, (uint16_t)q, (struct rte_mbuf **)(uintptr_t)pkts,
+				    (uint16_t)RTE_MIN(num, UINT16_MAX));
 
-	while (sent < num) {
-		uint16_t n = (uint16_t)RTE_MIN(num - sent, BURST);
-		uint16_t done = rte_eth_tx_burst(priv->port, (uint16_t)q, m + sent, n);
-
-		sent += done;
-		if (done < n)
-			break;
-	}
 	/* The octets are the device's (dpdk_stats). */
 	_odp_pktio_tx_count(e, q, (uint64_t)sent, 0);
 	return sent;
