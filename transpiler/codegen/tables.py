@@ -77,7 +77,13 @@ class Tables:
             self.count_hit(layout, hit)
             self.emit(f"{run} = entry->action_id;")
             data = "entry->data"
-        self.emit(f"switch ({run}) {{")
+        likely = next((a.id for a in layout.actions if a.id != layout.default_action), None)
+        if likely is None or layout.structure in ("code", "empty"):
+            self.emit(f"switch ({run}) {{")
+        else:
+            # Lookups that find an entry are the common case: its first action other than
+            # the default is tested first.
+            self.emit(f"switch (__builtin_expect({run}, {likely})) {{")
         for action in layout.actions:
             self.emit(f"case {action.id}: {{")
             self.indent += 1
