@@ -62,6 +62,8 @@
 /* Room for the headers a deparser emits, in bits. */
 #define P4ODP_MAX_HEADER_BITS (2048 * 8)
 #define P4ODP_MAX_PORTS 64
+/* Sums of packet bytes that one packet's checksums share (struct p4odp_pctx). */
+#define P4ODP_CSUM_RUNS 4
 
 /* Why the switch dropped a packet or one copy of it: X(NAME, description).
  * Each worker counts them; the switch prints the totals at exit. */
@@ -135,6 +137,10 @@ struct p4odp_pctx {
 	uint8_t in_place;	/* pkt is this copy's own and has not left; p4odp_send clears it
 				   when it does, and the worker no longer owns pkt */
 	uint64_t truncate_to;	/* 0, or 1 + the length truncate() cut this copy to when it is sent */
+	/* Sums of runs of the bytes as received that a checksum made, for a later
+	 * one of the same bytes (csum_runs[i] when bit i of csum_known is set). */
+	uint8_t csum_known;
+	uint32_t csum_runs[P4ODP_CSUM_RUNS];
 	uint8_t *out;		/* where the deparser writes headers */
 	uint32_t out_bits;
 	struct p4odp_tm_request tm;

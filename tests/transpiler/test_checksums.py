@@ -28,10 +28,14 @@ def test_ipv4_words_of_fields_nothing_writes_come_from_the_packet(tmp_path: Path
         # IPv4 after 14 bytes of Ethernet: its first 8 bytes, then the addresses (bytes 12-19);
         # the word of TTL (written by ingress) and protocol from the fields; hdrChecksum is not summed.
         assert "p4odp_csum16_acc(acc" in block and "pc->data + 14, 8)" in block and "pc->data + 26, 8)" in block
-        fast = block.split("} else {")[0]
+        fast, invalid = block.rsplit("} else {", 1)
         assert ".ipv4.ttl)" in fast and ".ipv4.protocol)" in fast and ".ipv4.srcAddr)" not in fast
         # An invalid header is not in the packet: its fields are summed.
-        assert ".ipv4.srcAddr)" in block.split("} else {")[1]
+        assert ".ipv4.srcAddr)" in invalid
+        # The sum of the packet's bytes is kept for the other checksum of the same bytes, and taken
+        # from there when the other one kept it.
+        assert "if (pc->csum_known & 0x1)" in fast and "= pc->csum_runs[0];" in fast
+        assert "pc->csum_runs[0] = sum" in fast and "pc->csum_known |= 0x1;" in fast
 
 
 def test_fields_out_of_packet_order_and_unaligned_words_come_from_values(tmp_path: Path):

@@ -6,6 +6,11 @@ fields nothing writes are those of the packet's own bytes there (passes/_csum16_
 adding the bytes (a few native loads) costs a fraction of loading, shifting and masking each
 field; the other words come from the field values.  An IPv4 header checksum then reads 16 of
 its 18 bytes from the packet and builds one word (TTL and protocol) from fields.
+
+The sum of such runs of bytes is kept in the packet's context (pc->csum_runs): a checksum of the
+same bytes later in the pipeline, as the update of the header a verify checked, adds it again
+without reading them.  The bytes are those the packet was received with until the deparser writes
+them, after the last checksum.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ if TYPE_CHECKING:
     from p4odp.transpiler.codegen.function import FunctionContext
 
 __all__ = ["csum16_sum"]
+
+CSUM_RUNS = 4  # P4ODP_CSUM_RUNS: the sums struct p4odp_pctx keeps
 
 
 def csum16_sum(ctx: FunctionContext, elements: list) -> str:
@@ -36,11 +43,7 @@ def csum16_sum(ctx: FunctionContext, elements: list) -> str:
     ctx.emit(f"uint32_t {total};")
     ctx.emit(f"if ({header}._valid) {{")  # its bytes are in the packet; an invalid one's fields are not
     ctx.indent += 1
-    acc = ctx.temp("acc")
-    ctx.emit(f"uint64_t {acc} = 0;")
-    for byte, length in words.runs:
-        ctx.emit(f"{acc} = p4odp_csum16_acc({acc}, pc->data + {byte}, {length});")
-    ctx.emit(f"{total} = p4odp_csum16_fold({acc});")
+    _runs_sum(ctx, words.runs, total)
     if words.field_words:
         values = _field_values(ctx, elements, words.field_words)
         for start in words.field_words:
@@ -52,6 +55,30 @@ def csum16_sum(ctx: FunctionContext, elements: list) -> str:
     ctx.indent -= 1
     ctx.emit("}")
     return total
+
+
+def _runs_sum(ctx: FunctionContext, runs: tuple, total: str) -> None:
+    """Set `total` to the folded sum of the packet's bytes in `runs`: the one an earlier checksum
+    kept, or a new one, kept for a later checksum (while pc->csum_runs has room)."""
+    known = ctx.gen.csum_runs
+    if runs not in known and len(known) < CSUM_RUNS:
+        known.append(runs)
+    index = known.index(runs) if runs in known else None
+    if index is not None:
+        ctx.emit(f"if (pc->csum_known & {1 << index:#x}) {{")
+        ctx.emit(f"	{total} = pc->csum_runs[{index}];")
+        ctx.emit("} else {")
+        ctx.indent += 1
+    acc = ctx.temp("acc")
+    ctx.emit(f"uint64_t {acc} = 0;")
+    for byte, length in runs:
+        ctx.emit(f"{acc} = p4odp_csum16_acc({acc}, pc->data + {byte}, {length});")
+    ctx.emit(f"{total} = p4odp_csum16_fold({acc});")
+    if index is not None:
+        ctx.emit(f"pc->csum_runs[{index}] = {total};")
+        ctx.emit(f"pc->csum_known |= {1 << index:#x};")
+        ctx.indent -= 1
+        ctx.emit("}")
 
 
 def _field_values(ctx: FunctionContext, elements: list, words: Optional[tuple] = None) -> list:

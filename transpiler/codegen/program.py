@@ -50,6 +50,8 @@ class Generator:
         self.registers: list[CRegister] = []
         self.errors: list[str] = []
         self.tmp = itertools.count()
+        # csum16_sum's runs of packet bytes, by their index in pc->csum_runs (checksums.py).
+        self.csum_runs: list[tuple] = []
         self.architecture: Architecture
 
     # ------------------------------------------------------------------
