@@ -57,6 +57,14 @@ class Unsupported(Exception):
         self.loc = loc
 
 
+class Refused(Unsupported):
+    """A construct the architecture does not allow, which p4c's back end for it refuses too."""
+
+    def __init__(self, loc: Loc, what: str) -> None:
+        Exception.__init__(self, what)
+        self.loc = loc
+
+
 class Diagnostics:
     """Collects diagnostics; the caller decides when errors stop the run."""
 

@@ -81,6 +81,15 @@ class CCounter:
 
 
 @dataclass
+class CMeter:
+    name: str  # control-plane name
+    size: int
+    member: str  # its cells in `struct p4_state`: struct p4odp_meter member[size]
+    table: int = -1  # a direct meter: the index of its table, whose entry indexes are its cells'
+    bytes: bool = False  # meters bytes (else packets)
+
+
+@dataclass
 class CRegister:
     name: str  # control-plane name
     size: int
@@ -109,3 +118,4 @@ class CProgram:
     # The fields of the architecture's metadata the program reads, sorted (unread-fields pass): the only
     # ones the pipeline sets; None when it may read any.
     metadata_read: Optional[tuple] = None
+    meters: list[CMeter] = field(default_factory=list)  # the meter arrays whose rates the control plane sets

@@ -10,6 +10,9 @@
  *   counter_read COUNTER INDEX / counter_write COUNTER INDEX PACKETS BYTES / counter_reset COUNTER
  *     (a direct counter's INDEX is an entry handle of its table)
  *   register_read REGISTER INDEX / register_write REGISTER INDEX VALUE / register_reset REGISTER
+ *   meter_array_set_rates METER CIR:CBS PIR:PBS / meter_set_rates METER INDEX CIR:CBS PIR:PBS /
+ *   meter_get_rates METER INDEX  (rates in units per microsecond, bursts in units; a direct
+ *     meter's INDEX is an entry handle of its table)
  *
  * Keys: exact `V`, lpm `V/LEN`, ternary `V&&&MASK`, range `LOW->HIGH`,
  * optional `V` or `V&&&MASK`.  Values: decimal, 0x hex, 0b binary, MAC
@@ -451,19 +454,35 @@ static void zero_cells(struct p4odp_switch *sw, const struct p4odp_counter_info 
 			__atomic_store_n(&counter_cell(sw, info, k, first)[i], 0, __ATOMIC_RELAXED);
 }
 
-/* Zero the direct counter cells of table `ti`'s entry index `index` (UINT64_MAX: all) once no
- * worker can still be counting the entry that left it (a grace period): the next entry given
- * that index starts from 0, as on BMv2.  A table has one direct counter at most. */
-static void clear_direct_counts(struct p4odp_switch *sw, int ti, uint64_t index)
+static struct p4odp_meter *meter_cell(struct p4odp_switch *sw, const struct p4odp_meter_info *info, uint64_t index)
 {
-	for (uint32_t ci = 0; ci < sw->program->n_counters; ci++) {
-		const struct p4odp_counter_info *info = &sw->program->counters[ci];
-		if (info->table == ti) {
-			p4odp_rcu_synchronize(sw->rcu);
-			zero_cells(sw, info, index == UINT64_MAX ? 0 : (uint32_t)index, index == UINT64_MAX ? info->size : 1);
-			return;
-		}
-	}
+	return (struct p4odp_meter *)((char *)sw->state + info->offset) + (uint32_t)index;
+}
+
+/* Zero the direct counter and meter cells of table `ti`'s entry index `index` (UINT64_MAX: all)
+ * once no worker can still be counting or metering the entry that left it (a grace period):
+ * the next entry given that index starts from 0 and an unconfigured meter, as on BMv2.  A table
+ * has one direct counter and one direct meter at most. */
+static void clear_direct_state(struct p4odp_switch *sw, int ti, uint64_t index)
+{
+	const struct p4odp_counter_info *counter = NULL;
+	const struct p4odp_meter_info *meter = NULL;
+	uint32_t first = index == UINT64_MAX ? 0 : (uint32_t)index;
+
+	for (uint32_t ci = 0; ci < sw->program->n_counters; ci++)
+		if (sw->program->counters[ci].table == ti)
+			counter = &sw->program->counters[ci];
+	for (uint32_t mi = 0; mi < sw->program->n_meters; mi++)
+		if (sw->program->meters[mi].table == ti)
+			meter = &sw->program->meters[mi];
+	if (!counter && !meter)
+		return;
+	p4odp_rcu_synchronize(sw->rcu);
+	if (counter)
+		zero_cells(sw, counter, first, index == UINT64_MAX ? counter->size : 1);
+	if (meter)
+		memset(meter_cell(sw, meter, first), 0,
+		       (index == UINT64_MAX ? meter->size : 1) * sizeof(struct p4odp_meter));
 }
 
 static int cmd_table_delete(struct p4odp_switch *sw, struct command *c)
@@ -477,7 +496,7 @@ static int cmd_table_delete(struct p4odp_switch *sw, struct command *c)
 	if (p4odp_table_delete(sw->tables[ti].table, handle))
 		return fail(c, "table %s has no entry with handle %lld", sw->program->tables[ti].name,
 			    (long long)handle);
-	clear_direct_counts(sw, ti, (uint64_t)handle);
+	clear_direct_state(sw, ti, (uint64_t)handle);
 	return 0;
 }
 
@@ -489,7 +508,7 @@ static int cmd_table_clear(struct p4odp_switch *sw, struct command *c)
 	if (ti < 0)
 		return -1;
 	p4odp_table_clear(sw->tables[ti].table);
-	clear_direct_counts(sw, ti, UINT64_MAX);
+	clear_direct_state(sw, ti, UINT64_MAX);
 	return 0;
 }
 
@@ -751,6 +770,157 @@ static int cmd_register_reset(struct p4odp_switch *sw, struct command *c)
 	return 0;
 }
 
+static const char *meter_name(const struct p4odp_program *p, uint32_t i)
+{
+	return p->meters[i].name;
+}
+
+/* METER of a command, and with `indexed` the cell INDEX (a direct meter's: an entry handle of its
+ * table) in *index; NULL after saying why. */
+static const struct p4odp_meter_info *meter_at(struct p4odp_switch *sw, struct command *c, bool indexed,
+					       uint64_t *index)
+{
+	int mi = find_named(c, sw->program, "meter", sw->program->n_meters, meter_name, c->tokens[1]);
+	if (mi < 0)
+		return NULL;
+	const struct p4odp_meter_info *info = &sw->program->meters[mi];
+	*index = 0;
+	if (!indexed)
+		return info;
+	if (info->table < 0) {
+		uint32_t i = 0;
+		if (parse_index(c, "meter", info->name, info->size, &i))
+			return NULL;
+		*index = i;
+		return info;
+	}
+	int64_t handle;
+	if (parse_handle(c, c->tokens[2], &handle))
+		return NULL;
+	if (p4odp_table_get(sw->tables[info->table].table, handle, entry_exists, NULL)) {
+		fail(c, "table %s has no entry with handle %lld", sw->program->tables[info->table].name,
+		     (long long)handle);
+		return NULL;
+	}
+	*index = (uint64_t)handle;
+	return info;
+}
+
+/* RATE:BURST: a rate of units per microsecond (a finite number, not negative) and a burst of
+ * units. */
+static int parse_rate(struct command *c, const char *text, struct p4odp_meter_bucket *b)
+{
+	char *end;
+	const char *colon = strchr(text, ':');
+	errno = 0;
+	double rate = strtod(text, &end);
+	if (!colon || end != colon || errno || !(rate >= 0 && rate <= 1e18))
+		return fail(c, "'%s' is not RATE:BURST (units per microsecond, not negative; then units)", text);
+	unsigned long long burst = strtoull(colon + 1, &end, 10);
+	if (errno || *end || end == colon + 1 || strchr(colon + 1, '-'))
+		return fail(c, "'%s' is not RATE:BURST (the burst a number of units)", text);
+	*b = (struct p4odp_meter_bucket){ .rate = rate, .burst = burst, .tokens = burst };
+	return 0;
+}
+
+/* The committed rate and burst (smaller rate, yellow above it), then the peak ones (red above),
+ * as simple_switch_CLI takes them: the tokens [first, first + 1] of the command. */
+static int parse_rates(struct command *c, int first, struct p4odp_meter *rates)
+{
+	if (parse_rate(c, c->tokens[first], &rates->committed) || parse_rate(c, c->tokens[first + 1], &rates->peak))
+		return -1;
+	if (rates->committed.rate > rates->peak.rate)
+		return fail(c, "the committed rate %s is above the peak rate %s", c->tokens[first], c->tokens[first + 1]);
+	return 0;
+}
+
+/* Give a meter cell the rates, with full buckets, while the workers may be metering through it. */
+static void meter_configure(struct p4odp_meter *m, const struct p4odp_meter *rates)
+{
+	p4odp_meter_lock(m);
+	m->peak = rates->peak;
+	m->committed = rates->committed;
+	__atomic_store_n(&m->configured, 1, __ATOMIC_RELEASE);
+	p4odp_meter_unlock(m);
+}
+
+/* meter_array_set_rates METER CIR:CBS PIR:PBS: every cell of the meter. */
+static int cmd_meter_array_set_rates(struct p4odp_switch *sw, struct command *c)
+{
+	struct p4odp_meter rates;
+	uint64_t index;
+	if (c->n != 4)
+		return fail(c, "usage: meter_array_set_rates METER CIR:CBS PIR:PBS");
+	const struct p4odp_meter_info *info = meter_at(sw, c, false, &index);
+	if (!info || parse_rates(c, 2, &rates))
+		return -1;
+	for (uint32_t i = 0; i < info->size; i++)
+		meter_configure(meter_cell(sw, info, i), &rates);
+	return 0;
+}
+
+/* meter_set_rates METER INDEX CIR:CBS PIR:PBS */
+static int cmd_meter_set_rates(struct p4odp_switch *sw, struct command *c)
+{
+	struct p4odp_meter rates;
+	uint64_t index;
+	if (c->n != 5)
+		return fail(c, "usage: meter_set_rates METER INDEX CIR:CBS PIR:PBS");
+	const struct p4odp_meter_info *info = meter_at(sw, c, true, &index);
+	if (!info || parse_rates(c, 3, &rates))
+		return -1;
+	meter_configure(meter_cell(sw, info, index), &rates);
+	return 0;
+}
+
+/* A rate as Python prints a float (simple_switch_CLI's output): the fewest digits that read back
+ * as the same number, in fixed notation from 1e-4 to 1e16 (with ".0" when it is whole). */
+static void print_rate(FILE *out, double rate)
+{
+	char text[40];
+	int digits = 1;
+	for (; digits < 17; digits++) {
+		snprintf(text, sizeof text, "%.*e", digits - 1, rate);
+		if (strtod(text, NULL) == rate)
+			break;
+	}
+	snprintf(text, sizeof text, "%.*e", digits - 1, rate);
+	int exponent = atoi(strchr(text, 'e') + 1);
+	if (rate != 0 && (exponent < -4 || exponent >= 16)) {
+		fputs(text, out);
+		return;
+	}
+	int decimals = digits - 1 - exponent > 0 ? digits - 1 - exponent : 0;
+	fprintf(out, decimals ? "%.*f" : "%.*f.0", decimals, rate);
+}
+
+/* meter_get_rates METER INDEX, printed as simple_switch_CLI prints it: the committed rate and
+ * burst, then the peak ones; a warning instead for a meter whose rates are not set. */
+static int cmd_meter_get_rates(struct p4odp_switch *sw, struct command *c, FILE *out)
+{
+	uint64_t index;
+	if (c->n != 3)
+		return fail(c, "usage: meter_get_rates METER INDEX");
+	const struct p4odp_meter_info *info = meter_at(sw, c, true, &index);
+	if (!info)
+		return -1;
+	struct p4odp_meter *m = meter_cell(sw, info, index), rates;
+	p4odp_meter_lock(m);
+	rates = *m;
+	p4odp_meter_unlock(m);
+	if (!rates.configured) {
+		fprintf(out, "WARNING: expected 2 rates but only received 0\n");
+		return 0;
+	}
+	const struct p4odp_meter_bucket *buckets[2] = { &rates.committed, &rates.peak };
+	for (int i = 0; i < 2; i++) {
+		fprintf(out, "%d: info rate = ", i);
+		print_rate(out, buckets[i]->rate);
+		fprintf(out, ", burst size = %llu\n", (unsigned long long)buckets[i]->burst);
+	}
+	return 0;
+}
+
 static int cmd_mc_mgrp_create(struct p4odp_switch *sw, struct command *c)
 {
 	uint32_t group;
@@ -868,6 +1038,12 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_register_write(sw, &c);
 	if (!strcmp(cmd, "register_reset"))
 		return cmd_register_reset(sw, &c);
+	if (!strcmp(cmd, "meter_array_set_rates"))
+		return cmd_meter_array_set_rates(sw, &c);
+	if (!strcmp(cmd, "meter_set_rates"))
+		return cmd_meter_set_rates(sw, &c);
+	if (!strcmp(cmd, "meter_get_rates"))
+		return cmd_meter_get_rates(sw, &c, out);
 	if (!strcmp(cmd, "mc_mgrp_create"))
 		return cmd_mc_mgrp_create(sw, &c);
 	if (!strcmp(cmd, "mc_node_create"))

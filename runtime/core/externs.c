@@ -1,7 +1,7 @@
 /*
  * v1model's extern functions that compute: hash algorithms and random
- * numbers (also the `random` hash algorithm, which hashes nothing); and
- * log_msg's printing.  The hash algorithms are BMv2's, so that programs and
+ * numbers (also the `random` hash algorithm, which hashes nothing); meters;
+ * and log_msg's printing.  The hash algorithms are BMv2's, so that programs and
  * tests written for simple_switch get the same numbers.
  */
 
@@ -118,4 +118,40 @@ void p4odp_log_msg(struct p4odp_pctx *pc, const char *format, ...)
 	vfprintf(stderr, format, args);
 	va_end(args);
 	fputc('\n', stderr);
+}
+
+/* Tokens the bucket's rate has given by `micros` (BMv2's count from its
+ * time origin, not from the last packet: no error adds up), added up to
+ * the burst size; whether `need` of them are there, then taken. */
+static bool bucket_take(struct p4odp_meter_bucket *b, uint64_t micros, uint64_t need)
+{
+	uint64_t credited = (uint64_t)((double)micros * b->rate);
+
+	if (credited > b->credited) {
+		uint64_t room = b->burst - b->tokens;
+		b->tokens += credited - b->credited < room ? credited - b->credited : room;
+		b->credited = credited;
+	}
+	if (b->tokens < need)
+		return false;
+	b->tokens -= need;
+	return true;
+}
+
+uint8_t p4odp_meter_execute(struct p4odp_pctx *pc, struct p4odp_meter *m, bool bytes)
+{
+	uint8_t color = P4ODP_METER_GREEN;
+
+	if (!__atomic_load_n(&m->configured, __ATOMIC_ACQUIRE))
+		return color;
+	uint64_t micros = (odp_time_global_ns() - pc->sw->started_ns) / 1000;
+	uint64_t need = bytes ? pc->len : 1;
+
+	p4odp_meter_lock(m);
+	if (!bucket_take(&m->peak, micros, need))
+		color = P4ODP_METER_RED;
+	else if (!bucket_take(&m->committed, micros, need))
+		color = P4ODP_METER_YELLOW;
+	p4odp_meter_unlock(m);
+	return color;
 }

@@ -547,6 +547,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sw->state = calloc(1, sw->program->state_size ? sw->program->state_size : 1);
+	sw->started_ns = odp_time_global_ns();
 	sw->workers = aligned_alloc(ODP_CACHE_LINE_SIZE, n_workers * sizeof *sw->workers);
 	if (!sw->state || !sw->workers || p4odp_tables_init(sw)) {
 		status = 1;

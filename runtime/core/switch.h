@@ -62,6 +62,7 @@ struct p4odp_switch {
 	uint32_t n_workers;
 	struct p4odp_mc_node mc_nodes[P4ODP_MAX_MC_NODES];
 	struct p4odp_mc_group mc_groups[P4ODP_MAX_MC_GROUPS];
+	uint64_t started_ns;	/* odp_time_global_ns() at start: the meters' time origin */
 	bool asserts;		/* --asserts: a false assert() or assume() stops the switch */
 	bool log_msgs;		/* --log-msg: log_msg() prints */
 	volatile sig_atomic_t stop;
@@ -76,6 +77,19 @@ static inline bool p4odp_port_open(const struct p4odp_switch *sw, uint32_t port)
 
 #define P4ODP_TX_PORT_NUMBERS 512
 _Static_assert(P4ODP_MAX_PORTS <= P4ODP_TX_PORT_NUMBERS, "tx_n has every port");
+
+/* A meter cell's lock (zero, as the extern state starts, is unlocked): the workers that meter
+ * through it and the control plane that sets its rates take it. */
+static inline void p4odp_meter_lock(struct p4odp_meter *m)
+{
+	while (__atomic_exchange_n(&m->lock, 1, __ATOMIC_ACQUIRE))
+		odp_cpu_pause();
+}
+
+static inline void p4odp_meter_unlock(struct p4odp_meter *m)
+{
+	__atomic_store_n(&m->lock, 0, __ATOMIC_RELEASE);
+}
 
 /* tx_n of a port that is not open: more than a full batch. */
 #define P4ODP_TX_CLOSED 0xFF

@@ -192,6 +192,17 @@ struct p4odp_counter_info {
 	int32_t table;
 };
 
+/* A meter array in the shared extern state: `size` cells (struct
+ * p4odp_meter) from `offset`, metering packets or bytes; a direct meter's
+ * cells are those of its table's entry indexes (`table` >= 0). */
+struct p4odp_meter_info {
+	const char *name;
+	uint32_t size;
+	size_t offset;
+	int32_t table;
+	bool bytes;
+};
+
 /* A register array in the shared extern state: `size` cells of `cell_size`
  * bytes from `offset`, each a value of `width` bits (signed: int<W>): a C
  * integer of that size up to 64 bits, else the value's bytes in network order. */
@@ -216,6 +227,8 @@ struct p4odp_program {
 	const struct p4odp_counter_info *counters;
 	uint32_t n_registers;
 	const struct p4odp_register_info *registers;
+	uint32_t n_meters;
+	const struct p4odp_meter_info *meters;
 	size_t state_size;	/* bytes of shared extern state the runtime allocates, zeroed */
 	size_t worker_state_size;	/* bytes of extern state per worker, zeroed */
 	/* The two halves of the pipeline (see the top of this file). */
@@ -305,6 +318,35 @@ static inline void p4odp_check(struct p4odp_pctx *pc, bool ok, const char *failu
  * said.  Without the option nothing is printed. */
 #define P4ODP_LOG_MSG_RATE 100
 void p4odp_log_msg(struct p4odp_pctx *pc, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+/* One meter (v1model's meter and direct_meter): BMv2's two-rate three-colour
+ * marker (RFC 2698), two token buckets filled at their rate in units
+ * (packets or bytes) per microsecond up to their burst size, all zero until
+ * the control plane sets the rates.  The workers share it under its lock. */
+struct p4odp_meter_bucket {
+	double rate;		/* units per microsecond */
+	uint64_t burst;
+	uint64_t tokens;
+	uint64_t credited;	/* tokens the rate has given since the switch started */
+};
+
+struct p4odp_meter {
+	uint8_t lock;
+	uint8_t configured;
+	struct p4odp_meter_bucket peak, committed;
+};
+
+enum p4odp_meter_color {
+	P4ODP_METER_GREEN = 0,
+	P4ODP_METER_YELLOW = 1,
+	P4ODP_METER_RED = 2,
+};
+
+/* The colour of the packet of `pc` through meter `m` (its length as received
+ * for a meter of bytes): red when the peak bucket has too few tokens, else
+ * yellow when the committed one has, else green; the buckets that pass give
+ * their tokens.  Green through a meter whose rates are not set. */
+uint8_t p4odp_meter_execute(struct p4odp_pctx *pc, struct p4odp_meter *m, bool bytes);
 
 /* Count a drop of the packet of `pc`, or of one copy of it. */
 void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason);

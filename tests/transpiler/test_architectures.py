@@ -80,16 +80,22 @@ def test_what_the_architecture_does_not_define_is_a_positioned_error(tmp_path: P
     assert re.match(r".*prog\.p4:[1-9]\d*:[1-9]\d*: ", errors[0]), errors
 
 
-@pytest.mark.parametrize("prop", ["meters = dm;", "support_timeout = true;"])
-def test_a_table_property_not_honoured_is_a_positioned_error(tmp_path: Path, prop):
+@pytest.mark.parametrize("prop, message", [
+    ("support_timeout = true;", "the table property support_timeout"),
+    ("meters = c;", "a table's meters other than a direct_meter instance"),
+    ("counters = dm;", "a table's counters other than a direct_counter instance"),
+])
+def test_a_table_property_not_honoured_is_a_positioned_error(tmp_path: Path, prop, message):
     locals = f"""
         direct_meter<bit<2>>(MeterType.packets) dm;
+        counter(2, CounterType.packets) c;
         action a() {{ }}
         table t {{ key = {{ hdr.h.a : exact; }} actions = {{ a; }} {prop} }}
     """
     c, errors = _datapath(tmp_path, v1model("t.apply();", locals=locals))
     assert c is None
-    assert len(errors) == 1 and errors[0].endswith(f"the table property {prop.split()[0]}"), errors
+    assert len(errors) == 1 and errors[0].endswith(message), errors
+    assert re.match(r".*prog\.p4:[1-9]\d*:[1-9]\d*: ", errors[0]), errors
 
 
 def test_a_false_property_asks_for_nothing(tmp_path: Path):

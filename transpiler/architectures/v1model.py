@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Optional
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.diagnostics import Unsupported, source_line
+from p4odp.diagnostics import Refused, Unsupported, source_line
 from p4odp.transpiler.architectures import Architecture, Extern
 from p4odp.transpiler.architectures.core import CORE_EXTERNS
 from p4odp.transpiler.codegen.checksums import csum16_sum
 from p4odp.transpiler.codegen.scope import Binding, ExternInstance
 from p4odp.transpiler.ctypes_map import c_ident, c_string
-from p4odp.transpiler.model import CCounter, CRegister
+from p4odp.transpiler.model import CCounter, CMeter, CRegister
 
 if TYPE_CHECKING:
     from p4odp.transpiler.codegen.function import FunctionContext
@@ -264,9 +264,33 @@ def _direct_counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list)
     """Nothing: as on BMv2, the table counts every hit whether or not its action calls count()."""
 
 
-def _stateless_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
-    """Meters: no state of their own yet."""
-    return ExternInstance(decl.name, decl.type.name, _member(decl), 0, None)
+def _meter_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
+    """A meter's cells in `struct p4_state`: the workers share them (a cell is metered under its lock,
+    so that every worker's packets take from the same buckets)."""
+    member = _member(decl)
+    size = gen.const_int(decl.args[0].value) if decl.args else 1
+    of_bytes = _meters_bytes(decl.args[1].value if len(decl.args) > 1 else None)
+    gen.state.append(f"struct p4odp_meter {member}[{max(size or 0, 1)}]")
+    gen.meters.append(CMeter(decl.control_name or decl.name, size or 0, member, -1, of_bytes))
+    return ExternInstance(decl.name, decl.type.name, member, size or 0, None, of_bytes)
+
+
+def _direct_meter_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
+    """A direct meter's cells, shared as a meter's: one per entry index of the table whose `meters`
+    property names it (the table apply meters its hits, table-layout)."""
+    table = next((layout for layout in gen.table_layouts.values() if layout.direct_meter == decl.name), None)
+    member = _member(decl)
+    of_bytes = _meters_bytes(decl.args[0].value if decl.args else None)
+    if table is None:  # attached to no table that the pipeline applies: it meters nothing
+        return ExternInstance(decl.name, decl.type.name, member, 0, None, of_bytes)
+    gen.state.append(f"struct p4odp_meter {member}[{table.size}]")
+    gen.meters.append(CMeter(decl.control_name or decl.name, table.size, member, table.index, of_bytes))
+    return ExternInstance(decl.name, decl.type.name, member, table.size, None, of_bytes)
+
+
+def _meters_bytes(kind: Optional[ir.Expression]) -> bool:
+    """Whether a meter's MeterType argument is MeterType.bytes."""
+    return isinstance(kind, ir.Member) and kind.member == "bytes"
 
 
 def _member(decl: ir.Instance) -> str:
@@ -310,10 +334,39 @@ def _counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> Non
     ctx.emit(f"if (({index}) < {instance.size}) p4odp_count_packet(WORKER_STATE->{instance.member}[{index}], pc->len);")
 
 
-def _meter_green(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
-    """No command sets a meter's rates yet, and BMv2 marks every packet GREEN (0) through an
-    unconfigured meter."""
-    ctx.emit(f"{ctx.lvalue(args[-1]).c} = 0;")
+def _execute_meter(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    """The packet's colour through cell `index` (GREEN through one past the end, as through a meter
+    whose rates are not set)."""
+    instance = _instance(ctx, call)
+    index = ctx.temp("ix")
+    ctx.emit(f"uint64_t {index} = {ctx.value(args[0])};")
+    color = (f"{index} < {instance.size} ? p4odp_meter_execute(pc, &STATE->{instance.member}[{index}], "
+             f"{'true' if instance.bytes else 'false'}) : P4ODP_METER_GREEN")
+    _set_color(ctx, call, args[1], color)
+
+
+def _direct_meter_read(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    """The colour the table metered the entry's hit with; on a miss, nothing: the result keeps its
+    value (BMv2 writes it only when the table hits)."""
+    instance = _instance(ctx, call)
+    hit, color = ctx.bindings.names.get(f"$hit {instance.name}"), ctx.bindings.names.get(f"$color {instance.name}")
+    if hit is None or color is None:
+        raise Refused(call.loc, f"{instance.name}.read() outside the actions of the table whose `meters` "
+                                f"property names it (the colour is that of the table's hit)")
+    ctx.emit(f"if ({hit.c}) {{")
+    ctx.indent += 1
+    _set_color(ctx, call, args[0], color.c)
+    ctx.indent -= 1
+    ctx.emit("}")
+
+
+def _set_color(ctx: FunctionContext, call: ir.MethodCall, result: ir.Expression, color: str) -> None:
+    """result = color (0 GREEN, 1 YELLOW, 2 RED), cut to its width as BMv2 writes a field."""
+    target = ctx.lvalue(result)
+    width = t.bit_width(result.type)
+    if not isinstance(result.type, t.Bits) or not width:
+        raise Unsupported(call.loc, f"a meter colour of type {result.type} (a bit<W> field)")
+    ctx.emit(f"{target.c} = ({color}){' & 1' if width == 1 else ''};")
 
 
 V1MODEL = Architecture(
@@ -339,7 +392,7 @@ V1MODEL = Architecture(
         Extern("register", {"read": _register_read, "write": _register_write}, _array_storage),
         Extern("counter", {"count": _counter_count}, _array_storage),
         Extern("direct_counter", {"count": _direct_counter_count}, _direct_counter_storage),
-        Extern("meter", {"execute_meter": _meter_green}, _stateless_storage),
-        Extern("direct_meter", {"read": _meter_green}, _stateless_storage),
+        Extern("meter", {"execute_meter": _execute_meter}, _meter_storage),
+        Extern("direct_meter", {"read": _direct_meter_read}, _direct_meter_storage),
     )},
 )

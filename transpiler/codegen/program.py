@@ -17,7 +17,7 @@ from p4odp.transpiler.architectures import Architecture, architecture_of
 from p4odp.transpiler.codegen.scope import Binding, Bindings, ExternInstance
 from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, struct_name
 from p4odp.transpiler.codegen.tables import c_action, c_table
-from p4odp.transpiler.model import CCounter, CFunction, CProgram, CRegister, CStruct
+from p4odp.transpiler.model import CCounter, CFunction, CMeter, CProgram, CRegister, CStruct
 from p4odp.transpiler.passes.manager import PassResult
 from p4odp.transpiler.passes._walk import main_instance
 from p4odp.transpiler.passes.unique_names import NameTable
@@ -48,6 +48,7 @@ class Generator:
         self.worker_state: list[str] = []
         self.counters: list[CCounter] = []
         self.registers: list[CRegister] = []
+        self.meters: list[CMeter] = []
         self.errors: list[str] = []
         self.tmp = itertools.count()
         # csum16_sum's runs of packet bytes, by their index in pc->csum_runs (checksums.py).
@@ -89,7 +90,8 @@ class Generator:
         return CProgram(self.source, list(self.structs.values()), self.functions, tables, actions, self.errors,
                         self.state, self.worker_state, self.counters, self.registers, pipeline, arch.pipeline_template, dict(arch.constants),
                         self.line_directives, self.deparse_in_place is not None,
-                        None if self.metadata_read is None else tuple(sorted(self.metadata_read)))
+                        None if self.metadata_read is None else tuple(sorted(self.metadata_read)),
+                        self.meters)
 
     def header_state_functions(self, typ: t.Type, c_type: str) -> dict:
         """`p4_headers_reset` and `p4_headers_clear_invalid` (header_state.py); their names by role."""

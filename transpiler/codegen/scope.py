@@ -31,6 +31,7 @@ class ExternInstance:
     member: str
     size: int
     element: Optional[t.Type] = None
+    bytes: bool = False  # a meter of bytes (else of packets)
 
 
 class Bindings:

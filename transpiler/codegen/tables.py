@@ -8,6 +8,8 @@ it (p4_table_default)."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 from p4odp import ir
 from p4odp import types as t
 
@@ -77,6 +79,7 @@ class Tables:
             self.count_hit(layout, hit)
             self.emit(f"{run} = entry->action_id;")
             data = "entry->data"
+        meter = self.meter_hit(layout, hit)
         likely = next((a.id for a in layout.actions if a.id != layout.default_action), None)
         if likely is None or layout.structure in ("code", "empty"):
             self.emit(f"switch ({run}) {{")
@@ -87,7 +90,12 @@ class Tables:
         for action in layout.actions:
             self.emit(f"case {action.id}: {{")
             self.indent += 1
-            self.action_case(self.bindings.lookup(action.action), data)
+            if meter is None:
+                self.action_case(self.bindings.lookup(action.action), data)
+            else:
+                with self.bindings.bound(f"$hit {meter[0]}", Binding(hit, t.Bool())), \
+                        self.bindings.bound(f"$color {meter[0]}", Binding(meter[1], None)):
+                    self.action_case(self.bindings.lookup(action.action), data)
             self.indent -= 1
             self.emit("\tbreak;")
             self.emit("}")
@@ -97,6 +105,20 @@ class Tables:
         self.indent -= 1
         self.emit("}")
         return {"hit": hit, "action_run": run, "actions": {a.action: a.id for a in layout.actions}}
+
+    def meter_hit(self, layout: TableLayout, hit: str) -> Optional[tuple]:
+        """A hit metered in the cell of its entry's index of the table's direct meter, if it has one,
+        before the action runs (whose direct_meter.read() takes the colour): (the meter's IR name,
+        the C variable of the colour)."""
+        meter = self.bindings.lookup(layout.direct_meter) if layout.direct_meter else None
+        if not isinstance(meter, ExternInstance):
+            return None
+        color = self.temp("color")
+        self.emit(f"uint8_t {color} = P4ODP_METER_GREEN;")
+        if meter.size and layout.structure not in ("code", "empty"):
+            self.emit(f"if ({hit}) {color} = p4odp_meter_execute(pc, &STATE->{meter.member}[entry->index], "
+                      f"{'true' if meter.bytes else 'false'});")
+        return meter.name, color
 
     def count_hit(self, layout: TableLayout, hit: str) -> None:
         """A hit in the cell of its entry's index in the table's direct counter, if it has one."""

@@ -21,10 +21,11 @@ records it in `PassResult.table_layouts` (by the table's name in the IR):
   tries them (the first that matches wins, as the runtime's rules say).
 
 * the direct counter its `counters` property names, which counts each hit
-  of an entry in the cell of the entry's index.
+  of an entry in the cell of the entry's index, and the direct meter its
+  `meters` property names, which meters each hit in the same way.
 
 Table properties other than `key`, `actions`, `default_action`, `size`,
-`entries` and `counters` are refused, with their position, unless they are a
+`entries`, `counters` and `meters` are refused, with their position, unless they are a
 constant `false` (e.g. `support_timeout = false`), which asks for nothing.
 """
 
@@ -46,7 +47,7 @@ from p4odp.transpiler.passes.unique_names import NameTable
 __all__ = ["TableLayout", "KeyField", "TableAction", "ActionLayout", "DataField", "TableLayouts", "FieldMatch",
            "CodeEntry", "HONOURED_PROPERTIES", "MATCH_KINDS"]
 
-HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries", "counters")
+HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries", "counters", "meters")
 MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional")
 _PRIORITIZED = ("ternary", "range", "optional")
 _MAX_PRIORITY = (1 << 24) - 1
@@ -116,6 +117,7 @@ class TableLayout:
     structure: str  # the table-structures pass's choice, "auto" when it did not run
     code_entries: tuple = ()  # structure "code": its entries in the order they are tried, without duplicates
     direct_counter: str = ""  # the IR name of the direct_counter instance its `counters` property names
+    direct_meter: str = ""  # the IR name of the direct_meter instance its `meters` property names
 
 
 class TableLayouts:
@@ -193,17 +195,19 @@ class _Builder:
         size = table_size(table, self.constants) or DEFAULT_SIZE  # `size = 0` too, as the runtime always did
         structure = self.ctx.result.table_structures.get(name, "auto")
         code_entries = self.code_entries(props["entries"].value, keys, data_bytes) if structure == "code" else ()
-        direct_counter = self.direct_counter(props["counters"]) if "counters" in props else ""
+        direct_counter = self.direct_instance(props["counters"], "direct_counter") if "counters" in props else ""
+        direct_meter = self.direct_instance(props["meters"], "direct_meter") if "meters" in props else ""
         return TableLayout(len(self.ctx.result.table_layouts), name, tuple(keys), offset, tuple(actions), data_bytes,
                            default_id, tuple(default_data), default_const, size, entries, structure, code_entries,
-                           direct_counter)
+                           direct_counter, direct_meter)
 
-    def direct_counter(self, prop: ir.TableProperty) -> str:
-        """The direct_counter instance `counters = NAME;` names (v1model's only kind of table counter)."""
+    def direct_instance(self, prop: ir.TableProperty, kind: str) -> str:
+        """The instance of `kind` (direct_counter, direct_meter: v1model's only table counters and
+        meters) that `counters = NAME;` or `meters = NAME;` names."""
         instance = self.names.get(prop.value.name) if isinstance(prop.value, ir.PathExpression) else None
         if not (isinstance(instance, ir.Instance) and isinstance(instance.type, t.ExternT)
-                and instance.type.name == "direct_counter"):
-            raise Unsupported(prop.loc, "a table's counters other than a direct_counter instance")
+                and instance.type.name == kind):
+            raise Unsupported(prop.loc, f"a table's {prop.name} other than a {kind} instance")
         return instance.name
 
     def table_action(self, ref: ir.ActionRef) -> TableAction:

@@ -114,8 +114,8 @@ def _compilable(table: ir.Table, keys: list, n_entries: int) -> bool:
     """Can the generated C match these const entries itself?"""
     if any(k.match_kind in _IGNORED_KINDS for k in _all_keys(table)):
         return False  # an action selector's members are the control plane's
-    if any(p.name == "counters" for p in table.properties):
-        return False  # a direct counter counts the hits of the runtime's entries
+    if any(p.name in ("counters", "meters") for p in table.properties):
+        return False  # a direct counter or meter acts on the hits of the runtime's entries
     widths = [t.bit_width(k.expr.type) for k in keys]
     if any(w is None or w > MAX_CODE_KEY_WIDTH for w in widths) or \
             any(k.match_kind not in ("exact", "lpm", "ternary", "range", "optional") for k in keys):

@@ -9,9 +9,12 @@
  * exactly the egress calls, the frames on every port and the worker's counters
  * it expects, and ends with every packet of the pool free again.
  *
+ * One more sub-test meters from two threads at once, as two workers do.
+ *
  * Usage: tm_test TEST   (prints "tm_test TEST: OK"); tm_test --list
  */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1113,6 +1116,43 @@ static void test_counters(void)
 	p4odp_worker_term(&idle);
 }
 
+/* One meter cell, metered by two threads at once as two workers do: every token is taken once,
+ * so the colours add up as if one thread had metered every packet. */
+struct meter_run {
+	struct p4odp_meter *meter;
+	uint32_t colors[3];
+};
+
+static void *meter_thread(void *arg)
+{
+	struct meter_run *run = arg;
+	struct p4odp_pctx pc = { .sw = &sw, .len = 1 };
+
+	for (uint32_t i = 0; i < 200000; i++)
+		run->colors[p4odp_meter_execute(&pc, run->meter, false)]++;
+	return NULL;
+}
+
+static void test_meter_workers(void)
+{
+	static struct p4odp_meter meter = {
+		.configured = 1,	/* rates of 0: the bursts only */
+		.peak = { .burst = 150000, .tokens = 150000 },
+		.committed = { .burst = 50000, .tokens = 50000 },
+	};
+	struct meter_run runs[2] = { { &meter, { 0 } }, { &meter, { 0 } } };
+	pthread_t threads[2];
+
+	for (int i = 0; i < 2; i++)
+		CHECK_EQ(pthread_create(&threads[i], NULL, meter_thread, &runs[i]), 0);
+	for (int i = 0; i < 2; i++)
+		CHECK_EQ(pthread_join(threads[i], NULL), 0);
+	set_context("colours of 400000 packets, bursts 150000 (peak) and 50000 (committed)");
+	CHECK_EQ(runs[0].colors[P4ODP_METER_GREEN] + runs[1].colors[P4ODP_METER_GREEN], 50000);
+	CHECK_EQ(runs[0].colors[P4ODP_METER_YELLOW] + runs[1].colors[P4ODP_METER_YELLOW], 100000);
+	CHECK_EQ(runs[0].colors[P4ODP_METER_RED] + runs[1].colors[P4ODP_METER_RED], 250000);
+}
+
 /* Ports 0 .. n - 1, for n of 1 .. 64. */
 #define PORTS(n) (UINT64_MAX >> (64 - (n)))
 
@@ -1135,6 +1175,7 @@ static const struct {
 	{ "tx_full", test_tx_full, PORTS(3), 1u << 1, 1024 },
 	{ "no_buffer", test_no_buffer, PORTS(6), 0, 8 },
 	{ "counters", test_counters, PORTS(4) | UINT64_C(1) << 63, 0, 1024 },
+	{ "meter_workers", test_meter_workers, PORTS(1), 0, 1024 },
 };
 
 int main(int argc, char **argv)
