@@ -9,6 +9,13 @@
 
 #include "switch.h"
 
+/* A hash being computed over its input's bytes, given in parts. */
+struct hash_state {
+	enum p4odp_hash_algorithm algo;
+	uint64_t value;
+	uint32_t bytes;	/* of input so far */
+};
+
 static uint32_t reflect(uint32_t v, unsigned bits)
 {
 	uint32_t r = 0;
@@ -18,64 +25,87 @@ static uint32_t reflect(uint32_t v, unsigned bits)
 	return r;
 }
 
-/* CRC-16/ARC: poly 0x8005, reflected, init 0 (BMv2's crc16). */
-static uint64_t crc16(const uint8_t *buf, uint32_t len)
+static void hash_init(struct hash_state *h, enum p4odp_hash_algorithm algo)
 {
-	uint32_t crc = 0;
-	for (uint32_t i = 0; i < len; i++) {
-		crc ^= buf[i];
-		for (int b = 0; b < 8; b++)
-			crc = (crc & 1) ? (crc >> 1) ^ reflect(0x8005, 16) : crc >> 1;
+	bool crc32 = algo == P4ODP_HASH_CRC32 || algo == P4ODP_HASH_CRC32_CUSTOM;
+
+	*h = (struct hash_state){ algo, crc32 ? 0xffffffffu : 0, 0 };
+}
+
+/* The next `len` bytes of the input. */
+static void hash_update(struct hash_state *h, const uint8_t *buf, uint32_t len)
+{
+	uint64_t v = h->value;
+
+	switch (h->algo) {
+	case P4ODP_HASH_CRC16:	/* CRC-16/ARC: poly 0x8005, reflected, init 0 (BMv2's crc16) */
+	case P4ODP_HASH_CRC16_CUSTOM:
+		for (uint32_t i = 0; i < len; i++) {
+			v ^= buf[i];
+			for (int b = 0; b < 8; b++)
+				v = (v & 1) ? (v >> 1) ^ reflect(0x8005, 16) : v >> 1;
+		}
+		break;
+	case P4ODP_HASH_CRC32:	/* CRC-32 (IEEE 802.3): poly 0x04C11DB7, reflected, init and xorout all ones */
+	case P4ODP_HASH_CRC32_CUSTOM:
+		for (uint32_t i = 0; i < len; i++) {
+			v ^= buf[i];
+			for (int b = 0; b < 8; b++)
+				v = (v & 1) ? (v >> 1) ^ 0xedb88320u : v >> 1;
+		}
+		break;
+	case P4ODP_HASH_CSUM16:	/* the 16-bit words' sum, an odd last byte the high byte of one */
+		for (uint32_t i = 0; i < len; i++)
+			v += (uint64_t)buf[i] << ((h->bytes + i) % 2 ? 0 : 8);
+		break;
+	case P4ODP_HASH_XOR16:
+		for (uint32_t i = 0; i < len; i++)
+			v ^= (uint64_t)buf[i] << ((h->bytes + i) % 2 ? 0 : 8);
+		break;
+	case P4ODP_HASH_IDENTITY:	/* the first 8 bytes (BMv2's identity), not the last 8 */
+	default:
+		for (uint32_t i = 0; i < len && h->bytes + i < 8; i++)
+			v = v << 8 | buf[i];
+		break;
 	}
-	return crc & 0xffff;
+	h->value = v;
+	h->bytes += len;
 }
 
-/* CRC-32 (IEEE 802.3): poly 0x04C11DB7, reflected, init and xorout all ones. */
-static uint64_t crc32(const uint8_t *buf, uint32_t len)
+static uint64_t hash_final(const struct hash_state *h)
 {
-	uint32_t crc = 0xffffffffu;
-	for (uint32_t i = 0; i < len; i++) {
-		crc ^= buf[i];
-		for (int b = 0; b < 8; b++)
-			crc = (crc & 1) ? (crc >> 1) ^ 0xedb88320u : crc >> 1;
+	switch (h->algo) {
+	case P4ODP_HASH_CRC16:
+	case P4ODP_HASH_CRC16_CUSTOM:
+		return h->value & 0xffff;
+	case P4ODP_HASH_CRC32:
+	case P4ODP_HASH_CRC32_CUSTOM:
+		return (h->value ^ 0xffffffffu) & 0xffffffffu;
+	case P4ODP_HASH_CSUM16: {
+		uint64_t sum = h->value;
+		while (sum >> 16)
+			sum = (sum & 0xffff) + (sum >> 16);
+		return ~sum & 0xffff;
 	}
-	return crc ^ 0xffffffffu;
+	default:
+		return h->value;
+	}
 }
 
-/* The first 8 bytes (BMv2's identity), not the last 8. */
-static uint64_t identity(const uint8_t *buf, uint32_t len)
+uint64_t p4odp_hash_parts(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len, const uint8_t *more,
+			  uint32_t more_len)
 {
-	uint64_t v = 0;
-	for (uint32_t i = 0; i < len && i < 8; i++)
-		v = v << 8 | buf[i];
-	return v;
-}
+	struct hash_state h;
 
-static uint64_t xor16(const uint8_t *buf, uint32_t len)
-{
-	uint32_t v = 0;
-	for (uint32_t i = 0; i < len; i += 2)
-		v ^= (uint32_t)buf[i] << 8 | (i + 1 < len ? buf[i + 1] : 0);
-	return v;
+	hash_init(&h, algo);
+	hash_update(&h, buf, len);
+	hash_update(&h, more, more_len);
+	return hash_final(&h);
 }
 
 uint64_t p4odp_hash(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len)
 {
-	switch (algo) {
-	case P4ODP_HASH_CRC16:
-	case P4ODP_HASH_CRC16_CUSTOM:
-		return crc16(buf, len);
-	case P4ODP_HASH_CRC32:
-	case P4ODP_HASH_CRC32_CUSTOM:
-		return crc32(buf, len);
-	case P4ODP_HASH_CSUM16:
-		return p4odp_csum16_finish(p4odp_csum16_add(0, buf, len));
-	case P4ODP_HASH_XOR16:
-		return xor16(buf, len);
-	case P4ODP_HASH_IDENTITY:
-	default:
-		return identity(buf, len);
-	}
+	return p4odp_hash_parts(algo, buf, len, NULL, 0);
 }
 
 /* xorshift64* on the worker's own state: workers never share a generator. */

@@ -355,6 +355,9 @@ void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason);
  * which is p4odp_random), and random(): a number in [lo, hi] from the
  * worker's own generator. */
 uint64_t p4odp_hash(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len);
+/* The same over `len` bytes at `buf` followed by `more_len` at `more` (a packet's payload). */
+uint64_t p4odp_hash_parts(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len, const uint8_t *more,
+			  uint32_t more_len);
 uint64_t p4odp_random(struct p4odp_pctx *pc, uint64_t lo, uint64_t hi);
 
 #endif /* P4ODP_RUNTIME_H_ */

@@ -132,3 +132,22 @@ def test_a_broken_architecture_or_extern_plugin_is_a_warning_not_a_crash(tmp_pat
         in result.stderr
     assert "plugin lost-extern: it extends the unknown architecture 'psa'; left out" in result.stderr
     assert (tmp_path / "out" / "datapath.c").exists()  # v1model itself is intact
+
+
+@pytest.mark.parametrize("algorithm, message", [
+    ("random", "the random algorithm for a checksum (its value would never verify)"),
+])
+def test_a_checksum_algorithm_the_architecture_refuses_is_a_positioned_error(tmp_path: Path, algorithm, message):
+    c, errors = _datapath(tmp_path, v1model(f"update_checksum(true, {{ hdr.h.a, hdr.h.b }}, hdr.h.w, "
+                                            f"HashAlgorithm.{algorithm});"))
+    assert c is None
+    assert len(errors) == 1 and errors[0].endswith(message), errors
+    assert re.match(r".*prog\.p4:[1-9]\d*:[1-9]\d*: ", errors[0]), errors
+
+
+@pytest.mark.parametrize("algorithm", ["crc16", "crc32", "crc16_custom", "crc32_custom", "xor16", "identity"])
+def test_every_other_checksum_algorithm_hashes_the_packed_fields(tmp_path: Path, algorithm):
+    c, errors = _datapath(tmp_path, v1model(f"update_checksum(true, {{ hdr.h.a, hdr.h.b }}, hdr.h.w, "
+                                            f"HashAlgorithm.{algorithm});"))
+    assert not errors
+    assert f"p4_hash(P4ODP_HASH_{algorithm.upper()}, ck" in c

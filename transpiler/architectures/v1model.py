@@ -175,29 +175,45 @@ def _random(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
 
 
 def _checksum(name: str):
-    """verify_checksum, update_checksum and their `_with_payload` forms: csum16 over the fields
-    (and the bytes the parser did not extract)."""
+    """verify_checksum, update_checksum and their `_with_payload` forms: the algorithm's value of the
+    fields (and of the bytes the parser did not extract), cut to the checksum field's width as BMv2
+    writes and compares it.  csum16 adds the fields' words (csum16_sum); the others hash the fields'
+    bits packed as hash() packs them."""
 
     def handler(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
         cond, data, field_expr, algo = args[0], args[1], args[2], args[3]
-        if not _is_csum16(algo):
-            raise Unsupported(call.loc, "checksum algorithms other than csum16")
-        elements = _csum16_fields(args)
-        if elements is None:
-            raise Unsupported(data.loc, "checksum data that is not a list of fields")
+        if not (isinstance(algo, ir.Member) and isinstance(algo.expr.type, t.TypeT)):
+            raise Unsupported(call.loc, "checksum algorithms that are not constants")
+        if algo.member == "random":
+            raise Refused(algo.loc, "the random algorithm for a checksum (its value would never verify)")
+        with_payload = name.endswith("_with_payload")
         ctx.emit("{")
         ctx.indent += 1
-        total = csum16_sum(ctx, elements)
-        if name.endswith("_with_payload"):
-            total = f"p4odp_csum16_add({total}, pc->data + pc->cursor / 8, pc->len - pc->cursor / 8)"
-        sum_expr = f"p4odp_csum16_finish({total})"
-        target = ctx.lvalue(field_expr).c
+        if _is_csum16(algo):
+            elements = _csum16_fields(args)
+            if elements is None:
+                raise Unsupported(data.loc, "checksum data that is not a list of fields")
+            total = csum16_sum(ctx, elements)
+            if with_payload:
+                total = f"p4odp_csum16_add({total}, pc->data + pc->cursor / 8, pc->len - pc->cursor / 8)"
+            value = f"p4odp_csum16_finish({total})"
+        else:
+            buf = ctx.temp("ck")
+            size = _pack_bits(ctx, buf, data, call)
+            algorithm = f"P4ODP_HASH_{algo.member.upper()}"
+            value = f"p4_hash_with_payload(pc, {algorithm}, {buf}, {size})" if with_payload else \
+                f"p4_hash({algorithm}, {buf}, {size})"
+        target = ctx.lvalue(field_expr)
+        width = t.bit_width(field_expr.type)
+        if not isinstance(field_expr.type, t.Bits) or not width or width > 64:
+            raise Unsupported(field_expr.loc, f"a checksum field of type {field_expr.type} (a bit<W> of up to 64 bits)")
         if name.startswith("verify_checksum"):
-            ctx.emit(f"if (({ctx.value(cond)}) && (uint64_t)({target}) != (uint64_t){sum_expr})")
+            mask = "" if width == 64 else f" & UINT64_C({(1 << width) - 1:#x})"
+            ctx.emit(f"if (({ctx.value(cond)}) && (uint64_t)({target.c}) != ((uint64_t){value}{mask}))")
             ctx.emit("\tpc->checksum_error = 1;")
         else:
             ctx.emit(f"if ({ctx.value(cond)})")
-            ctx.emit(f"\t{target} = {sum_expr};")
+            ctx.emit(f"\t{target.c} = {ctx.wrap(value, target.type)};")
         ctx.indent -= 1
         ctx.emit("}")
 
