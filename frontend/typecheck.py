@@ -586,7 +586,7 @@ class TypeChecker:
         name = self.control_name(decl, ctx)
         self.register_control_name(name, decl, "value_set")
         self.declare(ctx.scope, Symbol("value_set", decl.name, t.SetT(element), decl.loc, decl))
-        return replace(decl, size=size, control_name=name)
+        return replace(decl, size=size, control_name=name, type=t.SetT(element))
 
     def decl_Table(self, decl: ir.Table, ctx: Context):
         from p4odp.frontend.tables import check_table

@@ -595,9 +595,12 @@ class Table(Declaration):
 
 @node
 class ValueSet(Declaration):
+    """`type` is its SetT of the element type, set by the type checker."""
+
     element_type: TypeRef
     size: Expression
     control_name: str = ""
+    type: Any = field(default=None, kw_only=True)
 
 
 # --------------------------------------------------------------------------

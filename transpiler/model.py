@@ -90,6 +90,14 @@ class CMeter:
 
 
 @dataclass
+class CValueSet:
+    name: str  # control-plane name
+    size: int
+    member: str  # its members in `struct p4_state`: struct p4odp_value_set_member member[size]
+    width: int  # bits of a value
+
+
+@dataclass
 class CRegister:
     name: str  # control-plane name
     size: int
@@ -119,3 +127,4 @@ class CProgram:
     # ones the pipeline sets; None when it may read any.
     metadata_read: Optional[tuple] = None
     meters: list[CMeter] = field(default_factory=list)  # the meter arrays whose rates the control plane sets
+    value_sets: list[CValueSet] = field(default_factory=list)  # the parser value sets the control plane fills

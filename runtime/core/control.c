@@ -13,6 +13,7 @@
  *   meter_array_set_rates METER CIR:CBS PIR:PBS / meter_set_rates METER INDEX CIR:CBS PIR:PBS /
  *   meter_get_rates METER INDEX  (rates in units per microsecond, bursts in units; a direct
  *     meter's INDEX is an entry handle of its table)
+ *   pvs_add VALUE_SET VALUE / pvs_remove VALUE_SET VALUE / pvs_clear VALUE_SET
  *
  * Keys: exact `V`, lpm `V/LEN`, ternary `V&&&MASK`, range `LOW->HIGH`,
  * optional `V` or `V&&&MASK`.  Values: decimal, 0x hex, 0b binary, MAC
@@ -921,6 +922,104 @@ static int cmd_meter_get_rates(struct p4odp_switch *sw, struct command *c, FILE 
 	return 0;
 }
 
+static const char *value_set_name(const struct p4odp_program *p, uint32_t i)
+{
+	return p->value_sets[i].name;
+}
+
+static struct p4odp_value_set_member *value_set_members(struct p4odp_switch *sw, const struct p4odp_value_set_info *v)
+{
+	return (struct p4odp_value_set_member *)((char *)sw->state + v->offset);
+}
+
+/* VALUE_SET [VALUE] of a command: the value set, and with `value` the value in *value; NULL after
+ * saying why. */
+static const struct p4odp_value_set_info *value_set_at(struct p4odp_switch *sw, struct command *c, uint64_t *value)
+{
+	int vi = find_named(c, sw->program, "value set", sw->program->n_value_sets, value_set_name, c->tokens[1]);
+	if (vi < 0)
+		return NULL;
+	const struct p4odp_value_set_info *v = &sw->program->value_sets[vi];
+	uint8_t bytes[8];
+	if (value) {
+		if (parse_value(c, c->tokens[2], v->width, bytes))
+			return NULL;
+		*value = 0;
+		for (uint32_t i = 0; i < (v->width + 7) / 8; i++)
+			*value = *value << 8 | bytes[i];
+	}
+	return v;
+}
+
+/* The member holding `value`, or -1. */
+static int value_set_find(struct p4odp_switch *sw, const struct p4odp_value_set_info *v, uint64_t value)
+{
+	const struct p4odp_value_set_member *m = value_set_members(sw, v);
+	for (uint32_t i = 0; i < v->size; i++)
+		if (m[i].used && m[i].value == value)
+			return (int)i;
+	return -1;
+}
+
+/* pvs_add VALUE_SET VALUE: a value already there stays one member. */
+static int cmd_pvs_add(struct p4odp_switch *sw, struct command *c)
+{
+	uint64_t value;
+	if (c->n != 3)
+		return fail(c, "usage: pvs_add VALUE_SET VALUE");
+	const struct p4odp_value_set_info *v = value_set_at(sw, c, &value);
+	if (!v)
+		return -1;
+	if (value_set_find(sw, v, value) >= 0)
+		return 0;
+	struct p4odp_value_set_member *m = value_set_members(sw, v);
+	for (uint32_t i = 0; i < v->size; i++)
+		if (!m[i].used) {
+			m[i].value = value;
+			__atomic_store_n(&m[i].used, 1, __ATOMIC_RELEASE);
+			return 0;
+		}
+	return fail(c, "value set %s is full (%u values)", v->name, v->size);
+}
+
+/* A member no longer used, free for another value once no worker can still be comparing it. */
+static void value_set_retire(struct p4odp_switch *sw, struct p4odp_value_set_member *m)
+{
+	__atomic_store_n(&m->used, 0, __ATOMIC_RELEASE);
+	p4odp_rcu_synchronize(sw->rcu);
+}
+
+/* pvs_remove VALUE_SET VALUE */
+static int cmd_pvs_remove(struct p4odp_switch *sw, struct command *c)
+{
+	uint64_t value;
+	if (c->n != 3)
+		return fail(c, "usage: pvs_remove VALUE_SET VALUE");
+	const struct p4odp_value_set_info *v = value_set_at(sw, c, &value);
+	if (!v)
+		return -1;
+	int i = value_set_find(sw, v, value);
+	if (i < 0)
+		return fail(c, "value set %s has no value %s", v->name, c->tokens[2]);
+	value_set_retire(sw, &value_set_members(sw, v)[i]);
+	return 0;
+}
+
+/* pvs_clear VALUE_SET */
+static int cmd_pvs_clear(struct p4odp_switch *sw, struct command *c)
+{
+	if (c->n != 2)
+		return fail(c, "usage: pvs_clear VALUE_SET");
+	const struct p4odp_value_set_info *v = value_set_at(sw, c, NULL);
+	if (!v)
+		return -1;
+	struct p4odp_value_set_member *m = value_set_members(sw, v);
+	for (uint32_t i = 0; i < v->size; i++)
+		__atomic_store_n(&m[i].used, 0, __ATOMIC_RELEASE);
+	p4odp_rcu_synchronize(sw->rcu);
+	return 0;
+}
+
 static int cmd_mc_mgrp_create(struct p4odp_switch *sw, struct command *c)
 {
 	uint32_t group;
@@ -1044,6 +1143,12 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_meter_set_rates(sw, &c);
 	if (!strcmp(cmd, "meter_get_rates"))
 		return cmd_meter_get_rates(sw, &c, out);
+	if (!strcmp(cmd, "pvs_add"))
+		return cmd_pvs_add(sw, &c);
+	if (!strcmp(cmd, "pvs_remove"))
+		return cmd_pvs_remove(sw, &c);
+	if (!strcmp(cmd, "pvs_clear"))
+		return cmd_pvs_clear(sw, &c);
 	if (!strcmp(cmd, "mc_mgrp_create"))
 		return cmd_mc_mgrp_create(sw, &c);
 	if (!strcmp(cmd, "mc_node_create"))

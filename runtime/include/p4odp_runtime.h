@@ -203,6 +203,32 @@ struct p4odp_meter_info {
 	bool bytes;
 };
 
+/* A parser value set in the shared extern state: `size` members (struct
+ * p4odp_value_set_member) from `offset`, values of `width` bits. */
+struct p4odp_value_set_info {
+	const char *name;
+	uint32_t size;
+	size_t offset;
+	uint32_t width;
+};
+
+/* A member of a parser value set: a select key matches when it is `value`
+ * and `used` is set.  The control plane fills a free member and then sets
+ * `used` (release), and reuses a removed one only after the workers have
+ * passed a quiescent state. */
+struct p4odp_value_set_member {
+	uint64_t value;
+	uint8_t used;
+};
+
+static inline bool p4odp_value_set_has(const struct p4odp_value_set_member *members, uint32_t size, uint64_t key)
+{
+	for (uint32_t i = 0; i < size; i++)
+		if (__atomic_load_n(&members[i].used, __ATOMIC_ACQUIRE) && members[i].value == key)
+			return true;
+	return false;
+}
+
 /* A register array in the shared extern state: `size` cells of `cell_size`
  * bytes from `offset`, each a value of `width` bits (signed: int<W>): a C
  * integer of that size up to 64 bits, else the value's bytes in network order. */
@@ -229,6 +255,8 @@ struct p4odp_program {
 	const struct p4odp_register_info *registers;
 	uint32_t n_meters;
 	const struct p4odp_meter_info *meters;
+	uint32_t n_value_sets;
+	const struct p4odp_value_set_info *value_sets;
 	size_t state_size;	/* bytes of shared extern state the runtime allocates, zeroed */
 	size_t worker_state_size;	/* bytes of extern state per worker, zeroed */
 	/* The two halves of the pipeline (see the top of this file). */

@@ -79,6 +79,6 @@ class FunctionContext(Statements, Expressions, WideValues, Calls, Packets, Table
                 raise Unsupported(decl.loc, f"instances of {type_name(decl.type_ref)} inside blocks")
             self.bindings.names[decl.name] = instance
         elif isinstance(decl, ir.ValueSet):
-            raise Unsupported(decl.loc, "value_set")
+            self.bindings.names[decl.name] = self.gen.value_set(decl)
         else:
             raise Unsupported(decl.loc, "this declaration")

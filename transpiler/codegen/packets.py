@@ -8,6 +8,7 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc, Unsupported
 from p4odp.transpiler.codegen._types import is_union
+from p4odp.transpiler.codegen.scope import ExternInstance
 from p4odp.transpiler.passes._walk import member_path
 from p4odp.transpiler.ctypes_map import c_ident
 
@@ -67,6 +68,18 @@ class Packets:
         self.emit(f"pc->error = {self.gen.error_code('NoMatch')};")
         self.emit("goto st_reject;")
 
+    def packed_keys(self, value_set: ExternInstance, keys: list, loc: Loc) -> str:
+        """The select keys as one value of the value set: a struct's fields one after the other,
+        the first in the high bits (as BMv2 packs a value set's members)."""
+        element = value_set.element
+        widths = [t.bit_width(f.type) for f in element.fields] if isinstance(element, t.StructLike) else \
+            [t.bit_width(element)]
+        if len(widths) != len(keys):
+            raise Unsupported(loc, f"value set {value_set.name} of {len(widths)} field(s) for {len(keys)} select key(s)")
+        parts = [f"({name} << {sum(widths[i + 1:])})" if sum(widths[i + 1:]) else name
+                 for i, (name, _) in enumerate(keys)]
+        return " | ".join(parts)
+
     def keyset_match(self, keyset: ir.Expression, keys: list) -> str:
         if isinstance(keyset, (ir.DefaultExpression, ir.DontCare)):
             return "1"
@@ -85,7 +98,10 @@ class Packets:
                 return high  # `key >= 0` is always true of the uint64_t key (-Wtype-limits)
             return f"{key} >= {self.value(keyset.left)} && {high}"
         if isinstance(keyset.type, t.SetT):
-            raise Unsupported(keyset.loc, "value sets in select")
+            value_set = self.resolve(keyset) if isinstance(keyset, ir.PathExpression) else None
+            if not (isinstance(value_set, ExternInstance) and value_set.kind == "value_set"):
+                raise Unsupported(keyset.loc, "this keyset")
+            return f"p4odp_value_set_has(STATE->{value_set.member}, {value_set.size}, {self.packed_keys(value_set, keys, keyset.loc)})"
         return f"{key} == (uint64_t){self.value(keyset)}"
 
     # ------------------------------------------------------------------

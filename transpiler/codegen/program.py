@@ -17,7 +17,7 @@ from p4odp.transpiler.architectures import Architecture, architecture_of
 from p4odp.transpiler.codegen.scope import Binding, Bindings, ExternInstance
 from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, struct_name
 from p4odp.transpiler.codegen.tables import c_action, c_table
-from p4odp.transpiler.model import CCounter, CFunction, CMeter, CProgram, CRegister, CStruct
+from p4odp.transpiler.model import CCounter, CFunction, CMeter, CProgram, CRegister, CStruct, CValueSet
 from p4odp.transpiler.passes.manager import PassResult
 from p4odp.transpiler.passes._walk import main_instance
 from p4odp.transpiler.passes.unique_names import NameTable
@@ -49,6 +49,7 @@ class Generator:
         self.counters: list[CCounter] = []
         self.registers: list[CRegister] = []
         self.meters: list[CMeter] = []
+        self.value_sets: list[CValueSet] = []
         self.errors: list[str] = []
         self.tmp = itertools.count()
         # csum16_sum's runs of packet bytes, by their index in pc->csum_runs (checksums.py).
@@ -91,7 +92,7 @@ class Generator:
                         self.state, self.worker_state, self.counters, self.registers, pipeline, arch.pipeline_template, dict(arch.constants),
                         self.line_directives, self.deparse_in_place is not None,
                         None if self.metadata_read is None else tuple(sorted(self.metadata_read)),
-                        self.meters)
+                        self.meters, self.value_sets)
 
     def header_state_functions(self, typ: t.Type, c_type: str) -> dict:
         """`p4_headers_reset` and `p4_headers_clear_invalid` (header_state.py); their names by role."""
@@ -219,6 +220,22 @@ class Generator:
         stores instances of its extern type; None when it stores none."""
         extern = self.architecture.extern(decl.type.name) if isinstance(decl.type, t.ExternT) else None
         return extern.storage(self, decl) if extern is not None and extern.storage is not None else None
+
+    def value_set(self, decl: ir.ValueSet) -> ExternInstance:
+        """A parser value set's members in `struct p4_state` (the control plane fills them, the workers
+        read them): values of a bit<W>, or of a struct of bit<W> fields (one per select key) packed
+        one after the other as BMv2 takes them, of up to 64 bits, matched whole."""
+        element = decl.type.element if decl.type is not None else None
+        fields = [f.type for f in element.fields] if isinstance(element, t.StructLike) else [element]
+        width = sum(t.bit_width(f) or 0 for f in fields) if all(isinstance(f, t.Bits) for f in fields) else 0
+        if not width or width > 64:
+            raise Unsupported(decl.element_type.loc, f"value sets of {element} (bit<W> values or structs of "
+                                                     f"them, of up to 64 bits in all)")
+        size = self.const_int(decl.size) or 0
+        member = c_ident(f"value_set_{decl.control_name or decl.name}")
+        self.state.append(f"struct p4odp_value_set_member {member}[{max(size, 1)}]")
+        self.value_sets.append(CValueSet(decl.control_name or decl.name, size, member, width))
+        return ExternInstance(decl.name, "value_set", member, size, element)
 
     def error_code(self, name: str) -> int:
         return self.errors.index(name)

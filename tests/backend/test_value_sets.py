@@ -1,0 +1,100 @@
+"""Parser value sets (v1model value_set<bit<W>>(N) in a select): the parser takes the branch of a
+value set when the key is one of its values, which simple_switch_CLI's pvs_add, pvs_remove and
+pvs_clear change; bad lines refused with the line's place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from one_header_switch import build_switch, run_on_frames
+
+from p4odp.stf.pcap import read_packets
+
+# The parser extracts h, then `tagged` (a byte set to 0xAA) when h.kind is in value set `kinds`, or
+# `other` (0xBB) when it is 7, else nothing; every packet leaves on port 1 with what was extracted.
+PROGRAM = """\
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<16> kind; }
+header mark_t { bit<8> m; }
+struct headers_t { h_t h; mark_t tagged; mark_t other; }
+struct meta_t { }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    value_set<bit<16>>(2) kinds;
+    state start {
+        pkt.extract(hdr.h);
+        transition select(hdr.h.kind) {
+            kinds: tagged;
+            7: other;
+            default: accept;
+        }
+    }
+    state tagged { pkt.extract(hdr.tagged); hdr.tagged.m = 0xAA; transition accept; }
+    state other { pkt.extract(hdr.other); hdr.other.m = 0xBB; transition accept; }
+}
+control Nop(inout headers_t hdr, inout meta_t meta) { apply { } }
+control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { sm.egress_spec = 1; } }
+control Eg(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control Dep(packet_out pkt, in headers_t hdr) {
+    apply { pkt.emit(hdr.h); pkt.emit(hdr.tagged); pkt.emit(hdr.other); }
+}
+V1Switch(P(), Nop(), Ing(), Eg(), Nop(), Dep()) main;
+"""
+
+
+def _frame(kind: int) -> bytes:
+    return kind.to_bytes(2, "big") + bytes(4)
+
+
+@pytest.fixture(scope="module")
+def switch(tmp_path_factory) -> Path:
+    return build_switch(tmp_path_factory.mktemp("pvs"), PROGRAM, "pvs.p4")
+
+
+def _marks(switch: Path, tmp_path: Path, commands: str, kinds: list[int]) -> list[int]:
+    """The byte after h of each packet out (0 where the parser extracted nothing more)."""
+    (tmp_path / "commands.txt").write_text(commands)
+    run = run_on_frames(switch, tmp_path, [_frame(k) for k in kinds], "--commands", str(tmp_path / "commands.txt"))
+    assert run.returncode == 0, run.stderr
+    return [p[2] for p in read_packets(str(tmp_path / "out.pcap"))]
+
+
+def test_an_empty_value_set_matches_nothing(switch: Path, tmp_path: Path):
+    assert _marks(switch, tmp_path, "", [0, 5, 7]) == [0, 0, 0xBB]
+
+
+def test_the_values_added_are_matched(switch: Path, tmp_path: Path):
+    assert _marks(switch, tmp_path, "pvs_add kinds 5\npvs_add P.kinds 0x0800\npvs_add kinds 5\n",
+                  [5, 0x800, 6, 7]) == [0xAA, 0xAA, 0, 0xBB]
+
+
+def test_removed_and_cleared_values_are_not(switch: Path, tmp_path: Path):
+    assert _marks(switch, tmp_path, "pvs_add kinds 5\npvs_add kinds 6\npvs_remove kinds 5\n",
+                  [5, 6]) == [0, 0xAA]
+    assert _marks(switch, tmp_path, "pvs_add kinds 5\npvs_add kinds 6\npvs_clear kinds\npvs_add kinds 9\n",
+                  [5, 6, 9]) == [0, 0, 0xAA]
+
+
+@pytest.mark.parametrize("line, message", [
+    ("pvs_add kinds 3", "value set P.kinds is full (2 values)"),
+    ("pvs_add kinds 65536", "value '65536' does not fit in 16 bits"),
+    ("pvs_remove kinds 4", "value set P.kinds has no value 4"),
+    ("pvs_add nothing 1", "no value set named 'nothing'"),
+    ("pvs_clear", "usage: pvs_clear VALUE_SET"),
+])
+def test_a_bad_line_is_refused_with_its_place(switch: Path, tmp_path: Path, line: str, message: str):
+    (tmp_path / "commands.txt").write_text(f"pvs_add kinds 1\npvs_add kinds 2\n{line}\n")
+    run = run_on_frames(switch, tmp_path, [], "--commands", str(tmp_path / "commands.txt"))
+    assert run.returncode != 0 and f"commands.txt:3: error: {message}" in run.stderr, run.stderr
+
+
+def test_a_value_set_of_a_struct_matches_its_keys_packed_as_bmv2_packs_them(tmp_path: Path):
+    # Two select keys (h.kind's high byte, its low 4 bits) against a struct of 8 and 4 bits: a
+    # value is the first field's bits, then the second's.
+    source = PROGRAM.replace("struct meta_t { }", "struct meta_t { }\nstruct pair_t { bit<8> hi; bit<4> lo; }") \
+        .replace("value_set<bit<16>>(2) kinds;", "value_set<pair_t>(2) kinds;") \
+        .replace("select(hdr.h.kind) {", "select(hdr.h.kind[15:8], hdr.h.kind[3:0]) {") \
+        .replace("7: other;", "(0, 7): other;")
+    switch = build_switch(tmp_path, source, "pvs_struct.p4")
+    assert _marks(switch, tmp_path, "pvs_add kinds 0x51\n", [0x0501, 0x05F1, 0x0502, 0x0007]) == [0xAA, 0xAA, 0, 0xBB]
