@@ -536,6 +536,15 @@ static inline int p4odp_wide_cmp(const uint8_t *a, const uint8_t *b, uint32_t n)
 	return memcmp(a, b, n);  /* big-endian: the first differing byte decides */
 }
 
+/* Whether a and b agree in the bits where mask has ones. */
+static inline bool p4odp_wide_masked_eq(const uint8_t *a, const uint8_t *b, const uint8_t *mask, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if ((a[i] ^ b[i]) & mask[i])
+			return false;
+	return true;
+}
+
 /* Comparison of a and b as int<width>. */
 static inline int p4odp_wide_scmp(const uint8_t *a, const uint8_t *b, uint32_t n, uint32_t width)
 {

@@ -10,7 +10,7 @@ from p4odp.diagnostics import Loc, Unsupported
 from p4odp.transpiler.codegen._types import is_union
 from p4odp.transpiler.codegen.scope import ExternInstance
 from p4odp.transpiler.passes._walk import member_path
-from p4odp.transpiler.ctypes_map import c_ident
+from p4odp.transpiler.ctypes_map import bits_of, c_ident, is_wide
 
 __all__ = ["Packets"]
 
@@ -59,7 +59,10 @@ class Packets:
         keys = []
         for key in expr.keys:
             name = self.temp("k")
-            self.emit(f"uint64_t {name} = {self.value(key)};")
+            if is_wide(key.type):  # its bytes, in network order
+                self.emit(f"const uint8_t *{name} = {self.wide_value(key)};")
+            else:
+                self.emit(f"uint64_t {name} = {self.value(key)};")
             keys.append((name, key.type))
         for case in expr.cases:
             cond = self.keyset_match(case.keyset, keys)
@@ -67,6 +70,20 @@ class Packets:
             self.emit(f"\tgoto {self.state_label(case.state.name)};")
         self.emit(f"pc->error = {self.gen.error_code('NoMatch')};")
         self.emit("goto st_reject;")
+
+    def wide_keyset_match(self, keyset: ir.Expression, key: str, key_type: t.Type) -> str:
+        """keyset_match for a key wider than 64 bits (its bytes at `key`): bytes compared in network
+        order, which is the numbers' order."""
+        nbytes = (bits_of(key_type).width + 7) // 8
+        if isinstance(keyset, ir.Binary) and keyset.op is ir.BinaryOp.MASK:
+            return (f"p4odp_wide_masked_eq({key}, {self.wide_value(keyset.left)}, {self.wide_value(keyset.right)}, "
+                    f"{nbytes})")
+        if isinstance(keyset, ir.Binary) and keyset.op is ir.BinaryOp.RANGE:
+            return (f"p4odp_wide_cmp({key}, {self.wide_value(keyset.left)}, {nbytes}) >= 0 && "
+                    f"p4odp_wide_cmp({key}, {self.wide_value(keyset.right)}, {nbytes}) <= 0")
+        if isinstance(keyset.type, t.SetT):
+            raise Unsupported(keyset.loc, "a value set of keys wider than 64 bits")
+        return f"p4odp_wide_cmp({key}, {self.wide_value(keyset)}, {nbytes}) == 0"
 
     def packed_keys(self, value_set: ExternInstance, keys: list, loc: Loc) -> str:
         """The select keys as one value of the value set: a struct's fields one after the other,
@@ -88,7 +105,9 @@ class Packets:
             return " && ".join(f"({p})" for p in parts) or "1"
         if isinstance(keyset, ir.ListExpression) and len(keyset.elements) == 1:
             return self.keyset_match(keyset.elements[0], keys)
-        key, _ = keys[0]
+        key, key_type = keys[0]
+        if is_wide(key_type):
+            return self.wide_keyset_match(keyset, key, key_type)
         if isinstance(keyset, ir.Binary) and keyset.op is ir.BinaryOp.MASK:
             mask = self.value(keyset.right)
             return f"({key} & {mask}) == ({self.value(keyset.left)} & {mask})"
