@@ -457,7 +457,10 @@ class TypeChecker:
         if isinstance(typed.type, t.InfInt) and isinstance(key_type, t.EnumT) and key_type.underlying is not None:
             return retype(typed, key_type.underlying)  # a number matching a serializable enum key
         if isinstance(typed.type, t.SetT):
-            if not self.compatible(key_type, typed.type.element):
+            element = typed.type.element
+            if isinstance(element, t.StructLike) and len(element.fields) == 1:
+                element = element.fields[0].type  # a struct of one field matches one key, as its tuple
+            if not self.compatible(key_type, element):
                 self.error(keyset.loc, f"value set of {typed.type.element} cannot match a key of type {key_type}")
             return typed
         typed = self.coerce(typed, key_type, keyset.loc, "keyset")

@@ -418,6 +418,26 @@ def test_control_plane_names_of_value_sets(tmp_path):
     assert c.decl("vs", ir.ValueSet).control_name == "P.vs"
 
 
+def test_a_value_set_of_a_struct_of_one_field_matches_one_key(tmp_path):
+    assert_rule(tmp_path, """
+        struct one_t { bit<8> f; }
+        parser P(packet_in p) {
+            value_set<one_t>(4) vs;
+            state start {
+                transition select(p.lookahead<bit<8>>()) { vs: accept; default: reject; }
+            }
+        }
+    """, """
+        struct two_t { bit<8> f; bit<8> g; }
+        parser P(packet_in p) {
+            value_set<two_t>(4) vs;
+            state start {
+                transition select(p.lookahead<bit<8>>()) { vs: accept; default: reject; }
+            }
+        }
+    """, "vs:", "value set of struct two_t cannot match a key of type bit<8>")
+
+
 def test_tables_need_distinct_control_plane_names(tmp_path):
     assert_rule(tmp_path, """
         control C() {
