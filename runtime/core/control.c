@@ -513,18 +513,24 @@ static int cmd_table_clear(struct p4odp_switch *sw, struct command *c)
 	return 0;
 }
 
+/* A value of `width` (at most 64) bits, as a number. */
+static int parse_bits(struct command *c, const char *text, uint32_t width, uint64_t *out)
+{
+	uint8_t bytes[8];
+	if (parse_value(c, text, width, bytes))
+		return -1;
+	*out = 0;
+	for (uint32_t i = 0; i < (width + 7) / 8; i++)
+		*out = *out << 8 | bytes[i];
+	return 0;
+}
+
 /* A number of at most 64 bits. */
 static int parse_u64(struct command *c, const char *text, uint64_t *out)
 {
-	uint8_t bytes[8];
 	if (*text == '-')
 		return fail(c, "'%s' is not a count", text);
-	if (parse_value(c, text, 64, bytes))
-		return -1;
-	*out = 0;
-	for (int i = 0; i < 8; i++)
-		*out = *out << 8 | bytes[i];
-	return 0;
+	return parse_bits(c, text, 64, out);
 }
 
 /* The command's INDEX (its third word, when it has one) into *index, checked
@@ -546,6 +552,20 @@ static int entry_exists(void *arg, int64_t handle, const struct p4odp_match *m, 
 	return 0;
 }
 
+/* The entry handle `text` of table `ti`, which must have that entry, in *handle: the cell of
+ * the table's direct counter or meter is its entry index (the handle's low 32 bits). */
+static int entry_handle_at(struct p4odp_switch *sw, struct command *c, int32_t ti, const char *text,
+			   uint64_t *handle)
+{
+	int64_t h;
+	if (parse_handle(c, text, &h))
+		return -1;
+	if (p4odp_table_get(sw->tables[ti].table, h, entry_exists, NULL))
+		return fail(c, "table %s has no entry with handle %lld", sw->program->tables[ti].name, (long long)h);
+	*handle = (uint64_t)h;
+	return 0;
+}
+
 /* COUNTER [INDEX] of a command: the counter, and the index in *index; NULL after saying why.
  * A direct counter's INDEX is an entry handle of its table (as on simple_switch_CLI, which
  * `out` is told first), its cell the handle's entry index (its low 32 bits). */
@@ -563,19 +583,10 @@ static const struct p4odp_counter_info *counter_at(struct p4odp_switch *sw, stru
 		*index = i;
 		return info;
 	}
-	const char *table = sw->program->tables[info->table].name;
 	*index = 0;
-	if (c->n > 2) {
-		int64_t handle;
-		if (parse_handle(c, c->tokens[2], &handle))
-			return NULL;
-		if (p4odp_table_get(sw->tables[info->table].table, handle, entry_exists, NULL)) {
-			fail(c, "table %s has no entry with handle %lld", table, (long long)handle);
-			return NULL;
-		}
-		*index = (uint64_t)handle;
-	}
-	fprintf(out, "%s direct counter for table %s\n", told, table);
+	if (c->n > 2 && entry_handle_at(sw, c, info->table, c->tokens[2], index))
+		return NULL;
+	fprintf(out, "%s direct counter for table %s\n", told, sw->program->tables[info->table].name);
 	return info;
 }
 
@@ -795,16 +806,7 @@ static const struct p4odp_meter_info *meter_at(struct p4odp_switch *sw, struct c
 		*index = i;
 		return info;
 	}
-	int64_t handle;
-	if (parse_handle(c, c->tokens[2], &handle))
-		return NULL;
-	if (p4odp_table_get(sw->tables[info->table].table, handle, entry_exists, NULL)) {
-		fail(c, "table %s has no entry with handle %lld", sw->program->tables[info->table].name,
-		     (long long)handle);
-		return NULL;
-	}
-	*index = (uint64_t)handle;
-	return info;
+	return entry_handle_at(sw, c, info->table, c->tokens[2], index) ? NULL : info;
 }
 
 /* RATE:BURST: a rate of units per microsecond (a finite number, not negative) and a burst of
@@ -940,15 +942,7 @@ static const struct p4odp_value_set_info *value_set_at(struct p4odp_switch *sw, 
 	if (vi < 0)
 		return NULL;
 	const struct p4odp_value_set_info *v = &sw->program->value_sets[vi];
-	uint8_t bytes[8];
-	if (value) {
-		if (parse_value(c, c->tokens[2], v->width, bytes))
-			return NULL;
-		*value = 0;
-		for (uint32_t i = 0; i < (v->width + 7) / 8; i++)
-			*value = *value << 8 | bytes[i];
-	}
-	return v;
+	return value && parse_bits(c, c->tokens[2], v->width, value) ? NULL : v;
 }
 
 /* The member holding `value`, or -1. */

@@ -54,9 +54,13 @@ static void hash_update(struct hash_state *h, const uint8_t *buf, uint32_t len)
 				v = (v & 1) ? (v >> 1) ^ 0xedb88320u : v >> 1;
 		}
 		break;
-	case P4ODP_HASH_CSUM16:	/* the 16-bit words' sum, an odd last byte the high byte of one */
-		for (uint32_t i = 0; i < len; i++)
-			v += (uint64_t)buf[i] << ((h->bytes + i) % 2 ? 0 : 8);
+	case P4ODP_HASH_CSUM16:	/* the 16-bit words' sum (p4odp_bits.h), a word across the parts too */
+		if (len && h->bytes % 2) {	/* the low byte of the word the last part began */
+			v += buf[0];
+			buf++;
+			len--;
+		}
+		v += p4odp_csum16_fold(p4odp_csum16_acc(0, buf, len));
 		break;
 	case P4ODP_HASH_XOR16:
 		for (uint32_t i = 0; i < len; i++)
@@ -81,12 +85,8 @@ static uint64_t hash_final(const struct hash_state *h)
 	case P4ODP_HASH_CRC32:
 	case P4ODP_HASH_CRC32_CUSTOM:
 		return (h->value ^ 0xffffffffu) & 0xffffffffu;
-	case P4ODP_HASH_CSUM16: {
-		uint64_t sum = h->value;
-		while (sum >> 16)
-			sum = (sum & 0xffff) + (sum >> 16);
-		return ~sum & 0xffff;
-	}
+	case P4ODP_HASH_CSUM16:
+		return p4odp_csum16_finish((uint32_t)h->value);
 	default:
 		return h->value;
 	}

@@ -148,7 +148,7 @@ static bool truncated(odp_packet_t pkt, uint64_t length)
 void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs, uint32_t hdr_len)
 {
 	struct p4odp_worker *w = pc->worker;
-	uint32_t consumed = pc->cursor / 8 < pc->len ? pc->cursor / 8 : pc->len;
+	uint32_t consumed = p4odp_parsed_bytes(pc);
 	uint32_t queued = port_index < P4ODP_TX_PORT_NUMBERS ? w->tx_n[port_index] : P4ODP_TX_CLOSED;
 
 	if (odp_unlikely(queued >= P4ODP_BURST)) {

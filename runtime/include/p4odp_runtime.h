@@ -289,6 +289,12 @@ const struct p4odp_table_entry *p4odp_table_default(struct p4odp_switch *sw, uin
  * (p4odp_table_prefetch). */
 void p4odp_prefetch_lookup(struct p4odp_switch *sw, uint32_t index, const uint8_t *key);
 
+/* The bytes of the packet of `pc` the parser consumed (its cursor, within the packet). */
+static inline uint32_t p4odp_parsed_bytes(const struct p4odp_pctx *pc)
+{
+	return pc->cursor / 8 < pc->len ? pc->cursor / 8 : pc->len;
+}
+
 /* Queue a copy of the packet of `pc` for `port`: its first `pc->cursor / 8`
  * bytes (what the parser consumed) replaced by `hdr_len` bytes at `hdrs`:
  * pc->pkt itself (see step 5 above), else a new packet.  `hdrs` may be

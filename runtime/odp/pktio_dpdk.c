@@ -188,9 +188,9 @@ static int dpdk_stop(_odp_pktio_entry_t *e)
 	return 0;
 }
 
-/* Chained mbufs are left to odp_pktin_recv(), which drops them. */
 /* One burst of the device's each: ODP's receive and send may do fewer than
- * asked, and the callers loop when they want more. */
+ * asked, and the callers loop when they want more.  Chained mbufs are left to
+ * odp_pktin_recv(), which drops them. */
 static int dpdk_recv(_odp_pktio_entry_t *e, int q, odp_packet_t pkts[], int num)
 {
 	dpdk_priv_t *priv = e->priv;

@@ -195,7 +195,7 @@ def _checksum(name: str):
                 raise Unsupported(data.loc, "checksum data that is not a list of fields")
             total = csum16_sum(ctx, elements)
             if with_payload:
-                total = f"p4odp_csum16_add({total}, pc->data + pc->cursor / 8, pc->len - pc->cursor / 8)"
+                total = f"p4odp_csum16_add({total}, pc->data + p4odp_parsed_bytes(pc), pc->len - p4odp_parsed_bytes(pc))"
             value = f"p4odp_csum16_finish({total})"
         else:
             buf = ctx.temp("ck")
@@ -208,8 +208,7 @@ def _checksum(name: str):
         if not isinstance(field_expr.type, t.Bits) or not width or width > 64:
             raise Unsupported(field_expr.loc, f"a checksum field of type {field_expr.type} (a bit<W> of up to 64 bits)")
         if name.startswith("verify_checksum"):
-            mask = "" if width == 64 else f" & UINT64_C({(1 << width) - 1:#x})"
-            ctx.emit(f"if (({ctx.value(cond)}) && (uint64_t)({target.c}) != ((uint64_t){value}{mask}))")
+            ctx.emit(f"if (({ctx.value(cond)}) && (uint64_t)({target.c}) != (uint64_t){ctx.wrap(value, target.type)})")
             ctx.emit("\tpc->checksum_error = 1;")
         else:
             ctx.emit(f"if ({ctx.value(cond)})")
@@ -264,10 +263,17 @@ def _array_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
     return ExternInstance(decl.name, typ.name, member, size or 0, element)
 
 
+def _attached_table(gen: Generator, decl: ir.Instance):
+    """The layout of the table whose `counters` or `meters` property names the direct counter or
+    meter `decl`, or None."""
+    return next((layout for layout in gen.table_layouts.values()
+                 if decl.name in (layout.direct_counter, layout.direct_meter)), None)
+
+
 def _direct_counter_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
     """A direct counter's cells, per worker as a counter's: one per entry index of the table whose
     `counters` property names it (the table apply counts its hits, table-layout)."""
-    table = next((layout for layout in gen.table_layouts.values() if layout.direct_counter == decl.name), None)
+    table = _attached_table(gen, decl)
     member = _member(decl)
     if table is None:  # attached to no table that the pipeline applies: it counts nothing
         return ExternInstance(decl.name, decl.type.name, member, 0, None)
@@ -294,7 +300,7 @@ def _meter_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
 def _direct_meter_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
     """A direct meter's cells, shared as a meter's: one per entry index of the table whose `meters`
     property names it (the table apply meters its hits, table-layout)."""
-    table = next((layout for layout in gen.table_layouts.values() if layout.direct_meter == decl.name), None)
+    table = _attached_table(gen, decl)
     member = _member(decl)
     of_bytes = _meters_bytes(decl.args[0].value if decl.args else None)
     if table is None:  # attached to no table that the pipeline applies: it meters nothing

@@ -5,7 +5,7 @@ from __future__ import annotations
 from p4odp import ir
 from p4odp import types as t
 
-__all__ = ["tuple_struct", "is_union", "type_name"]
+__all__ = ["tuple_struct", "is_union", "type_name", "value_set_widths"]
 
 
 def tuple_struct(typ: t.TupleT) -> t.StructLike:
@@ -23,3 +23,10 @@ def type_name(ref: ir.TypeRef) -> str:
     if isinstance(ref, ir.SpecializedType):
         return ref.base.name
     return "?"
+
+
+def value_set_widths(element: t.Type) -> list:
+    """The widths of a value set's values, one per select key: a bit<W>'s, or each field's of a
+    struct of bit<W> fields; empty for any other element type."""
+    fields = [f.type for f in element.fields] if isinstance(element, t.StructLike) else [element]
+    return [t.bit_width(f) for f in fields] if all(isinstance(f, t.Bits) for f in fields) else []

@@ -7,7 +7,7 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc, Unsupported
-from p4odp.transpiler.codegen._types import is_union
+from p4odp.transpiler.codegen._types import is_union, value_set_widths
 from p4odp.transpiler.codegen.scope import ExternInstance
 from p4odp.transpiler.passes._walk import member_path
 from p4odp.transpiler.ctypes_map import bits_of, c_ident, is_wide
@@ -88,9 +88,7 @@ class Packets:
     def packed_keys(self, value_set: ExternInstance, keys: list, loc: Loc) -> str:
         """The select keys as one value of the value set: a struct's fields one after the other,
         the first in the high bits (as BMv2 packs a value set's members)."""
-        element = value_set.element
-        widths = [t.bit_width(f.type) for f in element.fields] if isinstance(element, t.StructLike) else \
-            [t.bit_width(element)]
+        widths = value_set_widths(value_set.element)
         if len(widths) != len(keys):
             raise Unsupported(loc, f"value set {value_set.name} of {len(widths)} field(s) for {len(keys)} select key(s)")
         parts = [f"({name} << {sum(widths[i + 1:])})" if sum(widths[i + 1:]) else name

@@ -10,7 +10,7 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc, Unsupported
-from p4odp.transpiler.codegen._types import tuple_struct, type_name
+from p4odp.transpiler.codegen._types import tuple_struct, type_name, value_set_widths
 from p4odp.transpiler.codegen.function import FunctionContext
 from p4odp.transpiler.codegen.header_state import header_state
 from p4odp.transpiler.architectures import Architecture, architecture_of
@@ -226,8 +226,7 @@ class Generator:
         read them): values of a bit<W>, or of a struct of bit<W> fields (one per select key) packed
         one after the other as BMv2 takes them, of up to 64 bits, matched whole."""
         element = decl.type.element if decl.type is not None else None
-        fields = [f.type for f in element.fields] if isinstance(element, t.StructLike) else [element]
-        width = sum(t.bit_width(f) or 0 for f in fields) if all(isinstance(f, t.Bits) for f in fields) else 0
+        width = sum(value_set_widths(element))
         if not width or width > 64:
             raise Unsupported(decl.element_type.loc, f"value sets of {element} (bit<W> values or structs of "
                                                      f"them, of up to 64 bits in all)")
