@@ -128,3 +128,7 @@ class CProgram:
     metadata_read: Optional[tuple] = None
     meters: list[CMeter] = field(default_factory=list)  # the meter arrays whose rates the control plane sets
     value_sets: list[CValueSet] = field(default_factory=list)  # the parser value sets the control plane fills
+    # The lists of fields that clones, resubmits and recirculations keep, by number (members of struct
+    # p4odp_packet_state; number 0, none); empty when no list has a field.
+    field_lists: list[tuple] = field(default_factory=list)
+    copies: tuple = ()  # those of "clone", "recirculate", "resubmit" the program asks for, sorted

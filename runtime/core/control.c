@@ -7,6 +7,8 @@
  *   table_delete TABLE HANDLE
  *   table_clear TABLE
  *   mc_mgrp_create GROUP / mc_node_create RID PORT... / mc_node_associate GROUP NODE
+ *   mirroring_add SESSION PORT / mirroring_add_mc SESSION GROUP / mirroring_delete SESSION /
+ *   mirroring_get SESSION
  *   counter_read COUNTER INDEX / counter_write COUNTER INDEX PACKETS BYTES / counter_reset COUNTER
  *     (a direct counter's INDEX is an entry handle of its table)
  *   register_read REGISTER INDEX / register_write REGISTER INDEX VALUE / register_reset REGISTER
@@ -1080,6 +1082,63 @@ static int cmd_mc_node_associate(struct p4odp_switch *sw, struct command *c)
 	return 0;
 }
 
+/* The mirror session of mirroring_* command `c`, whose usage is `usage`. */
+static int parse_session(struct command *c, int n_args, const char *usage, uint32_t *session)
+{
+	if (c->n != n_args + 1)
+		return fail(c, "usage: %s", usage);
+	if (parse_uint(c, c->tokens[1], session))
+		return -1;
+	if (*session >= P4ODP_MAX_MIRROR_SESSIONS)
+		return fail(c, "mirror session %u is out of range 0..%d", *session, P4ODP_MAX_MIRROR_SESSIONS - 1);
+	return 0;
+}
+
+/* A session's word (switch.h) is stored whole: a worker cloning meanwhile
+ * reads the old session or the new one. */
+static int cmd_mirroring_add(struct p4odp_switch *sw, struct command *c, bool to_group)
+{
+	uint32_t session, target;
+	if (parse_session(c, 2, to_group ? "mirroring_add_mc SESSION GROUP" : "mirroring_add SESSION PORT", &session) ||
+	    parse_uint(c, c->tokens[2], &target))
+		return -1;
+	if (to_group ? target == 0 || target >= P4ODP_MAX_MC_GROUPS : target >= P4ODP_TX_PORT_NUMBERS)
+		return to_group ? fail(c, "multicast group %u is out of range 1..%d", target, P4ODP_MAX_MC_GROUPS - 1)
+				: fail(c, "port %u is out of range 0..%d", target, P4ODP_TX_PORT_NUMBERS - 1);
+	__atomic_store_n(&sw->mirror_sessions[session], P4ODP_MIRROR_USED | (to_group ? P4ODP_MIRROR_GROUP : 0) | target,
+			 __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int cmd_mirroring_delete(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t session;
+	if (parse_session(c, 1, "mirroring_delete SESSION", &session))
+		return -1;
+	if (!sw->mirror_sessions[session])
+		return fail(c, "no mirror session %u", session);
+	__atomic_store_n(&sw->mirror_sessions[session], 0, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* As simple_switch_CLI prints the session's Thrift struct. */
+static int cmd_mirroring_get(struct p4odp_switch *sw, struct command *c, FILE *out)
+{
+	uint32_t session;
+	if (parse_session(c, 1, "mirroring_get SESSION", &session))
+		return -1;
+	uint64_t word = sw->mirror_sessions[session];
+	if (!word)
+		return fail(c, "no mirror session %u", session);
+	if (out) {
+		if (word & P4ODP_MIRROR_GROUP)
+			fprintf(out, "MirroringSessionConfig(port=None, mgid=%u)\n", (uint32_t)word);
+		else
+			fprintf(out, "MirroringSessionConfig(port=%u, mgid=None)\n", (uint32_t)word);
+	}
+	return 0;
+}
+
 static int tokenize(struct command *c, char *line)
 {
 	c->n = 0;
@@ -1149,5 +1208,13 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_mc_node_create(sw, &c, out);
 	if (!strcmp(cmd, "mc_node_associate"))
 		return cmd_mc_node_associate(sw, &c);
+	if (!strcmp(cmd, "mirroring_add"))
+		return cmd_mirroring_add(sw, &c, false);
+	if (!strcmp(cmd, "mirroring_add_mc"))
+		return cmd_mirroring_add(sw, &c, true);
+	if (!strcmp(cmd, "mirroring_delete"))
+		return cmd_mirroring_delete(sw, &c);
+	if (!strcmp(cmd, "mirroring_get"))
+		return cmd_mirroring_get(sw, &c, out);
 	return fail(&c, "unknown command '%s'", cmd);
 }

@@ -43,6 +43,15 @@ struct p4odp_mc_group {
 	uint32_t nodes[P4ODP_MAX_MC_NODES / 16];
 };
 
+/* Mirror sessions (v1model's clone): BMv2's ids, 0 to 32767.  A session is
+ * one word, so that a worker reads it whole while the control plane writes
+ * it: 0 when there is none, else P4ODP_MIRROR_USED, with P4ODP_MIRROR_GROUP
+ * when its copies go to the multicast group in the low 32 bits rather than
+ * to the port there. */
+#define P4ODP_MAX_MIRROR_SESSIONS 32768
+#define P4ODP_MIRROR_USED (UINT64_C(1) << 63)
+#define P4ODP_MIRROR_GROUP (UINT64_C(1) << 62)
+
 /* One table of the program: its metadata and its lookup structure. */
 struct p4odp_runtime_table {
 	const struct p4odp_table_info *info;
@@ -62,6 +71,7 @@ struct p4odp_switch {
 	uint32_t n_workers;
 	struct p4odp_mc_node mc_nodes[P4ODP_MAX_MC_NODES];
 	struct p4odp_mc_group mc_groups[P4ODP_MAX_MC_GROUPS];
+	uint64_t mirror_sessions[P4ODP_MAX_MIRROR_SESSIONS];
 	uint64_t started_ns;	/* odp_time_global_ns() at start: the meters' time origin */
 	bool asserts;		/* --asserts: a false assert() or assume() stops the switch */
 	bool log_msgs;		/* --log-msg: log_msg() prints */
@@ -95,6 +105,22 @@ static inline void p4odp_meter_unlock(struct p4odp_meter *m)
 #define P4ODP_TX_CLOSED 0xFF
 _Static_assert(P4ODP_BURST < P4ODP_TX_CLOSED, "a batch count never reads as a closed port");
 
+/* A pass through the pipeline that waits for the passes before it (v1model's
+ * resubmit, recirculate and clones at egress), on `pkt`, which it owns: into
+ * ingress again (`kind` an enum p4odp_entry_kind), keeping field list
+ * `fields` of its state; or into egress as the clones of mirror session
+ * `session` (its word), from its state, with the parser's cursor of the pass
+ * that cloned it. */
+struct p4odp_pass {
+	odp_packet_t pkt;
+	bool ingress;
+	uint8_t kind;
+	uint16_t fields;
+	uint32_t in_port;
+	uint32_t cursor;
+	uint64_t session;
+};
+
 /* What one worker owns: its scratch, its transmit batches, its counters.
  * Passed explicitly (pc->worker): nothing on the packet path is global. */
 struct p4odp_worker {
@@ -113,6 +139,13 @@ struct p4odp_worker {
 	uint64_t received[P4ODP_MAX_PORTS];
 	uint64_t sent[P4ODP_MAX_PORTS];
 	uint64_t drops[P4ODP_DROP_COUNT];
+	/* The passes the packet being processed caused, run in order after its
+	 * own (n_passes of them; at most P4ODP_MAX_PASSES for one received
+	 * packet), and the state each starts from (the program's type, whose
+	 * size only the traffic manager knows). */
+	struct p4odp_pass passes[P4ODP_MAX_PASSES];
+	uint32_t n_passes;
+	struct p4odp_packet_state *pass_states;
 	uint64_t random_state;	/* p4odp_random's generator (never 0) */
 	uint64_t log_second;	/* log_msg's rate limit: the second of its last lines, */
 	uint32_t log_lines;	/* the lines printed in it, */

@@ -9,6 +9,12 @@
  * in place; each replica is rewritten in a copy of it made before its
  * egress.  See p4odp_runtime.h for who owns a packet at each step.
  *
+ * v1model's clones, resubmit and recirculate, in BMv2's order: the clones
+ * a packet's ingress asks for go through egress before the packet itself;
+ * a resubmit, a recirculation and the clones an egress asks for are passes
+ * queued on the worker (struct p4odp_pass) and run, in order, once the
+ * packet's own have ended, before the next received packet.
+ *
  * A switch compiles this file with its program, in one translation unit
  * (backend/build.py): the calls of `p4odp_program`'s ingress and egress are
  * then direct and inlined, and so are their calls of p4odp_send and of the
@@ -41,6 +47,11 @@ int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t 
 	w->state = aligned_alloc(ODP_CACHE_LINE_SIZE, state_size ? state_size : ODP_CACHE_LINE_SIZE);
 	if (w->state)
 		memset(w->state, 0, state_size);
+	if (program->copies) {
+		w->pass_states = calloc(P4ODP_MAX_PASSES, sizeof *w->pass_states);
+		if (!w->pass_states)
+			return -1;
+	}
 	memset(w->tx_n, P4ODP_TX_CLOSED, sizeof w->tx_n);
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
 		const struct p4odp_port *port = &sw->ports[i];
@@ -86,7 +97,9 @@ static void flush_all(struct p4odp_worker *w)
 void p4odp_worker_term(struct p4odp_worker *w)
 {
 	free(w->state);
+	free(w->pass_states);
 	w->state = NULL;
+	w->pass_states = NULL;
 }
 
 void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason)
@@ -145,10 +158,26 @@ static bool truncated(odp_packet_t pkt, uint64_t length)
 	return length && odp_packet_pull_tail(pkt, len - (uint32_t)length) != NULL;
 }
 
+/* The packet of `pc` as deparsed: its first bytes, those the parser consumed,
+ * replaced by `hdr_len` bytes at `hdrs`; in place when it is this copy's own,
+ * else a new packet.  ODP_PACKET_INVALID, counted, when there is no buffer. */
+static odp_packet_t deparsed(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len)
+{
+	uint32_t consumed = p4odp_parsed_bytes(pc);
+	odp_packet_t out = ODP_PACKET_INVALID;
+
+	if (pc->in_place)
+		out = rewritten_in_place(pc, hdrs, hdr_len, consumed);
+	if (out == ODP_PACKET_INVALID)
+		out = new_copy(pc, hdrs, hdr_len, consumed);
+	if (out == ODP_PACKET_INVALID)
+		p4odp_count_drop(pc, P4ODP_DROP_NO_BUFFER);
+	return out;
+}
+
 void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs, uint32_t hdr_len)
 {
 	struct p4odp_worker *w = pc->worker;
-	uint32_t consumed = p4odp_parsed_bytes(pc);
 	uint32_t queued = port_index < P4ODP_TX_PORT_NUMBERS ? w->tx_n[port_index] : P4ODP_TX_CLOSED;
 
 	if (odp_unlikely(queued >= P4ODP_BURST)) {
@@ -159,15 +188,9 @@ void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs,
 		flush_port(w, port_index);
 		queued = 0;
 	}
-	odp_packet_t out = ODP_PACKET_INVALID;
-	if (pc->in_place)
-		out = rewritten_in_place(pc, hdrs, hdr_len, consumed);
+	odp_packet_t out = deparsed(pc, hdrs, hdr_len);
 	if (out == ODP_PACKET_INVALID)
-		out = new_copy(pc, hdrs, hdr_len, consumed);
-	if (out == ODP_PACKET_INVALID) {
-		p4odp_count_drop(pc, P4ODP_DROP_NO_BUFFER);
 		return;
-	}
 	if (odp_unlikely(pc->truncate_to) && !truncated(out, pc->truncate_to - 1)) {
 		odp_packet_free(out);
 		p4odp_count_drop(pc, P4ODP_DROP_TRUNCATED);
@@ -181,18 +204,44 @@ static void egress_copy(struct p4odp_pctx *pc, struct p4odp_packet_state *packet
 {
 	/* Each copy's drop is counted for its own reason: not the overflow of the one before. */
 	pc->out_overflow = 0;
+	if (p4odp_program.copies & (P4ODP_USES_CLONE | P4ODP_USES_RECIRCULATE)) {
+		pc->tm.clone_session = 0;	/* what this egress asks for, not what ingress did */
+		pc->tm.recirculate = 0;
+	}
 	if (!p4odp_program.egress(pc, packet, copy))
 		p4odp_count_drop(pc, pc->out_overflow ? P4ODP_DROP_HEADERS_TOO_LONG : P4ODP_DROP_PROGRAM);
 }
 
+/* One copy through egress on its own copy of `from` and of `state`, which it
+ * may rewrite in place as the only copy's egress does.  pc->pkt and
+ * pc->data are left on that copy. */
+static void egress_on_copy(struct p4odp_pctx *pc, odp_packet_t from, const struct p4odp_packet_state *state,
+			   const struct p4odp_copy *copy)
+{
+	odp_packet_t own = odp_packet_copy(from, pc->sw->pool);
+
+	if (own == ODP_PACKET_INVALID) {
+		p4odp_count_drop(pc, P4ODP_DROP_NO_BUFFER);
+		return;
+	}
+	struct p4odp_packet_state its = *state;
+	pc->truncate_to = 0;
+	pc->pkt = own;
+	pc->data = odp_packet_data(own);
+	pc->in_place = 1;
+	egress_copy(pc, &its, copy);
+	if (pc->in_place)  /* dropped: it never left */
+		odp_packet_free(own);
+}
+
 /* One copy per replica of the group: every port of every node, in the order
  * the nodes were associated (BMv2's order), each egress on its own copy of
- * the state ingress left and its own copy of the received packet, which it
- * may rewrite in place as the only copy's egress does. */
-static void replicate(struct p4odp_pctx *pc, uint32_t group, const struct p4odp_packet_state *packet)
+ * `packet` (the state ingress left, or a clone's) and of pc->pkt. */
+static void replicate(struct p4odp_pctx *pc, uint32_t group, const struct p4odp_packet_state *packet,
+		      enum p4odp_copy_kind kind)
 {
 	const struct p4odp_switch *sw = pc->sw;
-	odp_packet_t received = pc->pkt;
+	odp_packet_t from = pc->pkt;
 	uint32_t copies = 0;
 
 	if (group < P4ODP_MAX_MC_GROUPS && sw->mc_groups[group].used) {
@@ -200,39 +249,158 @@ static void replicate(struct p4odp_pctx *pc, uint32_t group, const struct p4odp_
 		for (uint32_t i = 0; i < g->n_nodes; i++) {
 			const struct p4odp_mc_node *node = &sw->mc_nodes[g->nodes[i]];
 			for (uint32_t j = 0; j < node->n_ports; j++) {
-				struct p4odp_copy copy = { node->ports[j], node->rid, P4ODP_COPY_REPLICA };
-				odp_packet_t own = odp_packet_copy(received, sw->pool);
+				struct p4odp_copy copy = { node->ports[j], node->rid, kind };
+				egress_on_copy(pc, from, packet, &copy);
 				copies++;
-				if (own == ODP_PACKET_INVALID) {
-					p4odp_count_drop(pc, P4ODP_DROP_NO_BUFFER);
-					continue;
-				}
-				struct p4odp_packet_state replica = *packet;
-				pc->truncate_to = 0;
-				pc->pkt = own;
-				pc->data = odp_packet_data(own);
-				pc->in_place = 1;
-				egress_copy(pc, &replica, &copy);
-				if (pc->in_place)  /* dropped: it never left */
-					odp_packet_free(own);
 			}
 		}
 	}
-	pc->pkt = received;
-	pc->data = odp_packet_data(received);
+	pc->pkt = from;
+	pc->data = odp_packet_data(from);
 	pc->in_place = 0;
 	if (!copies)
 		p4odp_count_drop(pc, P4ODP_DROP_EMPTY_GROUP);
 }
 
-/* One received packet through the pipeline; true when it left as the only copy
- * (the worker no longer owns it). */
-static bool process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt)
+/* Mirror session `request` (1 + its id) as the control plane last set it. */
+static uint64_t mirror_session(const struct p4odp_switch *sw, uint32_t request)
 {
-	struct p4odp_switch *sw = w->sw;
-	struct p4odp_pctx pc = {
-		.sw = sw,
-		.state = sw->state,
+	return __atomic_load_n(&sw->mirror_sessions[(request - 1) % P4ODP_MAX_MIRROR_SESSIONS], __ATOMIC_ACQUIRE);
+}
+
+/* The copies of mirror session `session` (its word), each through egress on
+ * its own copy of `clone` and of pc->pkt. */
+static void mirror(struct p4odp_pctx *pc, uint64_t session, const struct p4odp_packet_state *clone,
+		   enum p4odp_copy_kind kind)
+{
+	if (session & P4ODP_MIRROR_GROUP) {
+		replicate(pc, (uint32_t)session, clone, kind);
+		return;
+	}
+	odp_packet_t from = pc->pkt;
+	struct p4odp_copy copy = { (uint32_t)session, 0, kind };
+	egress_on_copy(pc, from, clone, &copy);
+	pc->pkt = from;
+	pc->data = odp_packet_data(from);
+	pc->in_place = 0;
+}
+
+/* The clones that ingress asked for, before the packet's own copies go (as
+ * BMv2 queues them); nothing when the session is not configured.  Out of
+ * line, as every path of clones, resubmits and recirculations: the flatten of
+ * p4odp_tm_burst would put them (and a second parser) in every packet's path. */
+__attribute__((noinline)) static void ingress_clone(struct p4odp_pctx *pc, const struct p4odp_packet_state *packet,
+						    const struct p4odp_tm_request *tm)
+{
+	uint64_t session = mirror_session(pc->sw, tm->clone_session);
+	uint64_t truncate_to = pc->truncate_to;
+
+	if (!session)
+		return;
+	struct p4odp_packet_state clone;
+	p4odp_program.clone(pc, &clone, packet, P4ODP_COPY_INGRESS_CLONE, tm->clone_fields);
+	mirror(pc, session, &clone, P4ODP_COPY_INGRESS_CLONE);
+	pc->truncate_to = truncate_to;
+}
+
+/* A pass to run after those queued, with `*state` where its state goes; NULL,
+ * the packet counted as dropped, when the received packet has caused
+ * P4ODP_MAX_PASSES already. */
+static struct p4odp_pass *new_pass(struct p4odp_pctx *pc, struct p4odp_packet_state **state)
+{
+	struct p4odp_worker *w = pc->worker;
+
+	if (w->n_passes == P4ODP_MAX_PASSES) {
+		p4odp_count_drop(pc, P4ODP_DROP_TOO_MANY_PASSES);
+		return NULL;
+	}
+	*state = &w->pass_states[w->n_passes];
+	return &w->passes[w->n_passes++];
+}
+
+/* Ingress again for pc->pkt, as it was received, which the pass takes; false
+ * when it cannot be queued (the caller still owns the packet). */
+static bool resubmit(struct p4odp_pctx *pc, const struct p4odp_packet_state *packet, uint16_t fields)
+{
+	struct p4odp_packet_state *state;
+	struct p4odp_pass *pass = new_pass(pc, &state);
+
+	if (!pass)
+		return false;
+	*state = *packet;
+	*pass = (struct p4odp_pass){ .pkt = pc->pkt, .ingress = true, .kind = P4ODP_ENTRY_RESUBMIT,
+				     .fields = fields, .in_port = pc->in_port };
+	return true;
+}
+
+__attribute__((noinline)) void p4odp_recirculate(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len,
+						 const struct p4odp_packet_state *state)
+{
+	struct p4odp_packet_state *carried;
+	struct p4odp_pass *pass = new_pass(pc, &carried);
+
+	if (!pass)
+		return;
+	odp_packet_t out = deparsed(pc, hdrs, hdr_len);
+	if (out == ODP_PACKET_INVALID) {
+		pc->worker->n_passes--;
+		return;
+	}
+	*carried = *state;
+	*pass = (struct p4odp_pass){ .pkt = out, .ingress = true, .kind = P4ODP_ENTRY_RECIRCULATE,
+				     .fields = (uint16_t)(pc->tm.recirculate - 1), .in_port = pc->in_port };
+}
+
+__attribute__((noinline)) void p4odp_egress_clone(struct p4odp_pctx *pc, const struct p4odp_packet_state *state)
+{
+	uint64_t session = mirror_session(pc->sw, pc->tm.clone_session);
+	struct p4odp_packet_state *clone;
+
+	if (!session)
+		return;
+	odp_packet_t copy = odp_packet_copy(pc->pkt, pc->sw->pool);  /* the bytes before this egress's deparser */
+	if (copy == ODP_PACKET_INVALID) {
+		p4odp_count_drop(pc, P4ODP_DROP_NO_BUFFER);
+		return;
+	}
+	struct p4odp_pass *pass = new_pass(pc, &clone);
+	if (!pass) {
+		odp_packet_free(copy);
+		return;
+	}
+	p4odp_program.clone(pc, clone, state, P4ODP_COPY_EGRESS_CLONE, pc->tm.clone_fields);
+	*pass = (struct p4odp_pass){ .pkt = copy, .in_port = pc->in_port, .cursor = pc->cursor, .session = session };
+}
+
+/* After ingress: its clones, then a resubmit, the replicas of a multicast
+ * group, a drop or the one copy, as BMv2 decides; true when pc->pkt left (the
+ * worker no longer owns it). */
+static bool after_ingress(struct p4odp_pctx *pc, struct p4odp_packet_state *packet)
+{
+	const struct p4odp_tm_request tm = pc->tm;
+
+	if ((p4odp_program.copies & P4ODP_USES_CLONE) && tm.clone_session)
+		ingress_clone(pc, packet, &tm);
+	if ((p4odp_program.copies & P4ODP_USES_RESUBMIT) && tm.resubmit)
+		return resubmit(pc, packet, (uint16_t)(tm.resubmit - 1));
+	if (tm.mcast_group) {
+		replicate(pc, tm.mcast_group, packet, P4ODP_COPY_REPLICA);
+	} else if (tm.drop) {
+		p4odp_count_drop(pc, P4ODP_DROP_PROGRAM);
+	} else {
+		struct p4odp_copy copy = { tm.port, 0, P4ODP_COPY_NORMAL };
+		pc->in_place = 1;
+		egress_copy(pc, packet, &copy);
+		return !pc->in_place;
+	}
+	return false;
+}
+
+static struct p4odp_pctx packet_context(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt)
+{
+	return (struct p4odp_pctx){
+		.sw = w->sw,
+		.state = w->sw->state,
 		.worker_state = w->state,
 		.worker = w,
 		.pkt = pkt,
@@ -240,22 +408,41 @@ static bool process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt)
 		.len = odp_packet_len(pkt),
 		.in_port = port,
 	};
+}
 
+/* One received packet through the pipeline; true when it left as the only copy
+ * (the worker no longer owns it). */
+static bool process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt)
+{
+	struct p4odp_pctx pc = packet_context(w, port, pkt);
 	/* A local: see struct p4odp_packet_state in p4odp_runtime.h. */
 	struct p4odp_packet_state packet;
 
-	p4odp_program.ingress(&pc, &packet);
-	if (pc.tm.mcast_group) {
-		replicate(&pc, pc.tm.mcast_group, &packet);
-	} else if (pc.tm.drop) {
-		p4odp_count_drop(&pc, P4ODP_DROP_PROGRAM);
-	} else {
-		struct p4odp_copy copy = { pc.tm.port, 0, P4ODP_COPY_NORMAL };
-		pc.in_place = 1;
-		egress_copy(&pc, &packet, &copy);
-		return !pc.in_place;
+	p4odp_program.ingress(&pc, &packet, NULL);
+	return after_ingress(&pc, &packet);
+}
+
+/* The passes the packet before caused, in order; each may queue more. */
+__attribute__((noinline)) static void run_passes(struct p4odp_worker *w)
+{
+	for (uint32_t i = 0; i < w->n_passes; i++) {
+		const struct p4odp_pass *pass = &w->passes[i];
+		struct p4odp_pctx pc = packet_context(w, pass->in_port, pass->pkt);
+		bool left = false;
+
+		if (pass->ingress) {
+			struct p4odp_reentry again = { pass->kind, pass->fields, &w->pass_states[i] };
+			struct p4odp_packet_state packet;
+			p4odp_program.ingress(&pc, &packet, &again);
+			left = after_ingress(&pc, &packet);
+		} else {
+			pc.cursor = pass->cursor;
+			mirror(&pc, pass->session, &w->pass_states[i], P4ODP_COPY_EGRESS_CLONE);
+		}
+		if (!left)
+			odp_packet_free(pass->pkt);
 	}
-	return false;
+	w->n_passes = 0;
 }
 
 /* Flattened: the whole per-packet path (the program's ingress and egress, the
@@ -277,11 +464,15 @@ __attribute__((flatten)) void p4odp_tm_burst(struct p4odp_worker *w, uint32_t po
 	for (uint32_t i = 0; i < n; i++) {
 		/* The datapath reads a packet as one buffer; a system ODP may hand in
 		 * frames longer than a segment (pcap records, GRO) in several. */
+		bool left = false;
 		if (odp_unlikely(odp_packet_is_segmented(pkts[i])))
 			p4odp_counter_add(&w->drops[P4ODP_DROP_SEGMENTED], 1);
-		else if (process(w, port, pkts[i]))
-			continue;
-		pkts[kept++] = pkts[i];
+		else
+			left = process(w, port, pkts[i]);
+		if (p4odp_program.copies && w->n_passes)
+			run_passes(w);
+		if (!left)
+			pkts[kept++] = pkts[i];
 	}
 	flush_all(w);
 	if (kept)

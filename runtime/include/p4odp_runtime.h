@@ -62,6 +62,12 @@
 /* Room for the headers a deparser emits, in bits. */
 #define P4ODP_MAX_HEADER_BITS (2048 * 8)
 #define P4ODP_MAX_PORTS 64
+/* The passes through the pipeline a received packet may cause after its own
+ * (resubmits, recirculations, clones at egress); the switch drops the rest,
+ * so that a program cannot keep a worker busy with one packet forever. */
+#define P4ODP_MAX_PASSES 16
+#define P4ODP_STRINGIFY_(x) #x
+#define P4ODP_STRINGIFY(x) P4ODP_STRINGIFY_(x)
 /* Sums of packet bytes that one packet's checksums share (struct p4odp_pctx). */
 #define P4ODP_CSUM_RUNS 4
 
@@ -75,7 +81,9 @@
 	X(SEGMENTED, "received in segments, which the datapath cannot read")       \
 	X(NO_BUFFER, "no packet buffer left to send a copy")                       \
 	X(TX_FULL, "the port's transmit queue was full")                           \
-	X(TRUNCATED, "truncated to 0 bytes by the program")
+	X(TRUNCATED, "truncated to 0 bytes by the program")                        \
+	X(TOO_MANY_PASSES, "resubmitted, recirculated or cloned at egress more than " \
+			   P4ODP_STRINGIFY(P4ODP_MAX_PASSES) " times")
 
 enum p4odp_drop_reason {
 #define P4ODP_DROP_ENUM(name, text) P4ODP_DROP_##name,
@@ -100,18 +108,50 @@ enum p4odp_hash_algorithm {
 	P4ODP_HASH_XOR16,
 };
 
-/* What ingress asks of the traffic manager for its packet. */
+/* What ingress or egress asks of the traffic manager for its packet.  The
+ * last call of v1model's clone, resubmit or recirculate counts: clone_session
+ * is 1 + the mirror session (0: no clone); resubmit and recirculate are 1 +
+ * the field list to preserve (0: not asked); a field list is a number the
+ * program gives each list of fields it preserves (0: none), see
+ * p4odp_program.clone. */
 struct p4odp_tm_request {
 	uint32_t mcast_group;	/* not 0: one copy per replica of this group */
 	uint32_t port;		/* otherwise: one copy to this port, */
 	bool drop;		/* unless the program dropped the packet */
+	uint32_t clone_session;
+	uint16_t clone_fields;
+	uint16_t resubmit;	/* ingress only */
+	uint16_t recirculate;	/* egress only */
 };
 
 /* Which copy of a packet an egress runs on. */
 enum p4odp_copy_kind {
-	P4ODP_COPY_NORMAL,	/* the packet itself, to the port ingress chose */
-	P4ODP_COPY_REPLICA,	/* one replica of a multicast group */
+	P4ODP_COPY_NORMAL,		/* the packet itself, to the port ingress chose */
+	P4ODP_COPY_REPLICA,		/* one replica of a multicast group */
+	P4ODP_COPY_INGRESS_CLONE,	/* a clone made at the end of ingress */
+	P4ODP_COPY_EGRESS_CLONE,	/* a clone made at the end of an egress */
 };
+
+/* How a packet begins ingress. */
+enum p4odp_entry_kind {
+	P4ODP_ENTRY_RECEIVED,
+	P4ODP_ENTRY_RESUBMIT,		/* again, as it was received, after its ingress */
+	P4ODP_ENTRY_RECIRCULATE,	/* again, as deparsed, after its egress */
+};
+
+/* A packet that begins ingress again: the state its last pass ended with,
+ * of which it keeps field list `fields`. */
+struct p4odp_reentry {
+	enum p4odp_entry_kind kind;
+	uint16_t fields;
+	const struct p4odp_packet_state *from;
+};
+
+/* The program's use of copies, which the traffic manager leaves out when it
+ * has none (p4odp_program.copies). */
+#define P4ODP_USES_CLONE 1u
+#define P4ODP_USES_RESUBMIT 2u
+#define P4ODP_USES_RECIRCULATE 4u
 
 struct p4odp_copy {
 	uint32_t port;
@@ -259,9 +299,17 @@ struct p4odp_program {
 	const struct p4odp_value_set_info *value_sets;
 	size_t state_size;	/* bytes of shared extern state the runtime allocates, zeroed */
 	size_t worker_state_size;	/* bytes of extern state per worker, zeroed */
-	/* The two halves of the pipeline (see the top of this file). */
-	void (*ingress)(struct p4odp_pctx *pc, struct p4odp_packet_state *packet);
+	/* The two halves of the pipeline (see the top of this file); `again` is
+	 * NULL for a packet as received. */
+	void (*ingress)(struct p4odp_pctx *pc, struct p4odp_packet_state *packet, const struct p4odp_reentry *again);
 	bool (*egress)(struct p4odp_pctx *pc, struct p4odp_packet_state *packet, const struct p4odp_copy *copy);
+	uint32_t copies;	/* P4ODP_USES_*: the copies the program may ask for */
+	/* With P4ODP_USES_CLONE: the state a clone of kind P4ODP_COPY_*_CLONE of
+	 * the packet of `pc` begins egress with, made from the state `from` its
+	 * ingress or egress ended with and keeping field list `fields`.  An
+	 * ingress clone is the packet as received, parsed again. */
+	void (*clone)(struct p4odp_pctx *pc, struct p4odp_packet_state *clone, const struct p4odp_packet_state *from,
+		      enum p4odp_copy_kind kind, uint16_t fields);
 	/* NULL, or: build from a received packet the keys of the tables whose key is
 	 * bytes of it and prefetch what their lookups read (p4odp_prefetch_lookup);
 	 * called for a whole burst before the burst runs. */
@@ -301,6 +349,17 @@ static inline uint32_t p4odp_parsed_bytes(const struct p4odp_pctx *pc)
  * pc->data itself with `hdr_len` the bytes consumed: the headers as they are
  * in the packet, which is then sent without a byte moved or copied. */
 void p4odp_send(struct p4odp_pctx *pc, uint32_t port, const uint8_t *hdrs, uint32_t hdr_len);
+
+/* v1model's recirculate, at the end of an egress: the packet p4odp_send would
+ * send begins ingress again, keeping of `state` the field list
+ * pc->tm.recirculate asks for. */
+void p4odp_recirculate(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len,
+		       const struct p4odp_packet_state *state);
+
+/* v1model's clone at the end of an egress (pc->tm.clone_session), before its
+ * deparser: the copies of the mirror session go through egress after this
+ * one, from `state` as this egress ended it. */
+void p4odp_egress_clone(struct p4odp_pctx *pc, const struct p4odp_packet_state *state);
 
 /* v1model's truncate(): this copy leaves cut to `length` bytes at most (the
  * smallest length asked for wins, as on BMv2; a multicast replica starts

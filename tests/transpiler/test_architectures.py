@@ -70,8 +70,8 @@ def test_an_extern_method_comes_from_the_registry(tmp_path: Path, monkeypatch):
 
 @pytest.mark.parametrize("body, locals, what", [
     ("digest(1, hdr.h.a);", "", "the extern function digest"),
-    ("clone(CloneType.I2E, 1);", "", "the extern function clone"),
-    ("recirculate_preserving_field_list(0);", "", "the extern function recirculate_preserving_field_list"),
+    ("clone3(CloneType.I2E, 1, { hdr.h.a });", "",
+     "keeping a value that is not a field of the user metadata or of standard_metadata_t"),
 ])
 def test_what_the_architecture_does_not_define_is_a_positioned_error(tmp_path: Path, body, locals, what):
     c, errors = _datapath(tmp_path, v1model(body, locals=locals))

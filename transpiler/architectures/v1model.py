@@ -32,7 +32,11 @@ DROP_PORT = 511
 CONSTANTS = {
     "P4ODP_V1MODEL_DROP_PORT": DROP_PORT,
     "P4ODP_V1MODEL_INSTANCE_NORMAL": 0,
+    "P4ODP_V1MODEL_INSTANCE_INGRESS_CLONE": 1,
+    "P4ODP_V1MODEL_INSTANCE_EGRESS_CLONE": 2,
+    "P4ODP_V1MODEL_INSTANCE_RECIRC": 4,
     "P4ODP_V1MODEL_INSTANCE_REPLICATION": 5,
+    "P4ODP_V1MODEL_INSTANCE_RESUBMIT": 6,
 }
 METADATA = "standard_metadata_t"
 
@@ -232,6 +236,67 @@ def _csum16_fields(args: list) -> Optional[list]:
 
 
 # ----------------------------------------------------------------------
+# Copies: clone, resubmit, recirculate (the traffic manager makes them, see traffic_manager.c)
+
+def _clone(form: str):
+    """clone(type, session), clone_preserving_field_list(type, session, index) and the older
+    clone3(type, session, data).  As on BMv2, the block a clone is asked in decides whether it is an
+    ingress or an egress clone, not `type`; the session is cut to BMv2's 15 bits."""
+
+    def handler(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+        fields = 0 if form == "clone" else _field_list(ctx, form, args[2])
+        ctx.gen.copies.add("clone")
+        ctx.emit(f"pc->tm.clone_session = 1 + (uint32_t)(({ctx.value(args[1])}) & 0x7FFF);")
+        ctx.emit(f"pc->tm.clone_fields = {fields};")
+
+    return handler
+
+
+def _again(kind: str, form: str):
+    """resubmit_preserving_field_list(index) and the older resubmit(data); the same for recirculate."""
+
+    def handler(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+        ctx.gen.copies.add(kind)
+        ctx.emit(f"pc->tm.{kind} = 1 + {_field_list(ctx, form, args[0])};")
+
+    return handler
+
+
+def _field_list(ctx: FunctionContext, form: str, arg: ir.Expression) -> int:
+    """The number of the field list a copy keeps: the metadata fields annotated @field_list(index)
+    for the *_preserving_field_list forms, the fields `arg` lists for the older ones."""
+    if form == "index":
+        index = ctx.gen.const_int(arg)
+        if index is None:
+            raise Unsupported(arg.loc, "a field list index that is not a compile-time constant")
+        return ctx.gen.annotated_field_list(index)
+    members = []
+    for element in _data_elements(arg):
+        member = _state_member(ctx, element)
+        if member is None:
+            raise Unsupported(element.loc, f"keeping a value that is not a field of the user metadata or of "
+                                           f"{METADATA}")
+        members.append(member)
+    return ctx.gen.field_list(tuple(members))
+
+
+def _state_member(ctx: FunctionContext, expr: ir.Expression) -> Optional[str]:
+    """`expr`, a field of the block's metadata or standard_metadata parameter, as a member of struct
+    p4odp_packet_state ("meta.a.b", "std.ingress_port"); None for anything else."""
+    path = []
+    while isinstance(expr, ir.Member):
+        path.insert(0, c_ident(expr.member))
+        expr = expr.expr
+    if not isinstance(expr, ir.PathExpression):
+        return None
+    param = next((p for p in ctx.decl.params if p.name == expr.name), None)
+    for role in ("meta", "std"):
+        if param is not None and param.type == ctx.gen.state_types.get(role):
+            return ".".join([role, *path])
+    return None
+
+
+# ----------------------------------------------------------------------
 # Extern objects: registers, counters, meters
 
 def _instance(ctx: FunctionContext, call: ir.MethodCall) -> ExternInstance:
@@ -407,6 +472,15 @@ V1MODEL = Architecture(
         Extern("assume", {"assume": _check("Assume")}, function=True),
         Extern("log_msg", {"log_msg": _log_msg}, function=True),
         Extern("hash", {"hash": _hash}, function=True),
+        Extern("clone", {"clone": _clone("clone")}, function=True),
+        Extern("clone_preserving_field_list", {"clone_preserving_field_list": _clone("index")}, function=True),
+        Extern("clone3", {"clone3": _clone("data")}, function=True),
+        Extern("resubmit_preserving_field_list", {"resubmit_preserving_field_list": _again("resubmit", "index")},
+               function=True),
+        Extern("resubmit", {"resubmit": _again("resubmit", "data")}, function=True),
+        Extern("recirculate_preserving_field_list",
+               {"recirculate_preserving_field_list": _again("recirculate", "index")}, function=True),
+        Extern("recirculate", {"recirculate": _again("recirculate", "data")}, function=True),
         Extern("random", {"random": _random}, function=True),
         *(Extern(name, {name: _checksum(name)}, function=True, csum16_fields=_csum16_fields)
           for name in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",

@@ -54,6 +54,11 @@ class Generator:
         self.tmp = itertools.count()
         # csum16_sum's runs of packet bytes, by their index in pc->csum_runs (checksums.py).
         self.csum_runs: list[tuple] = []
+        # The lists of fields that clones, resubmits and recirculations keep, by number (the
+        # pipeline's p4_preserve): members of struct p4odp_packet_state; number 0 keeps none.
+        self.field_lists: list[tuple] = [()]
+        self.copies: set[str] = set()  # those of "clone", "resubmit", "recirculate" the program asks for
+        self.state_types: dict[str, t.Type] = {}  # the types of the architecture's `types`, by role
         self.architecture: Architecture
 
     # ------------------------------------------------------------------
@@ -79,6 +84,7 @@ class Generator:
         if len(main.args) != len(arch.blocks):
             raise Unsupported(main.loc, f"{arch.package} needs its {len(arch.blocks)} blocks")
         blocks = {role: self.block_decl(arg) for role, arg in zip(arch.blocks, main.args)}
+        self.state_types = {name: blocks[block].params[index].type for name, (block, index) in arch.types.items()}
         functions = {role: self.gen_block(role, decl) for role, decl in blocks.items()}
         pipeline = {role: info["function"] for role, info in functions.items()}
         pipeline.update({name: functions[block]["types"][index] for name, (block, index) in arch.types.items()})
@@ -92,7 +98,8 @@ class Generator:
                         self.state, self.worker_state, self.counters, self.registers, pipeline, arch.pipeline_template, dict(arch.constants),
                         self.line_directives, self.deparse_in_place is not None,
                         None if self.metadata_read is None else tuple(sorted(self.metadata_read)),
-                        self.meters, self.value_sets)
+                        self.meters, self.value_sets, self.field_lists if len(self.field_lists) > 1 else [],
+                        tuple(sorted(self.copies)))
 
     def header_state_functions(self, typ: t.Type, c_type: str) -> dict:
         """`p4_headers_reset` and `p4_headers_clear_invalid` (header_state.py); their names by role."""
@@ -235,6 +242,30 @@ class Generator:
         self.state.append(f"struct p4odp_value_set_member {member}[{max(size, 1)}]")
         self.value_sets.append(CValueSet(decl.control_name or decl.name, size, member, width))
         return ExternInstance(decl.name, "value_set", member, size, element)
+
+    def field_list(self, members: tuple) -> int:
+        """The number of the field list of `members` (members of struct p4odp_packet_state)."""
+        if members not in self.field_lists:
+            self.field_lists.append(members)
+        return self.field_lists.index(members)
+
+    def annotated_field_list(self, index: int) -> int:
+        """The number of the field list of the metadata fields annotated `@field_list(index)`, in
+        nested structs too (v1model's *_preserving_field_list)."""
+        structs = {d.name: d for d in self.program.declarations if isinstance(d, ir.Struct)}
+
+        def annotated(typ: t.Type, path: str):
+            decl = structs.get(typ.name) if isinstance(typ, t.StructLike) and typ.kind == "struct" else None
+            for field in decl.fields if decl is not None else ():
+                member, field_type = f"{path}.{c_ident(field.name)}", typ.field(field.name).type
+                lists = [self.const_int(item) for anno in field.annotations if anno.name == "field_list"
+                         for item in anno.items]
+                if index in lists:
+                    yield member
+                else:
+                    yield from annotated(field_type, member)
+
+        return self.field_list(tuple(annotated(self.state_types.get("meta"), "meta")))
 
     def error_code(self, name: str) -> int:
         return self.errors.index(name)

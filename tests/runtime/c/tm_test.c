@@ -139,9 +139,9 @@ static void fake_state_of(const uint8_t *d, uint32_t len, uint32_t in_port, stru
 		p->scratch[i] = (uint8_t)(p->seq * 31 + i);
 }
 
-static void fake_ingress(struct p4odp_pctx *pc, struct p4odp_packet_state *p)
+static void fake_ingress(struct p4odp_pctx *pc, struct p4odp_packet_state *p, const struct p4odp_reentry *again)
 {
-
+	CHECK(!again);	/* the fake program asks for no copies */
 	CHECK(pc->sw && pc->worker && pc->worker->sw == pc->sw && pc->state == pc->sw->state);
 	CHECK(pc->data == odp_packet_data(pc->pkt) && pc->len == odp_packet_len(pc->pkt));
 	CHECK(pc->len >= TEST_HEADER_LEN);
