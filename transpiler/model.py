@@ -65,6 +65,7 @@ class CTable:
     # The key as bytes of the packet, (byte in the key, byte in the packet, bytes) each (table-prefetch
     # pass); empty when it is not.
     prefetch: list[tuple] = field(default_factory=list)
+    profile: int = -1  # the index of its action profile (CProfile), -1 when its entries name actions
 
     @property
     def prefetch_len(self) -> int:
@@ -95,6 +96,15 @@ class CValueSet:
     size: int
     member: str  # its members in `struct p4_state`: struct p4odp_value_set_member member[size]
     width: int  # bits of a value
+
+
+@dataclass
+class CProfile:
+    name: str  # control-plane name
+    size: int  # members, and groups
+    action_data_len: int  # a member's action data
+    selector: bool  # an action selector: it has groups
+    action_ids: list[int]  # the actions a member may run
 
 
 @dataclass
@@ -132,3 +142,4 @@ class CProgram:
     # p4odp_packet_state; number 0, none); empty when no list has a field.
     field_lists: list[tuple] = field(default_factory=list)
     copies: tuple = ()  # those of "clone", "recirculate", "resubmit" the program asks for, sorted
+    profiles: list[CProfile] = field(default_factory=list)  # the action profiles and selectors, by index

@@ -9,6 +9,13 @@
  *   mc_mgrp_create GROUP / mc_node_create RID PORT... / mc_node_associate GROUP NODE
  *   mirroring_add SESSION PORT / mirroring_add_mc SESSION GROUP / mirroring_delete SESSION /
  *   mirroring_get SESSION
+ *   act_prof_create_member PROFILE ACTION PARAM... / act_prof_modify_member PROFILE ACTION MEMBER
+ *   PARAM... / act_prof_delete_member PROFILE MEMBER / act_prof_create_group PROFILE /
+ *   act_prof_delete_group PROFILE GROUP / act_prof_add_member_to_group PROFILE MEMBER GROUP /
+ *   act_prof_remove_member_from_group PROFILE MEMBER GROUP
+ *   table_indirect_add TABLE KEY... => MEMBER [PRIORITY] / table_indirect_add_with_group TABLE
+ *   KEY... => GROUP [PRIORITY] / table_indirect_modify[_with_group] TABLE ENTRY MEMBER|GROUP /
+ *   table_indirect_delete TABLE ENTRY / table_indirect_set_default[_with_group] TABLE MEMBER|GROUP
  *   counter_read COUNTER INDEX / counter_write COUNTER INDEX PACKETS BYTES / counter_reset COUNTER
  *     (a direct counter's INDEX is an entry handle of its table)
  *   register_read REGISTER INDEX / register_write REGISTER INDEX VALUE / register_reset REGISTER
@@ -93,20 +100,21 @@ static int find_table(struct command *c, const struct p4odp_program *p, const ch
 	return find_named(c, p, "table", p->n_tables, table_name, name);
 }
 
-static const struct p4odp_action_info *find_action(struct command *c, const struct p4odp_program *p,
-						   const struct p4odp_table_info *table, const char *name)
+/* The action called `name` among the `n` of `ids`, those of `owner` (a table, an action profile). */
+static const struct p4odp_action_info *find_action_of(struct command *c, const struct p4odp_program *p,
+						      const char *owner, uint32_t n, const uint32_t *ids, const char *name)
 {
 	const struct p4odp_action_info *found = NULL;
-	for (uint32_t i = 0; i < table->n_actions; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		for (uint32_t j = 0; j < p->n_actions; j++) {
 			const struct p4odp_action_info *a = &p->actions[j];
-			if (a->id != table->action_ids[i])
+			if (a->id != ids[i])
 				continue;
 			if (strcmp(a->name, name) == 0)
 				return a;
 			if (name_matches(a->name, name)) {
 				if (found && found != a) {
-					fail(c, "action name '%s' is ambiguous in table %s", name, table->name);
+					fail(c, "action name '%s' is ambiguous in %s", name, owner);
 					return NULL;
 				}
 				found = a;
@@ -114,8 +122,22 @@ static const struct p4odp_action_info *find_action(struct command *c, const stru
 		}
 	}
 	if (!found)
-		fail(c, "table %s has no action named '%s'", table->name, name);
+		fail(c, "%s has no action named '%s'", owner, name);
 	return found;
+}
+
+/* A table's action called `name`, for a table whose entries name actions (not an action profile's members). */
+static const struct p4odp_action_info *find_action(struct command *c, const struct p4odp_program *p,
+						   const struct p4odp_table_info *table, const char *name)
+{
+	char owner[300];
+	snprintf(owner, sizeof owner, "table %s", table->name);
+	if (table->profile >= 0) {
+		fail(c, "the entries of table %s name members of action profile %s: use the table_indirect_ commands",
+		     table->name, p->profiles[table->profile].name);
+		return NULL;
+	}
+	return find_action_of(c, p, owner, table->n_actions, table->action_ids, name);
 }
 
 /* The two's complement of the `width`-bit number in `v` (ceil(width/8) bytes,
@@ -350,6 +372,60 @@ static int find_arrow(struct command *c)
 	return c->n;
 }
 
+/* The bytes parse_key needs for an entry of table `t`. */
+static uint32_t key_bytes(const struct p4odp_table_info *t)
+{
+	uint32_t n = 1;
+	for (uint32_t i = 0; i < t->n_keys; i++)
+		n += 3 * ((t->keys[i].width + 7) / 8);
+	return n;
+}
+
+/* The key and priority of a new entry of table `t`: its fields are the words
+ * from `first` to `=>`, which `expected` words follow and, in a table with
+ * ternary, range or optional fields, the priority.  How many words follow
+ * `=>` but the priority, and where they start, in *n_values and *values. */
+static int parse_entry_key(struct command *c, const struct p4odp_table_info *t, int first, uint32_t expected,
+			   struct p4odp_match *m, struct p4odp_field_match *fields, uint8_t *bytes, int *values,
+			   int *n_values)
+{
+	int arrow = find_arrow(c);
+	uint32_t priority = 0;
+
+	*values = arrow + 1;
+	*n_values = arrow < c->n ? c->n - arrow - 1 : 0;
+	if (needs_priority(t)) {
+		if (*n_values == (int)expected + 1) {
+			if (parse_uint(c, c->tokens[c->n - 1], &priority))
+				return -1;
+			--*n_values;
+		} else if (*n_values != (int)expected) {
+			return fail(c, "table %s needs a priority after the action parameters", t->name);
+		}
+	}
+	/* simple_switch_CLI: the smaller priority wins; the tables: the larger. */
+	*m = (struct p4odp_match){ .fields = fields, .priority = (int32_t)(INT32_MAX - (priority & 0x7fffffff)) };
+	return parse_key(c, t, c->tokens + first, arrow - first, fields, bytes);
+}
+
+/* Add an entry to table `ti`; print its handle. */
+static int add_entry(struct p4odp_switch *sw, struct command *c, FILE *out, int ti, const struct p4odp_match *m,
+		     uint16_t action_id, const uint8_t *data)
+{
+	const struct p4odp_table_info *t = &sw->program->tables[ti];
+	int64_t handle = p4odp_table_add(sw->tables[ti].table, m, action_id, data);
+
+	if (handle == -EEXIST)
+		return fail(c, "table %s already has an entry with this key", t->name);
+	if (handle == -ENOSPC)
+		return fail(c, "table %s is full", t->name);
+	if (handle < 0)
+		return fail(c, "table %s: invalid entry (%s)", t->name, strerror((int)-handle));
+	if (out)
+		fprintf(out, "Entry has been added with handle %lld\n", (long long)handle);
+	return 0;
+}
+
 static int cmd_table_add(struct p4odp_switch *sw, struct command *c, FILE *out)
 {
 	if (c->n < 3)
@@ -361,38 +437,14 @@ static int cmd_table_add(struct p4odp_switch *sw, struct command *c, FILE *out)
 	const struct p4odp_action_info *a = find_action(c, sw->program, t, c->tokens[2]);
 	if (!a)
 		return -1;
-	int arrow = find_arrow(c);
-	int n_params = arrow < c->n ? c->n - arrow - 1 : 0;
-	uint32_t priority = 0;
-	if (needs_priority(t)) {
-		if (n_params == (int)a->n_params + 1) {
-			if (parse_uint(c, c->tokens[c->n - 1], &priority))
-				return -1;
-			n_params--;
-		} else if (n_params != (int)a->n_params) {
-			return fail(c, "table %s needs a priority after the action parameters", t->name);
-		}
-	}
 	struct p4odp_field_match fields[t->n_keys ? t->n_keys : 1];
-	/* simple_switch_CLI: the smaller priority wins; the tables: the larger. */
-	struct p4odp_match m = { .fields = fields, .priority = (int32_t)(INT32_MAX - (priority & 0x7fffffff)) };
-	uint32_t key_bytes = 0;
-	for (uint32_t i = 0; i < t->n_keys; i++)
-		key_bytes += 3 * ((t->keys[i].width + 7) / 8);
-	uint8_t bytes[key_bytes + 1], data[t->action_data_len + 1];
-	if (parse_key(c, t, c->tokens + 3, arrow - 3, fields, bytes) ||
-	    parse_action_data(c, a, c->tokens + arrow + 1, n_params, data, t->action_data_len))
+	struct p4odp_match m;
+	uint8_t bytes[key_bytes(t)], data[t->action_data_len + 1];
+	int values, n_values;
+	if (parse_entry_key(c, t, 3, a->n_params, &m, fields, bytes, &values, &n_values) ||
+	    parse_action_data(c, a, c->tokens + values, n_values, data, t->action_data_len))
 		return -1;
-	int64_t handle = p4odp_table_add(sw->tables[ti].table, &m, (uint16_t)a->id, data);
-	if (handle == -EEXIST)
-		return fail(c, "table %s already has an entry with this key", t->name);
-	if (handle == -ENOSPC)
-		return fail(c, "table %s is full", t->name);
-	if (handle < 0)
-		return fail(c, "table %s: invalid entry (%s)", t->name, strerror((int)-handle));
-	if (out)
-		fprintf(out, "Entry has been added with handle %lld\n", (long long)handle);
-	return 0;
+	return add_entry(sw, c, out, ti, &m, (uint16_t)a->id, data);
 }
 
 static int cmd_table_set_default(struct p4odp_switch *sw, struct command *c)
@@ -439,6 +491,335 @@ static int cmd_table_modify(struct p4odp_switch *sw, struct command *c)
 		return -1;
 	if (p4odp_table_modify(sw->tables[ti].table, handle, (uint16_t)a->id, data))
 		return fail(c, "table %s has no entry with handle %lld", t->name, (long long)handle);
+	return 0;
+}
+
+/* ---- Action profiles: their members and groups, and the tables whose entries name them ---- */
+
+static const char *profile_name(const struct p4odp_program *p, uint32_t i)
+{
+	return p->profiles[i].name;
+}
+
+static struct p4odp_runtime_profile *find_profile(struct p4odp_switch *sw, struct command *c, const char *name)
+{
+	int i = find_named(c, sw->program, "action profile", sw->program->n_profiles, profile_name, name);
+	return i < 0 ? NULL : &sw->profiles[i];
+}
+
+/* The member (or with `group`, the group) of profile `p` whose handle is `text`. */
+static int parse_profile_handle(struct command *c, const struct p4odp_runtime_profile *p, const char *text,
+				bool group, uint32_t *handle)
+{
+	if (parse_uint(c, text, handle))
+		return -1;
+	if (*handle >= p->info->size || !(group ? (void *)p->groups[*handle] : (void *)p->members[*handle]))
+		return fail(c, "action profile %s has no %s %s", p->info->name, group ? "group" : "member", text);
+	return 0;
+}
+
+/* The users of what an entry (`action_id`, `data`) of a table of profile `p` names, counted up (delta
+ * 1) or down (-1); nothing for an entry that names an action (a default from the program). */
+static void count_user(struct p4odp_runtime_profile *p, uint16_t action_id, const uint8_t *data, int delta)
+{
+	uint32_t handle;
+	memcpy(&handle, data, sizeof handle);
+	if (action_id == P4ODP_ACTION_MEMBER)
+		p->member_users[handle] += (uint32_t)delta;
+	else if (action_id == P4ODP_ACTION_GROUP)
+		p->group_users[handle] += (uint32_t)delta;
+}
+
+/* p4odp_table_visit_fn: an entry of a table of `profile` that is leaving. */
+static int release_user(void *profile, int64_t handle, const struct p4odp_match *m, const struct p4odp_table_entry *e)
+{
+	(void)handle;
+	(void)m;
+	count_user(profile, e->action_id, e->data, -1);
+	return 0;
+}
+
+/* Entry `handle` (all of them: -1) of table `ti` about to leave: what it names loses a user. */
+static void release_entries(struct p4odp_switch *sw, int ti, int64_t handle)
+{
+	int32_t profile = sw->program->tables[ti].profile;
+	if (profile < 0)
+		return;
+	if (handle < 0)
+		p4odp_table_foreach(sw->tables[ti].table, release_user, &sw->profiles[profile]);
+	else
+		p4odp_table_get(sw->tables[ti].table, handle, release_user, &sw->profiles[profile]);
+}
+
+/* A new member or group of `p` in place of `old` (NULL: none), which workers may still read until a
+ * grace period has passed; then it is freed. */
+static void publish(struct p4odp_switch *sw, void **slot, void *now)
+{
+	void *old = *slot;
+	__atomic_store_n(slot, now, __ATOMIC_RELEASE);
+	if (old) {
+		p4odp_rcu_synchronize(sw->rcu);
+		free(old);
+	}
+}
+
+/* A member's entry: action `a` and its data from the words from `first`. */
+static struct p4odp_table_entry *new_member(struct command *c, const struct p4odp_runtime_profile *p,
+					    const struct p4odp_action_info *a, int first)
+{
+	uint32_t len = p->info->action_data_len;
+	struct p4odp_table_entry *e = calloc(1, sizeof *e + len + 1);
+	if (!e) {
+		fail(c, "out of memory");
+		return NULL;
+	}
+	e->action_id = (uint16_t)a->id;
+	e->index = P4ODP_TABLE_NO_INDEX;
+	if (parse_action_data(c, a, c->tokens + first, c->n - first, e->data, len)) {
+		free(e);
+		return NULL;
+	}
+	return e;
+}
+
+static const struct p4odp_action_info *profile_action(struct command *c, const struct p4odp_program *prog,
+						      const struct p4odp_runtime_profile *p, const char *name)
+{
+	char owner[300];
+	snprintf(owner, sizeof owner, "action profile %s", p->info->name);
+	return find_action_of(c, prog, owner, p->info->n_actions, p->info->actions, name);
+}
+
+static int cmd_act_prof_create_member(struct p4odp_switch *sw, struct command *c, FILE *out)
+{
+	if (c->n < 3)
+		return fail(c, "usage: act_prof_create_member PROFILE ACTION PARAM...");
+	struct p4odp_runtime_profile *p = find_profile(sw, c, c->tokens[1]);
+	const struct p4odp_action_info *a = p ? profile_action(c, sw->program, p, c->tokens[2]) : NULL;
+	if (!a)
+		return -1;
+	uint32_t handle = 0;
+	while (handle < p->info->size && p->members[handle])
+		handle++;
+	if (handle == p->info->size)
+		return fail(c, "action profile %s is full (%u members)", p->info->name, p->info->size);
+	struct p4odp_table_entry *member = new_member(c, p, a, 3);
+	if (!member)
+		return -1;
+	publish(sw, (void **)&p->members[handle], member);
+	if (out)
+		fprintf(out, "Member has been created with handle %u\n", handle);
+	return 0;
+}
+
+static int cmd_act_prof_modify_member(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t handle;
+	if (c->n < 4)
+		return fail(c, "usage: act_prof_modify_member PROFILE ACTION MEMBER PARAM...");
+	struct p4odp_runtime_profile *p = find_profile(sw, c, c->tokens[1]);
+	const struct p4odp_action_info *a = p ? profile_action(c, sw->program, p, c->tokens[2]) : NULL;
+	if (!a || parse_profile_handle(c, p, c->tokens[3], false, &handle))
+		return -1;
+	struct p4odp_table_entry *member = new_member(c, p, a, 4);
+	if (!member)
+		return -1;
+	publish(sw, (void **)&p->members[handle], member);
+	return 0;
+}
+
+static int cmd_act_prof_delete_member(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t handle;
+	if (c->n != 3)
+		return fail(c, "usage: act_prof_delete_member PROFILE MEMBER");
+	struct p4odp_runtime_profile *p = find_profile(sw, c, c->tokens[1]);
+	if (!p || parse_profile_handle(c, p, c->tokens[2], false, &handle))
+		return -1;
+	if (p->member_users[handle])
+		return fail(c, "member %u of action profile %s is in use (by %u table entries and groups)", handle,
+			    p->info->name, p->member_users[handle]);
+	publish(sw, (void **)&p->members[handle], NULL);
+	return 0;
+}
+
+static struct p4odp_runtime_profile *find_selector(struct p4odp_switch *sw, struct command *c, const char *name)
+{
+	struct p4odp_runtime_profile *p = find_profile(sw, c, name);
+	if (p && !p->info->selector) {
+		fail(c, "action profile %s has no groups (it is not an action_selector)", p->info->name);
+		return NULL;
+	}
+	return p;
+}
+
+static int cmd_act_prof_create_group(struct p4odp_switch *sw, struct command *c, FILE *out)
+{
+	if (c->n != 2)
+		return fail(c, "usage: act_prof_create_group PROFILE");
+	struct p4odp_runtime_profile *p = find_selector(sw, c, c->tokens[1]);
+	if (!p)
+		return -1;
+	uint32_t handle = 0;
+	while (handle < p->info->size && p->groups[handle])
+		handle++;
+	if (handle == p->info->size)
+		return fail(c, "action profile %s is full (%u groups)", p->info->name, p->info->size);
+	struct p4odp_profile_group *group = calloc(1, sizeof *group);
+	if (!group)
+		return fail(c, "out of memory");
+	publish(sw, (void **)&p->groups[handle], group);
+	if (out)
+		fprintf(out, "Group has been created with handle %u\n", handle);
+	return 0;
+}
+
+static int cmd_act_prof_delete_group(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t handle;
+	if (c->n != 3)
+		return fail(c, "usage: act_prof_delete_group PROFILE GROUP");
+	struct p4odp_runtime_profile *p = find_selector(sw, c, c->tokens[1]);
+	if (!p || parse_profile_handle(c, p, c->tokens[2], true, &handle))
+		return -1;
+	if (p->group_users[handle])
+		return fail(c, "group %u of action profile %s is in use (by %u table entries)", handle, p->info->name,
+			    p->group_users[handle]);
+	for (uint32_t i = 0; i < p->groups[handle]->n; i++)
+		p->member_users[p->groups[handle]->members[i]]--;
+	publish(sw, (void **)&p->groups[handle], NULL);
+	return 0;
+}
+
+/* act_prof_add_member_to_group and act_prof_remove_member_from_group: the group replaced by a copy
+ * with the member added (in handle order) or left out. */
+static int cmd_act_prof_group_member(struct p4odp_switch *sw, struct command *c, bool add)
+{
+	uint32_t member, handle;
+	if (c->n != 4)
+		return fail(c, add ? "usage: act_prof_add_member_to_group PROFILE MEMBER GROUP"
+				   : "usage: act_prof_remove_member_from_group PROFILE MEMBER GROUP");
+	struct p4odp_runtime_profile *p = find_selector(sw, c, c->tokens[1]);
+	if (!p || parse_profile_handle(c, p, c->tokens[2], false, &member) ||
+	    parse_profile_handle(c, p, c->tokens[3], true, &handle))
+		return -1;
+	const struct p4odp_profile_group *old = p->groups[handle];
+	uint32_t at = 0;
+	while (at < old->n && old->members[at] < member)
+		at++;
+	bool in = at < old->n && old->members[at] == member;
+	if (in == add)
+		return fail(c, "member %u is %s group %u of action profile %s", member, add ? "already in" : "not in",
+			    handle, p->info->name);
+	uint32_t n = add ? old->n + 1 : old->n - 1;
+	struct p4odp_profile_group *group = malloc(sizeof *group + (n + 1) * sizeof group->members[0]);
+	if (!group)
+		return fail(c, "out of memory");
+	group->n = n;
+	memcpy(group->members, old->members, at * sizeof old->members[0]);
+	if (add)
+		group->members[at] = member;
+	memcpy(group->members + at + add, old->members + at + !add, (old->n - at - !add) * sizeof old->members[0]);
+	p->member_users[member] += add ? 1 : (uint32_t)-1;
+	publish(sw, (void **)&p->groups[handle], group);
+	return 0;
+}
+
+/* Table `name`, whose entries name members or groups of an action profile: its index. */
+static int find_indirect_table(struct p4odp_switch *sw, struct command *c, const char *name)
+{
+	int ti = find_table(c, sw->program, name);
+	if (ti >= 0 && sw->program->tables[ti].profile < 0)
+		return fail(c, "table %s has no action profile: use table_add, table_modify and table_set_default",
+			    sw->program->tables[ti].name);
+	return ti;
+}
+
+/* The entry naming the member (or the group) `text` of the profile of table `t`: its action_id and
+ * data.  A group must have a member (BMv2 refuses an empty one). */
+static int parse_reference(struct p4odp_switch *sw, struct command *c, const struct p4odp_table_info *t,
+			   const char *text, bool group, uint16_t *action_id, uint8_t *data)
+{
+	struct p4odp_runtime_profile *p = &sw->profiles[t->profile];
+	uint32_t handle;
+	if (group && !p->info->selector)
+		return fail(c, "action profile %s has no groups (it is not an action_selector)", p->info->name);
+	if (parse_profile_handle(c, p, text, group, &handle))
+		return -1;
+	if (group && !p->groups[handle]->n)
+		return fail(c, "group %u of action profile %s is empty", handle, p->info->name);
+	*action_id = group ? P4ODP_ACTION_GROUP : P4ODP_ACTION_MEMBER;
+	memset(data, 0, t->action_data_len);
+	memcpy(data, &handle, sizeof handle);
+	return 0;
+}
+
+static int cmd_table_indirect_add(struct p4odp_switch *sw, struct command *c, FILE *out, bool group)
+{
+	if (c->n < 3)
+		return fail(c, group ? "usage: table_indirect_add_with_group TABLE KEY... => GROUP [PRIORITY]"
+				     : "usage: table_indirect_add TABLE KEY... => MEMBER [PRIORITY]");
+	int ti = find_indirect_table(sw, c, c->tokens[1]);
+	if (ti < 0)
+		return -1;
+	const struct p4odp_table_info *t = &sw->program->tables[ti];
+	struct p4odp_field_match fields[t->n_keys ? t->n_keys : 1];
+	struct p4odp_match m;
+	uint8_t bytes[key_bytes(t)], data[t->action_data_len + 1];
+	uint16_t action_id;
+	int values, n_values;
+	if (parse_entry_key(c, t, 2, 1, &m, fields, bytes, &values, &n_values))
+		return -1;
+	if (n_values != 1)
+		return fail(c, "one %s handle after =>, %d words given", group ? "group" : "member", n_values);
+	if (parse_reference(sw, c, t, c->tokens[values], group, &action_id, data) ||
+	    add_entry(sw, c, out, ti, &m, action_id, data))
+		return -1;
+	count_user(&sw->profiles[t->profile], action_id, data, 1);
+	return 0;
+}
+
+static int cmd_table_indirect_modify(struct p4odp_switch *sw, struct command *c, bool group)
+{
+	int64_t handle;
+	if (c->n != 4)
+		return fail(c, group ? "usage: table_indirect_modify_with_group TABLE ENTRY GROUP"
+				     : "usage: table_indirect_modify TABLE ENTRY MEMBER");
+	int ti = find_indirect_table(sw, c, c->tokens[1]);
+	if (ti < 0 || parse_handle(c, c->tokens[2], &handle))
+		return -1;
+	const struct p4odp_table_info *t = &sw->program->tables[ti];
+	uint8_t data[t->action_data_len + 1];
+	uint16_t action_id;
+	if (parse_reference(sw, c, t, c->tokens[3], group, &action_id, data))
+		return -1;
+	release_entries(sw, ti, handle);
+	if (p4odp_table_modify(sw->tables[ti].table, handle, action_id, data))
+		return fail(c, "table %s has no entry with handle %lld", t->name, (long long)handle);
+	count_user(&sw->profiles[t->profile], action_id, data, 1);
+	return 0;
+}
+
+static int cmd_table_indirect_set_default(struct p4odp_switch *sw, struct command *c, bool group)
+{
+	if (c->n != 3)
+		return fail(c, group ? "usage: table_indirect_set_default_with_group TABLE GROUP"
+				     : "usage: table_indirect_set_default TABLE MEMBER");
+	int ti = find_indirect_table(sw, c, c->tokens[1]);
+	if (ti < 0)
+		return -1;
+	const struct p4odp_table_info *t = &sw->program->tables[ti];
+	if (t->default_const)
+		return fail(c, "the default action of table %s is const", t->name);
+	uint8_t data[t->action_data_len + 1];
+	uint16_t action_id;
+	if (parse_reference(sw, c, t, c->tokens[2], group, &action_id, data))
+		return -1;
+	const struct p4odp_table_entry *old = p4odp_table_get_default(sw->tables[ti].table);
+	count_user(&sw->profiles[t->profile], old->action_id, old->data, -1);
+	if (p4odp_table_set_default(sw->tables[ti].table, action_id, data))
+		return fail(c, "table %s: cannot set the default action", t->name);
+	count_user(&sw->profiles[t->profile], action_id, data, 1);
 	return 0;
 }
 
@@ -496,6 +877,7 @@ static int cmd_table_delete(struct p4odp_switch *sw, struct command *c)
 	int ti = find_table(c, sw->program, c->tokens[1]);
 	if (ti < 0 || parse_handle(c, c->tokens[2], &handle))
 		return -1;
+	release_entries(sw, ti, handle);
 	if (p4odp_table_delete(sw->tables[ti].table, handle))
 		return fail(c, "table %s has no entry with handle %lld", sw->program->tables[ti].name,
 			    (long long)handle);
@@ -510,6 +892,7 @@ static int cmd_table_clear(struct p4odp_switch *sw, struct command *c)
 	int ti = find_table(c, sw->program, c->tokens[1]);
 	if (ti < 0)
 		return -1;
+	release_entries(sw, ti, -1);
 	p4odp_table_clear(sw->tables[ti].table);
 	clear_direct_state(sw, ti, UINT64_MAX);
 	return 0;
@@ -1208,6 +1591,34 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_mc_node_create(sw, &c, out);
 	if (!strcmp(cmd, "mc_node_associate"))
 		return cmd_mc_node_associate(sw, &c);
+	if (!strcmp(cmd, "act_prof_create_member"))
+		return cmd_act_prof_create_member(sw, &c, out);
+	if (!strcmp(cmd, "act_prof_modify_member"))
+		return cmd_act_prof_modify_member(sw, &c);
+	if (!strcmp(cmd, "act_prof_delete_member"))
+		return cmd_act_prof_delete_member(sw, &c);
+	if (!strcmp(cmd, "act_prof_create_group"))
+		return cmd_act_prof_create_group(sw, &c, out);
+	if (!strcmp(cmd, "act_prof_delete_group"))
+		return cmd_act_prof_delete_group(sw, &c);
+	if (!strcmp(cmd, "act_prof_add_member_to_group"))
+		return cmd_act_prof_group_member(sw, &c, true);
+	if (!strcmp(cmd, "act_prof_remove_member_from_group"))
+		return cmd_act_prof_group_member(sw, &c, false);
+	if (!strcmp(cmd, "table_indirect_add"))
+		return cmd_table_indirect_add(sw, &c, out, false);
+	if (!strcmp(cmd, "table_indirect_add_with_group"))
+		return cmd_table_indirect_add(sw, &c, out, true);
+	if (!strcmp(cmd, "table_indirect_modify"))
+		return cmd_table_indirect_modify(sw, &c, false);
+	if (!strcmp(cmd, "table_indirect_modify_with_group"))
+		return cmd_table_indirect_modify(sw, &c, true);
+	if (!strcmp(cmd, "table_indirect_delete"))
+		return cmd_table_delete(sw, &c);
+	if (!strcmp(cmd, "table_indirect_set_default"))
+		return cmd_table_indirect_set_default(sw, &c, false);
+	if (!strcmp(cmd, "table_indirect_set_default_with_group"))
+		return cmd_table_indirect_set_default(sw, &c, true);
 	if (!strcmp(cmd, "mirroring_add"))
 		return cmd_mirroring_add(sw, &c, false);
 	if (!strcmp(cmd, "mirroring_add_mc"))

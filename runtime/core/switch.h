@@ -58,6 +58,27 @@ struct p4odp_runtime_table {
 	struct p4odp_table *table;
 };
 
+/* A group of an action selector: its members' handles in ascending order
+ * (BMv2's order, in which a hash picks one).  The control plane replaces a
+ * group whole and frees the old one after a grace period. */
+struct p4odp_profile_group {
+	uint32_t n;
+	uint32_t members[];
+};
+
+/* An action profile's members (table entries holding an action and its data,
+ * NULL where there is none) and groups (NULL where there is none), which the
+ * control plane replaces as groups and the workers read; and how many table
+ * entries and groups name each (the control plane's own: one in use cannot be
+ * deleted, as on BMv2). */
+struct p4odp_runtime_profile {
+	const struct p4odp_profile_info *info;
+	struct p4odp_table_entry **members;
+	struct p4odp_profile_group **groups;
+	uint32_t *member_users;
+	uint32_t *group_users;
+};
+
 struct p4odp_switch {
 	const struct p4odp_program *program;
 	odp_instance_t instance;
@@ -65,6 +86,7 @@ struct p4odp_switch {
 	struct p4odp_port ports[P4ODP_MAX_PORTS];
 	uint64_t open_ports;	/* bit i: ports[i] is set up (-i) */
 	struct p4odp_runtime_table *tables;
+	struct p4odp_runtime_profile *profiles;
 	struct p4odp_rcu *rcu;	/* the tables' readers are the workers */
 	void *state;		/* the program's extern state shared by the workers (registers) */
 	struct p4odp_worker *workers;

@@ -1,6 +1,7 @@
 /*
  * The program's tables: created from the generated metadata, filled with
- * their const entries, looked up by the generated code.
+ * their const entries, looked up by the generated code; and the action
+ * profiles whose members the entries of some of them name.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -56,12 +57,41 @@ static int add_const_entries(struct p4odp_switch *sw, uint32_t index)
 	return 0;
 }
 
+static int create_profile(struct p4odp_switch *sw, uint32_t index)
+{
+	struct p4odp_runtime_profile *p = &sw->profiles[index];
+	uint32_t size = sw->program->profiles[index].size;
+
+	p->info = &sw->program->profiles[index];
+	p->members = calloc(size, sizeof *p->members);
+	p->groups = calloc(size, sizeof *p->groups);
+	p->member_users = calloc(size, sizeof *p->member_users);
+	p->group_users = calloc(size, sizeof *p->group_users);
+	return p->members && p->groups && p->member_users && p->group_users ? 0 : -1;
+}
+
+static void destroy_profile(struct p4odp_runtime_profile *p)
+{
+	for (uint32_t i = 0; p->info && i < p->info->size; i++) {
+		free(p->members ? p->members[i] : NULL);
+		free(p->groups ? p->groups[i] : NULL);
+	}
+	free(p->members);
+	free(p->groups);
+	free(p->member_users);
+	free(p->group_users);
+}
+
 int p4odp_tables_init(struct p4odp_switch *sw)
 {
-	uint32_t n = sw->program->n_tables;
+	uint32_t n = sw->program->n_tables, n_profiles = sw->program->n_profiles;
 	sw->tables = calloc(n ? n : 1, sizeof *sw->tables);
-	if (!sw->tables || p4odp_rcu_create(&sw->rcu))
+	sw->profiles = calloc(n_profiles ? n_profiles : 1, sizeof *sw->profiles);
+	if (!sw->tables || !sw->profiles || p4odp_rcu_create(&sw->rcu))
 		return -1;
+	for (uint32_t i = 0; i < n_profiles; i++)
+		if (create_profile(sw, i))
+			return -1;
 	for (uint32_t i = 0; i < n; i++)
 		if (create_table(sw, i) || add_const_entries(sw, i))
 			return -1;
@@ -78,6 +108,10 @@ void p4odp_tables_destroy(struct p4odp_switch *sw)
 	}
 	free(sw->tables);
 	sw->tables = NULL;
+	for (uint32_t i = 0; sw->profiles && i < sw->program->n_profiles; i++)
+		destroy_profile(&sw->profiles[i]);
+	free(sw->profiles);
+	sw->profiles = NULL;
 	if (sw->rcu)
 		p4odp_rcu_destroy(sw->rcu);
 	sw->rcu = NULL;
@@ -111,6 +145,25 @@ const struct p4odp_table_entry *p4odp_table_apply_int(struct p4odp_switch *sw, u
 const struct p4odp_table_entry *p4odp_table_default(struct p4odp_switch *sw, uint32_t index)
 {
 	return p4odp_table_get_default(sw->tables[index].table);
+}
+
+const struct p4odp_table_entry *p4odp_profile_action(struct p4odp_switch *sw, uint32_t profile,
+						     const struct p4odp_table_entry *entry, uint64_t selection)
+{
+	static const struct p4odp_table_entry no_action = { .action_id = P4ODP_ACTION_NONE,
+							     .index = P4ODP_TABLE_NO_INDEX };
+	const struct p4odp_runtime_profile *p = &sw->profiles[profile];
+	uint32_t handle;
+
+	memcpy(&handle, entry->data, sizeof handle);
+	if (entry->action_id == P4ODP_ACTION_GROUP) {
+		const struct p4odp_profile_group *group = __atomic_load_n(&p->groups[handle], __ATOMIC_ACQUIRE);
+		if (!group || !group->n)
+			return &no_action;
+		handle = group->members[selection % group->n];
+	}
+	const struct p4odp_table_entry *member = __atomic_load_n(&p->members[handle], __ATOMIC_ACQUIRE);
+	return member ? member : &no_action;
 }
 
 void p4odp_prefetch_lookup(struct p4odp_switch *sw, uint32_t index, const uint8_t *key)

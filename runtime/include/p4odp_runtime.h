@@ -219,7 +219,27 @@ struct p4odp_table_info {
 	uint32_t n_entries;
 	const char *const *entries;	/* const entries, as `table_add` arguments */
 	uint8_t structure;		/* enum p4odp_table_kind, as the compiler chose it */
+	int32_t profile;		/* its action profile (p4odp_program.profiles), -1: none */
 };
+
+/* An action profile (v1model's action_profile), or with `selector` an action
+ * selector: `size` members, each an action of `actions` and its data of
+ * `action_data_len` bytes, and a selector's `size` groups of members.  The
+ * entries of its tables name a member or a group instead of an action: their
+ * action_id is P4ODP_ACTION_MEMBER or P4ODP_ACTION_GROUP and their data the
+ * handle (uint32_t, native order); p4odp_profile_action finds the member. */
+struct p4odp_profile_info {
+	const char *name;
+	uint32_t size;
+	uint32_t action_data_len;
+	bool selector;
+	uint32_t n_actions;
+	const uint32_t *actions;
+};
+
+#define P4ODP_ACTION_GROUP 0xFFFD
+#define P4ODP_ACTION_MEMBER 0xFFFE
+#define P4ODP_ACTION_NONE 0xFFFF	/* no action: what an empty group runs, as on BMv2 */
 
 /* A counter array in the per-worker extern state: `size` cells of two
  * uint64_t (packets, bytes) from `offset`.  A direct counter has `table`, the
@@ -295,6 +315,8 @@ struct p4odp_program {
 	const struct p4odp_register_info *registers;
 	uint32_t n_meters;
 	const struct p4odp_meter_info *meters;
+	uint32_t n_profiles;
+	const struct p4odp_profile_info *profiles;
 	uint32_t n_value_sets;
 	const struct p4odp_value_set_info *value_sets;
 	size_t state_size;	/* bytes of shared extern state the runtime allocates, zeroed */
@@ -329,6 +351,14 @@ const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint3
 const struct p4odp_table_entry *p4odp_table_apply_int(struct p4odp_switch *sw, uint32_t index,
 						     enum p4odp_table_kind kind, uint32_t key_len, uint64_t key,
 						     bool *hit);
+
+/* The member whose action an entry of a table of action profile `profile`
+ * runs: the member the entry names, or of the group it names the one of
+ * index `selection` modulo the group's size, its members in the order of
+ * their handles (BMv2's choice); an entry whose action is
+ * P4ODP_ACTION_NONE for an empty group. */
+const struct p4odp_table_entry *p4odp_profile_action(struct p4odp_switch *sw, uint32_t profile,
+						     const struct p4odp_table_entry *entry, uint64_t selection);
 
 /* The default entry of table `index`, as the control plane set it last. */
 const struct p4odp_table_entry *p4odp_table_default(struct p4odp_switch *sw, uint32_t index);

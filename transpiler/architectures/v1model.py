@@ -380,6 +380,12 @@ def _meters_bytes(kind: Optional[ir.Expression]) -> bool:
     return isinstance(kind, ir.Member) and kind.member == "bytes"
 
 
+def _action_profile(gen: Generator, decl: ir.Instance) -> ExternInstance:
+    """An action_profile or action_selector: no C storage, the runtime holds its members and groups
+    (p4odp_profile_action); the tables whose `implementation` names it say how (table-layout)."""
+    return ExternInstance(decl.name, decl.type.name, "", 0, None)
+
+
 def _member(decl: ir.Instance) -> str:
     """The C name of an extern instance's storage (a member of p4_state or p4_worker_state)."""
     return c_ident(f"{decl.type.name}_{decl.control_name or decl.name}")
@@ -490,5 +496,7 @@ V1MODEL = Architecture(
         Extern("direct_counter", {"count": _direct_counter_count}, _direct_counter_storage),
         Extern("meter", {"execute_meter": _execute_meter}, _meter_storage),
         Extern("direct_meter", {"read": _direct_meter_read}, _direct_meter_storage),
+        Extern("action_profile", {}, _action_profile),
+        Extern("action_selector", {}, _action_profile),
     )},
 )

@@ -16,7 +16,7 @@ from p4odp.transpiler.codegen.header_state import header_state
 from p4odp.transpiler.architectures import Architecture, architecture_of
 from p4odp.transpiler.codegen.scope import Binding, Bindings, ExternInstance
 from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, struct_name
-from p4odp.transpiler.codegen.tables import c_action, c_table
+from p4odp.transpiler.codegen.tables import c_action, c_profile, c_table
 from p4odp.transpiler.model import CCounter, CFunction, CMeter, CProgram, CRegister, CStruct, CValueSet
 from p4odp.transpiler.passes.manager import PassResult
 from p4odp.transpiler.passes._walk import main_instance
@@ -38,6 +38,7 @@ class Generator:
         self.unread_fields = result.unread_fields
         self.metadata_read = result.metadata_read
         self.table_layouts = result.table_layouts
+        self.action_profiles = result.action_profiles
         self.actions = result.actions
         self.line_directives = line_directives
         self.source = source
@@ -91,7 +92,7 @@ class Generator:
         if "headers" in arch.types:
             block, index = arch.types["headers"]
             pipeline.update(self.header_state_functions(functions[block]["params"][index], pipeline["headers"]))
-        tables = [c_table(layout, self.table_prefetch.get(name, ()))
+        tables = [c_table(layout, self.action_profiles, self.table_prefetch.get(name, ()))
                   for name, layout in sorted(self.table_layouts.items(), key=lambda item: item[1].index)]
         actions = [c_action(action) for action in sorted(self.actions.values(), key=lambda a: a.id)]
         return CProgram(self.source, list(self.structs.values()), self.functions, tables, actions, self.errors,
@@ -99,7 +100,8 @@ class Generator:
                         self.line_directives, self.deparse_in_place is not None,
                         None if self.metadata_read is None else tuple(sorted(self.metadata_read)),
                         self.meters, self.value_sets, self.field_lists if len(self.field_lists) > 1 else [],
-                        tuple(sorted(self.copies)))
+                        tuple(sorted(self.copies)),
+                        [c_profile(p) for p in sorted(self.action_profiles.values(), key=lambda p: p.index)])
 
     def header_state_functions(self, typ: t.Type, c_type: str) -> dict:
         """`p4_headers_reset` and `p4_headers_clear_invalid` (header_state.py); their names by role."""

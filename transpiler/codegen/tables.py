@@ -16,11 +16,11 @@ from p4odp import types as t
 from p4odp.diagnostics import InternalError, Unsupported
 from p4odp.transpiler.codegen.scope import Binding, ExternInstance
 from p4odp.transpiler.ctypes_map import c_ident
-from p4odp.transpiler.model import CActionParam, CAction, CKeyField, CTable
-from p4odp.transpiler.passes.table_layout import ActionLayout, TableLayout
+from p4odp.transpiler.model import CActionParam, CAction, CKeyField, CProfile, CTable
+from p4odp.transpiler.passes.table_layout import ActionLayout, ProfileLayout, TableLayout
 from p4odp.transpiler.passes.table_structures import code_switch
 
-__all__ = ["Tables", "c_table", "c_action"]
+__all__ = ["Tables", "c_table", "c_action", "c_profile"]
 
 # The runtime's names of the match kinds and of the table-structures pass's lookup structures.
 MATCH_KINDS = {"exact": "P4ODP_MATCH_EXACT", "lpm": "P4ODP_MATCH_LPM", "ternary": "P4ODP_MATCH_TERNARY",
@@ -30,12 +30,17 @@ TABLE_KINDS = {"auto": "P4ODP_TABLE_AUTO", "empty": "P4ODP_TABLE_EMPTY", "code":
                "tss-lpm": "P4ODP_TABLE_TSS_LPM", "tss": "P4ODP_TABLE_TSS"}
 
 
-def c_table(layout: TableLayout, prefetch: tuple = ()) -> CTable:
+def c_table(layout: TableLayout, profiles: dict, prefetch: tuple = ()) -> CTable:
     return CTable(layout.index, f"tbl_{c_ident(layout.name)}", layout.name,
                   [CKeyField(k.name, k.width, MATCH_KINDS[k.match_kind]) for k in layout.keys],
                   [a.id for a in layout.actions], layout.size, layout.default_action, list(layout.default_data),
                   layout.default_const, layout.data_bytes, list(layout.entries), TABLE_KINDS[layout.structure],
-                  layout.key_bytes, list(prefetch))
+                  layout.key_bytes, list(prefetch), profiles[layout.profile].index if layout.profile else -1)
+
+
+def c_profile(profile: ProfileLayout) -> CProfile:
+    return CProfile(profile.name, profile.size, profile.data_bytes, profile.algorithm is not None,
+                    list(profile.actions))
 
 
 def c_action(action: ActionLayout) -> CAction:
@@ -77,8 +82,9 @@ class Tables:
                 lookup = f"p4_table_lookup(pc, {layout.index}, key, &{hit})"
             self.emit(f"const struct p4odp_table_entry *entry = {lookup};")
             self.count_hit(layout, hit)
-            self.emit(f"{run} = entry->action_id;")
-            data = "entry->data"
+            action = self.indirect_action(layout)
+            self.emit(f"{run} = {action}->action_id;")
+            data = f"{action}->data"
         meter = self.meter_hit(layout, hit)
         likely = next((a.id for a in layout.actions if a.id != layout.default_action), None)
         if likely is None or layout.structure in ("code", "empty"):
@@ -125,6 +131,31 @@ class Tables:
         counter = self.bindings.lookup(layout.direct_counter) if layout.direct_counter else None
         if isinstance(counter, ExternInstance) and counter.size:
             self.emit(f"if ({hit}) p4odp_count_packet(WORKER_STATE->{counter.member}[entry->index], pc->len);")
+
+    def indirect_action(self, layout: TableLayout) -> str:
+        """The C name of the entry whose action runs: `entry` itself, or in a table with an action
+        profile, the member its entry names (an action selector's group: the member the hash of the
+        selector keys picks), looked up by p4odp_profile_action."""
+        if not layout.profile:
+            return "entry"
+        profile = self.gen.action_profiles[layout.profile]
+        self.emit("const struct p4odp_table_entry *member = entry;")
+        self.emit("if (entry->action_id >= P4ODP_ACTION_GROUP) {")
+        self.indent += 1
+        selection = "0"
+        if profile.algorithm is not None:
+            # As hash() packs its data: the fields' bits one after the other (BMv2's field list).
+            total = sum(k.width for k in layout.selector)
+            self.emit(f"uint8_t selector[{(total + 7) // 8}] = {{0}};")
+            offset = 0
+            for key in layout.selector:
+                self.store_value("selector", offset, key.expr)
+                offset += key.width
+            selection = f"p4_hash(P4ODP_HASH_{profile.algorithm.upper()}, selector, {(total + 7) // 8})"
+        self.emit(f"member = p4odp_profile_action(pc->sw, {profile.index}, entry, {selection});")
+        self.indent -= 1
+        self.emit("}")
+        return "member"
 
     def key_integer(self, layout: TableLayout) -> str:
         """The C expression of a key of at most 8 bytes as the big-endian number of its bytes: each
@@ -181,7 +212,8 @@ class Tables:
             self.emit(f"{run} = {layout.default_action}; {hit} = 0;" + (" data = default_data;" if data_bytes else ""))
         else:
             self.emit(f"const struct p4odp_table_entry *entry = p4_table_default(pc, {layout.index});")
-            self.emit(f"{run} = entry->action_id; {hit} = 0;" + (" data = entry->data;" if data_bytes else ""))
+            action = self.indirect_action(layout)
+            self.emit(f"{run} = {action}->action_id; {hit} = 0;" + (f" data = {action}->data;" if data_bytes else ""))
         self.indent -= bool(entries)
         if entries:
             self.emit("}")

@@ -83,7 +83,8 @@ class PassResult:
     `table_structures.py`; empty when that pass did not run).  `table_layouts`
     maps each table of the pipeline (by its name in the IR) to its
     `TableLayout`, and `actions` each action tables run to its id and data
-    layout (table_layout.py).  `byte_aligned` names the parsers and
+    layout (table_layout.py), `action_profiles` the action profiles and selectors
+    their `implementation` properties name, by key (TableLayout.profile).  `byte_aligned` names the parsers and
     deparsers whose every header starts at a whole byte (packet_alignment.py);
     `deparse_in_place`, when not None, maps each header the deparser emits to
     where it is in the packet and the fields the program may write: the
@@ -103,6 +104,7 @@ class PassResult:
     table_structures: dict[str, str] = field(default_factory=dict)
     table_layouts: dict = field(default_factory=dict)
     actions: dict = field(default_factory=dict)
+    action_profiles: dict = field(default_factory=dict)
     c_types: dict = field(default_factory=dict)
     byte_aligned: set = field(default_factory=set)
     deparse_in_place: Optional[dict] = None

@@ -23,14 +23,21 @@ records it in `PassResult.table_layouts` (by the table's name in the IR):
 * the direct counter its `counters` property names, which counts each hit
   of an entry in the cell of the entry's index, and the direct meter its
   `meters` property names, which meters each hit in the same way.
+* the action profile or selector its `implementation` property names or
+  constructs (`PassResult.action_profiles`, shared by the tables that name
+  the same instance): its entries then name a member or a group of members
+  of the profile (4 bytes of data, a handle), not an action, and a
+  selector's `selector` key fields, which are not looked up, pick a member
+  of a group by their hash.
 
 Table properties other than `key`, `actions`, `default_action`, `size`,
-`entries`, `counters` and `meters` are refused, with their position, unless they are a
+`entries`, `counters`, `meters` and `implementation` are refused, with their position, unless they are a
 constant `false` (e.g. `support_timeout = false`), which asks for nothing.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
@@ -45,12 +52,13 @@ from p4odp.transpiler.passes.table_structures import DEFAULT_SIZE, table_size, t
 from p4odp.transpiler.passes.unique_names import NameTable
 
 __all__ = ["TableLayout", "KeyField", "TableAction", "ActionLayout", "DataField", "TableLayouts", "FieldMatch",
-           "CodeEntry", "HONOURED_PROPERTIES", "MATCH_KINDS"]
+           "CodeEntry", "ProfileLayout", "HONOURED_PROPERTIES", "MATCH_KINDS", "INDIRECT_DATA_BYTES"]
 
-HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries", "counters", "meters")
+HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries", "counters", "meters", "implementation")
 MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional")
 _PRIORITIZED = ("ternary", "range", "optional")
 _MAX_PRIORITY = (1 << 24) - 1
+INDIRECT_DATA_BYTES = 4  # an indirect table's entry: the handle of a member or a group
 
 
 @dataclass(frozen=True)
@@ -102,6 +110,19 @@ class CodeEntry:
 
 
 @dataclass(frozen=True)
+class ProfileLayout:
+    """An action profile, or with `algorithm` an action selector: the members (an action and its data)
+    and groups of members that the entries of its tables name."""
+
+    index: int  # profiles are numbered in the order the tables name them
+    name: str  # control-plane name
+    size: int  # members, and groups
+    algorithm: Optional[str]  # a selector's HashAlgorithm member; None for an action_profile
+    actions: tuple = ()  # the ids of its tables' actions: those a member may run
+    data_bytes: int = 0  # the largest action data of those
+
+
+@dataclass(frozen=True)
 class TableLayout:
     index: int  # tables are numbered in the order of the pipeline's blocks
     name: str  # control-plane name
@@ -118,6 +139,8 @@ class TableLayout:
     code_entries: tuple = ()  # structure "code": its entries in the order they are tried, without duplicates
     direct_counter: str = ""  # the IR name of the direct_counter instance its `counters` property names
     direct_meter: str = ""  # the IR name of the direct_meter instance its `meters` property names
+    profile: str = ""  # its `implementation`: the key of its ProfileLayout in PassResult.action_profiles
+    selector: tuple = ()  # tuple[KeyField, ...]: an action selector's key fields, which the lookup ignores
 
 
 class TableLayouts:
@@ -161,11 +184,14 @@ class _Builder:
         for prop in table.properties:
             if prop.name not in HONOURED_PROPERTIES and not _is_false(prop):
                 raise Unsupported(prop.loc, f"the table property {prop.name}")
-        keys, offset = [], 0
+        keys, selector, offset = [], [], 0
         for element in props["key"].value if "key" in props else ():
             width = t.bit_width(element.expr.type)
             if width is None:
                 raise Unsupported(element.loc, f"table keys of type {element.expr.type}")
+            if element.match_kind == "selector":
+                selector.append(KeyField(key_name(element), width, element.match_kind, element.expr, 0))
+                continue
             if element.match_kind not in MATCH_KINDS:
                 raise Unsupported(element.loc, f"the match kind {element.match_kind}")
             nbytes = (width + 7) // 8
@@ -197,9 +223,56 @@ class _Builder:
         code_entries = self.code_entries(props["entries"].value, keys, data_bytes) if structure == "code" else ()
         direct_counter = self.direct_instance(props["counters"], "direct_counter") if "counters" in props else ""
         direct_meter = self.direct_instance(props["meters"], "direct_meter") if "meters" in props else ""
+        profile = ""
+        if "implementation" in props:
+            if entries:
+                raise Unsupported(props["entries"].loc, "entries in a table with an implementation (an action "
+                                                        "profile's members are the control plane's)")
+            profile = self.profile(table, props["implementation"], actions, data_bytes, selector)
+            data_bytes = max(data_bytes, INDIRECT_DATA_BYTES)
+        elif selector:
+            raise Unsupported(selector[0].expr.loc, "a selector key in a table without an action_selector")
         return TableLayout(len(self.ctx.result.table_layouts), name, tuple(keys), offset, tuple(actions), data_bytes,
                            default_id, tuple(default_data), default_const, size, entries, structure, code_entries,
-                           direct_counter, direct_meter)
+                           direct_counter, direct_meter, profile, tuple(selector))
+
+    def profile(self, table: ir.Table, prop: ir.TableProperty, actions: list, data_bytes: int, selector: list) -> str:
+        """The key in PassResult.action_profiles of the action profile or selector that `implementation`
+        names (an instance, shared by the tables that name it) or constructs (the table's own, named by the
+        property's @name, as p4c names it), with this table's actions added to those of its members."""
+        value = prop.value
+        if isinstance(value, ir.PathExpression):
+            instance = self.names.get(value.name)
+            if not isinstance(instance, ir.Instance):
+                raise Unsupported(prop.loc, "an implementation that is not an action_profile or action_selector")
+            key, name, typ, args = instance.name, instance.control_name or instance.name, instance.type, instance.args
+        elif isinstance(value, ir.ConstructorCall):
+            key = f"{table.name}.implementation"
+            name, typ, args = ir.name_annotation(prop) or key, value.type, value.args
+        else:
+            raise Unsupported(prop.loc, "an implementation that is not an action_profile or action_selector")
+        kind = typ.name if isinstance(typ, t.ExternT) else ""
+        if kind not in ("action_profile", "action_selector"):
+            raise Unsupported(prop.loc, f"the implementation {kind or value} (an action_profile or action_selector)")
+        if kind == "action_selector" and not selector:
+            raise Unsupported(prop.loc, "an action_selector in a table without selector keys")
+        if kind == "action_profile" and selector:
+            raise Unsupported(selector[0].expr.loc, "selector keys in a table whose implementation is an "
+                                                    "action_profile")
+        algorithm = None
+        if kind == "action_selector":
+            algo = args[0].value
+            if not (isinstance(algo, ir.Member) and isinstance(algo.expr.type, t.TypeT)) or algo.member == "random":
+                raise Unsupported(algo.loc, "an action_selector's algorithm that is not a constant other than random")
+            algorithm = algo.member
+        profiles = self.ctx.result.action_profiles
+        known = profiles.get(key)
+        if known is None:
+            size = self.const_int(args[1 if algorithm else 0].value)
+            known = ProfileLayout(len(profiles), name, size or DEFAULT_SIZE, algorithm)
+        ids = tuple(dict.fromkeys(known.actions + tuple(a.id for a in actions)))
+        profiles[key] = dataclasses.replace(known, actions=ids, data_bytes=max(known.data_bytes, data_bytes))
+        return key
 
     def direct_instance(self, prop: ir.TableProperty, kind: str) -> str:
         """The instance of `kind` (direct_counter, direct_meter: v1model's only table counters and
