@@ -536,6 +536,35 @@ static inline int p4odp_wide_cmp(const uint8_t *a, const uint8_t *b, uint32_t n)
 	return memcmp(a, b, n);  /* big-endian: the first differing byte decides */
 }
 
+/* a / b into `quotient` and a % b into `remainder` (either may be NULL),
+ * unsigned; both 0 when b is 0, as for values of up to 64 bits (P4 leaves it
+ * undefined).  Long division, a bit of `a` at a time from the top. */
+static inline void p4odp_wide_divmod(uint8_t *quotient, uint8_t *remainder, const uint8_t *a, const uint8_t *b,
+				     uint32_t n)
+{
+	uint8_t q[P4ODP_WIDE_MAX_BYTES] = { 0 }, r[P4ODP_WIDE_MAX_BYTES] = { 0 };
+
+	uint32_t bits = p4odp_wide_is_zero(b, n) ? 0 : 8 * n;
+
+	for (uint32_t bit = 0; bit < bits; bit++) {
+		unsigned carry = a[bit / 8] >> (7 - bit % 8) & 1;
+		for (uint32_t i = n; i-- > 0;) {	/* r = r << 1 | that bit */
+			unsigned top = r[i] >> 7;
+			r[i] = (uint8_t)(r[i] << 1 | carry);
+			carry = top;
+		}
+		/* A bit shifted out of r makes it larger than any b; r - b then fits. */
+		if (carry || p4odp_wide_cmp(r, b, n) >= 0) {
+			p4odp_wide_sub(r, r, b, n, 8 * n);
+			q[bit / 8] |= (uint8_t)(0x80 >> bit % 8);
+		}
+	}
+	if (quotient)
+		memcpy(quotient, q, n);
+	if (remainder)
+		memcpy(remainder, r, n);
+}
+
 /* Whether a and b agree in the bits where mask has ones. */
 static inline bool p4odp_wide_masked_eq(const uint8_t *a, const uint8_t *b, const uint8_t *mask, uint32_t n)
 {

@@ -35,10 +35,12 @@ class Expressions:
             base = self.lvalue(expr.expr)
             btype = base.type
             if isinstance(btype, t.Stack):
+                # Out of range (a full stack's next, an empty one's last): e[size], no element.
                 if expr.member == "next":
-                    return Binding(f"{base.c}.e[{base.c}._next < {btype.size} ? {base.c}._next : 0]", btype.element)
+                    return Binding(f"{base.c}.e[{base.c}._next < {btype.size} ? {base.c}._next : {btype.size}]",
+                                   btype.element)
                 if expr.member == "last":
-                    return Binding(f"{base.c}.e[{base.c}._next ? {base.c}._next - 1 : 0]", btype.element)
+                    return Binding(f"{base.c}.e[{base.c}._next ? {base.c}._next - 1 : {btype.size}]", btype.element)
                 raise Unsupported(expr.loc, f"stack member {expr.member}")
             return Binding(f"{base.c}.{c_ident(expr.member)}", expr.type)
         if isinstance(expr, ir.ArrayIndex):
@@ -52,7 +54,7 @@ class Expressions:
                 size = base.type.size
                 position = self.temp("ix")
                 self.emit(f"uint64_t {position} = {self.value(expr.index)};")
-                return Binding(f"{base.c}.e[{position} < {size} ? {position} : 0]", expr.type)
+                return Binding(f"{base.c}.e[{position} < {size} ? {position} : {size}]", expr.type)
             return Binding(f"{base.c}.e[{index}]", expr.type)
         if isinstance(expr, ir.MethodCall):  # the whole value: a struct or header a call returns
             result = self.call(expr, as_statement=False)

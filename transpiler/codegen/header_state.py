@@ -45,7 +45,7 @@ def _walk(typ: t.Type, path: str, reset: list[str], clear: list[str]) -> None:
         _walk(typ.element, f"{path}.e[i]", element_reset, element_clear)
         reset.append(f"{path}._next = 0;")
         for lines, element in ((reset, element_reset), (clear, element_clear)):
-            lines.append(f"for (uint32_t i = 0; i < {typ.size}; i++) {{")
+            lines.append(f"for (uint32_t i = 0; i <= {typ.size}; i++) {{  /* e[size]: see the stack's struct */")
             lines.extend("\t" + line for line in element)
             lines.append("}")
     else:  # not in a header: nothing writes it before the program reads it

@@ -151,7 +151,9 @@ class Generator:
             element = self.type_c(typ.element, loc)
             name = stack_name(typ)
             if name not in self.structs:
-                self.structs[name] = CStruct(name, str(typ), [f"{element} e[{typ.size}]", "uint32_t _next"])
+                # e[size] is no element of the stack: what an index out of range reads (an invalid
+                # header, zero) and writes (to no effect on the stack), as a C index needs a place.
+                self.structs[name] = CStruct(name, str(typ), [f"{element} e[{typ.size + 1}]", "uint32_t _next"])
             return f"struct {name}"
         if isinstance(typ, t.Varbit):
             nbytes = max((typ.width + 7) // 8, 1)

@@ -37,6 +37,10 @@ class WideValues:
                 helper = "s" + helper
             left, right = self.wide_value(expr.left), self.wide_value(expr.right)
             self.emit(f"p4odp_wide_{helper}({tmp}, {left}, {right}, {sizes});")
+        elif isinstance(expr, ir.Binary) and expr.op in (ir.BinaryOp.DIV, ir.BinaryOp.MOD):  # bit<W> only
+            left, right = self.wide_value(expr.left), self.wide_value(expr.right)
+            results = f"{tmp}, NULL" if expr.op is ir.BinaryOp.DIV else f"NULL, {tmp}"
+            self.emit(f"p4odp_wide_divmod({results}, {left}, {right}, {nbytes});")
         elif isinstance(expr, ir.Binary) and expr.op in (ir.BinaryOp.SHL, ir.BinaryOp.SHR):
             helper = "shl" if expr.op is ir.BinaryOp.SHL else "sshr" if typ.signed else "shr"
             left, amount = self.wide_value(expr.left), self.shift_amount(expr.right)
