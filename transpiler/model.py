@@ -143,3 +143,4 @@ class CProgram:
     field_lists: list[tuple] = field(default_factory=list)
     copies: tuple = ()  # those of "clone", "recirculate", "resubmit" the program asks for, sorted
     profiles: list[CProfile] = field(default_factory=list)  # the action profiles and selectors, by index
+    extern_code: list[str] = field(default_factory=list)  # the C of the externs it uses (Extern.c_code)

@@ -65,6 +65,9 @@ class Extern:
     # False for an extern function that only writes its arguments (v1model's mark_to_drop): for
     # unread-fields, passing the architecture's metadata to it reads none of its fields.
     reads_arguments: bool = True
+    # C that the handlers' code calls (static inline functions, #includes), put once into datapath.c,
+    # before the blocks, in a program that uses the extern: how a plugin brings its extern's C.
+    c_code: str = ""
 
 
 @dataclass(frozen=True)
@@ -90,11 +93,6 @@ class Architecture:
         """The extern function `name`, or None when the architecture does not define it."""
         found = self.externs.get(name)
         return found if found is not None and found.function else None
-
-    def handler(self, extern: Optional[str], method: str) -> Optional[Handler]:
-        """The handler of `extern.method`, or of the extern function `method` when `extern` is None."""
-        found = self.extern_function(method) if extern is None else self.extern(extern)
-        return found.methods.get(method) if found is not None else None
 
     def csum16_fields(self, function: str, args: list) -> Optional[list]:
         """The fields a call of the extern function `function` with `args` sums with csum16_sum,

@@ -4,13 +4,16 @@ bodies in place."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import InternalError, Loc, Unsupported
 from p4odp.transpiler.codegen._types import is_union
 from p4odp.transpiler.ctypes_map import c_ident
+
+if TYPE_CHECKING:
+    from p4odp.transpiler.architectures import Extern
 
 __all__ = ["Calls"]
 
@@ -54,15 +57,21 @@ class Calls:
         raise Unsupported(expr.loc, "this call")
 
     def extern_method(self, expr: ir.MethodCall, typ: t.ExternT, name: str, args: list) -> Optional[str]:
-        handler = self.gen.architecture.handler(typ.name, name)
-        if handler is None:
-            raise Unsupported(expr.loc, f"{typ.name}.{name}")
-        return handler(self, expr, args)
+        return self.run_extern(expr, self.gen.architecture.extern(typ.name), name, f"{typ.name}.{name}", args)
 
     def extern_function(self, expr: ir.MethodCall, name: str, args: list) -> Optional[str]:
-        handler = self.gen.architecture.handler(None, name)
+        return self.run_extern(expr, self.gen.architecture.extern_function(name), name, f"the extern function {name}",
+                               args)
+
+    def run_extern(self, expr: ir.MethodCall, extern: Optional[Extern], method: str, what: str,
+                   args: list) -> Optional[str]:
+        """The C of a call of `method` of `extern` (`what` names it in the error when the architecture
+        defines no such method); the extern's own C goes into datapath.c once."""
+        handler = extern.methods.get(method) if extern is not None else None
         if handler is None:
-            raise Unsupported(expr.loc, f"the extern function {name}")
+            raise Unsupported(expr.loc, what)
+        if extern.c_code and extern.c_code not in self.gen.extern_code:
+            self.gen.extern_code.append(extern.c_code)
         return handler(self, expr, args)
 
     def stack_shift(self, stack_expr, name: str, args: list, loc: Loc) -> None:

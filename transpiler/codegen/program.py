@@ -60,6 +60,7 @@ class Generator:
         self.field_lists: list[tuple] = [()]
         self.copies: set[str] = set()  # those of "clone", "resubmit", "recirculate" the program asks for
         self.state_types: dict[str, t.Type] = {}  # the types of the architecture's `types`, by role
+        self.extern_code: list[str] = []  # the c_code of the externs the program uses, in order of use
         self.architecture: Architecture
 
     # ------------------------------------------------------------------
@@ -101,7 +102,8 @@ class Generator:
                         None if self.metadata_read is None else tuple(sorted(self.metadata_read)),
                         self.meters, self.value_sets, self.field_lists if len(self.field_lists) > 1 else [],
                         tuple(sorted(self.copies)),
-                        [c_profile(p) for p in sorted(self.action_profiles.values(), key=lambda p: p.index)])
+                        [c_profile(p) for p in sorted(self.action_profiles.values(), key=lambda p: p.index)],
+                        self.extern_code)
 
     def header_state_functions(self, typ: t.Type, c_type: str) -> dict:
         """`p4_headers_reset` and `p4_headers_clear_invalid` (header_state.py); their names by role."""
