@@ -380,10 +380,16 @@ def _meters_bytes(kind: Optional[ir.Expression]) -> bool:
     return isinstance(kind, ir.Member) and kind.member == "bytes"
 
 
-def _action_profile(gen: Generator, decl: ir.Instance) -> ExternInstance:
-    """An action_profile or action_selector: no C storage, the runtime holds its members and groups
-    (p4odp_profile_action); the tables whose `implementation` names it say how (table-layout)."""
+def _no_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
+    """An instance without C state: a Checksum16; an action_profile or action_selector, whose members
+    and groups the runtime holds (p4odp_profile_action) for the tables whose `implementation` names
+    it (table-layout)."""
     return ExternInstance(decl.name, decl.type.name, "", 0, None)
+
+
+def _checksum16_get(ctx: FunctionContext, call: ir.MethodCall, args: list) -> str:
+    """The deprecated Checksum16.get(data): the Internet checksum (csum16) of the fields of `data`."""
+    return f"p4odp_csum16_finish({csum16_sum(ctx, _data_elements(args[0]))})"
 
 
 def _member(decl: ir.Instance) -> str:
@@ -496,7 +502,8 @@ V1MODEL = Architecture(
         Extern("direct_counter", {"count": _direct_counter_count}, _direct_counter_storage),
         Extern("meter", {"execute_meter": _execute_meter}, _meter_storage),
         Extern("direct_meter", {"read": _direct_meter_read}, _direct_meter_storage),
-        Extern("action_profile", {}, _action_profile),
-        Extern("action_selector", {}, _action_profile),
+        Extern("action_profile", {}, _no_storage),
+        Extern("action_selector", {}, _no_storage),
+        Extern("Checksum16", {"get": _checksum16_get}, _no_storage),
     )},
 )
