@@ -11,13 +11,14 @@
  * One received packet, and who owns it at each step:
  *
  *   1. The worker receives a burst; it owns each packet (odp_packet_t).
- *   2. `ingress(pc, packet)` (parser, checksum verification, ingress) reads
+ *   2. `ingress(pc, packet, NULL)` (parser, checksum verification, ingress) reads
  *      pc->data and fills `packet`, the program's per-packet state (headers and
  *      metadata: a struct p4odp_packet_state), and pc->tm, what it asks of the
  *      traffic manager.  It never keeps nor frees the packet.
  *   3. The traffic manager (traffic_manager.c) turns pc->tm into copies: one to
  *      a port, one per replica of a multicast group, or none (a drop, counted by
- *      reason).
+ *      reason); and, for v1model, first the clones of a mirror session, or
+ *      instead a resubmit (another pass through ingress, queued on the worker).
  *   4. `egress(pc, packet, copy)` (egress, checksum update, deparser) runs once
  *      per copy, on state it may change and a packet it may rewrite: for the
  *      only copy, `packet` itself and the received packet; for each replica,
@@ -30,7 +31,8 @@
  *      by the difference between the header bytes emitted and parsed, the
  *      headers written, the payload not copied (a deparser that rewrote the
  *      headers in place passes pc->data itself: nothing is moved or copied);
- *      the worker no longer owns it.  A packet without the headroom leaves
+ *      the worker no longer owns it (p4odp_recirculate takes it the same way
+ *      for another pass through ingress).  A packet without the headroom leaves
  *      as a new packet.  Either is queued on the worker's batch for that
  *      port, which owns it until odp_pktout_send takes it or it is freed and
  *      counted.  The worker flushes every batch at the end of each burst,
