@@ -98,3 +98,12 @@ def test_a_value_set_of_a_struct_matches_its_keys_packed_as_bmv2_packs_them(tmp_
         .replace("7: other;", "(0, 7): other;")
     switch = build_switch(tmp_path, source, "pvs_struct.p4")
     assert _marks(switch, tmp_path, "pvs_add kinds 0x51\n", [0x0501, 0x05F1, 0x0502, 0x0007]) == [0xAA, 0xAA, 0, 0xBB]
+
+
+def test_a_value_set_of_a_serializable_enum_matches_its_members_numbers(tmp_path: Path):
+    source = PROGRAM.replace("header h_t { bit<16> kind; }",
+                             "enum bit<16> kind_t { A = 0x0800, B = 0x86DD }\nheader h_t { kind_t kind; }") \
+        .replace("value_set<bit<16>>(2) kinds;", "value_set<kind_t>(2) kinds;") \
+        .replace("7: other;", "kind_t.B: other;")
+    switch = build_switch(tmp_path, source, "pvs_enum.p4")
+    assert _marks(switch, tmp_path, "pvs_add kinds 0x0800\n", [0x0800, 0x86DD, 0x0801]) == [0xAA, 0xBB, 0]

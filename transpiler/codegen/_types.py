@@ -26,7 +26,8 @@ def type_name(ref: ir.TypeRef) -> str:
 
 
 def value_set_widths(element: t.Type) -> list:
-    """The widths of a value set's values, one per select key: a bit<W>'s, or each field's of a
-    struct of bit<W> fields; empty for any other element type."""
+    """The widths of a value set's values, one per select key: a bit<W>'s or a serializable enum's,
+    or each field's of a struct of them; empty for any other element type."""
     fields = [f.type for f in element.fields] if isinstance(element, t.StructLike) else [element]
-    return [t.bit_width(f) for f in fields] if all(isinstance(f, t.Bits) for f in fields) else []
+    numbers = all(isinstance(f, t.Bits) or isinstance(f, t.EnumT) and f.underlying is not None for f in fields)
+    return [t.bit_width(f) for f in fields] if numbers else []

@@ -236,13 +236,13 @@ class Generator:
 
     def value_set(self, decl: ir.ValueSet) -> ExternInstance:
         """A parser value set's members in `struct p4_state` (the control plane fills them, the workers
-        read them): values of a bit<W>, or of a struct of bit<W> fields (one per select key) packed
-        one after the other as BMv2 takes them, of up to 64 bits, matched whole."""
+        read them): values of a bit<W> or serializable enum, or of a struct of them (one per select
+        key) packed one after the other as BMv2 takes them, of up to 64 bits, matched whole."""
         element = decl.type.element if decl.type is not None else None
         width = sum(value_set_widths(element))
         if not width or width > 64:
-            raise Unsupported(decl.element_type.loc, f"value sets of {element} (bit<W> values or structs of "
-                                                     f"them, of up to 64 bits in all)")
+            raise Unsupported(decl.element_type.loc, f"value sets of {element} (bit<W> or serializable enum "
+                                                     f"values or structs of them, of up to 64 bits in all)")
         size = self.const_int(decl.size) or 0
         member = c_ident(f"value_set_{decl.control_name or decl.name}")
         self.state.append(f"struct p4odp_value_set_member {member}[{max(size, 1)}]")
