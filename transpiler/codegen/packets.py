@@ -162,7 +162,7 @@ class Packets:
                 self.emit(f"p4odp_copy_bits({member}.b, 0, pc->data, pc->cursor + {offset}, {size});")
                 offset = f"{offset} + {size}"
                 continue
-            offset = f"{offset} + {self.field_io(f, dst, offset, load=True, checked=fixed)}"
+            offset = f"{offset} + {self.field_io(f, dst, offset, target.loc, load=True, checked=fixed)}"
         self.emit(f"{dst}._valid = 1;")
         self.emit(f"pc->cursor += {width};")
         if isinstance(target, ir.Member) and is_union(target.expr.type):
@@ -186,7 +186,8 @@ class Packets:
                 self.emit(f"{union}.{c_ident(f.name)}._valid = 0;")
 
     def lookahead_struct(self, typ: t.StructLike, loc: Loc) -> str:
-        """A copy of the header or struct that starts at the parser's cursor, which does not move."""
+        """A copy of the header or struct that starts at the parser's cursor, which does not move: every
+        header in it valid."""
         width = t.packet_width(typ)
         if width is None:
             raise Unsupported(loc, f"lookahead of {typ}")
@@ -197,20 +198,23 @@ class Packets:
                   f"pc->error = {self.gen.error_code('PacketTooShort')}; goto st_reject; }}")
         offset = 0
         for f in typ.fields:
-            offset += self.field_io(f, tmp, str(offset), load=True, checked=width)
+            offset += self.field_io(f, tmp, str(offset), loc, load=True, checked=width)
         if typ.kind == "header":
             self.emit(f"{tmp}._valid = 1;")
         return tmp
 
-    def field_io(self, f: t.Field, dst: str, offset: str, load: bool, checked: Optional[int] = None) -> int:
+    def field_io(self, f: t.Field, dst: str, offset: str, loc: Loc, load: bool, checked: Optional[int] = None) -> int:
         """Load field `f` of `dst` from the packet at bit `offset` after the cursor, or emit it; the
-        bits it takes (a struct inside a header: its fields one after the other).  `checked`: the
-        bits after the cursor that the packet is known to hold."""
+        bits it takes (a struct inside a header, a header inside a looked-ahead struct: its fields one
+        after the other).  `checked`: the bits after the cursor that the packet is known to hold;
+        `loc`, the place of the extract, lookahead or emit."""
         ftype = f.type
-        if isinstance(ftype, t.StructLike) and ftype.kind == "struct":
+        if isinstance(ftype, t.StructLike) and (ftype.kind == "struct" or ftype.kind == "header" and load):
             member, width = f"{dst}.{c_ident(f.name)}", 0
             for inner in ftype.fields:
-                width += self.field_io(inner, member, f"{offset} + {width}", load, checked)
+                width += self.field_io(inner, member, f"{offset} + {width}", loc, load, checked)
+            if ftype.kind == "header":
+                self.emit(f"{member}._valid = 1;")
             return width
         if isinstance(ftype, t.Varbit) and not load:
             member = f"{dst}.{c_ident(f.name)}"
@@ -222,7 +226,7 @@ class Packets:
         if isinstance(ftype, t.Bool):
             ftype = t.Bits(1)
         if not isinstance(ftype, t.Bits):
-            raise Unsupported(Loc("<header>", 0, 0), f"header fields of type {f.type}")
+            raise Unsupported(loc, f"header fields of type {f.type}")
         member = f"{dst}.{c_ident(f.name)}"
         width = ftype.width
         if width > 64:
@@ -277,7 +281,7 @@ class Packets:
         self.indent += 1
         offset = 0
         for f in typ.fields:
-            offset += self.field_io(f, src, str(offset), load=False)
+            offset += self.field_io(f, src, str(offset), target.loc, load=False)
         if self.byte_aligned:
             self.emit(f"pc->out_bits += {offset};")
         self.indent -= 1
