@@ -518,37 +518,39 @@ static int parse_profile_handle(struct command *c, const struct p4odp_runtime_pr
 	return 0;
 }
 
-/* The users of what an entry (`action_id`, `data`) of a table of profile `p` names, counted up (delta
- * 1) or down (-1); nothing for an entry that names an action (a default from the program). */
-static void count_user(struct p4odp_runtime_profile *p, uint16_t action_id, const uint8_t *data, int delta)
+/* p4odp_table_visit_fn: one more user of what entry `e` of a table of `profile` names (nothing for
+ * an entry that names an action: a default from the program). */
+static int add_user(void *profile, int64_t handle, const struct p4odp_match *m, const struct p4odp_table_entry *e)
 {
-	uint32_t handle;
-	memcpy(&handle, data, sizeof handle);
-	if (action_id == P4ODP_ACTION_MEMBER)
-		p->member_users[handle] += (uint32_t)delta;
-	else if (action_id == P4ODP_ACTION_GROUP)
-		p->group_users[handle] += (uint32_t)delta;
-}
-
-/* p4odp_table_visit_fn: an entry of a table of `profile` that is leaving. */
-static int release_user(void *profile, int64_t handle, const struct p4odp_match *m, const struct p4odp_table_entry *e)
-{
+	struct p4odp_runtime_profile *p = profile;
+	uint32_t named;
 	(void)handle;
 	(void)m;
-	count_user(profile, e->action_id, e->data, -1);
+	memcpy(&named, e->data, sizeof named);
+	if (e->action_id == P4ODP_ACTION_MEMBER)
+		p->member_users[named]++;
+	else if (e->action_id == P4ODP_ACTION_GROUP)
+		p->group_users[named]++;
 	return 0;
 }
 
-/* Entry `handle` (all of them: -1) of table `ti` about to leave: what it names loses a user. */
-static void release_entries(struct p4odp_switch *sw, int ti, int64_t handle)
+/* The users of each member and group of profile `pi` (the entries, defaults included, of its tables
+ * and, for a member, the groups), counted anew once a command has changed any of them. */
+static void count_users(struct p4odp_switch *sw, int32_t pi)
 {
-	int32_t profile = sw->program->tables[ti].profile;
-	if (profile < 0)
-		return;
-	if (handle < 0)
-		p4odp_table_foreach(sw->tables[ti].table, release_user, &sw->profiles[profile]);
-	else
-		p4odp_table_get(sw->tables[ti].table, handle, release_user, &sw->profiles[profile]);
+	struct p4odp_runtime_profile *p = &sw->profiles[pi];
+
+	memset(p->member_users, 0, p->info->size * sizeof *p->member_users);
+	memset(p->group_users, 0, p->info->size * sizeof *p->group_users);
+	for (uint32_t ti = 0; ti < sw->program->n_tables; ti++) {
+		if (sw->program->tables[ti].profile != pi)
+			continue;
+		p4odp_table_foreach(sw->tables[ti].table, add_user, p);
+		add_user(p, -1, NULL, p4odp_table_get_default(sw->tables[ti].table));
+	}
+	for (uint32_t g = 0; g < p->info->size; g++)
+		for (uint32_t i = 0; p->groups[g] && i < p->groups[g]->n; i++)
+			p->member_users[p->groups[g]->members[i]]++;
 }
 
 /* A new member or group of `p` in place of `old` (NULL: none), which workers may still read until a
@@ -685,9 +687,8 @@ static int cmd_act_prof_delete_group(struct p4odp_switch *sw, struct command *c)
 	if (p->group_users[handle])
 		return fail(c, "group %u of action profile %s is in use (by %u table entries)", handle, p->info->name,
 			    p->group_users[handle]);
-	for (uint32_t i = 0; i < p->groups[handle]->n; i++)
-		p->member_users[p->groups[handle]->members[i]]--;
 	publish(sw, (void **)&p->groups[handle], NULL);
+	count_users(sw, (int32_t)(p - sw->profiles));
 	return 0;
 }
 
@@ -720,8 +721,8 @@ static int cmd_act_prof_group_member(struct p4odp_switch *sw, struct command *c,
 	if (add)
 		group->members[at] = member;
 	memcpy(group->members + at + add, old->members + at + !add, (old->n - at - !add) * sizeof old->members[0]);
-	p->member_users[member] += add ? 1 : (uint32_t)-1;
 	publish(sw, (void **)&p->groups[handle], group);
+	count_users(sw, (int32_t)(p - sw->profiles));
 	return 0;
 }
 
@@ -775,7 +776,7 @@ static int cmd_table_indirect_add(struct p4odp_switch *sw, struct command *c, FI
 	if (parse_reference(sw, c, t, c->tokens[values], group, &action_id, data) ||
 	    add_entry(sw, c, out, ti, &m, action_id, data))
 		return -1;
-	count_user(&sw->profiles[t->profile], action_id, data, 1);
+	count_users(sw, t->profile);
 	return 0;
 }
 
@@ -793,10 +794,9 @@ static int cmd_table_indirect_modify(struct p4odp_switch *sw, struct command *c,
 	uint16_t action_id;
 	if (parse_reference(sw, c, t, c->tokens[3], group, &action_id, data))
 		return -1;
-	release_entries(sw, ti, handle);
 	if (p4odp_table_modify(sw->tables[ti].table, handle, action_id, data))
 		return fail(c, "table %s has no entry with handle %lld", t->name, (long long)handle);
-	count_user(&sw->profiles[t->profile], action_id, data, 1);
+	count_users(sw, t->profile);
 	return 0;
 }
 
@@ -815,11 +815,9 @@ static int cmd_table_indirect_set_default(struct p4odp_switch *sw, struct comman
 	uint16_t action_id;
 	if (parse_reference(sw, c, t, c->tokens[2], group, &action_id, data))
 		return -1;
-	const struct p4odp_table_entry *old = p4odp_table_get_default(sw->tables[ti].table);
-	count_user(&sw->profiles[t->profile], old->action_id, old->data, -1);
 	if (p4odp_table_set_default(sw->tables[ti].table, action_id, data))
 		return fail(c, "table %s: cannot set the default action", t->name);
-	count_user(&sw->profiles[t->profile], action_id, data, 1);
+	count_users(sw, t->profile);
 	return 0;
 }
 
@@ -877,11 +875,12 @@ static int cmd_table_delete(struct p4odp_switch *sw, struct command *c)
 	int ti = find_table(c, sw->program, c->tokens[1]);
 	if (ti < 0 || parse_handle(c, c->tokens[2], &handle))
 		return -1;
-	release_entries(sw, ti, handle);
 	if (p4odp_table_delete(sw->tables[ti].table, handle))
 		return fail(c, "table %s has no entry with handle %lld", sw->program->tables[ti].name,
 			    (long long)handle);
 	clear_direct_state(sw, ti, (uint64_t)handle);
+	if (sw->program->tables[ti].profile >= 0)
+		count_users(sw, sw->program->tables[ti].profile);
 	return 0;
 }
 
@@ -892,9 +891,10 @@ static int cmd_table_clear(struct p4odp_switch *sw, struct command *c)
 	int ti = find_table(c, sw->program, c->tokens[1]);
 	if (ti < 0)
 		return -1;
-	release_entries(sw, ti, -1);
 	p4odp_table_clear(sw->tables[ti].table);
 	clear_direct_state(sw, ti, UINT64_MAX);
+	if (sw->program->tables[ti].profile >= 0)
+		count_users(sw, sw->program->tables[ti].profile);
 	return 0;
 }
 

@@ -106,6 +106,16 @@ def test_tables_share_a_profile_and_its_members(switch: Path, tmp_path: Path):
     assert [p[6] for p in out] == [7, 0]
 
 
+def test_what_entries_and_defaults_name_is_in_use_until_they_go(switch: Path, tmp_path: Path):
+    run, out = _run(switch, tmp_path, MEMBERS + "table_indirect_add t 2 => 1\ntable_clear t\n"
+                    "act_prof_delete_member sel 1\ntable_indirect_set_default t 2\n", [_frame(2)])
+    assert run.returncode == 0, run.stderr
+    assert [p[5] for p in out] == [30]  # the entry cleared, the default member runs
+    run, _ = _run(switch, tmp_path, MEMBERS + "table_indirect_set_default t 2\nact_prof_delete_member sel 2\n",
+                  [_frame(2)])
+    assert "commands.txt:6: error: member 2 of action profile Ing.sel is in use" in run.stderr, run.stderr
+
+
 @pytest.mark.parametrize("line, message", [
     ("act_prof_create_member nothing set_r 1", "no action profile named 'nothing'"),
     ("act_prof_create_member sel set_s 1", "action profile Ing.sel has no action named 'set_s'"),
