@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import InternalError, Loc, Unsupported
+from p4odp.frontend.expressions import match_args
 from p4odp.transpiler.codegen._types import is_union
 from p4odp.transpiler.ctypes_map import c_ident
 
@@ -23,7 +24,7 @@ class Calls:
 
     def call(self, expr: ir.MethodCall, as_statement: bool) -> Optional[str]:
         method = expr.method
-        args = [a.value for a in expr.args]
+        args = _in_parameter_order(method.type, expr.args)
         if isinstance(method, ir.Member):
             base_type = method.expr.type
             name = method.member
@@ -89,3 +90,17 @@ class Calls:
             self.emit(f"\tif ({i} + {count} < {size}) {stack.c}.e[{i}] = {stack.c}.e[{i} + {count}]; "
                       f"else {stack.c}.e[{i}]._valid = 0;")
             self.emit(f"{stack.c}._next = {stack.c}._next > {count} ? {stack.c}._next - {count} : 0;")
+
+
+def _in_parameter_order(method_type: t.Type, args: tuple) -> list:
+    """The values of a call's arguments in the order of the callee's parameters, as the handlers take
+    them: named arguments may come in any order (side-effect ordering has made them free of effects,
+    so their order no longer matters); a parameter left out by name has None."""
+    if not any(a.name is not None for a in args) or not isinstance(method_type, t.CallableT):
+        return [a.value for a in args]
+    for sig in method_type.signatures:
+        pairs = match_args(sig, list(args))
+        if pairs is not None:
+            given = {param.name: arg.value for param, arg in pairs}
+            return [given.get(param.name) for param in sig.params]
+    raise InternalError(f"a call whose named arguments fit no signature of {method_type}")
