@@ -584,6 +584,15 @@ static struct p4odp_table_entry *new_member(struct command *c, const struct p4od
 	return e;
 }
 
+/* The lowest handle of the `n` slots that holds nothing, n when all do (BMv2's handles). */
+static uint32_t free_handle(void *const *slots, uint32_t n)
+{
+	uint32_t handle = 0;
+	while (handle < n && slots[handle])
+		handle++;
+	return handle;
+}
+
 static const struct p4odp_action_info *profile_action(struct command *c, const struct p4odp_program *prog,
 						      const struct p4odp_runtime_profile *p, const char *name)
 {
@@ -600,9 +609,7 @@ static int cmd_act_prof_create_member(struct p4odp_switch *sw, struct command *c
 	const struct p4odp_action_info *a = p ? profile_action(c, sw->program, p, c->tokens[2]) : NULL;
 	if (!a)
 		return -1;
-	uint32_t handle = 0;
-	while (handle < p->info->size && p->members[handle])
-		handle++;
+	uint32_t handle = free_handle((void *const *)p->members, p->info->size);
 	if (handle == p->info->size)
 		return fail(c, "action profile %s is full (%u members)", p->info->name, p->info->size);
 	struct p4odp_table_entry *member = new_member(c, p, a, 3);
@@ -645,14 +652,17 @@ static int cmd_act_prof_delete_member(struct p4odp_switch *sw, struct command *c
 	return 0;
 }
 
+/* -1 after saying why when profile `p` has no groups. */
+static int need_groups(struct command *c, const struct p4odp_runtime_profile *p)
+{
+	return p->info->selector ? 0 : fail(c, "action profile %s has no groups (it is not an action_selector)",
+					    p->info->name);
+}
+
 static struct p4odp_runtime_profile *find_selector(struct p4odp_switch *sw, struct command *c, const char *name)
 {
 	struct p4odp_runtime_profile *p = find_profile(sw, c, name);
-	if (p && !p->info->selector) {
-		fail(c, "action profile %s has no groups (it is not an action_selector)", p->info->name);
-		return NULL;
-	}
-	return p;
+	return p && need_groups(c, p) == 0 ? p : NULL;
 }
 
 static int cmd_act_prof_create_group(struct p4odp_switch *sw, struct command *c, FILE *out)
@@ -662,9 +672,7 @@ static int cmd_act_prof_create_group(struct p4odp_switch *sw, struct command *c,
 	struct p4odp_runtime_profile *p = find_selector(sw, c, c->tokens[1]);
 	if (!p)
 		return -1;
-	uint32_t handle = 0;
-	while (handle < p->info->size && p->groups[handle])
-		handle++;
+	uint32_t handle = free_handle((void *const *)p->groups, p->info->size);
 	if (handle == p->info->size)
 		return fail(c, "action profile %s is full (%u groups)", p->info->name, p->info->size);
 	struct p4odp_profile_group *group = calloc(1, sizeof *group);
@@ -743,9 +751,7 @@ static int parse_reference(struct p4odp_switch *sw, struct command *c, const str
 {
 	struct p4odp_runtime_profile *p = &sw->profiles[t->profile];
 	uint32_t handle;
-	if (group && !p->info->selector)
-		return fail(c, "action profile %s has no groups (it is not an action_selector)", p->info->name);
-	if (parse_profile_handle(c, p, text, group, &handle))
+	if ((group && need_groups(c, p)) || parse_profile_handle(c, p, text, group, &handle))
 		return -1;
 	if (group && !p->groups[handle]->n)
 		return fail(c, "group %u of action profile %s is empty", handle, p->info->name);

@@ -212,12 +212,15 @@ static void egress_copy(struct p4odp_pctx *pc, struct p4odp_packet_state *packet
 		p4odp_count_drop(pc, pc->out_overflow ? P4ODP_DROP_HEADERS_TOO_LONG : P4ODP_DROP_PROGRAM);
 }
 
-/* One copy through egress on its own copy of `from` and of `state`, which it
- * may rewrite in place as the only copy's egress does.  pc->pkt and
- * pc->data are left on that copy. */
-static void egress_on_copy(struct p4odp_pctx *pc, odp_packet_t from, const struct p4odp_packet_state *state,
+/* One copy through egress on its own copy of pc->pkt and of `state`, which
+ * it may rewrite in place as the only copy's egress does; pc is then as it
+ * was (pc->pkt not this copy's). */
+static void egress_on_copy(struct p4odp_pctx *pc, const struct p4odp_packet_state *state,
 			   const struct p4odp_copy *copy)
 {
+	odp_packet_t from = pc->pkt;
+	uint8_t in_place = pc->in_place;
+	uint64_t truncate_to = pc->truncate_to;
 	odp_packet_t own = odp_packet_copy(from, pc->sw->pool);
 
 	if (own == ODP_PACKET_INVALID) {
@@ -232,6 +235,10 @@ static void egress_on_copy(struct p4odp_pctx *pc, odp_packet_t from, const struc
 	egress_copy(pc, &its, copy);
 	if (pc->in_place)  /* dropped: it never left */
 		odp_packet_free(own);
+	pc->pkt = from;
+	pc->data = odp_packet_data(from);
+	pc->in_place = in_place;
+	pc->truncate_to = truncate_to;
 }
 
 /* One copy per replica of the group: every port of every node, in the order
@@ -241,7 +248,6 @@ static void replicate(struct p4odp_pctx *pc, uint32_t group, const struct p4odp_
 		      enum p4odp_copy_kind kind)
 {
 	const struct p4odp_switch *sw = pc->sw;
-	odp_packet_t from = pc->pkt;
 	uint32_t copies = 0;
 
 	if (group < P4ODP_MAX_MC_GROUPS && sw->mc_groups[group].used) {
@@ -250,14 +256,11 @@ static void replicate(struct p4odp_pctx *pc, uint32_t group, const struct p4odp_
 			const struct p4odp_mc_node *node = &sw->mc_nodes[g->nodes[i]];
 			for (uint32_t j = 0; j < node->n_ports; j++) {
 				struct p4odp_copy copy = { node->ports[j], node->rid, kind };
-				egress_on_copy(pc, from, packet, &copy);
+				egress_on_copy(pc, packet, &copy);
 				copies++;
 			}
 		}
 	}
-	pc->pkt = from;
-	pc->data = odp_packet_data(from);
-	pc->in_place = 0;
 	if (!copies)
 		p4odp_count_drop(pc, P4ODP_DROP_EMPTY_GROUP);
 }
@@ -273,16 +276,12 @@ static uint64_t mirror_session(const struct p4odp_switch *sw, uint32_t request)
 static void mirror(struct p4odp_pctx *pc, uint64_t session, const struct p4odp_packet_state *clone,
 		   enum p4odp_copy_kind kind)
 {
-	if (session & P4ODP_MIRROR_GROUP) {
-		replicate(pc, (uint32_t)session, clone, kind);
-		return;
-	}
-	odp_packet_t from = pc->pkt;
 	struct p4odp_copy copy = { (uint32_t)session, 0, kind };
-	egress_on_copy(pc, from, clone, &copy);
-	pc->pkt = from;
-	pc->data = odp_packet_data(from);
-	pc->in_place = 0;
+
+	if (session & P4ODP_MIRROR_GROUP)
+		replicate(pc, (uint32_t)session, clone, kind);
+	else
+		egress_on_copy(pc, clone, &copy);
 }
 
 /* The clones that ingress asked for, before the packet's own copies go (as
@@ -293,14 +292,12 @@ __attribute__((noinline)) static void ingress_clone(struct p4odp_pctx *pc, const
 						    const struct p4odp_tm_request *tm)
 {
 	uint64_t session = mirror_session(pc->sw, tm->clone_session);
-	uint64_t truncate_to = pc->truncate_to;
 
 	if (!session)
 		return;
 	struct p4odp_packet_state clone;
 	p4odp_program.clone(pc, &clone, packet, P4ODP_COPY_INGRESS_CLONE, tm->clone_fields);
 	mirror(pc, session, &clone, P4ODP_COPY_INGRESS_CLONE);
-	pc->truncate_to = truncate_to;
 }
 
 /* A pass to run after those queued, with `*state` where its state goes; NULL,
@@ -337,13 +334,13 @@ __attribute__((noinline)) void p4odp_recirculate(struct p4odp_pctx *pc, const ui
 						 const struct p4odp_packet_state *state)
 {
 	struct p4odp_packet_state *carried;
-	struct p4odp_pass *pass = new_pass(pc, &carried);
-
-	if (!pass)
-		return;
 	odp_packet_t out = deparsed(pc, hdrs, hdr_len);
-	if (out == ODP_PACKET_INVALID) {
-		pc->worker->n_passes--;
+
+	if (out == ODP_PACKET_INVALID)
+		return;
+	struct p4odp_pass *pass = new_pass(pc, &carried);
+	if (!pass) {
+		odp_packet_free(out);
 		return;
 	}
 	*carried = *state;

@@ -134,11 +134,10 @@ enum p4odp_copy_kind {
 	P4ODP_COPY_EGRESS_CLONE,	/* a clone made at the end of an egress */
 };
 
-/* How a packet begins ingress. */
+/* How a packet begins ingress again. */
 enum p4odp_entry_kind {
-	P4ODP_ENTRY_RECEIVED,
-	P4ODP_ENTRY_RESUBMIT,		/* again, as it was received, after its ingress */
-	P4ODP_ENTRY_RECIRCULATE,	/* again, as deparsed, after its egress */
+	P4ODP_ENTRY_RESUBMIT,		/* as it was received, after its ingress */
+	P4ODP_ENTRY_RECIRCULATE,	/* as deparsed, after its egress */
 };
 
 /* A packet that begins ingress again: the state its last pass ended with,

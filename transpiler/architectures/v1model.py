@@ -161,16 +161,9 @@ def _data_elements(data: ir.Expression) -> list:
 def _pack_bits(ctx: FunctionContext, buf: str, data: ir.Expression, call: ir.MethodCall) -> int:
     """Declare `buf` holding the fields of `data` bit after bit; the number of bytes."""
     elements = _data_elements(data)
-    widths = [t.bit_width(e.type) for e in elements]
-    if any(w is None for w in widths):
+    if any(t.bit_width(e.type) is None for e in elements):
         raise Unsupported(call.loc, "hash data that is not a list of bit<> fields")
-    total = sum(widths)
-    ctx.emit(f"uint8_t {buf}[{max((total + 7) // 8, 1)}] = {{0}};")
-    offset = 0
-    for element, width in zip(elements, widths):
-        ctx.store_value(buf, offset, element)
-        offset += width
-    return (total + 7) // 8
+    return ctx.pack_bits(buf, elements)
 
 
 def _random(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:

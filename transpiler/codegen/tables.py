@@ -143,15 +143,9 @@ class Tables:
         self.emit("if (entry->action_id >= P4ODP_ACTION_GROUP) {")
         self.indent += 1
         selection = "0"
-        if profile.algorithm is not None:
-            # As hash() packs its data: the fields' bits one after the other (BMv2's field list).
-            total = sum(k.width for k in layout.selector)
-            self.emit(f"uint8_t selector[{(total + 7) // 8}] = {{0}};")
-            offset = 0
-            for key in layout.selector:
-                self.store_value("selector", offset, key.expr)
-                offset += key.width
-            selection = f"p4_hash(P4ODP_HASH_{profile.algorithm.upper()}, selector, {(total + 7) // 8})"
+        if profile.algorithm is not None:  # the selector keys hashed as hash() hashes its data
+            size = self.pack_bits("selector", [key.expr for key in layout.selector])
+            selection = f"p4_hash(P4ODP_HASH_{profile.algorithm.upper()}, selector, {size})"
         self.emit(f"member = p4odp_profile_action(pc->sw, {profile.index}, entry, {selection});")
         self.indent -= 1
         self.emit("}")

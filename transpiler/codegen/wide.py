@@ -121,6 +121,17 @@ class WideValues:
         elif width:
             self.emit(f"p4odp_store_bits({buf}, {offset}, {width}, (uint64_t)({self.value(expr)}));")
 
+    def pack_bits(self, buf: str, elements: list) -> int:
+        """Declare the byte array `buf` holding the bits of `elements` one after the other, as BMv2 packs
+        a field list (hash data, an action selector's keys); the number of bytes."""
+        total = sum(t.bit_width(e.type) for e in elements)
+        self.emit(f"uint8_t {buf}[{max((total + 7) // 8, 1)}] = {{0}};")
+        offset = 0
+        for element in elements:
+            self.store_value(buf, offset, element)
+            offset += t.bit_width(element.type)
+        return (total + 7) // 8
+
     def wide_compare(self, expr: ir.Binary) -> str:
         ltype = bits_of(expr.left.type)
         nbytes = (ltype.width + 7) // 8
