@@ -26,6 +26,9 @@
 #include <string.h>
 
 #include "switch.h"
+#ifdef P4ODP_ODP_BUNDLED
+#include <odp_bundled_ext.h>
+#endif
 
 static const char *const drop_reasons[P4ODP_DROP_COUNT] = {
 #define P4ODP_DROP_TEXT(name, text) text,
@@ -455,9 +458,12 @@ __attribute__((flatten)) void p4odp_tm_burst(struct p4odp_worker *w, uint32_t po
 		for (uint32_t i = 0; i < n; i++)
 			p4odp_program.prefetch(w->sw, odp_packet_data(pkts[i]), odp_packet_len(pkts[i]));
 	/* Every packet's first bytes on their way to the cache (32 lines: a loop of
-	 * its own costs less than a prefetch a few packets ahead in the next one). */
+	 * its own costs less than a prefetch a few packets ahead in the next one),
+	 * unless receiving did that. */
+#ifndef ODP_BUNDLED_RECV_PREFETCHES
 	for (uint32_t i = 0; i < n; i++)
 		__builtin_prefetch(odp_packet_data(pkts[i]));
+#endif
 	for (uint32_t i = 0; i < n; i++) {
 		/* The datapath reads a packet as one buffer; a system ODP may hand in
 		 * frames longer than a segment (pcap records, GRO) in several. */

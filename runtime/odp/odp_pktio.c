@@ -530,6 +530,14 @@ uint32_t _odp_flow_hash(const uint8_t *d, uint32_t len)
 	return hash_bytes(h, &proto, 1);
 }
 
+/* A packet as odp_pktin_recv() hands it out: its input set, its first data
+ * on the way to the cache (ODP_BUNDLED_RECV_PREFETCHES). */
+static inline void mark_received(odp_packet_t pkt, int input)
+{
+	_odp_pkt_set_input_index(pkt, input);
+	odp_prefetch(_odp_pkt_data(pkt));
+}
+
 /* Packets i to n of a receive, packets[i] chained: the chained ones freed and
  * counted as discards, the others marked as odp_pktin_recv() marks them and
  * moved up behind the first i.  How many packets are left. */
@@ -542,7 +550,7 @@ static int drop_chained(_odp_pktio_entry_t *e, _odp_pktio_queue_t *q, odp_packet
 			odp_packet_free(packets[i]);
 			continue;
 		}
-		_odp_pkt_set_input_index(packets[i], e->index);
+		mark_received(packets[i], e->index);
 		packets[kept++] = packets[i];
 	}
 	_odp_stat_add(&q->discards, (uint64_t)(n - kept));
@@ -579,7 +587,7 @@ int odp_pktin_recv(odp_pktin_queue_t queue, odp_packet_t packets[], int num)
 	/* A local: the stores to the packets below could alias e->index. */
 	input = e->index;
 	for (i = 0; i < n && !_odp_pkt_chained(packets[i]); i++)
-		_odp_pkt_set_input_index(packets[i], input);
+		mark_received(packets[i], input);
 	if (odp_unlikely(i < n))
 		n = drop_chained(e, q, packets, i, n);
 	if (n > 0) {

@@ -15,8 +15,13 @@
 extern "C" {
 #endif
 
-/** Version of this extension interface (2: ODP_BUNDLED_INPUT_UNKNOWN). */
-#define ODP_BUNDLED_EXT 2
+/** Version of this extension interface (2: ODP_BUNDLED_INPUT_UNKNOWN,
+ *  3: ODP_BUNDLED_RECV_PREFETCHES). */
+#define ODP_BUNDLED_EXT 3
+
+/** odp_pktin_recv() starts loading the first cache line of every packet's
+ *  data (it touches each packet anyway), so a caller need not prefetch it. */
+#define ODP_BUNDLED_RECV_PREFETCHES 1
 
 /** odp_bundled_pktio_input_done(): the device cannot tell. */
 #define ODP_BUNDLED_INPUT_UNKNOWN 2
