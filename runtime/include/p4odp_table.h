@@ -430,15 +430,13 @@ static inline uint64_t p4odp__hash1(uint64_t seed, uint64_t w)
 #endif
 }
 
+/* n words: each but the last mixed in, the last one with p4odp__hash1's
+ * product, which also finishes the hash (a third of p4odp__hfin's cost). */
 static inline uint64_t p4odp__hash_words(uint64_t seed, const uint64_t *w, uint32_t n)
 {
-	uint64_t h = seed;
-
-	if (n == 1)
-		return p4odp__hash1(seed, w[0]);
-	for (uint32_t i = 0; i < n; i++)
-		h = p4odp__hmix(h, w[i]);
-	return p4odp__hfin(h);
+	for (uint32_t i = 0; i + 1 < n; i++)
+		seed = p4odp__hmix(seed, w[i]);
+	return p4odp__hash1(seed, w[n - 1]);
 }
 
 /* The two buckets and the tag pattern (tag in every byte) of a hash: bits
