@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "switch.h"
 
@@ -419,7 +420,9 @@ static int run(struct p4odp_switch *sw, const odp_cpumask_t *cpus, bool exit_whe
 			if (inputs_done(sw, now - last_packet))
 				break;
 		}
-		odp_time_wait_ns(1000 * 1000);
+		/* Asleep, not odp_time_wait_ns(), which spins its last microseconds:
+		 * this thread may share a CPU with a worker (taskset, -c). */
+		nanosleep(&(struct timespec){ .tv_nsec = 1000 * 1000 }, NULL);
 	}
 	sw->stop = 1;
 	int status = n_started == sw->n_workers ? 0 : -1;
