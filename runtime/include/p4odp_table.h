@@ -278,7 +278,6 @@ struct p4odp__cuckoo {
 	uint32_t key_words;
 	uint32_t key_off;    /* offset of the key words in an object */
 	uint32_t count;      /* objects (writer) */
-	uint64_t seed;
 	/* Bumped on every displacement; a miss seen while it moved is
 	 * retried (an object moving between its two buckets). */
 	_Atomic uint32_t moves;
@@ -418,25 +417,28 @@ static inline uint64_t p4odp__hfin(uint64_t h)
 
 /* One word: the two halves of one 64x64-bit product folded together
  * (wyhash's mix): every bit of the high half depends on every input bit,
- * and one multiply costs a third of the finalizer. */
-static inline uint64_t p4odp__hash1(uint64_t seed, uint64_t w)
+ * and one multiply costs a third of the finalizer. No seed: one kept in the
+ * table would put a load before the multiply of every lookup. */
+static inline uint64_t p4odp__hash1(uint64_t w)
 {
 #ifdef __SIZEOF_INT128__
-	__uint128_t p = (__uint128_t)(w ^ seed) * 0x9e3779b97f4a7c15ull;
+	__uint128_t p = (__uint128_t)w * 0x9e3779b97f4a7c15ull;
 
 	return (uint64_t)p ^ (uint64_t)(p >> 64);
 #else
-	return p4odp__hfin(w ^ seed);
+	return p4odp__hfin(w);
 #endif
 }
 
 /* n words: each but the last mixed in, the last one with p4odp__hash1's
  * product, which also finishes the hash (a third of p4odp__hfin's cost). */
-static inline uint64_t p4odp__hash_words(uint64_t seed, const uint64_t *w, uint32_t n)
+static inline uint64_t p4odp__hash_words(const uint64_t *w, uint32_t n)
 {
+	uint64_t h = 0;
+
 	for (uint32_t i = 0; i + 1 < n; i++)
-		seed = p4odp__hmix(seed, w[i]);
-	return p4odp__hash1(seed, w[n - 1]);
+		h = p4odp__hmix(h, w[i]);
+	return p4odp__hash1(h ^ w[n - 1]);
 }
 
 /* The two buckets and the tag pattern (tag in every byte) of a hash: bits
@@ -553,25 +555,24 @@ static inline const void *p4odp__cuckoo_find(const struct p4odp__cuckoo *h, uint
 static inline const void *p4odp__cuckoo_find_words(const struct p4odp__cuckoo *h,
 						   const uint64_t *w, uint32_t n)
 {
-	return p4odp__cuckoo_find(h, p4odp__hash_words(h->seed, w, n), w, n);
+	return p4odp__cuckoo_find(h, p4odp__hash_words(w, n), w, n);
 }
 
 /* The entry whose key, of at most 8 bytes, is the word w0 (p4odp__load). */
 static inline const struct p4odp_table_entry *p4odp__cuckoo_find_word(const struct p4odp__cuckoo *h,
 								       uint64_t w0)
 {
-	return (const struct p4odp_table_entry *)p4odp__cuckoo_find(h, p4odp__hash1(h->seed, w0), &w0, 1);
+	return (const struct p4odp_table_entry *)p4odp__cuckoo_find(h, p4odp__hash1(w0), &w0, 1);
 }
 
 /* A key of at most 16 bytes as the cuckoo hash holds it: its one or two
  * words (p4odp__load's; the second 0 for 8 bytes or fewer) in w, and their
  * hash returned. */
-static inline uint64_t p4odp__short_key(const struct p4odp__cuckoo *h, const uint8_t *key, uint32_t len,
-					 uint64_t w[2])
+static inline uint64_t p4odp__short_key(const uint8_t *key, uint32_t len, uint64_t w[2])
 {
 	w[0] = p4odp__load(key, len < 8 ? len : 8);
 	w[1] = len > 8 ? p4odp__load(key + 8, len - 8) : 0;
-	return p4odp__hash_words(h->seed, w, len > 8 ? 2 : 1);
+	return p4odp__hash_words(w, len > 8 ? 2 : 1);
 }
 
 static inline const struct p4odp_table_entry *
@@ -586,7 +587,7 @@ p4odp__cuckoo_lookup(const struct p4odp_table *t, const uint8_t *key)
 		return p4odp__cuckoo_find_word(h, p4odp__load(key, len));
 	if (P4ODP__UNLIKELY(len > 16))
 		return p4odp__cuckoo_lookup_long(t, key);
-	hv = p4odp__short_key(h, key, len, w);
+	hv = p4odp__short_key(key, len, w);
 	return (const struct p4odp_table_entry *)p4odp__cuckoo_find(h, hv, w, 2);
 }
 
@@ -715,7 +716,7 @@ static inline void p4odp_table_prefetch(const struct p4odp_table *t, const uint8
 		uint32_t b1, b2;
 		uint64_t w[2], pat;
 
-		p4odp__cuckoo_pos(h, p4odp__short_key(h, key, t->key_len, w), &b1, &b2, &pat);
+		p4odp__cuckoo_pos(h, p4odp__short_key(key, t->key_len, w), &b1, &b2, &pat);
 		P4ODP__PREFETCH(&h->b[b1]);
 		P4ODP__PREFETCH(&h->b[b2]);
 	} else if (t->kind == P4ODP_TABLE_DIR24) {

@@ -31,7 +31,6 @@ struct p4odp__cuckoo *p4odp__cuckoo_new(uint32_t buckets, uint32_t key_words, ui
 	h->mask = buckets - 1;
 	h->key_words = key_words;
 	h->key_off = key_off;
-	h->seed = P4ODP__SEED;
 	return h;
 }
 
@@ -52,7 +51,7 @@ static const uint64_t *obj_key(const struct p4odp__cuckoo *h, const void *obj)
 
 uint64_t p4odp__cuckoo_hash_obj(const struct p4odp__cuckoo *h, const void *obj)
 {
-	return p4odp__hash_words(h->seed, obj_key(h, obj), h->key_words);
+	return p4odp__hash_words(obj_key(h, obj), h->key_words);
 }
 
 static uint64_t tag_of(uint64_t pat)

@@ -1148,7 +1148,7 @@ static void cuckoo_burst(const struct p4odp_table *t, const uint8_t *const keys[
 		uint32_t b1, b2;
 		uint64_t pat;
 
-		hv[i] = p4odp__short_key(h, keys[i], len, w[i]);
+		hv[i] = p4odp__short_key(keys[i], len, w[i]);
 		p4odp__cuckoo_pos(h, hv[i], &b1, &b2, &pat);
 		P4ODP__PREFETCH(&h->b[b1]);
 		P4ODP__PREFETCH(&h->b[b2]);
