@@ -290,8 +290,8 @@ struct p4odp__cuckoo {
  * P4ODP__DIR_EXT | group for a slot split into 2^b2 slots of tbl8. */
 struct p4odp__dir {
 	uint32_t b1, b2;
-	_Atomic uint32_t *tbl1;
 	_Atomic(_Atomic uint32_t *) tbl8;
+	_Atomic uint32_t tbl1[];  /* in the same allocation: a lookup loads no pointer to it */
 };
 
 /*

@@ -25,17 +25,12 @@ struct p4odp__dir_w {
 
 static struct p4odp__dir *dir_new(uint32_t b1, uint32_t b2)
 {
-	struct p4odp__dir *d = calloc(1, sizeof(*d));
+	struct p4odp__dir *d = calloc(1, sizeof(*d) + ((size_t)1 << b1) * sizeof(d->tbl1[0]));
 
 	if (!d)
 		return NULL;
 	d->b1 = b1;
 	d->b2 = b2;
-	d->tbl1 = calloc((size_t)1 << b1, sizeof(*d->tbl1));
-	if (!d->tbl1) {
-		free(d);
-		return NULL;
-	}
 	atomic_init(&d->tbl8, NULL);
 	return d;
 }
@@ -44,7 +39,6 @@ static void dir_free(void *p)
 {
 	struct p4odp__dir *d = p;
 
-	free((void *)d->tbl1);
 	free((void *)atomic_load_explicit(&d->tbl8, memory_order_relaxed));
 	free(d);
 }
