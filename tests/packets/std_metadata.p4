@@ -4,7 +4,8 @@
  * the packet.  Op 0: ingress leaves egress_spec alone, so the packet leaves
  * by port 0.  Op 1: sent back out of its ingress port.  Op 2: egress_spec
  * 511, simple_switch's drop port.  Egress records egress_port, and
- * egress_spec as egress sees it.
+ * egress_spec as egress sees it: simple_switch sets it to its drop port + 1
+ * before egress, which a 9-bit field holds as 0, whatever ingress chose.
  */
 
 #include <core.p4>
@@ -21,6 +22,7 @@ header meta_t {
     bit<16> in_port;
     bit<32> length;
     bit<16> out_port;
+    bit<16> egress_spec;
 }
 
 struct headers_t {
@@ -60,6 +62,7 @@ control StdEgress(inout headers_t hdr, inout metadata_t meta,
                   inout standard_metadata_t standard_metadata) {
     apply {
         hdr.info.out_port = (bit<16>)standard_metadata.egress_port;
+        hdr.info.egress_spec = (bit<16>)standard_metadata.egress_spec;
     }
 }
 
