@@ -2,8 +2,8 @@
 """The examples' switches side by side with DPDK's own l2fwd and l3fwd.
 
     python3 bench/dpdk_side_by_side.py [--rounds N] [--seconds S] [--warmup S] [--sizes 64,128,...]
-                                       [--cpu C] [--workers N] [--worker-cpus LIST] [--json FILE]
-                                       [--no-instructions] [--skip-unavailable] [-v]
+                                       [--cpu C] [--workers N] [--worker-cpus LIST] [--hugepages]
+                                       [--json FILE] [--no-instructions] [--skip-unavailable] [-v]
 
 A benchmark, not a test: it prints packet rates and their ratios, and fails only when
 something cannot be built or run.
@@ -48,6 +48,11 @@ workers (pinned to N CPUs) to ours with one, on the same frames: for N workers t
 dealt to N files, N RX queues of net_pcap0, by the flow hash `p4odp bench` uses.  The
 rates are only as steady as the machine: other load on the CPUs shows in the range.
 
+Memory.  Every program runs without hugepages (`--no-huge -m 512`) unless `--hugepages` is
+given: then with 512 MB of 2 MB pages each, as DPDK is deployed (reserved through
+/proc/sys/vm/nr_hugepages, and hugetlbfs mounted on /dev/hugepages, when root and missing).
+The rates and ratios differ a lot between the two: compare runs of one kind only.
+
 Then it counts, with valgrind's callgrind (bench/pipeline_instructions.py), the
 instructions per packet of each example's pipeline with the same entries and traffic (the
 smallest frame size), x86 target; skipped without valgrind or with --no-instructions.
@@ -83,9 +88,11 @@ REPO = Path(__file__).resolve().parents[1]
 SHIM = Path(__file__).resolve().parent / "dpdk_offload_shim.c"
 DPDK_EXAMPLES = Path(os.environ.get("DPDK_EXAMPLES", "/usr/share/dpdk/examples"))
 DEBIAN = ["dpdk-doc", "libdpdk-dev", "pkg-config"]
-# Without hugepages, PCI or files shared between processes; telemetry stays on: the
-# benchmark reads the ports' counters through it.
-EAL = ["--no-huge", "--no-pci", "--no-shconf", "-m", "512"]
+# Without PCI or files shared between processes; telemetry stays on: the benchmark reads
+# the ports' counters through it.  512 MB of memory, of hugepages or (--no-huge) not.
+EAL = ["--no-pci", "--no-shconf", "-m", "512"]
+NO_HUGEPAGES = ("--no-huge",)
+HUGEPAGES_NEEDED = 512 // 2 + 16   # 2 MB pages: one program's 512 MB at a time, and some slack
 ENTRIES = 1000          # table entries, routes
 FRAMES = 2000           # frames in each pcap
 NEXT_HOP = "00:00:00:00:01:01"
@@ -347,15 +354,42 @@ class Program:
     pcaps: tuple         # one per RX queue of net_pcap0
     args: tuple = ()     # after the EAL's for DPDK's programs, the switch's options for ours
     preload: Optional[Path] = None
+    memory: tuple = NO_HUGEPAGES  # EAL options of its memory: none for hugepages
 
     def command(self, prefix: str) -> tuple[list[str], dict[str, str]]:
         lcore = self.cpus.replace("-", ",").split(",")[0]
-        eal = ["-l", lcore, *EAL, "--file-prefix", prefix, *vdevs(self.pcaps)]
+        eal = ["-l", lcore, *self.memory, *EAL, "--file-prefix", prefix, *vdevs(self.pcaps)]
         env = {"LD_PRELOAD": str(self.preload)} if self.preload else {}
         if self.kind == "p4odp":
             env["ODP_PLATFORM_PARAMS"] = shlex.join(eal)
             return ["taskset", "-c", self.cpus, str(self.binary), *self.args], env
         return ["taskset", "-c", self.cpus, str(self.binary), *eal, "--", *self.args], env
+
+
+def free_hugepages() -> int:
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("HugePages_Free:"):
+            return int(line.split()[1])
+    return 0
+
+
+def ensure_hugepages() -> None:
+    """HUGEPAGES_NEEDED free 2 MB pages and a hugetlbfs mount: reserved and mounted when
+    root and missing; BenchError saying what is missing otherwise."""
+    mounted = any(line.split()[2] == "hugetlbfs" for line in Path("/proc/mounts").read_text().splitlines())
+    missing = HUGEPAGES_NEEDED - free_hugepages()
+    if os.getuid() == 0:
+        if missing > 0:
+            total = Path("/proc/sys/vm/nr_hugepages")
+            total.write_text(f"{int(total.read_text()) + missing}\n")
+        if not mounted:
+            Path("/dev/hugepages").mkdir(exist_ok=True)
+            mounted = run(["mount", "-t", "hugetlbfs", "nodev", "/dev/hugepages"]).returncode == 0
+        missing = HUGEPAGES_NEEDED - free_hugepages()
+    if missing > 0 or not mounted:
+        raise BenchError(f"--hugepages needs {HUGEPAGES_NEEDED} free 2 MB pages (free: {free_hugepages()}) "
+                         f"and a hugetlbfs mount ({'there' if mounted else 'none'}); as root this benchmark "
+                         "reserves and mounts them")
 
 
 def runtime_dir(prefix: str) -> Path:
@@ -562,6 +596,9 @@ def parse_args() -> argparse.Namespace:
                         help="N > 1 adds ours with N workers against ours with one, l2fwd (default: 2 "
                              "with 2 CPUs or more)")
     parser.add_argument("--worker-cpus", help="CPUs of the N workers (default: the first N this process may use)")
+    parser.add_argument("--hugepages", action="store_true",
+                        help="run every program with 512 MB of 2 MB hugepages (reserved and mounted when root) "
+                             "instead of --no-huge")
     parser.add_argument("--json", type=Path, help="also write every round's figures to this file")
     parser.add_argument("--no-instructions", action="store_true", help="do not count instructions with callgrind")
     parser.add_argument("--skip-unavailable", action="store_true",
@@ -589,6 +626,8 @@ def main() -> int:
             print(f"dpdk_side_by_side: skipped: {reason}")
             return 0
         raise BenchError(reason)
+    if args.hugepages:
+        ensure_hugepages()
     with tempfile.TemporaryDirectory(prefix="p4odp-dpdk-bench-") as tmp:
         work = Path(tmp)
         dpdk = build_dpdk(work, args.verbose)
@@ -617,6 +656,7 @@ def main() -> int:
             runner.stop()
         print_table(rows, f"DPDK {dpdk.version} examples vs p4odp (x86-dpdk), {args.rounds} round(s), alternating, "
                           f"{args.seconds:g} s each after {args.warmup:g} s; one core (CPU {args.cpu}) per run; "
+                          f"{'2 MB hugepages' if args.hugepages else 'no hugepages'}; "
                           f"net_pcap infinite_rx ({FRAMES} frames) -> net_null; Mpps median (min-max)")
         instructions = {} if args.no_instructions else count_instructions(l2, l3, min(args.sizes), work)
         if args.json:
@@ -630,27 +670,31 @@ def comparisons(size: int, dpdk: DpdkBuild, switches: dict[str, Path], l2: Traff
     workers against ours with one."""
     cpu = str(args.cpu)
     ports = ("-i", f"{IN_PORT}=0", "-i", f"{OUT_PORT}=1")
+    memory = () if args.hugepages else NO_HUGEPAGES
     ours_l2 = Program("p4odp l2fwd", "p4odp", switches["l2fwd"], cpu, (l2.pcaps[size],),
-                      args=(*ports, "--commands", str(l2.commands), "-w", "1", "-c", cpu))
+                      args=(*ports, "--commands", str(l2.commands), "-w", "1", "-c", cpu), memory=memory)
     rows = [
         Row("l2fwd, 1,000 MACs", size,
             Program("DPDK l2fwd", "dpdk-l2fwd", dpdk.l2fwd, cpu, (l2.pcaps[size],),
-                    args=("-p", "0x3", "-q", "2", "--portmap", f"({IN_PORT},{OUT_PORT})", "-T", "0")),
+                    args=("-p", "0x3", "-q", "2", "--portmap", f"({IN_PORT},{OUT_PORT})", "-T", "0"),
+                    memory=memory),
             ours_l2, TARGET),
         Row("l3fwd, 1,000 routes", size,
             Program("DPDK l3fwd (LPM)", "dpdk-l3fwd", dpdk.l3fwd, cpu, (l3.pcaps[size],),
                     args=("-p", "0x3", "--config", f"({IN_PORT},0,{cpu}),({OUT_PORT},0,{cpu})", "--lookup", "lpm",
                           "--parse-ptype", "--rule_ipv4", str(l3.rules_v4), "--rule_ipv6", str(l3.rules_v6),
                           "--eth-dest", f"{OUT_PORT},{NEXT_HOP}"),
-                    preload=dpdk.shim),
+                    preload=dpdk.shim, memory=memory),
             Program("p4odp l3fwd", "p4odp", switches["l3fwd"], cpu, (l3.pcaps[size],),
-                    args=(*ports, "--commands", str(l3.commands), "-w", "1", "-c", cpu)), TARGET)]
+                    args=(*ports, "--commands", str(l3.commands), "-w", "1", "-c", cpu), memory=memory),
+            TARGET)]
     n = args.workers
     if n > 1:
         rows.append(Row(f"l2fwd, {n} workers vs 1", size, dataclasses.replace(ours_l2, label="p4odp l2fwd, 1 worker"),
                         Program(f"p4odp l2fwd, {n} workers", "p4odp", switches["l2fwd"], args.worker_cpus,
                                 queue_pcaps(l2, "l2fwd", size, n, work),
-                                args=(*ports, "--commands", str(l2.commands), "-w", str(n), "-c", args.worker_cpus)),
+                                args=(*ports, "--commands", str(l2.commands), "-w", str(n), "-c", args.worker_cpus),
+                                memory=memory),
                         round(WORKER_SCALING * n, 2)))
     return rows
 
@@ -688,7 +732,8 @@ def write_json(path: Path, dpdk: DpdkBuild, rows: list[Row], instructions: dict,
             "min": min(row.ratios), "max": max(row.ratios),
         })
     document = {"dpdk": dpdk.version, "rounds": args.rounds, "seconds": args.seconds, "warmup": args.warmup,
-                "cpu": args.cpu, "results": results, "instructions_per_packet": instructions}
+                "cpu": args.cpu, "hugepages": args.hugepages, "results": results,
+                "instructions_per_packet": instructions}
     try:
         path.write_text(json.dumps(document, indent=1) + "\n")
     except OSError as error:
