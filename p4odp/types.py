@@ -333,12 +333,22 @@ def bit_width(typ: Type) -> Optional[int]:
     return None
 
 
+def is_bits_array(typ: Type) -> bool:
+    """An array of values that are not headers, unions or structs (`bit<8>[16]`), as a header field
+    may be: its elements one after the other in the packet."""
+    return isinstance(typ, Stack) and not isinstance(typ.element, StructLike)
+
+
 def packet_width(typ: Type) -> Optional[int]:
-    """The bits a value of `typ` takes in a packet (a struct's fields one after the other; a varbit
-    field none, as its size is known only when parsing); None when it cannot be in a packet."""
+    """The bits a value of `typ` takes in a packet (a struct's fields one after the other, an
+    array's elements; a varbit field none, as its size is known only when parsing); None when it
+    cannot be in a packet."""
     if isinstance(typ, StructLike):
         widths = [packet_width(f.type) for f in typ.fields]
         return None if None in widths else sum(widths)
+    if is_bits_array(typ):
+        element = packet_width(typ.element)
+        return None if element is None else typ.size * element
     if isinstance(typ, Varbit):
         return 0
     return bit_width(typ)

@@ -221,13 +221,25 @@ class Packets:
             self.emit(f"p4odp_copy_bits(pc->out, pc->out_bits, {member}.b, 0, {member}.len); "
                       f"pc->out_bits += {member}.len;")
             return 0
+        member = f"{dst}.{c_ident(f.name)}"
+        if t.is_bits_array(ftype):  # its elements one after the other
+            width = 0
+            for i in range(ftype.size):
+                width += self.value_io(f"{member}.e[{i}]", ftype.element, f"{offset} + {width}", loc, load,
+                                       checked)
+            return width
+        return self.value_io(member, ftype, offset, loc, load, checked)
+
+    def value_io(self, member: str, ftype: t.Type, offset: str, loc: Loc, load: bool,
+                 checked: Optional[int]) -> int:
+        """Load the C lvalue `member` of type `ftype` (a bit string) from the packet at bit `offset`
+        after the cursor, or emit it (field_io's arguments); its bits."""
         if isinstance(ftype, (t.EnumT, t.NewTypeT)):
             ftype = ftype.underlying if isinstance(ftype, t.EnumT) else ftype.base
         if isinstance(ftype, t.Bool):
             ftype = t.Bits(1)
         if not isinstance(ftype, t.Bits):
-            raise Unsupported(loc, f"header fields of type {f.type}")
-        member = f"{dst}.{c_ident(f.name)}"
+            raise Unsupported(loc, f"header fields of type {ftype}")
         width = ftype.width
         if width > 64:
             pad = (width + 7) // 8 * 8 - width
@@ -301,14 +313,23 @@ class Packets:
             width = t.packet_width(f.type)
             if f.name in header.written:
                 member = f"{src}.{c_ident(f.name)}"
-                if width > 64:
-                    pad = (width + 7) // 8 * 8 - width
-                    self.emit(f"p4odp_copy_bits(pc->data, {offset}, {member}, {pad}, {width});")
+                if t.is_bits_array(f.type):
+                    element = width // f.type.size
+                    for i in range(f.type.size):
+                        self.store_in_place(f"{member}.e[{i}]", offset + i * element, element)
                 else:
-                    self.emit(f"p4odp_store_bits(pc->data, {offset}, {width}, (uint64_t){member});")
+                    self.store_in_place(member, offset, width)
             offset += width
         self.indent -= 1
         self.emit("}")
+
+    def store_in_place(self, member: str, offset: int, width: int) -> None:
+        """The bit string `member` written at bit `offset` of this copy's packet."""
+        if width > 64:
+            pad = (width + 7) // 8 * 8 - width
+            self.emit(f"p4odp_copy_bits(pc->data, {offset}, {member}, {pad}, {width});")
+        else:
+            self.emit(f"p4odp_store_bits(pc->data, {offset}, {width}, (uint64_t){member});")
 
 
 def _next_of(target: ir.Expression) -> Optional[ir.Expression]:

@@ -123,7 +123,8 @@ def _emit_order(deparser: ir.Control) -> tuple[t.Type, dict]:
 
     def add(typ: t.Type, path: tuple, loc) -> None:
         if isinstance(typ, t.StructLike) and typ.kind == "header":
-            if not all(isinstance(f.type, (t.Bits, t.Bool, t.EnumT, t.NewTypeT)) for f in typ.fields):
+            if not all(isinstance(f.type, (t.Bits, t.Bool, t.EnumT, t.NewTypeT)) or t.is_bits_array(f.type)
+                       for f in typ.fields):
                 raise _NotProven("a header with a varbit or a struct emitted", loc)
             if path in order:
                 raise _NotProven("a header emitted twice", loc)
