@@ -10,7 +10,9 @@ packets before it, as DPDK's l3fwd looks up a burst at a time.  A packet without
 header (or too short for the key) only costs a useless prefetch: the lookup itself
 still runs in the pipeline, on the key the program builds.  A table declared with
 fewer than PREFETCH_MIN_SIZE entries stays in the caches: building its key twice
-would be work for nothing.
+would be work for nothing; but not a DIR-24-8 of a key over 16 bits, whose first level
+is 2^min(width, 24) slots whatever the table's size (l3fwd's 1,000 routes: 0.83x of
+DPDK's l3fwd without the prefetch, 0.95x with it, in one run of 3 rounds).
 
 Recorded in `PassResult.table_prefetch`: each such table's name -> its key's parts,
 (byte in the key, byte in the packet, bytes).  Only the structures that load memory a
@@ -53,7 +55,7 @@ class TablePrefetch:
         roots = {p.name for block in blocks for p in block.params if p.type == headers.type}
         tables = {d.name: d for block in blocks for d in block.locals if isinstance(d, ir.Table)}
         for name, layout in ctx.result.table_layouts.items():
-            if layout.structure not in PREFETCHED_STRUCTURES or layout.size < PREFETCH_MIN_SIZE:
+            if layout.structure not in PREFETCHED_STRUCTURES or layout.size < PREFETCH_MIN_SIZE and not _spread(layout):
                 continue
             parts = [_packet_bytes(key, roots, headers.type, offsets) for key in layout.keys]
             if layout.keys and all(part is not None for part in parts):
@@ -61,6 +63,12 @@ class TablePrefetch:
                 where = ", ".join(f"{n} byte{'s' if n > 1 else ''} at {at}" for _, at, n in parts)
                 ctx.report(f"table {layout.name}: the key is the packet's {where}", tables[name].loc)
         return program
+
+
+def _spread(layout) -> bool:
+    """Whether the table's lookups read memory spread wider than the caches whatever its size: a
+    DIR-24-8's first level has 2^24 slots (64 MB) for a 32-bit key."""
+    return layout.structure == "dir-24-8" and sum(key.width for key in layout.keys) > 16
 
 
 def _headers_param(parser: ir.Parser) -> Optional[ir.Parameter]:
