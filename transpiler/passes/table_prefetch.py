@@ -55,7 +55,8 @@ class TablePrefetch:
         roots = {p.name for block in blocks for p in block.params if p.type == headers.type}
         tables = {d.name: d for block in blocks for d in block.locals if isinstance(d, ir.Table)}
         for name, layout in ctx.result.table_layouts.items():
-            if layout.structure not in PREFETCHED_STRUCTURES or layout.size < PREFETCH_MIN_SIZE and not _spread(layout):
+            in_caches = layout.size < PREFETCH_MIN_SIZE and not _spread(layout)
+            if layout.structure not in PREFETCHED_STRUCTURES or in_caches:
                 continue
             parts = [_packet_bytes(key, roots, headers.type, offsets) for key in layout.keys]
             if layout.keys and all(part is not None for part in parts):
