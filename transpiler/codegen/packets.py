@@ -314,7 +314,7 @@ class Packets:
             if f.name in header.written:
                 member = f"{src}.{c_ident(f.name)}"
                 if t.is_bits_array(f.type):
-                    element = width // f.type.size
+                    element = t.packet_width(f.type.element)
                     for i in range(f.type.size):
                         self.store_in_place(f"{member}.e[{i}]", offset + i * element, element)
                 else:

@@ -34,7 +34,7 @@ __all__ = ["TablePrefetch"]
 
 PREFETCHED_STRUCTURES = ("cuckoo", "dir-24-8", "trie")
 # Entries (the table's `size`) from which the memory its lookups touch outgrows a core's caches
-# (a cuckoo bucket and an entry per key, a 2^24-slot DIR-24-8 first level).
+# (a cuckoo bucket and an entry per key); a wide DIR-24-8 outgrows them at any size (_spread).
 PREFETCH_MIN_SIZE = 1 << 16
 
 
