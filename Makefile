@@ -91,7 +91,7 @@ bench: setup
 	$(PYTHON) bench/frontend_speed.py
 	$(PYTHON) bench/pipeline_instructions.py
 	$(PYTHON) bench/build_time.py
-	$(PYTHON) bench/table_prefetch.py
+	$(PYTHON) bench/burst_lookup.py
 	$(PYTHON) bench/dpdk_side_by_side.py --skip-unavailable
 
 conformance: setup

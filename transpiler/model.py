@@ -62,15 +62,16 @@ class CTable:
     entries: list[str] = field(default_factory=list)  # const entries, in the control-plane command syntax
     structure: str = "P4ODP_TABLE_AUTO"  # the lookup structure (enum p4odp_table_kind)
     key_bytes: int = 0
-    # The key as bytes of the packet, (byte in the key, byte in the packet, bytes) each (table-prefetch
-    # pass); empty when it is not.
-    prefetch: list[tuple] = field(default_factory=list)
+    # The key as bytes of the packet, (byte in the key, byte in the packet, bytes) each, when the
+    # traffic manager looks it up for a whole burst first (burst-lookup pass); else empty.
+    burst_key: list[tuple] = field(default_factory=list)
+    burst_state: tuple = ()  # then its members in struct p4_worker_state: (keys, entries) (burst_state())
     profile: int = -1  # the index of its action profile (CProfile), -1 when its entries name actions
 
     @property
-    def prefetch_len(self) -> int:
-        """The packet bytes the prefetched key needs."""
-        return max((packet_byte + n for _, packet_byte, n in self.prefetch), default=0)
+    def burst_key_len(self) -> int:
+        """The packet bytes the burst's key needs."""
+        return max((packet_byte + n for _, packet_byte, n in self.burst_key), default=0)
 
 
 @dataclass

@@ -12,7 +12,6 @@
 #include "p4odp_runtime.h"
 #include "p4odp_table.h"
 
-#define P4ODP_BURST 32
 #define P4ODP_MAX_WORKERS 64
 #define P4ODP_MAX_MC_GROUPS 4096
 #define P4ODP_MAX_MC_NODES 4096
@@ -178,7 +177,7 @@ struct p4odp_worker {
  * A worker sends to the ports open when it is initialised. */
 int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t id);
 void p4odp_worker_term(struct p4odp_worker *w);
-/* Run `n` packets received on `port` through the pipeline, send what it
+/* Run `n` (at most P4ODP_BURST) packets received on `port` through the pipeline, send what it
  * makes of them (every batch is flushed before it returns), and free them. */
 void p4odp_tm_burst(struct p4odp_worker *w, uint32_t port, odp_packet_t *pkts, uint32_t n);
 /* Print the packets received and sent per port and the drops per reason,

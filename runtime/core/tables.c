@@ -166,7 +166,21 @@ const struct p4odp_table_entry *p4odp_profile_action(struct p4odp_switch *sw, ui
 	return member ? member : &no_action;
 }
 
-void p4odp_prefetch_lookup(struct p4odp_switch *sw, uint32_t index, const uint8_t *key)
+const struct p4odp_table_entry *p4odp_table_found(struct p4odp_switch *sw, uint32_t index,
+						 const struct p4odp_table_entry *entry, bool *hit)
 {
-	p4odp_table_prefetch(sw->tables[index].table, key);
+	return found_or_default(sw->tables[index].table, entry, hit);
+}
+
+void p4odp_table_apply_burst(struct p4odp_switch *sw, uint32_t index, const uint8_t *const keys[], uint32_t n,
+			     const struct p4odp_table_entry *entries[])
+{
+	p4odp_table_lookup_burst(sw->tables[index].table, keys, n, entries);
+}
+
+void p4odp_table_apply_burst_int(struct p4odp_switch *sw, uint32_t index, enum p4odp_table_kind kind,
+				 uint32_t key_len, const uint64_t keys[], uint32_t n,
+				 const struct p4odp_table_entry *entries[])
+{
+	p4odp_table_lookup_burst_int(sw->tables[index].table, kind, key_len, keys, n, entries);
 }

@@ -407,17 +407,19 @@ static struct p4odp_pctx packet_context(struct p4odp_worker *w, uint32_t port, o
 		.data = odp_packet_data(pkt),
 		.len = odp_packet_len(pkt),
 		.in_port = port,
+		.burst_slot = P4ODP_BURST,
 	};
 }
 
 /* One received packet through the pipeline; true when it left as the only copy
  * (the worker no longer owns it). */
-static bool process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt)
+static bool process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt, uint32_t burst_slot)
 {
 	struct p4odp_pctx pc = packet_context(w, port, pkt);
 	/* A local: see struct p4odp_packet_state in p4odp_runtime.h. */
 	struct p4odp_packet_state packet;
 
+	pc.burst_slot = burst_slot;
 	p4odp_program.ingress(&pc, &packet, NULL);
 	return after_ingress(&pc, &packet);
 }
@@ -452,11 +454,9 @@ __attribute__((flatten)) void p4odp_tm_burst(struct p4odp_worker *w, uint32_t po
 	uint32_t kept = 0;	/* the packets that did not leave, moved to the front to be freed */
 
 	p4odp_counter_add(&w->received[port], n);
-	/* The keys of the whole burst first: what its lookups read is on its way
-	 * to the cache while the packets before each one run. */
-	if (p4odp_program.prefetch)
-		for (uint32_t i = 0; i < n; i++)
-			p4odp_program.prefetch(w->sw, odp_packet_data(pkts[i]), odp_packet_len(pkts[i]));
+	/* The lookups of the whole burst first, their cache misses in parallel. */
+	if (p4odp_program.lookup_burst)
+		p4odp_program.lookup_burst(w->sw, w->state, pkts, n);
 	/* Every packet's first bytes on their way to the cache (32 lines: a loop of
 	 * its own costs less than a prefetch a few packets ahead in the next one),
 	 * unless receiving did that. */
@@ -471,7 +471,7 @@ __attribute__((flatten)) void p4odp_tm_burst(struct p4odp_worker *w, uint32_t po
 		if (odp_unlikely(odp_packet_is_segmented(pkts[i])))
 			p4odp_counter_add(&w->drops[P4ODP_DROP_SEGMENTED], 1);
 		else
-			left = process(w, port, pkts[i]);
+			left = process(w, port, pkts[i], i);
 		if (p4odp_program.copies && w->n_passes)
 			run_passes(w);
 		if (!left)

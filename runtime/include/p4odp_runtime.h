@@ -64,6 +64,7 @@
 /* Room for the headers a deparser emits, in bits. */
 #define P4ODP_MAX_HEADER_BITS (2048 * 8)
 #define P4ODP_MAX_PORTS 64
+#define P4ODP_BURST 32		/* the most packets a worker receives and runs at once */
 /* The passes through the pipeline a received packet may cause after its own
  * (resubmits, recirculations, clones at egress); the switch drops the rest,
  * so that a program cannot keep a worker busy with one packet forever. */
@@ -185,6 +186,10 @@ struct p4odp_pctx {
 	uint8_t *out;		/* where the deparser writes headers */
 	uint32_t out_bits;
 	struct p4odp_tm_request tm;
+	/* The packet's place in the burst it was received in, whose keys
+	 * `lookup_burst` looked up before the burst ran; P4ODP_BURST for a packet
+	 * that begins ingress again. */
+	uint32_t burst_slot;
 };
 
 struct p4odp_key_field_info {
@@ -333,10 +338,12 @@ struct p4odp_program {
 	 * ingress clone is the packet as received, parsed again. */
 	void (*clone)(struct p4odp_pctx *pc, struct p4odp_packet_state *clone, const struct p4odp_packet_state *from,
 		      enum p4odp_copy_kind kind, uint16_t fields);
-	/* NULL, or: build from a received packet the keys of the tables whose key is
-	 * bytes of it and prefetch what their lookups read (p4odp_prefetch_lookup);
-	 * called for a whole burst before the burst runs. */
-	void (*prefetch)(struct p4odp_switch *sw, const uint8_t *data, uint32_t len);
+	/* NULL, or: look up, for the n (at most P4ODP_BURST) packets of a burst
+	 * before it runs, the keys of the tables whose key is bytes of the packet,
+	 * all at once (p4odp_table_apply_burst), so that what the lookups read
+	 * comes from memory in parallel; the results go to `worker_state`, where
+	 * the pipeline takes them when it builds the same key (pc->burst_slot). */
+	void (*lookup_burst)(struct p4odp_switch *sw, void *worker_state, const odp_packet_t pkts[], uint32_t n);
 };
 
 extern const struct p4odp_program p4odp_program;
@@ -364,9 +371,21 @@ const struct p4odp_table_entry *p4odp_profile_action(struct p4odp_switch *sw, ui
 /* The default entry of table `index`, as the control plane set it last. */
 const struct p4odp_table_entry *p4odp_table_default(struct p4odp_switch *sw, uint32_t index);
 
-/* Start loading what a lookup of `key` in table `index` reads first
- * (p4odp_table_prefetch). */
-void p4odp_prefetch_lookup(struct p4odp_switch *sw, uint32_t index, const uint8_t *key);
+/* The entries (NULL where none matched) of n keys of table `index` looked up
+ * together (p4odp_table_lookup_burst), keys[i] the bytes of key i. */
+void p4odp_table_apply_burst(struct p4odp_switch *sw, uint32_t index, const uint8_t *const keys[], uint32_t n,
+			     const struct p4odp_table_entry *entries[]);
+
+/* The same for keys of key_len (1 to 8) bytes given as integers, as
+ * p4odp_table_apply_int takes them (p4odp_table_lookup_burst_int). */
+void p4odp_table_apply_burst_int(struct p4odp_switch *sw, uint32_t index, enum p4odp_table_kind kind,
+				 uint32_t key_len, const uint64_t keys[], uint32_t n,
+				 const struct p4odp_table_entry *entries[]);
+
+/* What an application of table `index` gives for a lookup that found `entry`
+ * (NULL: none): `entry`, else the default entry; `*hit` whether one matched. */
+const struct p4odp_table_entry *p4odp_table_found(struct p4odp_switch *sw, uint32_t index,
+						 const struct p4odp_table_entry *entry, bool *hit);
 
 /* The bytes of the packet of `pc` the parser consumed (its cursor, within the packet). */
 static inline uint32_t p4odp_parsed_bytes(const struct p4odp_pctx *pc)

@@ -236,12 +236,12 @@ static inline const struct p4odp_table_entry *
 p4odp_table_get_default(const struct p4odp_table *t);
 void p4odp_table_lookup_burst(const struct p4odp_table *t, const uint8_t *const keys[],
 			      uint32_t n, const struct p4odp_table_entry *out[]);
-/* Start loading the memory a lookup of `key` will read first (cuckoo
- * buckets, the DIR-24-8 slot, the trie's root slot; nothing for the other
- * structures), so that a lookup a little later does not wait for it: the
- * one-key form of the burst's first stage, for callers that build a key
- * well before they look it up. */
-static inline void p4odp_table_prefetch(const struct p4odp_table *t, const uint8_t *key);
+/* The burst form of p4odp_table_lookup_int: the cuckoo hash's first buckets
+ * or the DIR-24-8's slots of all n keys prefetched, then each key looked up
+ * (the other structures: one by one). */
+static inline void p4odp_table_lookup_burst_int(const struct p4odp_table *t, enum p4odp_table_kind kind,
+						uint32_t key_len, const uint64_t keys[], uint32_t n,
+						const struct p4odp_table_entry *out[]);
 
 /* ---- Internals of the inline lookups; not an API. ---- */
 
@@ -255,6 +255,7 @@ static inline void p4odp_table_prefetch(const struct p4odp_table *t, const uint8
 #define P4ODP__PREFETCH(p) ((void)(p))
 #endif
 
+#define P4ODP__BURST 32  /* keys a burst lookup runs through each stage at once */
 #define P4ODP__WAYS 7
 #define P4ODP__TAG_HI 0x0080808080808080ull  /* byte 7 of tags is unused */
 #define P4ODP__TAG_LO 0x7f7f7f7f7f7f7f7full
@@ -709,27 +710,6 @@ p4odp__trie_lookup(const struct p4odp_table *t, const uint8_t *key)
 	return x ? atomic_load_explicit(&t->entries[x - 1], memory_order_acquire) : NULL;
 }
 
-static inline void p4odp_table_prefetch(const struct p4odp_table *t, const uint8_t *key)
-{
-	if (t->kind == P4ODP_TABLE_CUCKOO && t->key_len <= 16) {
-		const struct p4odp__cuckoo *h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
-		uint32_t b1, b2;
-		uint64_t w[2], pat;
-
-		p4odp__cuckoo_pos(h, p4odp__short_key(key, t->key_len, w), &b1, &b2, &pat);
-		P4ODP__PREFETCH(&h->b[b1]);
-		P4ODP__PREFETCH(&h->b[b2]);
-	} else if (t->kind == P4ODP_TABLE_DIR24) {
-		const struct p4odp__dir *d = atomic_load_explicit(&t->dir, memory_order_acquire);
-
-		P4ODP__PREFETCH(&d->tbl1[p4odp__dir_number(t, key) >> d->b2]);
-	} else if (t->kind == P4ODP_TABLE_TRIE) {
-		const struct p4odp__trie *tr = atomic_load_explicit(&t->trie, memory_order_acquire);
-
-		P4ODP__PREFETCH(&tr->root[p4odp__trie_root_index(tr, key)]);
-	}
-}
-
 static inline const struct p4odp_table_entry *
 p4odp_table_lookup(const struct p4odp_table *t, const uint8_t *key)
 {
@@ -746,6 +726,13 @@ p4odp_table_lookup(const struct p4odp_table *t, const uint8_t *key)
 	return NULL;  /* empty, code */
 }
 
+/* p4odp_table_lookup_int's word of the cuckoo hash, on a little-endian host:
+ * the key's bytes as p4odp__load reads them, without storing them. */
+static inline uint64_t p4odp__int_word(uint64_t key, uint32_t key_len)
+{
+	return __builtin_bswap64(key << (64 - 8 * key_len));
+}
+
 static inline const struct p4odp_table_entry *
 p4odp_table_lookup_int(const struct p4odp_table *t, enum p4odp_table_kind kind, uint32_t key_len,
 		       uint64_t key)
@@ -755,13 +742,61 @@ p4odp_table_lookup_int(const struct p4odp_table *t, enum p4odp_table_kind kind, 
 	if (kind == P4ODP_TABLE_DIR24)
 		return p4odp__dir_find(t, (uint32_t)key);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (kind == P4ODP_TABLE_CUCKOO)  /* p4odp__load's word of the key's bytes, without them */
+	if (kind == P4ODP_TABLE_CUCKOO)
 		return p4odp__cuckoo_find_word(atomic_load_explicit(&t->cuckoo, memory_order_acquire),
-					       __builtin_bswap64(key << (64 - 8 * key_len)));
+					       p4odp__int_word(key, key_len));
 #endif
 	for (uint32_t i = 0; i < key_len; i++)
 		bytes[i] = (uint8_t)(key >> 8 * (key_len - 1 - i));
 	return p4odp_table_lookup(t, bytes);
+}
+
+/* Up to P4ODP__BURST keys of p4odp_table_lookup_burst_int. */
+static inline void p4odp__lookup_burst_int(const struct p4odp_table *t, enum p4odp_table_kind kind,
+					   uint32_t key_len, const uint64_t keys[], uint32_t n,
+					   const struct p4odp_table_entry *out[])
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (kind == P4ODP_TABLE_CUCKOO) {
+		const struct p4odp__cuckoo *h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
+		uint64_t hv[P4ODP__BURST];
+
+		for (uint32_t i = 0; i < n; i++) {
+			hv[i] = p4odp__hash1(p4odp__int_word(keys[i], key_len));
+			P4ODP__PREFETCH(&h->b[p4odp__cuckoo_b1(h, hv[i])]);
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t w0 = p4odp__int_word(keys[i], key_len);
+
+			out[i] = (const struct p4odp_table_entry *)p4odp__cuckoo_find(h, hv[i], &w0, 1);
+		}
+		return;
+	}
+#endif
+	if (kind == P4ODP_TABLE_DIR24) {
+		const struct p4odp__dir *d = atomic_load_explicit(&t->dir, memory_order_acquire);
+
+		for (uint32_t i = 0; i < n; i++)
+			P4ODP__PREFETCH(&d->tbl1[(uint32_t)keys[i] >> d->b2]);
+		/* The entries too: the caller reads each one's action next. */
+		for (uint32_t i = 0; i < n; i++) {
+			out[i] = p4odp__dir_find(t, (uint32_t)keys[i]);
+			if (out[i])
+				P4ODP__PREFETCH(out[i]);
+		}
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = p4odp_table_lookup_int(t, kind, key_len, keys[i]);
+}
+
+static inline void p4odp_table_lookup_burst_int(const struct p4odp_table *t, enum p4odp_table_kind kind,
+						uint32_t key_len, const uint64_t keys[], uint32_t n,
+						const struct p4odp_table_entry *out[])
+{
+	for (uint32_t base = 0; base < n; base += P4ODP__BURST)
+		p4odp__lookup_burst_int(t, kind, key_len, keys + base,
+					n - base < P4ODP__BURST ? n - base : P4ODP__BURST, out + base);
 }
 
 static inline const struct p4odp_table_entry *

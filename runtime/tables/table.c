@@ -1130,8 +1130,6 @@ void p4odp_table_stats(const struct p4odp_table *t, struct p4odp_table_stats *st
  * misses of the keys overlap instead of following each other.
  */
 
-#define BURST 32
-
 /* Cuckoo: hash every key and prefetch both its buckets; then find the
  * first object whose tag matches and prefetch its key; then compare the
  * keys, and look up again in full where that fails (a second candidate,
@@ -1141,8 +1139,8 @@ static void cuckoo_burst(const struct p4odp_table *t, const uint8_t *const keys[
 {
 	const struct p4odp__cuckoo *h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
 	uint32_t len = t->key_len;
-	uint64_t w[BURST][2], hv[BURST];
-	const void *cand[BURST];
+	uint64_t w[P4ODP__BURST][2], hv[P4ODP__BURST];
+	const void *cand[P4ODP__BURST];
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t b1, b2;
@@ -1185,8 +1183,8 @@ static void dir_burst(const struct p4odp_table *t, const uint8_t *const keys[], 
 		      const struct p4odp_table_entry *out[])
 {
 	const struct p4odp__dir *d = atomic_load_explicit(&t->dir, memory_order_acquire);
-	const _Atomic uint32_t *slot[BURST];
-	uint32_t v[BURST];
+	const _Atomic uint32_t *slot[P4ODP__BURST];
+	uint32_t v[P4ODP__BURST];
 
 	for (uint32_t i = 0; i < n; i++) {
 		v[i] = 0;
@@ -1216,10 +1214,10 @@ static void trie_burst(const struct p4odp_table *t, const uint8_t *const keys[],
 		       const struct p4odp_table_entry *out[])
 {
 	const struct p4odp__trie *tr = atomic_load_explicit(&t->trie, memory_order_acquire);
-	const struct p4odp__trie_node *node[BURST];
-	const struct p4odp__trie_tail *tail[BURST];
-	const uint32_t *leaf[BURST];
-	uint32_t x[BURST], pos = tr->pad + P4ODP__TRIE_ROOT_BITS;
+	const struct p4odp__trie_node *node[P4ODP__BURST];
+	const struct p4odp__trie_tail *tail[P4ODP__BURST];
+	const uint32_t *leaf[P4ODP__BURST];
+	uint32_t x[P4ODP__BURST], pos = tr->pad + P4ODP__TRIE_ROOT_BITS;
 	bool more = false;
 
 	for (uint32_t i = 0; i < n; i++)
@@ -1267,8 +1265,8 @@ static void trie_burst(const struct p4odp_table *t, const uint8_t *const keys[],
 void p4odp_table_lookup_burst(const struct p4odp_table *t, const uint8_t *const keys[],
 			      uint32_t n, const struct p4odp_table_entry *out[])
 {
-	for (uint32_t base = 0; base < n; base += BURST) {
-		uint32_t m = n - base < BURST ? n - base : BURST;
+	for (uint32_t base = 0; base < n; base += P4ODP__BURST) {
+		uint32_t m = n - base < P4ODP__BURST ? n - base : P4ODP__BURST;
 
 		/* Keys longer than 16 bytes and tuple spaces: one by one. */
 		if (t->kind == P4ODP_TABLE_CUCKOO && t->key_len <= 16) {

@@ -1,8 +1,8 @@
 /* big_table.p4 -- tables declared too big for the caches, whose keys are bytes
  * of the packet: the traffic manager builds their keys from the received
- * bytes for a whole burst and prefetches what the lookups read (the
- * table-prefetch pass).  The lookups' results must not depend on it: hits,
- * misses, a key whose header the packet does not have (the prefetch reads
+ * bytes for a whole burst and looks them up before the burst runs (the
+ * burst-lookup pass).  The lookups' results must not depend on it: hits,
+ * misses, a key whose header the packet does not have (the burst looks up
  * other bytes, the pipeline does not look up), a frame shorter than the key.
  *
  * Ingress: an IPv4 packet is routed by `routes` (lpm on the destination),

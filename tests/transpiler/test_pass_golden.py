@@ -74,9 +74,9 @@ def render(result: PassResult, name: str, source: Path) -> str:
         lines += ["(none)"] if plan is None else [
             f"{'.'.join(path)} at bit {header.offset}: {', '.join(sorted(header.written)) or '-'}"
             for path, header in plan.items()]
-    if name == "table-prefetch":
-        lines += ["", "// table_prefetch: (byte in the key, byte in the packet, bytes)"]
-        lines += [f"{table}: {list(parts)}" for table, parts in result.table_prefetch.items()] or ["(none)"]
+    if name == "burst-lookup":
+        lines += ["", "// burst_lookups: (byte in the key, byte in the packet, bytes)"]
+        lines += [f"{table}: {list(parts)}" for table, parts in result.burst_lookups.items()] or ["(none)"]
     if name == "unread-fields":
         lines += ["", "// unread_fields"]
         lines += [f"{header}: {', '.join(sorted(fields))}" for header, fields in result.unread_fields.items()] or \

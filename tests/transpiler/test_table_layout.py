@@ -103,7 +103,7 @@ def test_properties_it_cannot_honour_are_positioned_errors(tmp_path: Path):
 
 def test_the_pass_runs_after_every_pass_that_changes_the_ir_and_changes_none(tmp_path: Path):
     names = [p.name for p in default_passes()]
-    assert names[names.index("table-layout") + 1:] == ["table-prefetch", "unread-fields"]  # change no IR
+    assert names[names.index("table-layout") + 1:] == ["burst-lookup", "unread-fields"]  # change no IR
     program = load(tmp_path, v1model("first.apply(); second.apply();", TABLES))
     before = midend(program, Diagnostics(), PassOptions(skip=["table-layout"]))
     after = midend(program, Diagnostics())

@@ -121,7 +121,7 @@ def test_the_switch_builds_the_chosen_structure(tmp_path: Path):
     chosen = generate_c(program, source, Diagnostics())["datapath.c"]
     assert '{ "Ing.t",' in chosen and ", P4ODP_TABLE_DIR24, -1 }," in chosen and ", P4ODP_TABLE_TSS, -1 }," in chosen
     # The const entries are matched by the generated C: two lookups go to the runtime, not three.
-    assert ", P4ODP_TABLE_CODE, -1 }," in chosen and len(re.findall(r"p4_table_lookup(_int)?\(pc, ", chosen)) == 2
+    assert ", P4ODP_TABLE_CODE, -1 }," in chosen and len(re.findall(r"p4_table_lookup(_int)?(_burst)?\(pc, \d", chosen)) == 2
     assert "case UINT64_C(7):" in chosen
     # Without the pass the runtime picks from the match kinds itself.
     deferred = generate_c(program, source, Diagnostics(), PassOptions(skip=["table-structures"]))["datapath.c"]

@@ -16,7 +16,7 @@ from p4odp.transpiler.codegen.header_state import header_state
 from p4odp.transpiler.architectures import Architecture, architecture_of
 from p4odp.transpiler.codegen.scope import Binding, Bindings, ExternInstance
 from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, struct_name
-from p4odp.transpiler.codegen.tables import c_action, c_profile, c_table
+from p4odp.transpiler.codegen.tables import burst_state, c_action, c_profile, c_table
 from p4odp.transpiler.model import CCounter, CFunction, CMeter, CProgram, CRegister, CStruct, CValueSet
 from p4odp.transpiler.passes.manager import PassResult
 from p4odp.transpiler.passes._walk import main_instance
@@ -34,7 +34,7 @@ class Generator:
         self.byte_aligned = result.byte_aligned
         self.deparse_in_place = result.deparse_in_place
         self.in_place_headers = result.in_place_headers
-        self.table_prefetch = result.table_prefetch
+        self.burst_lookups = result.burst_lookups
         self.unread_fields = result.unread_fields
         self.metadata_read = result.metadata_read
         self.table_layouts = result.table_layouts
@@ -93,8 +93,14 @@ class Generator:
         if "headers" in arch.types:
             block, index = arch.types["headers"]
             pipeline.update(self.header_state_functions(functions[block]["params"][index], pipeline["headers"]))
-        tables = [c_table(layout, self.action_profiles, self.table_prefetch.get(name, ()))
+        tables = [c_table(layout, self.action_profiles, self.burst_lookups.get(name, ()))
                   for name, layout in sorted(self.table_layouts.items(), key=lambda item: item[1].index)]
+        for name in self.burst_lookups:
+            layout = self.table_layouts[name]
+            keys, entries = burst_state(layout)
+            key_type = ("uint64_t {}[P4ODP_BURST]" if layout.key_bytes <= 8
+                        else f"uint8_t {{}}[P4ODP_BURST][{layout.key_bytes}]")
+            self.worker_state += [key_type.format(keys), f"const struct p4odp_table_entry *{entries}[P4ODP_BURST]"]
         actions = [c_action(action) for action in sorted(self.actions.values(), key=lambda a: a.id)]
         return CProgram(self.source, list(self.structs.values()), self.functions, tables, actions, self.errors,
                         self.state, self.worker_state, self.counters, self.registers, pipeline, arch.pipeline_template, dict(arch.constants),

@@ -20,7 +20,7 @@ from p4odp.transpiler.model import CActionParam, CAction, CKeyField, CProfile, C
 from p4odp.transpiler.passes.table_layout import ActionLayout, ProfileLayout, TableLayout
 from p4odp.transpiler.passes.table_structures import code_switch
 
-__all__ = ["Tables", "c_table", "c_action", "c_profile"]
+__all__ = ["Tables", "burst_state", "c_table", "c_action", "c_profile"]
 
 # The runtime's names of the match kinds and of the table-structures pass's lookup structures.
 MATCH_KINDS = {"exact": "P4ODP_MATCH_EXACT", "lpm": "P4ODP_MATCH_LPM", "ternary": "P4ODP_MATCH_TERNARY",
@@ -30,12 +30,24 @@ TABLE_KINDS = {"auto": "P4ODP_TABLE_AUTO", "empty": "P4ODP_TABLE_EMPTY", "code":
                "tss-lpm": "P4ODP_TABLE_TSS_LPM", "tss": "P4ODP_TABLE_TSS"}
 
 
-def c_table(layout: TableLayout, profiles: dict, prefetch: tuple = ()) -> CTable:
-    return CTable(layout.index, f"tbl_{c_ident(layout.name)}", layout.name,
+def c_table(layout: TableLayout, profiles: dict, burst_key: tuple = ()) -> CTable:
+    return CTable(layout.index, _c_name(layout), layout.name,
                   [CKeyField(k.name, k.width, MATCH_KINDS[k.match_kind]) for k in layout.keys],
                   [a.id for a in layout.actions], layout.size, layout.default_action, list(layout.default_data),
                   layout.default_const, layout.data_bytes, list(layout.entries), TABLE_KINDS[layout.structure],
-                  layout.key_bytes, list(prefetch), profiles[layout.profile].index if layout.profile else -1)
+                  layout.key_bytes, list(burst_key), burst_state(layout) if burst_key else (),
+                  profiles[layout.profile].index if layout.profile else -1)
+
+
+def _c_name(layout: TableLayout) -> str:
+    return f"tbl_{c_ident(layout.name)}"
+
+
+def burst_state(layout: TableLayout) -> tuple[str, str]:
+    """The members of `struct p4_worker_state` that hold, for each packet of a burst, the key the
+    traffic manager looked up in the table before the burst ran (burst-lookup pass) and the entry
+    it found: (keys, entries)."""
+    return f"{_c_name(layout)}_burst_keys", f"{_c_name(layout)}_burst_entries"
 
 
 def c_profile(profile: ProfileLayout) -> CProfile:
@@ -67,11 +79,14 @@ class Tables:
         if layout.structure in ("code", "empty"):
             data = self.match_in_code(layout, hit, run)
         else:
+            # The burst's lookup of this packet's key, made before the pipeline ran (burst-lookup pass).
+            burst = (", ".join(f"WORKER_STATE->{m}" for m in burst_state(layout)) + ", "
+                     if table.name in self.gen.burst_lookups else None)
             if 0 < layout.key_bytes <= 8:
                 # The key as the number its bytes spell, from the field values: nothing is stored.
                 self.emit(f"uint64_t key = {self.key_integer(layout)};")
-                lookup = (f"p4_table_lookup_int(pc, {layout.index}, {TABLE_KINDS[layout.structure]}, "
-                          f"{layout.key_bytes}, key, &{hit})")
+                lookup = (f"p4_table_lookup_int{'_burst' if burst else ''}(pc, {layout.index}, "
+                          f"{TABLE_KINDS[layout.structure]}, {layout.key_bytes}, key, {burst or ''}&{hit})")
             else:
                 if layout.key_bytes:
                     self.emit(f"uint8_t key[{layout.key_bytes}] = {{0}};")
@@ -79,7 +94,8 @@ class Tables:
                         self.store_value("key", key.bit_offset, key.expr)
                 else:
                     self.emit("const uint8_t *key = NULL;")
-                lookup = f"p4_table_lookup(pc, {layout.index}, key, &{hit})"
+                lookup = (f"p4_table_lookup_burst(pc, {layout.index}, key, {layout.key_bytes}, {burst}&{hit})"
+                          if burst else f"p4_table_lookup(pc, {layout.index}, key, &{hit})")
             self.emit(f"const struct p4odp_table_entry *entry = {lookup};")
             self.count_hit(layout, hit)
             action = self.indirect_action(layout)

@@ -37,10 +37,10 @@ one out, `--dump-after NAME|all` writes the IR after it):
 * `table-layout` (table_layout.py): each table's key layout, actions with
   their ids and data layout, default action, size and const entries, recorded
   in `PassResult.table_layouts` and `PassResult.actions`;
-* `table-prefetch` (table_prefetch.py): the tables whose key is whole bytes
+* `burst-lookup` (burst_lookup.py): the tables whose key is whole bytes
   of headers the parser reads at fixed places, with where those bytes are,
-  recorded in `PassResult.table_prefetch`: the traffic manager prefetches
-  what their lookups read for a whole burst before running it;
+  recorded in `PassResult.burst_lookups`: the traffic manager looks a whole
+  burst's keys up in them before running it;
 * `unread-fields` (unread_fields.py): the header fields nothing reads (with
   deparse-in-place, an L2 switch reads only the destination MAC), recorded
   per header type in `PassResult.unread_fields`: the parser does not load them;
@@ -70,7 +70,7 @@ from p4odp.transpiler.passes.manager import Pass, PassContext, PassManager, Pass
 from p4odp.transpiler.passes.packet_alignment import PacketAlignment
 from p4odp.transpiler.passes.side_effects import SideEffectOrdering
 from p4odp.transpiler.passes.table_layout import TableLayouts
-from p4odp.transpiler.passes.table_prefetch import TablePrefetch
+from p4odp.transpiler.passes.burst_lookup import BurstLookup
 from p4odp.transpiler.passes.table_structures import TableStructures
 from p4odp.transpiler.passes.type_lowering import TypeLowering
 from p4odp.transpiler.passes.unique_names import CALLABLES, NameTable, UniqueNames
@@ -79,14 +79,14 @@ from p4odp.transpiler.passes.unread_fields import UnreadFields
 __all__ = ["Pass", "PassContext", "PassManager", "PassOptions", "PassResult", "ir_pass", "default_passes",
            "midend", "CALLABLES", "NameTable", "Inlining", "UniqueNames", "ConstantFolding", "DeadCode",
            "SideEffectOrdering", "CallExpansion", "TypeLowering", "PacketAlignment", "DeparseInPlace",
-           "TableStructures", "TableLayouts", "TablePrefetch", "UnreadFields"]
+           "TableStructures", "TableLayouts", "BurstLookup", "UnreadFields"]
 
 
 def default_passes() -> list[Pass]:
     """The midend's passes, in the order they run."""
     return [Inlining(), UniqueNames(), ConstantFolding(), SideEffectOrdering(), CallExpansion(), DeadCode(),
             TypeLowering(), PacketAlignment(), DeparseInPlace(), TableStructures(), TableLayouts(),
-            TablePrefetch(), UnreadFields()]
+            BurstLookup(), UnreadFields()]
 
 
 def midend(program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:

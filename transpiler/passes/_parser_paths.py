@@ -1,5 +1,5 @@
 """Where a parser reads each header: every path from `start` followed, shared by the passes that
-need a header's place in the packet (deparse-in-place, table-prefetch)."""
+need a header's place in the packet (deparse-in-place, burst-lookup)."""
 
 from __future__ import annotations
 

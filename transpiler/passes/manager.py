@@ -90,8 +90,8 @@ class PassResult:
     where it is in the packet and the fields the program may write: the
     deparser then writes those in the packet itself (deparse_in_place.py);
     `in_place_headers` is the headers type whose member paths it maps.
-    `table_prefetch` maps each table whose key is bytes of the packet to
-    where they are (table_prefetch.py).  `unread_fields` maps header types
+    `burst_lookups` maps each table whose key is bytes of the packet to
+    where they are (burst_lookup.py).  `unread_fields` maps header types
     to the fields nothing reads, which the parser does not load
     (unread_fields.py); `metadata_read` the fields of the architecture's metadata the
     program reads (None: it may read any), the only ones the pipeline sets.
@@ -109,7 +109,7 @@ class PassResult:
     byte_aligned: set = field(default_factory=set)
     deparse_in_place: Optional[dict] = None
     in_place_headers: Optional[t.Type] = None
-    table_prefetch: dict = field(default_factory=dict)
+    burst_lookups: dict = field(default_factory=dict)
     unread_fields: dict = field(default_factory=dict)
     metadata_read: Optional[frozenset] = None
     reports: list[str] = field(default_factory=list)

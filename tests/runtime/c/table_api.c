@@ -229,8 +229,8 @@ static void test_burst_and_full(void)
 }
 
 /* Bursts of every structure, of lengths across the library's inner burst
- * of 32, and keys of up to 8 bytes given as integers, give what the lookups
- * one by one give, hits and misses alike. */
+ * of 32, and keys of up to 8 bytes given as integers, one by one and in
+ * bursts, give what the lookups one by one give, hits and misses alike. */
 static void test_burst_kinds(void)
 {
 	static const struct {
@@ -255,7 +255,8 @@ static void test_burst_kinds(void)
 		static struct ref refs[2000];
 		static uint8_t keys[4000][KMAX];
 		const uint8_t *kp[4000];
-		const struct p4odp_table_entry *out[4000];
+		const struct p4odp_table_entry *out[4000], *out_int[4000];
+		static uint64_t numbers[4000];
 		struct layout l;
 		struct p4odp_table *t;
 		uint32_t hits = 0;
@@ -297,19 +298,24 @@ static void test_burst_kinds(void)
 			}
 			kp[i] = keys[i];
 		}
+		for (uint32_t i = 0; i < 4000; i++) {
+			numbers[i] = 0;  /* the key's bytes as a big-endian number */
+			for (uint32_t k = 0; k < l.key_len && l.key_len <= 8; k++)
+				numbers[i] = numbers[i] << 8 | kp[i][k];
+		}
 		for (uint32_t at = 0, len = 1; at < 4000; at += len, len = len % 97 + 1) {
 			if (at + len > 4000)
 				len = 4000 - at;
 			p4odp_table_lookup_burst(t, kp + at, len, out + at);
+			if (l.key_len <= 8)
+				p4odp_table_lookup_burst_int(t, p4odp_table_kind(t), l.key_len, numbers + at, len,
+							     out_int + at);
 		}
 		for (uint32_t i = 0; i < 4000; i++) {
 			CHECK(out[i] == p4odp_table_lookup(t, kp[i]));
 			if (l.key_len <= 8) {
-				uint64_t number = 0;  /* the key's bytes as a big-endian number */
-
-				for (uint32_t k = 0; k < l.key_len; k++)
-					number = number << 8 | kp[i][k];
-				CHECK(out[i] == p4odp_table_lookup_int(t, p4odp_table_kind(t), l.key_len, number));
+				CHECK(out[i] == p4odp_table_lookup_int(t, p4odp_table_kind(t), l.key_len, numbers[i]));
+				CHECK(out_int[i] == out[i]);
 			}
 			hits += out[i] != NULL;
 		}

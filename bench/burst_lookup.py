@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""What prefetching a burst's table lookups is worth, on a routing table too big for the caches.
+"""What looking up a burst's keys before it runs is worth, on a routing table too big for the caches.
 
-    python3 bench/table_prefetch.py [--rounds N] [--seconds S] [--target T] [--cpus LIST]
+    python3 bench/burst_lookup.py [--rounds N] [--seconds S] [--target T] [--cpus LIST]
 
 Runs `p4odp bench` on tests/packets/big_table.p4 (an lpm table declared 2^20 entries big) with
 65,536 /16 routes that cover every IPv4 address, so that random destinations touch the whole
-DIR-24-8 first level (64 MiB), 64-byte frames to random destinations; with the table-prefetch
-pass and without it (`--skip-pass table-prefetch`), alternating, N rounds, and prints the two
+DIR-24-8 first level (64 MiB), 64-byte frames to random destinations; with the burst-lookup
+pass and without it (`--skip-pass burst-lookup`), alternating, N rounds, and prints the two
 rates (median of the rounds, with their range) and their ratio.  A benchmark, not a test: the
 figures depend on the machine's caches and memory, and on what else it runs.
 """
@@ -46,13 +46,13 @@ def main() -> None:
         commands = Path(tmp) / "routes.txt"
         commands.write_text("table_set_default BtIngress.routes drop\n" + "".join(
             f"table_add BtIngress.routes to {n >> 8}.{n & 255}.0.0/16 => 1\n" for n in range(1 << 16)))
-        rates: dict[str, list[float]] = {"prefetch": [], "no prefetch": []}
+        rates: dict[str, list[float]] = {"burst": [], "per packet": []}
         for n in range(args.rounds):
-            order = [("prefetch", []), ("no prefetch", ["--skip-pass", "table-prefetch"])]
+            order = [("burst", []), ("per packet", ["--skip-pass", "burst-lookup"])]
             for name, extra in order if n % 2 == 0 else reversed(order):
                 rates[name].append(rate(extra, commands, args))
                 print(f"round {n + 1}/{args.rounds}: {name} {rates[name][-1]:.2f} Mpps", file=sys.stderr, flush=True)
-    with_, without = (statistics.median(rates[k]) for k in ("prefetch", "no prefetch"))
+    with_, without = (statistics.median(rates[k]) for k in ("burst", "per packet"))
     print(f"big_table.p4, 65,536 /16 routes, random destinations, 64 B, {args.target}, one worker:")
     for name, values in rates.items():
         print(f"  {name:12} {statistics.median(values):6.2f} Mpps ({min(values):.2f}-{max(values):.2f})")

@@ -1,8 +1,8 @@
-// table-prefetch: the tables whose key is whole bytes of headers the parser always reads at the
-// same whole byte (PassResult.table_prefetch): Ethernet at bit 0, IPv4 at bit 112, a tag at bit 144
+// burst-lookup: the tables whose key is whole bytes of headers the parser always reads at the
+// same whole byte (PassResult.burst_lookups): Ethernet at bit 0, IPv4 at bit 112, a tag at bit 144
 // after 32 bits skipped; the inner header is at bit 112 on one path and 144 on another, a nibble
 // field is no whole byte, metadata is no packet byte, a ternary table is a tuple space, a table of
-// 1,024 entries stays in the caches.
+// 256 entries stays in the caches.
 #include <v1model.p4>
 
 header ethernet_t { bit<48> dst; bit<48> src; bit<16> type; }
@@ -31,7 +31,7 @@ control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm
     table inner { key = { hdr.inner.id : exact; } actions = { to; NoAction; } size = 1 << 16; }
     table nibble { key = { hdr.ip.ihl : exact; } actions = { to; NoAction; } size = 1 << 16; }
     table meta_key { key = { meta.m : exact; } actions = { to; NoAction; } size = 1 << 16; }
-    table small { key = { hdr.eth.src : exact; } actions = { to; NoAction; } size = 1024; }
+    table small { key = { hdr.eth.src : exact; } actions = { to; NoAction; } size = 256; }
     table wildcard { key = { hdr.eth.dst : ternary; } actions = { to; NoAction; } size = 1 << 16; }
     apply {
         macs.apply();

@@ -1,23 +1,23 @@
-"""table-prefetch: the tables whose key is bytes of the packet at places the parser fixes.
+"""burst-lookup: the tables whose key is bytes of the packet at places the parser fixes.
 
-A lookup in a table larger than the caches waits for memory: a DIR-24-8 slot of an
-IPv4 route, a cuckoo bucket of a MAC.  When every field of a table's key is a whole
-number of bytes of a header the parser reads at the same whole byte on every path, the
-key of a packet can be copied from the received bytes before the pipeline runs: the
-traffic manager does so for a whole burst first and starts loading what each lookup
-will read (`p4odp_table_prefetch`), so that the loads overlap with the processing of the
-packets before it, as DPDK's l3fwd looks up a burst at a time.  A packet without that
-header (or too short for the key) only costs a useless prefetch: the lookup itself
-still runs in the pipeline, on the key the program builds.  A table declared with
-fewer than PREFETCH_MIN_SIZE entries stays in the caches: building its key twice
-would be work for nothing; but not a DIR-24-8 of a key over 16 bits, whose first level
-is 2^min(width, 24) slots whatever the table's size (l3fwd's 1,000 routes: 0.83x of
-DPDK's l3fwd without the prefetch, 0.95x with it, in one run of 3 rounds).
+When every field of a table's key is a whole number of bytes of a header the parser reads at
+the same whole byte on every path, the key of a packet can be copied from the received bytes
+before the pipeline runs: the traffic manager then looks a whole burst's keys up at once
+(`p4_lookup_burst`, the table library's burst lookups), the memory each lookup reads on its
+way to the cache for all of them before any is read, as DPDK's l3fwd looks up a burst at a
+time; the pipeline takes a packet's entry from there when the key it builds is the same (a
+program may change the fields first), else looks it up itself.  A table declared with fewer
+than BURST_MIN_SIZE entries stays in a core's first-level cache, where building its key twice
+would be work for nothing; but not a DIR-24-8 of a key over 16 bits, whose first level is
+2^min(width, 24) slots whatever the table's size.  (bench/dpdk_side_by_side.py, 7 rounds
+without hugepages: l2fwd's 1,024-entry MAC table went from 0.79x of DPDK's l2fwd to 0.86x when it
+was looked up by bursts, l3fwd's 1,000 routes from 1.00x of DPDK's l3fwd, their slots only
+prefetched by bursts, to 1.21x.)
 
-Recorded in `PassResult.table_prefetch`: each such table's name -> its key's parts,
-(byte in the key, byte in the packet, bytes).  Only the structures that load memory a
-key locates are listed (cuckoo, DIR-24-8, trie): a tuple space or compiled entries gain
-nothing.
+Recorded in `PassResult.burst_lookups`: each such table's name -> its key's parts,
+(byte in the key, byte in the packet, bytes).  Only the structures whose lookups wait for
+memory a key locates are listed (cuckoo, DIR-24-8, trie): a tuple space or compiled entries
+gain nothing.
 """
 
 from __future__ import annotations
@@ -30,16 +30,17 @@ from p4odp.transpiler.passes._parser_paths import ParserPathError, header_offset
 from p4odp.transpiler.passes._walk import member_path, pipeline_blocks
 from p4odp.transpiler.passes.manager import PassContext
 
-__all__ = ["TablePrefetch"]
+__all__ = ["BurstLookup"]
 
-PREFETCHED_STRUCTURES = ("cuckoo", "dir-24-8", "trie")
-# Entries (the table's `size`) from which the memory its lookups touch outgrows a core's caches
-# (a cuckoo bucket and an entry per key); a wide DIR-24-8 outgrows them at any size (_spread).
-PREFETCH_MIN_SIZE = 1 << 16
+BURST_STRUCTURES = ("cuckoo", "dir-24-8", "trie")
+# Entries (the table's `size`) from which the memory its lookups touch outgrows a core's 32 KiB
+# first-level data cache (some 50 bytes each: a share of a cuckoo bucket and an entry); a wide
+# DIR-24-8 outgrows it at any size (_spread).
+BURST_MIN_SIZE = 512
 
 
-class TablePrefetch:
-    name = "table-prefetch"
+class BurstLookup:
+    name = "burst-lookup"
 
     def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
         blocks = pipeline_blocks(program)
@@ -55,12 +56,12 @@ class TablePrefetch:
         roots = {p.name for block in blocks for p in block.params if p.type == headers.type}
         tables = {d.name: d for block in blocks for d in block.locals if isinstance(d, ir.Table)}
         for name, layout in ctx.result.table_layouts.items():
-            in_caches = layout.size < PREFETCH_MIN_SIZE and not _spread(layout)
-            if layout.structure not in PREFETCHED_STRUCTURES or in_caches:
+            in_caches = layout.size < BURST_MIN_SIZE and not _spread(layout)
+            if layout.structure not in BURST_STRUCTURES or in_caches:
                 continue
             parts = [_packet_bytes(key, roots, headers.type, offsets) for key in layout.keys]
             if layout.keys and all(part is not None for part in parts):
-                ctx.result.table_prefetch[name] = tuple(parts)
+                ctx.result.burst_lookups[name] = tuple(parts)
                 where = ", ".join(f"{n} byte{'s' if n > 1 else ''} at {at}" for _, at, n in parts)
                 ctx.report(f"table {layout.name}: the key is the packet's {where}", tables[name].loc)
         return program
