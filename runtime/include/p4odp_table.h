@@ -501,9 +501,10 @@ static inline unsigned p4odp__tag_slot(uint64_t m)
 }
 #endif
 
-static inline const uint64_t *p4odp__obj_key(const struct p4odp__cuckoo *h, const void *o)
+/* The key of an object of a cuckoo hash whose key_off is `key_off`. */
+static inline const uint64_t *p4odp__obj_key(uint32_t key_off, const void *o)
 {
-	return (const uint64_t *)((const char *)o + h->key_off);
+	return (const uint64_t *)((const char *)o + key_off);
 }
 
 /* Whether the n words at k are the n words at w; n is a constant where the
@@ -517,8 +518,8 @@ static inline bool p4odp__keys_equal(const uint64_t *k, const uint64_t *w, uint3
 	return !memcmp(k, w, 8 * (size_t)n);
 }
 
-/* The object of bucket b whose key is the n words w. */
-static inline const void *p4odp__bucket_find(const struct p4odp__cuckoo *h, const struct p4odp__bucket *b,
+/* The object of bucket b whose key (at key_off) is the n words w. */
+static inline const void *p4odp__bucket_find(const struct p4odp__bucket *b, uint32_t key_off,
 					     uint64_t pat, const uint64_t *w, uint32_t n)
 {
 	uint64_t m = p4odp__tag_match(atomic_load_explicit(&b->tags, memory_order_acquire), pat);
@@ -528,7 +529,7 @@ static inline const void *p4odp__bucket_find(const struct p4odp__cuckoo *h, cons
 		const void *o = atomic_load_explicit(&b->obj[i], memory_order_acquire);
 
 		m &= m - 1;
-		if (o && p4odp__keys_equal(p4odp__obj_key(h, o), w, n))
+		if (o && p4odp__keys_equal(p4odp__obj_key(key_off, o), w, n))
 			return o;
 	}
 	return NULL;
@@ -544,10 +545,10 @@ static inline const void *p4odp__cuckoo_find(const struct p4odp__cuckoo *h, uint
 
 	do {
 		moves = atomic_load_explicit(&h->moves, memory_order_acquire);
-		o = p4odp__bucket_find(h, &h->b[b1], pat, w, n);
+		o = p4odp__bucket_find(&h->b[b1], h->key_off, pat, w, n);
 		if (P4ODP__LIKELY(o))
 			return o;
-		o = p4odp__bucket_find(h, &h->b[p4odp__cuckoo_b2(h, hv, b1)], pat, w, n);
+		o = p4odp__bucket_find(&h->b[p4odp__cuckoo_b2(h, hv, b1)], h->key_off, pat, w, n);
 	} while (!o && atomic_load_explicit(&h->moves, memory_order_acquire) != moves);
 	return o;
 }
@@ -592,12 +593,11 @@ p4odp__cuckoo_lookup(const struct p4odp_table *t, const uint8_t *key)
 	return (const struct p4odp_table_entry *)p4odp__cuckoo_find(h, hv, w, 2);
 }
 
-/* The entry of the key whose bytes, read as a big-endian number, are v. */
+/* The entry of key v (the number p4odp__dir_find takes) whose first-level
+ * slot in d holds x. */
 static inline const struct p4odp_table_entry *
-p4odp__dir_find(const struct p4odp_table *t, uint32_t v)
+p4odp__dir_entry(const struct p4odp_table *t, const struct p4odp__dir *d, uint32_t x, uint32_t v)
 {
-	const struct p4odp__dir *d = atomic_load_explicit(&t->dir, memory_order_acquire);
-	uint32_t x = atomic_load_explicit(&d->tbl1[v >> d->b2], memory_order_acquire);
 	if (x & P4ODP__DIR_EXT) {
 		const _Atomic uint32_t *tbl8 = atomic_load_explicit(&d->tbl8, memory_order_acquire);
 
@@ -608,6 +608,15 @@ p4odp__dir_find(const struct p4odp_table *t, uint32_t v)
 	if (!x)
 		return NULL;
 	return atomic_load_explicit(&t->entries[x - 1], memory_order_acquire);
+}
+
+/* The entry of the key whose bytes, read as a big-endian number, are v. */
+static inline const struct p4odp_table_entry *
+p4odp__dir_find(const struct p4odp_table *t, uint32_t v)
+{
+	const struct p4odp__dir *d = atomic_load_explicit(&t->dir, memory_order_acquire);
+
+	return p4odp__dir_entry(t, d, atomic_load_explicit(&d->tbl1[v >> d->b2], memory_order_acquire), v);
 }
 
 /* A DIR-24-8 key's bytes (at most 4) as a big-endian number. */
@@ -759,28 +768,43 @@ static inline void p4odp__lookup_burst_int(const struct p4odp_table *t, enum p4o
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	if (kind == P4ODP_TABLE_CUCKOO) {
 		const struct p4odp__cuckoo *h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
-		uint64_t hv[P4ODP__BURST];
+		/* Fixed while h is the table's: read once, not after every acquire. */
+		const uint32_t mask = h->mask, key_off = h->key_off;
+		const struct p4odp__bucket *first[P4ODP__BURST];
+		uint64_t w[P4ODP__BURST], pat[P4ODP__BURST];
 
 		for (uint32_t i = 0; i < n; i++) {
-			hv[i] = p4odp__hash1(p4odp__int_word(keys[i], key_len));
-			P4ODP__PREFETCH(&h->b[p4odp__cuckoo_b1(h, hv[i])]);
+			uint64_t hv;
+
+			w[i] = p4odp__int_word(keys[i], key_len);
+			hv = p4odp__hash1(w[i]);
+			first[i] = &h->b[(uint32_t)hv & mask];
+			pat[i] = p4odp__cuckoo_pattern(hv);
+			P4ODP__PREFETCH(first[i]);
 		}
+		/* A key in its first bucket is found there; any other (in its second
+		 * bucket, absent, or moving between them) as a single lookup finds it. */
 		for (uint32_t i = 0; i < n; i++) {
-			uint64_t w0 = p4odp__int_word(keys[i], key_len);
+			const void *o = p4odp__bucket_find(first[i], key_off, pat[i], &w[i], 1);
 
-			out[i] = (const struct p4odp_table_entry *)p4odp__cuckoo_find(h, hv[i], &w0, 1);
+			out[i] = P4ODP__LIKELY(o) ? (const struct p4odp_table_entry *)o : p4odp__cuckoo_find_word(h, w[i]);
 		}
 		return;
 	}
 #endif
 	if (kind == P4ODP_TABLE_DIR24) {
 		const struct p4odp__dir *d = atomic_load_explicit(&t->dir, memory_order_acquire);
+		const uint32_t b2 = d->b2;  /* fixed while d is the table's */
+		const _Atomic uint32_t *slot[P4ODP__BURST];
 
-		for (uint32_t i = 0; i < n; i++)
-			P4ODP__PREFETCH(&d->tbl1[(uint32_t)keys[i] >> d->b2]);
+		for (uint32_t i = 0; i < n; i++) {
+			slot[i] = &d->tbl1[(uint32_t)keys[i] >> b2];
+			P4ODP__PREFETCH(slot[i]);
+		}
 		/* The entries too: the caller reads each one's action next. */
 		for (uint32_t i = 0; i < n; i++) {
-			out[i] = p4odp__dir_find(t, (uint32_t)keys[i]);
+			out[i] = p4odp__dir_entry(t, d, atomic_load_explicit(slot[i], memory_order_acquire),
+						  (uint32_t)keys[i]);
 			if (out[i])
 				P4ODP__PREFETCH(out[i]);
 		}

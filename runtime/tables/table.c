@@ -1166,10 +1166,10 @@ static void cuckoo_burst(const struct p4odp_table *t, const uint8_t *const keys[
 						   memory_order_acquire)
 			    : NULL;
 		if (cand[i])
-			P4ODP__PREFETCH(p4odp__obj_key(h, cand[i]));
+			P4ODP__PREFETCH(p4odp__obj_key(h->key_off, cand[i]));
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		const uint64_t *k = cand[i] ? p4odp__obj_key(h, cand[i]) : NULL;
+		const uint64_t *k = cand[i] ? p4odp__obj_key(h->key_off, cand[i]) : NULL;
 
 		if (k && k[0] == w[i][0] && (len <= 8 || k[1] == w[i][1]))
 			out[i] = cand[i];
