@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 __all__ = ["check_table"]
 
-_KNOWN_PROPERTIES = ("key", "actions", "default_action", "entries", "size")
+_PRIORITIZED = ("ternary", "range", "optional")  # the match kinds whose entries may overlap with equal keys
 
 
 def check_table(tc: "TypeChecker", decl: ir.Table, ctx: "Context") -> ir.Table:
@@ -59,7 +59,58 @@ class _Table:
                 checked[id(prop)] = self.other(prop)
         if "default_action" not in by_name:
             self.implicit_default()
+        if "entries" in by_name:
+            checked[id(by_name["entries"])] = self.entry_priorities(checked[id(by_name["entries"])], checked, by_name)
         return replace(decl, properties=tuple(checked[id(p)] for p in decl.properties))
+
+    def entry_priorities(self, prop: ir.TableProperty, checked: dict, by_name: dict) -> ir.TableProperty:
+        """The entries of a table whose keys need priorities, each with its priority (P4_16's entry
+        priorities, as p4c's front end assigns them): where none is written, from the entry before
+        it by `priority_delta` (default 1) towards the losing end (`largest_priority_wins`, default
+        true); where none at all is written, the first entry the winner.  Const entries take none."""
+        entries = prop.value
+        written = next((e for e in entries if e.priority is not None), None)
+        if prop.is_const:
+            if written is not None:
+                self.error(written.priority.loc, f"table {self.decl.name}: const entries cannot have priorities")
+            return prop
+        if not entries or not any(k in _PRIORITIZED for k in self.match_kinds):
+            return prop
+        largest_wins = self.property_value(checked, by_name, "largest_priority_wins", True)
+        delta = self.property_value(checked, by_name, "priority_delta", 1)
+        if not isinstance(largest_wins, bool) or isinstance(delta, bool) or not isinstance(delta, int) or delta <= 0:
+            return prop  # reported by other()
+        if written is not None and entries[0].priority is None:
+            self.error(entries[0].loc, f"table {self.decl.name}: the first entry must have a priority "
+                                       "when others have one")
+            return prop
+        if written is None:  # the first entry wins: priorities 1, 1 + delta, ... from the losing end
+            order = range(len(entries) - 1, -1, -1) if largest_wins else range(len(entries))
+            priorities = dict(zip(order, range(1, 1 + delta * len(entries), delta)))
+        else:
+            priorities, current = {}, 0
+            for i, entry in enumerate(entries):
+                if entry.priority is not None:
+                    current = self.tc.const_value(entry.priority, self.ctx)
+                    if not isinstance(current, int) or isinstance(current, bool) or current < 0:
+                        return prop  # reported by p_entries()
+                if current < 0:
+                    self.error(entry.loc, f"table {self.decl.name}: this entry's priority, counted from the "
+                                          f"one before by priority_delta, would be {current}")
+                    return prop
+                priorities[i] = current
+                current += -delta if largest_wins else delta
+        return replace(prop, value=tuple(
+            e if e.priority is not None else
+            replace(e, priority=self.tc.expr(ir.IntLiteral(e.loc, priorities[i]), self.ctx))
+            for i, e in enumerate(entries)))
+
+    def property_value(self, checked: dict, by_name: dict, name: str, default):
+        """The constant value of table property `name` (checked by other()), else `default`."""
+        if name not in by_name:
+            return default
+        value = self.tc.const_value(checked[id(by_name[name])].value, self.ctx)
+        return default if value is None else value
 
     def p_key(self, prop: ir.TableProperty) -> ir.TableProperty:
         elements = []
@@ -243,6 +294,12 @@ class _Table:
             self.error(prop.loc, f"{prop.name}: unexpected list")
             return prop
         typed = self.tc.expr(value, self.ctx)
+        if prop.name == "largest_priority_wins" and not isinstance(self.tc.const_value(typed, self.ctx), bool):
+            self.error(value.loc, f"table {self.decl.name}: largest_priority_wins must be a boolean constant")
+        if prop.name == "priority_delta":
+            delta = self.tc.const_value(typed, self.ctx)
+            if not isinstance(delta, int) or isinstance(delta, bool) or delta <= 0:
+                self.error(value.loc, f"table {self.decl.name}: priority_delta must be a positive integer constant")
         if prop.name == "size":
             size = self.tc.const_value(typed, self.ctx)
             if size is None and self.tc.is_constant(typed, self.ctx):

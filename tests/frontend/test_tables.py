@@ -32,9 +32,9 @@ def rule(tmp_path, valid: str, invalid: str, at: str, message: str, occurrence: 
     assert_rule(tmp_path, table(valid), table(invalid), at, message, arch="v1model", occurrence=occurrence)
 
 
-def with_entries(key: str, rows: str, actions: str = "drop;") -> str:
-    """A table `t` with the key elements `key`, the actions `actions` and the const entries `rows`."""
-    return f"table t {{ key = {{ {key} }} actions = {{ {actions} }} const entries = {{ {rows} }} }}"
+def with_entries(key: str, rows: str, actions: str = "drop;", const: bool = True) -> str:
+    """A table `t` with the key elements `key`, the actions `actions` and the (const) entries `rows`."""
+    return f"table t {{ key = {{ {key} }} actions = {{ {actions} }} {'const ' if const else ''}entries = {{ {rows} }} }}"
 
 
 def entries(compiled) -> list[ir.Entry]:
@@ -235,8 +235,8 @@ def test_masks_ranges_prefixes_and_priorities(tmp_path):
         table t {
             key = { h.x : ternary; h.y : range; h.z : lpm; }
             actions = { fwd; drop; }
-            const entries = {
-                (0x10 &&& 0xf0, 1 .. 10, 0x0a000000 &&& 0xff000000) : fwd(1);
+            entries = {
+                priority = 9: (0x10 &&& 0xf0, 1 .. 10, 0x0a000000 &&& 0xff000000) : fwd(1);
                 priority = 5: (_, _, _) : drop();
             }
         }
@@ -245,7 +245,7 @@ def test_masks_ranges_prefixes_and_priorities(tmp_path):
     assert c.type_of("1 .. 10") == "set<bit<16>>"
     assert c.type_of("0x0a000000 &&& 0xff000000") == "set<bit<32>>"
     assert c.type_of("0xff000000") == "bit<32>"
-    assert [e.priority.value if e.priority else None for e in entries(c)] == [None, 5]
+    assert [e.priority.value for e in entries(c)] == [9, 5]
 
 
 def test_lpm_masks_are_prefixes(tmp_path):
@@ -266,18 +266,39 @@ def test_optional_keys_take_no_mask(tmp_path):
 
 
 def test_priorities_need_a_non_exact_key(tmp_path):
-    rule(tmp_path, with_entries("h.x : ternary;", "priority=1: 1 : drop();"),
-         with_entries("h.x : exact;", "priority=1: 1 : drop();"),
+    rule(tmp_path, with_entries("h.x : ternary;", "priority=1: 1 : drop();", const=False),
+         with_entries("h.x : exact;", "priority=1: 1 : drop();", const=False),
          at="1: 1", message="table t: exact keys do not take priorities")
 
 
 def test_priorities_are_non_negative_constants(tmp_path):
-    rule(tmp_path, with_entries("h.x : ternary;", "priority=0: 1 : drop();"),
-         with_entries("h.x : ternary;", "priority=-1: 1 : drop();"),
+    rule(tmp_path, with_entries("h.x : ternary;", "priority=0: 1 : drop();", const=False),
+         with_entries("h.x : ternary;", "priority=-1: 1 : drop();", const=False),
          at="-1", message="an entry priority must be a non-negative constant")
-    rule(tmp_path, with_entries("h.x : ternary;", "priority=7: 1 : drop();"),
-         with_entries("h.x : ternary;", "priority=h.x: 1 : drop();"),
+    rule(tmp_path, with_entries("h.x : ternary;", "priority=7: 1 : drop();", const=False),
+         with_entries("h.x : ternary;", "priority=h.x: 1 : drop();", const=False),
          at="x: 1", message="an entry priority must be a non-negative constant")
+
+
+def test_const_entries_take_no_priorities(tmp_path):
+    rule(tmp_path, with_entries("h.x : ternary;", "priority=1: 1 : drop();", const=False),
+         with_entries("h.x : ternary;", "priority=1: 1 : drop();"),
+         at="1: 1", message="table t: const entries cannot have priorities")
+
+
+def test_entries_without_a_priority_count_on_from_the_one_before(tmp_path):
+    # p4c's rule: priority_delta from the entry before, towards the losing end; none written: the
+    # first entry wins (the largest priority, or the smallest with largest_priority_wins = false).
+    rows = "priority=10: 1 : drop(); 2 : drop(); priority=4: 3 : drop(); 4 : drop();"
+    for props, expected in (("", [10, 9, 4, 3]), ("priority_delta = 2;", [10, 8, 4, 2]),
+                            ("largest_priority_wins = false; priority_delta = 3;", [10, 13, 4, 7])):
+        c = accept(tmp_path, table(f"table t {{ key = {{ h.x : ternary; }} actions = {{ drop; }} {props} "
+                                   f"entries = {{ {rows} }} }}"), arch="v1model")
+        assert [e.priority.value for e in entries(c)] == expected, props
+    for props, expected in (("", [3, 2, 1]), ("largest_priority_wins = false; priority_delta = 5;", [1, 6, 11])):
+        c = accept(tmp_path, table(f"table t {{ key = {{ h.x : ternary; }} actions = {{ drop; }} {props} "
+                                   f"entries = {{ 1 : drop(); 2 : drop(); 3 : drop(); }} }}"), arch="v1model")
+        assert [e.priority.value for e in entries(c)] == expected, props
 
 
 def test_entry_values_fit_the_key(tmp_path):

@@ -4,8 +4,8 @@
  * `routes` (lpm) lists its prefixes shortest first: the longest that matches
  * wins all the same.  `pairs` (two exact fields) misses into a default the
  * control plane may replace.  `signed_t` matches an int<8>.  `ranked`
- * (range and optional) has P4_16 priorities: the larger wins, whatever the
- * order.  `fixed` and `settable` have no key: their default actions run,
+ * (range and optional) has BMv2's @priority annotations: the smaller wins,
+ * whatever the order (const entries take no P4_16 `priority=`).  `fixed` and `settable` have no key: their default actions run,
  * the second one replaceable.  `flags` records hit, miss and action_run.
  */
 
@@ -99,9 +99,9 @@ control ConstIngress(inout headers_t hdr, inout metadata_t meta,
         key = { hdr.f.r : range; hdr.f.a : optional; }
         actions = { mark4; NoAction; }
         const entries = {
-            priority = 1 : (0x0000 .. 0x00ff, _) : mark4(0x10);
-            priority = 5 : (0x0080 .. 0x0100, 1) : mark4(0x11);
-            priority = 3 : (_, 2) : mark4(0x12);
+            @priority(5) (0x0000 .. 0x00ff, _) : mark4(0x10);
+            @priority(1) (0x0080 .. 0x0100, 1) : mark4(0x11);
+            @priority(3) (_, 2) : mark4(0x12);
         }
         default_action = NoAction();
     }

@@ -21,7 +21,7 @@ TABLES = """
         const entries = {
             (1, 2 &&& 3) : other(-1);
             (2, _) : set(4, 5);
-            priority = 9: (3, 0 &&& 0) : set(6, 7);
+            @priority(7) (3, 0 &&& 0) : set(6, 7);
         }
     }
     table second { key = { hdr.h.b : lpm; } actions = { other; } }
@@ -58,9 +58,19 @@ def test_default_action_data_size_and_const_entries(tmp_path: Path):
     first = result.table_layouts["first"]
     assert (first.default_action, first.default_data, first.size) == (1, (1, 0x02, 0x03), 16)
     assert result.table_layouts["second"].size == 1024  # simple_switch's default
-    # The earlier entry wins without a priority; `priority = N`: the larger N wins (smaller CLI priority).
-    assert first.entries == ("Ing.other 1 2&&&3 => -1 1", "Ing.set 2 0&&&0 => 4 5 2",
-                             f"Ing.set 3 0&&&0 => 6 7 {(1 << 24) - 1 - 9}")
+    # The earlier entry wins without a priority; BMv2's `@priority(N)`: the CLI priority N.
+    assert first.entries == ("Ing.other 1 2&&&3 => -1 1", "Ing.set 2 0&&&0 => 4 5 2", "Ing.set 3 0&&&0 => 6 7 7")
+
+
+def test_entries_rank_by_their_p4_priorities(tmp_path: Path):
+    # The front end gives every entry its priority (priority_delta); the larger wins (the smaller
+    # CLI priority), the smaller with largest_priority_wins = false.
+    rows = "priority=10: 1 &&& 1 : other(1); 2 : other(2);"
+    for props, cli in (("", [(1 << 24) - 1 - 10, (1 << 24) - 1 - 9]), ("largest_priority_wins = false;", [10, 11])):
+        result, _ = layouts(tmp_path, "action other(int<8> s) { hdr.h.s = s; }\n"
+                                      f"table t {{ key = {{ hdr.h.a : ternary; }} actions = {{ other; }} {props} "
+                                      f"entries = {{ {rows} }} }}", "t.apply();")
+        assert [int(e.rsplit(" ", 1)[1]) for e in result.table_layouts["t"].entries] == cli, props
 
 
 def test_const_entries_compiled_to_code_in_the_order_they_win(tmp_path: Path):
@@ -79,7 +89,7 @@ def test_const_entries_compiled_to_code_in_the_order_they_win(tmp_path: Path):
     first, third = result.table_layouts["first"], result.table_layouts["third"]
     assert first.structure == third.structure == "code"
     # As the runtime ranks them: by simple_switch priority, the smaller first (the entries
-    # without one by position, the one with `priority = 9` after them), then in program order.
+    # without one by position, the one with `@priority(7)` after them), then in program order.
     assert [(e.action, e.data) for e in first.code_entries] == \
         [("other", (0xff, 0, 0)), ("set", (4, 0, 5)), ("set", (6, 0, 7))]
     assert [[(m.value, m.mask) for m in e.matches] for e in first.code_entries] == \

@@ -54,7 +54,8 @@ from p4odp.transpiler.passes.unique_names import NameTable
 __all__ = ["TableLayout", "KeyField", "TableAction", "ActionLayout", "DataField", "TableLayouts", "FieldMatch",
            "CodeEntry", "ProfileLayout", "HONOURED_PROPERTIES", "MATCH_KINDS", "INDIRECT_DATA_BYTES"]
 
-HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries", "counters", "meters", "implementation")
+HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries", "counters", "meters", "implementation",
+                       "largest_priority_wins", "priority_delta")
 MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional")
 _PRIORITIZED = ("ternary", "range", "optional")
 _MAX_PRIORITY = (1 << 24) - 1
@@ -215,12 +216,15 @@ class _Builder:
                 actions.append(self.table_action(ir.ActionRef(table.loc, "NoAction", is_global=True)))
                 default_id = actions[-1].id
         name = table.control_name or table.name
-        entries = tuple(self.entry_command(e, i, keys) for i, e in enumerate(props["entries"].value)) \
+        largest_wins = self.const_int(props["largest_priority_wins"].value) != 0 \
+            if "largest_priority_wins" in props else True
+        entries = tuple(self.entry_command(e, i, keys, largest_wins) for i, e in enumerate(props["entries"].value)) \
             if "entries" in props else ()
         data_bytes = max((sum((f.width + 7) // 8 for f in self.actions[a.action].data) for a in actions), default=0)
         size = table_size(table, self.constants) or DEFAULT_SIZE  # `size = 0` too, as the runtime always did
         structure = self.ctx.result.table_structures.get(name, "auto")
-        code_entries = self.code_entries(props["entries"].value, keys, data_bytes) if structure == "code" else ()
+        code_entries = self.code_entries(props["entries"].value, keys, data_bytes, largest_wins) \
+            if structure == "code" else ()
         direct_counter = self.direct_instance(props["counters"], "direct_counter") if "counters" in props else ""
         direct_meter = self.direct_instance(props["meters"], "direct_meter") if "meters" in props else ""
         profile = ""
@@ -302,7 +306,7 @@ class _Builder:
     # ------------------------------------------------------------------
     # Const entries
 
-    def code_entries(self, entries: tuple, keys: list, data_bytes: int) -> tuple:
+    def code_entries(self, entries: tuple, keys: list, data_bytes: int, largest_wins: bool) -> tuple:
         """The entries as the generated C tries them: by priority, then in program order where
         priorities count; longest prefix first in lpm tables; an entry with the match of an earlier
         one left out (the runtime refuses it when it adds the entries)."""
@@ -316,7 +320,7 @@ class _Builder:
                 value = (self.const_int(arg.value) or 0) % (1 << field.width)
                 data[field.byte_offset:field.byte_offset + nbytes] = value.to_bytes(nbytes, "big")
             if any(k.match_kind in _PRIORITIZED for k in keys):
-                rank = (self.entry_priority(entry, position), position)
+                rank = (self.entry_priority(entry, position, largest_wins), position)
             else:  # lpm: the longest prefix wins; exact: one entry matches at most
                 rank = (-sum(bin(m.mask).count("1") for m, k in zip(matches, keys) if k.match_kind == "lpm"),
                         position)
@@ -359,22 +363,25 @@ class _Builder:
             return FieldMatch(0, 0, value, value)
         return FieldMatch(value & mask, mask, 0, top)
 
-    def entry_priority(self, entry: ir.Entry, position: int) -> int:
+    def entry_priority(self, entry: ir.Entry, position: int, largest_wins: bool) -> int:
         """simple_switch_CLI's priority of an entry (the smaller wins).
 
-        `priority = N` (P4_16): the larger N wins.  `@priority(N)` (BMv2's
-        annotation): the smaller N wins.  No priority: the earlier entry wins.
+        `priority = N` (P4_16; the front end gives every entry of a table with
+        one its priority): the larger N wins, the smaller with
+        `largest_priority_wins = false`.  `@priority(N)` (BMv2's annotation):
+        the smaller N wins.  No priority: the earlier entry wins.
         """
         annotated = next((a for a in entry.annotations if a.name == "priority" and a.items), None)
         if entry.priority is not None:
-            priority = _MAX_PRIORITY - (self.const_int(entry.priority) or 0)
+            written = self.const_int(entry.priority) or 0
+            priority = _MAX_PRIORITY - written if largest_wins else written
         elif annotated is not None:
             priority = self.const_int(annotated.items[0]) or 0
         else:
             priority = position + 1
         return max(priority, 0)
 
-    def entry_command(self, entry: ir.Entry, position: int, keys: list) -> str:
+    def entry_command(self, entry: ir.Entry, position: int, keys: list, largest_wins: bool) -> str:
         """A const entry, written as `table_add` arguments (simple_switch_CLI: the smaller priority wins)."""
         parts = [self.entry_key(element, key) for element, key in zip(self.elements(entry, keys), keys)]
         action = self.names.get(entry.action.name, entry.action.is_global)
@@ -382,7 +389,7 @@ class _Builder:
         text = f"{action.control_name or action.name} {' '.join(parts)} => {' '.join(action_args)}"
         if not any(k.match_kind in _PRIORITIZED for k in keys):
             return text
-        return f"{text} {self.entry_priority(entry, position)}"
+        return f"{text} {self.entry_priority(entry, position, largest_wins)}"
 
     def entry_key(self, element: ir.Expression, key: KeyField) -> str:
         if isinstance(element, (ir.DefaultExpression, ir.DontCare)):
