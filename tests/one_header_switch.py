@@ -13,11 +13,14 @@ from p4odp.stf.pcap import write_pcap
 __all__ = ["one_header_program", "compile_program", "build_switch", "run_on_frames"]
 
 
-def one_header_program(fields: str, ingress: str, egress: str = "", ingress_locals: str = "") -> str:
-    """The program's source: header h_t with `fields`; `ingress_locals` declared in Ing."""
+def one_header_program(fields: str, ingress: str, egress: str = "", ingress_locals: str = "",
+                       globals: str = "") -> str:
+    """The program's source: header h_t with `fields`; `ingress_locals` declared in Ing, `globals`
+    before the header."""
     return f"""\
 #include <core.p4>
 #include <v1model.p4>
+{globals}
 header h_t {{ {fields} }}
 struct headers_t {{ h_t h; }}
 struct meta_t {{ }}

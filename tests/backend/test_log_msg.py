@@ -47,3 +47,21 @@ def test_a_message_that_does_not_fit_its_values_is_a_positioned_error(tmp_path: 
     build = _compile(tmp_path, call)
     assert build.returncode != 0 and why in build.stderr and "log.p4:" in build.stderr, build.stderr
     assert "Traceback" not in build.stderr
+
+
+WHOLE_VALUES = one_header_program("bit<8> a; bit<16> b;", """\
+        sm.egress_spec = 1;
+        color_t c = hdr.h.a == 7 ? color_t.BLUE : color_t.RED;
+        pair_t p = { hdr.h.a, true };
+        log_msg("h={} c={} p={} e={}", { hdr.h, c, p, error.PacketTooShort });""",
+                                  globals="enum color_t { RED, GREEN, BLUE }\nstruct pair_t { bit<8> x; bool y; }")
+
+
+def test_headers_structs_enums_and_errors_print_as_bmv2_prints_them(tmp_path: Path):
+    # A header or struct as (name:value,...); an enum without a representation and an error as the
+    # number p4c gives them, their place in their declaration (core.p4's errors first).
+    build = compile_program(tmp_path, WHOLE_VALUES, "values.p4")
+    assert build.returncode == 0, build.stderr
+    run = run_on_frames(tmp_path / "out" / "switch", tmp_path, [bytes([7, 0x01, 0x02])], "--log-msg")
+    assert run.returncode == 0, run.stderr
+    assert "h=(a:7,b:258) c=2 p=(x:7,y:1) e=1" in run.stderr.splitlines()

@@ -91,13 +91,29 @@ def _log_msg(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
         raise Unsupported(call.loc, f"log_msg with {len(pieces) - 1} {{}} in its message for {len(values)} value(s)")
     fmt, c_values = c_string(pieces[0].replace("%", "%%")), []
     for value, piece in zip(values, pieces[1:]):
-        bits = t.bit_width(value.type)
-        if bits is None or bits > 64:
-            raise Unsupported(value.loc, f"log_msg of a value of type {value.type}")
-        signed = isinstance(value.type, t.Bits) and value.type.signed
-        fmt += f' "%" {"PRId64" if signed else "PRIu64"} ' + c_string(piece.replace("%", "%%"))
-        c_values.append(f"({'int64_t' if signed else 'uint64_t'})({ctx.value(value)})")
+        fmt += _log_value(ctx, value, c_values) + " " + c_string(piece.replace("%", "%%"))
     ctx.emit(f"p4odp_log_msg(pc, {fmt}{''.join(', ' + v for v in c_values)});")
+
+
+def _log_value(ctx: FunctionContext, value: ir.Expression, c_values: list) -> str:
+    """The printf format of one log_msg value, its C values appended to c_values: a number in
+    decimal; a header or struct as BMv2 prints it, `(name:value,...)` (an invalid header's fields
+    0, as BMv2's); an enum without a representation or an error as the number BMv2 prints, p4c's:
+    the member's place in its declaration, from 0."""
+    typ = value.type
+    if isinstance(typ, t.StructLike):
+        parts = []
+        for f in typ.fields:
+            member = ir.Member(value.loc, value, f.name, type=f.type)
+            parts.append(f'"{f.name}:" ' + _log_value(ctx, member, c_values))
+        return '"(" ' + ' "," '.join(parts) + ' ")"'
+    numbered = isinstance(typ, t.ErrorT) or isinstance(typ, t.EnumT) and typ.underlying is None
+    bits = 32 if numbered else t.bit_width(typ)
+    if bits is None or bits > 64:
+        raise Unsupported(value.loc, f"log_msg of a value of type {typ}")
+    signed = isinstance(typ, t.Bits) and typ.signed
+    c_values.append(f"({'int64_t' if signed else 'uint64_t'})({ctx.value(value)})")
+    return f'"%" {"PRId64" if signed else "PRIu64"}'
 
 
 def _message_pieces(message: ir.StringLiteral) -> list:
