@@ -145,3 +145,6 @@ class CProgram:
     copies: tuple = ()  # those of "clone", "recirculate", "resubmit" the program asks for, sorted
     profiles: list[CProfile] = field(default_factory=list)  # the action profiles and selectors, by index
     extern_code: list[str] = field(default_factory=list)  # the C of the externs it uses (Extern.c_code)
+    # The calculations by a custom CRC (crc16_custom, crc32_custom) whose parameters the control plane
+    # sets, by index: (name, width).
+    crcs: list[tuple] = field(default_factory=list)

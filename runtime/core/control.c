@@ -23,6 +23,8 @@
  *   meter_get_rates METER INDEX  (rates in units per microsecond, bursts in units; a direct
  *     meter's INDEX is an entry handle of its table)
  *   pvs_add VALUE_SET VALUE / pvs_remove VALUE_SET VALUE / pvs_clear VALUE_SET
+ *   set_crc16_parameters CALC POLYNOMIAL INIT FINAL_XOR REFLECT_DATA REFLECT_REMAINDER (and
+ *     set_crc32_parameters): a custom CRC's, as p4c names the calculation ("calc", "calc_0", ...)
  *
  * Keys: exact `V`, lpm `V/LEN`, ternary `V&&&MASK`, range `LOW->HIGH`,
  * optional `V` or `V&&&MASK`.  Values: decimal, 0x hex, 0b binary, MAC
@@ -1483,6 +1485,47 @@ static int parse_session(struct command *c, int n_args, const char *usage, uint3
 	return 0;
 }
 
+/* simple_switch_CLI's reading of a flag: true/True/false/False or a number. */
+static int parse_flag(struct command *c, const char *text, bool *out)
+{
+	uint32_t v;
+
+	if (!strcmp(text, "true") || !strcmp(text, "True") || !strcmp(text, "false") || !strcmp(text, "False")) {
+		*out = text[0] == 't' || text[0] == 'T';
+		return 0;
+	}
+	if (parse_uint(c, text, &v))
+		return fail(c, "'%s' is not a flag (true or false)", text);
+	*out = v != 0;
+	return 0;
+}
+
+static int cmd_set_crc_parameters(struct p4odp_switch *sw, struct command *c, uint32_t width)
+{
+	const struct p4odp_program *prog = sw->program;
+	uint32_t values[3], calc;
+	struct p4odp_crc_params params;
+
+	if (c->n != 7)
+		return fail(c, "usage: set_crc%u_parameters CALC POLYNOMIAL INIT FINAL_XOR REFLECT_DATA REFLECT_REMAINDER",
+			    width);
+	for (calc = 0; calc < prog->n_crcs && strcmp(prog->crcs[calc].name, c->tokens[1]); calc++)
+		;
+	if (calc == prog->n_crcs || prog->crcs[calc].width != width)
+		return fail(c, "no crc%u_custom calculation %s in the program", width, c->tokens[1]);
+	for (int i = 0; i < 3; i++) {
+		if (parse_uint(c, c->tokens[2 + i], &values[i]))
+			return -1;
+		if (width == 16 && values[i] > 0xffff)
+			return fail(c, "'%s' does not fit in 16 bits", c->tokens[2 + i]);
+	}
+	params = (struct p4odp_crc_params){ values[0], values[1], values[2] };
+	if (parse_flag(c, c->tokens[5], &params.data_reflected) ||
+	    parse_flag(c, c->tokens[6], &params.remainder_reflected))
+		return -1;
+	return p4odp_crc_set(sw, calc, &params) ? fail(c, "out of memory") : 0;
+}
+
 /* A session's word (switch.h) is stored whole: a worker cloning meanwhile
  * reads the old session or the new one. */
 static int cmd_mirroring_add(struct p4odp_switch *sw, struct command *c, bool to_group)
@@ -1633,5 +1676,9 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_mirroring_delete(sw, &c);
 	if (!strcmp(cmd, "mirroring_get"))
 		return cmd_mirroring_get(sw, &c, out);
+	if (!strcmp(cmd, "set_crc16_parameters"))
+		return cmd_set_crc_parameters(sw, &c, 16);
+	if (!strcmp(cmd, "set_crc32_parameters"))
+		return cmd_set_crc_parameters(sw, &c, 32);
 	return fail(&c, "unknown command '%s'", cmd);
 }

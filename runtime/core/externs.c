@@ -12,9 +12,15 @@
 /* A hash being computed over its input's bytes, given in parts. */
 struct hash_state {
 	enum p4odp_hash_algorithm algo;
+	const struct p4odp_crc_params *crc;	/* a custom CRC's */
 	uint64_t value;
 	uint32_t bytes;	/* of input so far */
 };
+
+/* BMv2's parameters of crc16_custom and crc32_custom until they are set:
+ * those of its crc16 and crc32. */
+static const struct p4odp_crc_params crc16_params = { 0x8005, 0, 0, true, true };
+static const struct p4odp_crc_params crc32_params = { 0x04c11db7, 0xffffffffu, 0xffffffffu, true, true };
 
 static uint32_t reflect(uint32_t v, unsigned bits)
 {
@@ -25,11 +31,17 @@ static uint32_t reflect(uint32_t v, unsigned bits)
 	return r;
 }
 
-static void hash_init(struct hash_state *h, enum p4odp_hash_algorithm algo)
+/* `crc`: a custom CRC's parameters, NULL for the defaults. */
+static void hash_init(struct hash_state *h, enum p4odp_hash_algorithm algo, const struct p4odp_crc_params *crc)
 {
-	bool crc32 = algo == P4ODP_HASH_CRC32 || algo == P4ODP_HASH_CRC32_CUSTOM;
+	if (!crc)
+		crc = algo == P4ODP_HASH_CRC32_CUSTOM ? &crc32_params : &crc16_params;
+	*h = (struct hash_state){ algo, crc, algo == P4ODP_HASH_CRC32 ? 0xffffffffu : crc->initial_remainder, 0 };
+}
 
-	*h = (struct hash_state){ algo, crc32 ? 0xffffffffu : 0, 0 };
+static unsigned crc_width(enum p4odp_hash_algorithm algo)
+{
+	return algo == P4ODP_HASH_CRC32_CUSTOM ? 32 : 16;
 }
 
 /* The next `len` bytes of the input. */
@@ -38,8 +50,19 @@ static void hash_update(struct hash_state *h, const uint8_t *buf, uint32_t len)
 	uint64_t v = h->value;
 
 	switch (h->algo) {
+	case P4ODP_HASH_CRC16_CUSTOM:	/* BMv2's crc_custom: most significant bit first */
+	case P4ODP_HASH_CRC32_CUSTOM: {
+		unsigned width = crc_width(h->algo);
+		uint64_t top = UINT64_C(1) << (width - 1), mask = (top << 1) - 1;
+
+		for (uint32_t i = 0; i < len; i++) {
+			v ^= (uint64_t)(h->crc->data_reflected ? reflect(buf[i], 8) : buf[i]) << (width - 8);
+			for (int b = 0; b < 8; b++)
+				v = (v & top ? v << 1 ^ h->crc->polynomial : v << 1) & mask;
+		}
+		break;
+	}
 	case P4ODP_HASH_CRC16:	/* CRC-16/ARC: poly 0x8005, reflected, init 0 (BMv2's crc16) */
-	case P4ODP_HASH_CRC16_CUSTOM:
 		for (uint32_t i = 0; i < len; i++) {
 			v ^= buf[i];
 			for (int b = 0; b < 8; b++)
@@ -47,7 +70,6 @@ static void hash_update(struct hash_state *h, const uint8_t *buf, uint32_t len)
 		}
 		break;
 	case P4ODP_HASH_CRC32:	/* CRC-32 (IEEE 802.3): poly 0x04C11DB7, reflected, init and xorout all ones */
-	case P4ODP_HASH_CRC32_CUSTOM:
 		for (uint32_t i = 0; i < len; i++) {
 			v ^= buf[i];
 			for (int b = 0; b < 8; b++)
@@ -80,11 +102,16 @@ static uint64_t hash_final(const struct hash_state *h)
 {
 	switch (h->algo) {
 	case P4ODP_HASH_CRC16:
-	case P4ODP_HASH_CRC16_CUSTOM:
 		return h->value & 0xffff;
 	case P4ODP_HASH_CRC32:
-	case P4ODP_HASH_CRC32_CUSTOM:
 		return (h->value ^ 0xffffffffu) & 0xffffffffu;
+	case P4ODP_HASH_CRC16_CUSTOM:
+	case P4ODP_HASH_CRC32_CUSTOM: {
+		unsigned width = crc_width(h->algo);
+		uint64_t v = h->crc->remainder_reflected ? reflect((uint32_t)h->value, width) : h->value;
+
+		return (v ^ h->crc->final_xor_value) & ((UINT64_C(1) << width) - 1);
+	}
 	case P4ODP_HASH_CSUM16:
 		return p4odp_csum16_finish((uint32_t)h->value);
 	default:
@@ -92,15 +119,68 @@ static uint64_t hash_final(const struct hash_state *h)
 	}
 }
 
-uint64_t p4odp_hash_parts(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len, const uint8_t *more,
-			  uint32_t more_len)
+static uint64_t hash_parts(enum p4odp_hash_algorithm algo, const struct p4odp_crc_params *crc, const uint8_t *buf,
+			   uint32_t len, const uint8_t *more, uint32_t more_len)
 {
 	struct hash_state h;
 
-	hash_init(&h, algo);
+	hash_init(&h, algo, crc);
 	hash_update(&h, buf, len);
 	hash_update(&h, more, more_len);
 	return hash_final(&h);
+}
+
+uint64_t p4odp_hash_parts(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len, const uint8_t *more,
+			  uint32_t more_len)
+{
+	return hash_parts(algo, NULL, buf, len, more, more_len);
+}
+
+uint64_t p4odp_hash_custom(struct p4odp_pctx *pc, uint32_t calc, const uint8_t *buf, uint32_t len,
+			   const uint8_t *more, uint32_t more_len)
+{
+	const struct p4odp_crc_params *crc = atomic_load_explicit(&pc->sw->crcs[calc], memory_order_acquire);
+
+	return hash_parts(pc->sw->program->crcs[calc].width == 32 ? P4ODP_HASH_CRC32_CUSTOM : P4ODP_HASH_CRC16_CUSTOM,
+			  crc, buf, len, more, more_len);
+}
+
+int p4odp_crcs_init(struct p4odp_switch *sw)
+{
+	const struct p4odp_program *prog = sw->program;
+
+	sw->crcs = calloc(prog->n_crcs ? prog->n_crcs : 1, sizeof *sw->crcs);
+	if (!sw->crcs)
+		return -1;
+	for (uint32_t i = 0; i < prog->n_crcs; i++) {
+		struct p4odp_crc_params *p = malloc(sizeof *p);
+
+		if (!p)
+			return -1;
+		*p = prog->crcs[i].width == 32 ? crc32_params : crc16_params;
+		atomic_init(&sw->crcs[i], p);
+	}
+	return 0;
+}
+
+void p4odp_crcs_destroy(struct p4odp_switch *sw)
+{
+	for (uint32_t i = 0; sw->crcs && i < sw->program->n_crcs; i++)
+		free(atomic_load(&sw->crcs[i]));
+	free(sw->crcs);
+}
+
+int p4odp_crc_set(struct p4odp_switch *sw, uint32_t calc, const struct p4odp_crc_params *params)
+{
+	struct p4odp_crc_params *p = malloc(sizeof *p);
+
+	if (!p)
+		return -1;
+	*p = *params;
+	p = atomic_exchange_explicit(&sw->crcs[calc], p, memory_order_acq_rel);
+	p4odp_rcu_synchronize(sw->rcu);
+	free(p);
+	return 0;
 }
 
 uint64_t p4odp_hash(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len)

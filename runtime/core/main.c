@@ -552,7 +552,7 @@ int main(int argc, char **argv)
 	sw->state = calloc(1, sw->program->state_size ? sw->program->state_size : 1);
 	sw->started_ns = odp_time_global_ns();
 	sw->workers = aligned_alloc(ODP_CACHE_LINE_SIZE, n_workers * sizeof *sw->workers);
-	if (!sw->state || !sw->workers || p4odp_tables_init(sw)) {
+	if (!sw->state || !sw->workers || p4odp_tables_init(sw) || p4odp_crcs_init(sw)) {
 		status = 1;
 		goto out;
 	}
@@ -594,6 +594,7 @@ out:
 	for (uint32_t k = 0; k < sw->n_workers; k++)
 		p4odp_worker_term(&sw->workers[k]);
 	free(sw->workers);
+	p4odp_crcs_destroy(sw);
 	p4odp_tables_destroy(sw);
 	free(sw->state);
 	odp_pool_destroy(sw->pool);

@@ -87,6 +87,7 @@ struct p4odp_switch {
 	struct p4odp_runtime_table *tables;
 	struct p4odp_runtime_profile *profiles;
 	struct p4odp_rcu *rcu;	/* the tables' readers are the workers */
+	_Atomic(struct p4odp_crc_params *) *crcs;	/* by calculation (p4odp_program.crcs) */
 	void *state;		/* the program's extern state shared by the workers (registers) */
 	struct p4odp_worker *workers;
 	uint32_t n_workers;
@@ -188,6 +189,13 @@ void p4odp_print_counters(const struct p4odp_switch *sw, const struct p4odp_work
 /* Tables (tables.c). */
 int p4odp_tables_init(struct p4odp_switch *sw);
 void p4odp_tables_destroy(struct p4odp_switch *sw);
+
+/* The parameters of the program's custom CRCs (externs.c): those of crc16
+ * and crc32 at first; a change waits for the workers to let go of the old
+ * ones. */
+int p4odp_crcs_init(struct p4odp_switch *sw);
+void p4odp_crcs_destroy(struct p4odp_switch *sw);
+int p4odp_crc_set(struct p4odp_switch *sw, uint32_t calc, const struct p4odp_crc_params *params);
 
 /* The control plane (control.c): run one simple_switch_CLI command.
  * Returns 0, or -1 after writing a message to `err` (nothing was changed). */

@@ -111,6 +111,24 @@ enum p4odp_hash_algorithm {
 	P4ODP_HASH_XOR16,
 };
 
+/* The parameters of a custom CRC (crc16_custom, crc32_custom), as BMv2's
+ * set_crc16_parameters and set_crc32_parameters give them; until then
+ * those of crc16 and crc32. */
+struct p4odp_crc_params {
+	uint32_t polynomial;
+	uint32_t initial_remainder;
+	uint32_t final_xor_value;
+	bool data_reflected;
+	bool remainder_reflected;
+};
+
+/* A calculation of the program by a custom CRC (a hash() call or a
+ * checksum), named as p4c names it for BMv2 ("calc", "calc_0", ...). */
+struct p4odp_crc_info {
+	const char *name;
+	uint32_t width;	/* 16 or 32 */
+};
+
 /* What ingress or egress asks of the traffic manager for its packet.  The
  * last call of v1model's clone, resubmit or recirculate counts: clone_session
  * is 1 + the mirror session (0: no clone); resubmit and recirculate are 1 +
@@ -325,6 +343,8 @@ struct p4odp_program {
 	const struct p4odp_profile_info *profiles;
 	uint32_t n_value_sets;
 	const struct p4odp_value_set_info *value_sets;
+	uint32_t n_crcs;
+	const struct p4odp_crc_info *crcs;
 	size_t state_size;	/* bytes of shared extern state the runtime allocates, zeroed */
 	size_t worker_state_size;	/* bytes of extern state per worker, zeroed */
 	/* The two halves of the pipeline (see the top of this file); `again` is
@@ -498,6 +518,11 @@ void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason);
  * which is p4odp_random), and random(): a number in [lo, hi] from the
  * worker's own generator. */
 uint64_t p4odp_hash(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len);
+/* The custom CRC of calculation `calc` (p4odp_program.crcs) over `len` bytes
+ * at `buf` followed by `more_len` at `more`, with the parameters the control
+ * plane set last. */
+uint64_t p4odp_hash_custom(struct p4odp_pctx *pc, uint32_t calc, const uint8_t *buf, uint32_t len,
+			   const uint8_t *more, uint32_t more_len);
 /* The same over `len` bytes at `buf` followed by `more_len` at `more` (a packet's payload). */
 uint64_t p4odp_hash_parts(enum p4odp_hash_algorithm algo, const uint8_t *buf, uint32_t len, const uint8_t *more,
 			  uint32_t more_len);

@@ -151,12 +151,25 @@ def _hash(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
         raise Unsupported(call.loc, "hash algorithms that are not constants")
     buf = ctx.temp("hb")
     size = _pack_bits(ctx, buf, data, call)
-    hashed = "p4odp_random(pc, 0, UINT32_MAX)" if algo.member == "random" else \
-        f"p4_hash(P4ODP_HASH_{algo.member.upper()}, {buf}, {size})"
+    hashed = "p4odp_random(pc, 0, UINT32_MAX)" if algo.member == "random" else _hashed(ctx, algo, buf, size, False)
     limit_c, base_c = ctx.value(limit), ctx.value(base)
     target = ctx.lvalue(result)
     value = f"(({limit_c}) ? (uint64_t)({base_c}) + {hashed} % (uint64_t)({limit_c}) : (uint64_t)({base_c}))"
     ctx.emit(f"{target.c} = {ctx.wrap(value, target.type)};")
+
+
+_CUSTOM_CRCS = {"crc16_custom": 16, "crc32_custom": 32}
+
+
+def _hashed(ctx: FunctionContext, algo: ir.Member, buf: str, size: int, with_payload: bool) -> str:
+    """The C of hash algorithm `algo` over `size` bytes at `buf` (then the payload): a custom CRC is
+    a calculation of its own, whose parameters the control plane sets (Generator.crc_calculation)."""
+    if algo.member in _CUSTOM_CRCS:
+        calc = ctx.gen.crc_calculation(_CUSTOM_CRCS[algo.member])
+        return f"p4_hash_custom(pc, {calc}, {buf}, {size}, {'true' if with_payload else 'false'})"
+    algorithm = f"P4ODP_HASH_{algo.member.upper()}"
+    return f"p4_hash_with_payload(pc, {algorithm}, {buf}, {size})" if with_payload else \
+        f"p4_hash({algorithm}, {buf}, {size})"
 
 
 def _data_elements(data: ir.Expression) -> list:
@@ -213,9 +226,7 @@ def _checksum(name: str):
         else:
             buf = ctx.temp("ck")
             size = _pack_bits(ctx, buf, data, call)
-            algorithm = f"P4ODP_HASH_{algo.member.upper()}"
-            value = f"p4_hash_with_payload(pc, {algorithm}, {buf}, {size})" if with_payload else \
-                f"p4_hash({algorithm}, {buf}, {size})"
+            value = _hashed(ctx, algo, buf, size, with_payload)
         target = ctx.lvalue(field_expr)
         width = t.bit_width(field_expr.type)
         if not isinstance(field_expr.type, t.Bits) or not width or width > 64:

@@ -51,6 +51,7 @@ class Generator:
         self.registers: list[CRegister] = []
         self.meters: list[CMeter] = []
         self.value_sets: list[CValueSet] = []
+        self.crcs: list[tuple] = []  # (name, width) of each custom-CRC calculation (crc_calculation)
         self.errors: list[str] = []
         self.tmp = itertools.count()
         # csum16_sum's runs of packet bytes, by their index in pc->csum_runs (checksums.py).
@@ -109,7 +110,7 @@ class Generator:
                         self.meters, self.value_sets, self.field_lists if len(self.field_lists) > 1 else [],
                         tuple(sorted(self.copies)),
                         [c_profile(p) for p in sorted(self.action_profiles.values(), key=lambda p: p.index)],
-                        self.extern_code)
+                        self.extern_code, self.crcs)
 
     def header_state_functions(self, typ: t.Type, c_type: str) -> dict:
         """`p4_headers_reset` and `p4_headers_clear_invalid` (header_state.py); their names by role."""
@@ -278,6 +279,17 @@ class Generator:
                     yield from annotated(field_type, member)
 
         return self.field_list(tuple(annotated(self.state_types.get("meta"), "meta")))
+
+    def crc_calculation(self, width: int) -> int:
+        """The index of a new calculation by a custom CRC of `width` bits (a hash() call or a checksum),
+        named as p4c's BMv2 back end names its calculations, for set_crc16_parameters and
+        set_crc32_parameters: "calc", then "calc_0", "calc_1", ..., past the program's own names."""
+        blocks = [d for d in self.program.declarations if isinstance(d, (ir.Control, ir.Parser))]
+        taken = {getattr(d, "name", None) for d in [*self.program.declarations, *(d for b in blocks for d in b.locals)]}
+        names = ("calc" if i < 0 else f"calc_{i}" for i in itertools.count(-1))
+        used = {name for name, _ in self.crcs}
+        self.crcs.append((next(n for n in names if n not in taken and n not in used), width))
+        return len(self.crcs) - 1
 
     def error_code(self, name: str) -> int:
         return self.errors.index(name)
