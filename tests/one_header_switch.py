@@ -17,11 +17,11 @@ def one_header_program(fields: str, ingress: str, egress: str = "", ingress_loca
                        globals: str = "") -> str:
     """The program's source: header h_t with `fields`; `ingress_locals` declared in Ing, `globals`
     before the header."""
+    declarations = f"{globals}\n" if globals else ""  # no line of its own otherwise: positions stay
     return f"""\
 #include <core.p4>
 #include <v1model.p4>
-{globals}
-header h_t {{ {fields} }}
+{declarations}header h_t {{ {fields} }}
 struct headers_t {{ h_t h; }}
 struct meta_t {{ }}
 parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {{

@@ -520,24 +520,56 @@ static int parse_profile_handle(struct command *c, const struct p4odp_runtime_pr
 	return 0;
 }
 
-/* p4odp_table_visit_fn: one more user of what entry `e` of a table of `profile` names (nothing for
- * an entry that names an action: a default from the program). */
+/* What an entry of a table with an action profile names: a member or a group (its action id
+ * P4ODP_ACTION_MEMBER or P4ODP_ACTION_GROUP, its handle), or an action (a default from the program). */
+struct reference {
+	uint16_t action_id;
+	uint32_t handle;
+};
+
+/* What an entry of action `action_id` and action data `data` names. */
+static struct reference reference_of_data(uint16_t action_id, const uint8_t *data)
+{
+	struct reference r = { action_id, 0 };
+	memcpy(&r.handle, data, sizeof r.handle);
+	return r;
+}
+
+static struct reference reference_of(const struct p4odp_table_entry *e)
+{
+	return reference_of_data(e->action_id, e->data);
+}
+
+/* `delta` more users of what `r` names in profile `p`. */
+static void count_reference(struct p4odp_runtime_profile *p, struct reference r, int delta)
+{
+	if (r.action_id == P4ODP_ACTION_MEMBER)
+		p->member_users[r.handle] += (uint32_t)delta;
+	else if (r.action_id == P4ODP_ACTION_GROUP)
+		p->group_users[r.handle] += (uint32_t)delta;
+}
+
+/* p4odp_table_visit_fn: one more user of what entry `e` of a table of `profile` names. */
 static int add_user(void *profile, int64_t handle, const struct p4odp_match *m, const struct p4odp_table_entry *e)
 {
-	struct p4odp_runtime_profile *p = profile;
-	uint32_t named;
 	(void)handle;
 	(void)m;
-	memcpy(&named, e->data, sizeof named);
-	if (e->action_id == P4ODP_ACTION_MEMBER)
-		p->member_users[named]++;
-	else if (e->action_id == P4ODP_ACTION_GROUP)
-		p->group_users[named]++;
+	count_reference(profile, reference_of(e), 1);
+	return 0;
+}
+
+/* p4odp_table_visit_fn: what entry `e` names, into the struct reference at `out`. */
+static int get_reference(void *out, int64_t handle, const struct p4odp_match *m, const struct p4odp_table_entry *e)
+{
+	(void)handle;
+	(void)m;
+	*(struct reference *)out = reference_of(e);
 	return 0;
 }
 
 /* The users of each member and group of profile `pi` (the entries, defaults included, of its tables
- * and, for a member, the groups), counted anew once a command has changed any of them. */
+ * and, for a member, the groups), counted anew: after a table is cleared.  The other commands
+ * count their own change. */
 static void count_users(struct p4odp_switch *sw, int32_t pi)
 {
 	struct p4odp_runtime_profile *p = &sw->profiles[pi];
@@ -697,8 +729,9 @@ static int cmd_act_prof_delete_group(struct p4odp_switch *sw, struct command *c)
 	if (p->group_users[handle])
 		return fail(c, "group %u of action profile %s is in use (by %u table entries)", handle, p->info->name,
 			    p->group_users[handle]);
+	for (uint32_t i = 0; i < p->groups[handle]->n; i++)
+		p->member_users[p->groups[handle]->members[i]]--;
 	publish(sw, (void **)&p->groups[handle], NULL);
-	count_users(sw, (int32_t)(p - sw->profiles));
 	return 0;
 }
 
@@ -732,7 +765,7 @@ static int cmd_act_prof_group_member(struct p4odp_switch *sw, struct command *c,
 		group->members[at] = member;
 	memcpy(group->members + at + add, old->members + at + !add, (old->n - at - !add) * sizeof old->members[0]);
 	publish(sw, (void **)&p->groups[handle], group);
-	count_users(sw, (int32_t)(p - sw->profiles));
+	p->member_users[member] += add ? 1 : (uint32_t)-1;
 	return 0;
 }
 
@@ -784,7 +817,7 @@ static int cmd_table_indirect_add(struct p4odp_switch *sw, struct command *c, FI
 	if (parse_reference(sw, c, t, c->tokens[values], group, &action_id, data) ||
 	    add_entry(sw, c, out, ti, &m, action_id, data))
 		return -1;
-	count_users(sw, t->profile);
+	count_reference(&sw->profiles[t->profile], reference_of_data(action_id, data), 1);
 	return 0;
 }
 
@@ -800,11 +833,14 @@ static int cmd_table_indirect_modify(struct p4odp_switch *sw, struct command *c,
 	const struct p4odp_table_info *t = &sw->program->tables[ti];
 	uint8_t data[t->action_data_len + 1];
 	uint16_t action_id;
+	struct reference old = { 0 };
 	if (parse_reference(sw, c, t, c->tokens[3], group, &action_id, data))
 		return -1;
-	if (p4odp_table_modify(sw->tables[ti].table, handle, action_id, data))
+	if (p4odp_table_get(sw->tables[ti].table, handle, get_reference, &old) ||
+	    p4odp_table_modify(sw->tables[ti].table, handle, action_id, data))
 		return fail(c, "table %s has no entry with handle %lld", t->name, (long long)handle);
-	count_users(sw, t->profile);
+	count_reference(&sw->profiles[t->profile], old, -1);
+	count_reference(&sw->profiles[t->profile], reference_of_data(action_id, data), 1);
 	return 0;
 }
 
@@ -823,9 +859,11 @@ static int cmd_table_indirect_set_default(struct p4odp_switch *sw, struct comman
 	uint16_t action_id;
 	if (parse_reference(sw, c, t, c->tokens[2], group, &action_id, data))
 		return -1;
+	struct reference old = reference_of(p4odp_table_get_default(sw->tables[ti].table));
 	if (p4odp_table_set_default(sw->tables[ti].table, action_id, data))
 		return fail(c, "table %s: cannot set the default action", t->name);
-	count_users(sw, t->profile);
+	count_reference(&sw->profiles[t->profile], old, -1);
+	count_reference(&sw->profiles[t->profile], reference_of_data(action_id, data), 1);
 	return 0;
 }
 
@@ -881,14 +919,17 @@ static int cmd_table_delete(struct p4odp_switch *sw, struct command *c)
 	if (c->n != 3)
 		return fail(c, "usage: table_delete TABLE HANDLE");
 	int ti = find_table(c, sw->program, c->tokens[1]);
+	struct reference old = { 0 };
 	if (ti < 0 || parse_handle(c, c->tokens[2], &handle))
 		return -1;
-	if (p4odp_table_delete(sw->tables[ti].table, handle))
+	bool indirect = sw->program->tables[ti].profile >= 0;
+	if ((indirect && p4odp_table_get(sw->tables[ti].table, handle, get_reference, &old)) ||
+	    p4odp_table_delete(sw->tables[ti].table, handle))
 		return fail(c, "table %s has no entry with handle %lld", sw->program->tables[ti].name,
 			    (long long)handle);
 	clear_direct_state(sw, ti, (uint64_t)handle);
-	if (sw->program->tables[ti].profile >= 0)
-		count_users(sw, sw->program->tables[ti].profile);
+	if (indirect)
+		count_reference(&sw->profiles[sw->program->tables[ti].profile], old, -1);
 	return 0;
 }
 
@@ -1519,7 +1560,8 @@ static int cmd_set_crc_parameters(struct p4odp_switch *sw, struct command *c, ui
 		if (width == 16 && values[i] > 0xffff)
 			return fail(c, "'%s' does not fit in 16 bits", c->tokens[2 + i]);
 	}
-	params = (struct p4odp_crc_params){ values[0], values[1], values[2] };
+	params = (struct p4odp_crc_params){ .polynomial = values[0], .initial_remainder = values[1],
+					    .final_xor_value = values[2] };
 	if (parse_flag(c, c->tokens[5], &params.data_reflected) ||
 	    parse_flag(c, c->tokens[6], &params.remainder_reflected))
 		return -1;

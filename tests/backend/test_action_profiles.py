@@ -116,6 +116,20 @@ def test_what_entries_and_defaults_name_is_in_use_until_they_go(switch: Path, tm
     assert "commands.txt:6: error: member 2 of action profile Ing.sel is in use" in run.stderr, run.stderr
 
 
+def test_users_are_counted_through_modifies_defaults_groups_and_deletes(switch: Path, tmp_path: Path):
+    # Each command counts its own change: what a modified entry, a replaced default, a group left
+    # and a deleted group named is free; what is still named is not.
+    commands = MEMBERS + ("act_prof_create_group sel\nact_prof_add_member_to_group sel 0 0\n"
+                          "table_indirect_add t 1 => 1\ntable_indirect_modify t 0 2\nact_prof_delete_member sel 1\n"
+                          "table_indirect_set_default t 3\ntable_indirect_set_default t 2\n"
+                          "act_prof_delete_member sel 3\nact_prof_remove_member_from_group sel 0 0\n"
+                          "act_prof_delete_member sel 0\nact_prof_delete_group sel 0\nact_prof_delete_member sel 2\n")
+    run, _ = _run(switch, tmp_path, commands, [_frame(1)])
+    place = len(commands.splitlines())
+    assert run.returncode != 0 and (f"commands.txt:{place}: error: member 2 of action profile Ing.sel is in use "
+                                    "(by 2 table entries and groups)") in run.stderr, run.stderr
+
+
 @pytest.mark.parametrize("line, message", [
     ("act_prof_create_member nothing set_r 1", "no action profile named 'nothing'"),
     ("act_prof_create_member sel set_s 1", "action profile Ing.sel has no action named 'set_s'"),
