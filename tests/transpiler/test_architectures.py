@@ -154,3 +154,12 @@ def test_every_other_checksum_algorithm_hashes_the_packed_fields(tmp_path: Path,
         assert "p4_hash_custom(pc, 0, ck" in c and f'{{ "calc", {algorithm[3:5]} }},' in c
     else:
         assert f"p4_hash(P4ODP_HASH_{algorithm.upper()}, ck" in c
+
+
+def test_static_assert_is_true_where_the_program_compiles(tmp_path: Path):
+    # core.p4's compile-time check (p4c's issue3531): the front end refuses a false one; a true one
+    # is the value true, as an expression or a statement.
+    c, errors = _datapath(tmp_path, v1model('bool ok = static_assert(true, "never"); static_assert(8 > 4); '
+                                            'if (ok) { hdr.h.a = 1; }'))
+    assert not errors
+    assert "static_assert(" not in c

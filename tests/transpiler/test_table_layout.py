@@ -119,3 +119,13 @@ def test_the_pass_runs_after_every_pass_that_changes_the_ir_and_changes_none(tmp
     after = midend(program, Diagnostics())
     assert before.table_layouts == {} and after.table_layouts
     assert ir.to_json(before.program) == ir.to_json(after.program)
+
+
+def test_a_property_no_architecture_defines_is_ignored_with_a_warning(tmp_path: Path):
+    # As BMv2 ignores it (p4c's junk-prop-bmv2); support_timeout, which v1model defines, is refused above.
+    result, diags = layouts(tmp_path, "table t { key = { hdr.h.a : exact; } actions = { NoAction; } junk = 1; }",
+                            "t.apply();")
+    assert result.program is not None and "t" in result.table_layouts
+    [warning] = diags.items
+    assert warning.severity == "warning" and "the table property junk means nothing to v1model; ignored" in \
+        warning.message

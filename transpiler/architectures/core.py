@@ -59,8 +59,14 @@ def _header_width(typ: t.Type) -> Optional[int]:
     return t.packet_width(typ)
 
 
+def _static_assert(ctx: FunctionContext, call: ir.MethodCall, args: list) -> str:
+    """true: the front end refused the program where the condition is false (a compile-time check)."""
+    return "1"
+
+
 CORE_EXTERNS = (
     Extern("packet_in", {"extract": _extract, "lookahead": _lookahead, "advance": _advance, "length": _length}),
     Extern("packet_out", {"emit": _emit}),
     Extern("verify", {"verify": _verify}, function=True),
+    Extern("static_assert", {"static_assert": _static_assert}, function=True),
 )

@@ -234,7 +234,7 @@ class Packets:
                  checked: Optional[int]) -> int:
         """Load the C lvalue `member` of type `ftype` (a bit string) from the packet at bit `offset`
         after the cursor, or emit it (field_io's arguments); its bits."""
-        if isinstance(ftype, (t.EnumT, t.NewTypeT)):
+        while isinstance(ftype, (t.EnumT, t.NewTypeT)):  # a `type` may be of another `type`
             ftype = ftype.underlying if isinstance(ftype, t.EnumT) else ftype.base
         if isinstance(ftype, t.Bool):
             ftype = t.Bits(1)

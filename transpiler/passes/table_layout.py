@@ -58,6 +58,9 @@ HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries", "c
                        "largest_priority_wins", "priority_delta")
 MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional")
 _PRIORITIZED = ("ternary", "range", "optional")
+# Properties of the architectures that change what a table does, which p4odp does not do yet; any
+# other property the program names is a target's own, ignored with a warning.
+_SEMANTIC_PROPERTIES = ("support_timeout", "add_on_miss", "idle_timeout_with_auto_delete")
 _MAX_PRIORITY = (1 << 24) - 1
 INDIRECT_DATA_BYTES = 4  # an indirect table's entry: the handle of a member or a group
 
@@ -183,8 +186,12 @@ class _Builder:
     def layout(self, table: ir.Table) -> TableLayout:
         props = {p.name: p for p in table.properties}
         for prop in table.properties:
-            if prop.name not in HONOURED_PROPERTIES and not _is_false(prop):
+            if prop.name in HONOURED_PROPERTIES or _is_false(prop):
+                continue
+            if prop.name in _SEMANTIC_PROPERTIES or prop.name.startswith(("psa_", "pna_")):
                 raise Unsupported(prop.loc, f"the table property {prop.name}")
+            self.ctx.diags.warning(prop.loc, f"table {table.name}: the table property {prop.name} means nothing to "
+                                             "v1model; ignored (as BMv2 ignores it)")
         keys, selector, offset = [], [], 0
         for element in props["key"].value if "key" in props else ():
             width = t.bit_width(element.expr.type)
