@@ -129,3 +129,24 @@ def test_a_property_no_architecture_defines_is_ignored_with_a_warning(tmp_path: 
     [warning] = diags.items
     assert warning.severity == "warning" and "the table property junk means nothing to v1model; ignored" in \
         warning.message
+
+
+def test_entry_keys_in_braces_concatenations_and_errors(tmp_path: Path):
+    # p4c's action-two-params (`{ a ++ b }` for one key) and issue1062 (an error as a key): errors
+    # take their codes, in the order they are declared (core.p4's first).
+    result, diags = layouts(tmp_path, """
+        action set(bit<8> v, bit<16> w) { hdr.h.a = v; hdr.h.w = w; }
+        table cat {
+            key = { hdr.h.w : exact; }
+            actions = { set; }
+            const entries = { { (8w0x12 ++ 8w0x34) } : set(1, (8w0x56 ++ 8w0x78)); }
+        }
+        table err {
+            key = { sm.parser_error : exact; }
+            actions = { set; }
+            const entries = { error.NoError : set(2, 0); error.PacketTooShort : set(3, 0); }
+        }
+    """, "cat.apply(); err.apply();")
+    assert not diags.items
+    assert result.table_layouts["cat"].entries == ("Ing.set 4660 => 1 22136",)
+    assert result.table_layouts["err"].entries == ("Ing.set 0 => 2 0", "Ing.set 1 => 3 0")

@@ -168,6 +168,9 @@ class _Builder:
         self.names = NameTable(program)
         self.ctx = ctx
         self.constants = top_level_constants(program)
+        # The errors' codes, as the generator numbers them: in the order they are declared.
+        errors = [m.name for d in program.declarations if isinstance(d, ir.ErrorDeclaration) for m in d.members]
+        self.error_codes = {name: code for code, name in enumerate(errors)}
         self.actions = ctx.result.actions
 
     def table(self, table: ir.Table) -> Optional[TableLayout]:
@@ -180,6 +183,9 @@ class _Builder:
     def const_int(self, expr: Optional[ir.Expression]) -> Optional[int]:
         if expr is None:
             return None
+        if isinstance(expr, ir.Member) and isinstance(expr.expr.type, t.TypeT) and \
+                isinstance(expr.expr.type.of, t.ErrorT):  # an error key or argument: its code
+            return self.error_codes.get(expr.member)
         value = evaluate(expr, self.constants.get)
         return int(value) if value is not None else None
 
@@ -342,8 +348,8 @@ class _Builder:
     @staticmethod
     def elements(entry: ir.Entry, keys: list) -> tuple:
         """The keyset's element for each key field."""
-        if isinstance(entry.keyset, ir.ListExpression) and len(keys) > 1:
-            return entry.keyset.elements
+        if isinstance(entry.keyset, ir.ListExpression) and (len(keys) > 1 or len(entry.keyset.elements) == 1):
+            return entry.keyset.elements  # `{ v }` for one key too (p4c's action-two-params)
         return (entry.keyset,)
 
     def field_match(self, element: ir.Expression, key: KeyField) -> FieldMatch:
