@@ -341,12 +341,12 @@ def is_bits_array(typ: Type) -> bool:
 
 def packet_width(typ: Type) -> Optional[int]:
     """The bits a value of `typ` takes in a packet (a struct's fields one after the other, an
-    array's elements; a varbit field none, as its size is known only when parsing); None when it
-    cannot be in a packet."""
+    array's or a header stack's elements; a varbit field none, as its size is known only when
+    parsing); None when it cannot be in a packet."""
     if isinstance(typ, StructLike):
         widths = [packet_width(f.type) for f in typ.fields]
         return None if None in widths else sum(widths)
-    if is_bits_array(typ):
+    if is_bits_array(typ) or isinstance(typ, Stack):  # elements one after the other
         element = packet_width(typ.element)
         return None if element is None else typ.size * element
     if isinstance(typ, Varbit):

@@ -28,11 +28,17 @@ def _lookahead(ctx: FunctionContext, call: ir.MethodCall, args: list) -> str:
     if isinstance(call.type, t.StructLike):
         return ctx.lookahead_struct(call.type, call.loc)
     width = t.bit_width(call.type)
-    if width is None or width > 64:
+    if width is None:
         raise Unsupported(call.loc, f"lookahead of {call.type}")
     ctx.emit(f"if (p4odp_unlikely(pc->cursor + {width} > pc->len * 8)) {{ "
              f"pc->error = {ctx.gen.error_code('PacketTooShort')}; goto st_reject; }}")
-    return f"p4odp_load_bits(pc->data, pc->cursor, {width})"
+    if width <= 64:
+        return f"p4odp_load_bits(pc->data, pc->cursor, {width})"
+    # A value wider than 64 bits: its bytes in network order, right-aligned as wide values are.
+    value = ctx.temp("la")
+    ctx.emit(f"uint8_t {value}[{(width + 7) // 8}];")
+    ctx.emit(f"p4odp_copy_bits({value}, {(width + 7) // 8 * 8 - width}, pc->data, pc->cursor, {width});")
+    return value
 
 
 def _advance(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:

@@ -216,6 +216,16 @@ class Packets:
             if ftype.kind == "header":
                 self.emit(f"{member}._valid = 1;")
             return width
+        if isinstance(ftype, t.Stack) and not t.is_bits_array(ftype) and load:  # a looked-ahead header stack
+            if ftype.element.kind != "header":
+                raise Unsupported(loc, f"lookahead of a stack of {ftype.element}")
+            member, width = f"{dst}.{c_ident(f.name)}", 0
+            for i in range(ftype.size):
+                for inner in ftype.element.fields:
+                    width += self.field_io(inner, f"{member}.e[{i}]", f"{offset} + {width}", loc, load, checked)
+                self.emit(f"{member}.e[{i}]._valid = 1;")
+            self.emit(f"{member}._next = {ftype.size};")
+            return width
         if isinstance(ftype, t.Varbit) and not load:
             member = f"{dst}.{c_ident(f.name)}"
             self.emit(f"p4odp_copy_bits(pc->out, pc->out_bits, {member}.b, 0, {member}.len); "
