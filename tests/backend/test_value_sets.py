@@ -100,6 +100,17 @@ def test_a_value_set_of_a_struct_matches_its_keys_packed_as_bmv2_packs_them(tmp_
     assert _marks(switch, tmp_path, "pvs_add kinds 0x51\n", [0x0501, 0x05F1, 0x0502, 0x0007]) == [0xAA, 0xAA, 0, 0xBB]
 
 
+def test_a_struct_inside_the_struct_gives_its_fields_in_place(tmp_path: Path):
+    # p4c's pvs-nested-struct: the inner struct's fields are keys of their own, packed in place.
+    source = PROGRAM.replace("struct meta_t { }", "struct meta_t { }\nstruct lo_t { bit<4> lo; }\n"
+                                                  "struct pair_t { bit<8> hi; lo_t inner; }") \
+        .replace("value_set<bit<16>>(2) kinds;", "value_set<pair_t>(2) kinds;") \
+        .replace("select(hdr.h.kind) {", "select(hdr.h.kind[15:8], hdr.h.kind[3:0]) {") \
+        .replace("7: other;", "(0, 7): other;")
+    switch = build_switch(tmp_path, source, "pvs_nested.p4")
+    assert _marks(switch, tmp_path, "pvs_add kinds 0x51\n", [0x0501, 0x05F1, 0x0502, 0x0007]) == [0xAA, 0xAA, 0, 0xBB]
+
+
 def test_a_value_set_of_a_serializable_enum_matches_its_members_numbers(tmp_path: Path):
     source = PROGRAM.replace("header h_t { bit<16> kind; }",
                              "enum bit<16> kind_t { A = 0x0800, B = 0x86DD }\nheader h_t { kind_t kind; }") \

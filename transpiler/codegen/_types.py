@@ -27,7 +27,11 @@ def type_name(ref: ir.TypeRef) -> str:
 
 def value_set_widths(element: t.Type) -> list:
     """The widths of a value set's values, one per select key: a bit<W>'s or a serializable enum's,
-    or each field's of a struct of them; empty for any other element type."""
-    fields = [f.type for f in element.fields] if isinstance(element, t.StructLike) else [element]
-    numbers = all(isinstance(f, t.Bits) or isinstance(f, t.EnumT) and f.underlying is not None for f in fields)
-    return [t.bit_width(f) for f in fields] if numbers else []
+    or each field's of a struct of them, a struct's fields in place of a struct in it (as p4c
+    flattens them for BMv2); empty for any other element type."""
+    if isinstance(element, t.StructLike) and element.kind == "struct":
+        widths = [value_set_widths(f.type) for f in element.fields]
+        return [w for field in widths for w in field] if widths and all(widths) else []
+    if isinstance(element, t.Bits) or isinstance(element, t.EnumT) and element.underlying is not None:
+        return [t.bit_width(element)]
+    return []
