@@ -425,3 +425,22 @@ def _describe(node) -> str:
     if isinstance(node, ir.IntLiteral):
         return str(node.value)
     return type(node).__name__
+
+
+def test_a_block_given_twice_to_main_with_constructor_arguments_is_refused(tmp_path: Path):
+    # Given once (tests/packets/main_constructor_args), its arguments replace its parameters; twice,
+    # the two blocks made would have one name.
+    source = """
+        #include <v1model.p4>
+        struct h_t { }
+        struct m_t { }
+        parser P(packet_in p, out h_t h, inout m_t m, inout standard_metadata_t sm) { state start { transition accept; } }
+        control C(inout h_t h, inout m_t m)(bit<8> x) { apply { } }
+        control I(inout h_t h, inout m_t m, inout standard_metadata_t sm) { apply { } }
+        control D(packet_out p, in h_t h) { apply { } }
+        V1Switch(P(), C(1), I(), I(), C(2), D()) main;
+    """
+    diags = Diagnostics()
+    program = load(tmp_path, source)
+    PassManager([Inlining()]).run(program, diags, PassOptions(validate=True))
+    assert [d.message for d in diags.items] == ["C given to main twice with constructor arguments"]

@@ -26,7 +26,9 @@ or control:
   out and goes on with the rest of the state.
 
 `T.apply(...)` of a parser or control type applies an instance of T that
-the pass declares, named T (p4c's direct invocation).
+the pass declares, named T (p4c's direct invocation).  A block that the
+architecture's package `main` is given with constructor arguments
+(`V1Switch(MyParser(false), ...)`) has them replaced first, as an instance's.
 
 Names in the inlined code that mean top-level declarations are marked
 `is_global`, so that a caller's local of the same name cannot capture them.
@@ -49,7 +51,7 @@ from p4odp.diagnostics import Loc
 from p4odp.frontend.typecheck import object_prefix
 from p4odp.transpiler.key_names import named_key
 from p4odp.transpiler.passes._build import ReturnRemover, bind_args
-from p4odp.transpiler.passes._walk import map_children, walk
+from p4odp.transpiler.passes._walk import main_instance, map_children, walk
 from p4odp.transpiler.passes.manager import PassContext
 
 __all__ = ["Inlining"]
@@ -70,6 +72,11 @@ class Inlining:
     name = "inlining"
 
     def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        try:
+            program = _main_blocks_constructed(program)
+        except InliningError as err:
+            ctx.diags.error(err.loc, err.message)
+            return program
         blocks = {d.name: d for d in program.declarations if isinstance(d, (ir.Parser, ir.Control))}
         flattener = _Flattener(blocks, ctx)
         declarations = []
@@ -81,6 +88,36 @@ class Inlining:
                     ctx.diags.error(err.loc, err.message)
             declarations.append(decl)
         return replace(program, declarations=tuple(declarations))
+
+
+def _main_blocks_constructed(program: ir.Program) -> ir.Program:
+    """The program with each block that `main` is given with constructor arguments replaced by the
+    block those make (_with_constructor_args) and `main` given it without arguments.  A block given
+    twice so is refused: two blocks of one name."""
+    main = main_instance(program)
+    blocks = {d.name: d for d in program.declarations if isinstance(d, (ir.Parser, ir.Control))}
+    made: dict[str, object] = {}
+    args = []
+    for arg in main.args if main is not None else ():
+        value = arg.value
+        decl = blocks.get(value.type_ref.name) if isinstance(value, ir.ConstructorCall) and \
+            isinstance(value.type_ref, ir.TypeName) else None
+        if decl is not None and decl.ctor_params:
+            if decl.name in made:
+                raise InliningError(value.loc, f"{decl.name} given to {main.name} twice with constructor arguments")
+            made[decl.name], late = _with_constructor_args(decl, ir.Instance(value.loc, decl.name, value.type_ref,
+                                                                              value.args, type=value.type))
+            if late:
+                raise InliningError(value.loc, f"{decl.name}: constructor arguments of {main.name} that are not "
+                                               "constants")
+            arg = replace(arg, value=replace(value, args=()))
+        args.append(arg)
+    if not made:
+        return program
+    declarations = [made.get(d.name, d) if isinstance(d, (ir.Parser, ir.Control)) else d
+                    for d in program.declarations]
+    declarations = [replace(d, args=tuple(args)) if d is main else d for d in declarations]
+    return replace(program, declarations=tuple(declarations))
 
 
 def _with_ctor_params_renamed(decl):
