@@ -108,8 +108,9 @@ def test_plugin_extern_function_runs_its_own_c(plugin_env, tmp_path):
                     str(tmp_path / "run"))
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "static inline uint32_t trace_extern_func" in (tmp_path / "run" / "datapath.c").read_text()
-    # Without the plugin the core refuses the call, with its place.
+    # Without the plugin the core refuses the call, with its place, and says how it can be provided.
     refused = _p4odp(Path(sys.executable), "compile", str(tmp_path / "ext.p4"), "-o", str(tmp_path / "core"))
     assert refused.returncode == 1
-    assert "ext.p4:12:33: error: not supported by the C generator yet: the extern function extern_func" \
+    assert ("ext.p4:12:33: error: not supported by the C generator yet: the extern function extern_func (v1model "
+            "has no extern extern_func: a target plugin can provide its C; see 'To add an extern' in the README)") \
         in refused.stderr, refused.stderr

@@ -163,3 +163,13 @@ def test_static_assert_is_true_where_the_program_compiles(tmp_path: Path):
                                             'if (ok) { hdr.h.a = 1; }'))
     assert not errors
     assert "static_assert(" not in c
+
+
+def test_an_extern_of_the_program_s_own_is_refused_with_how_to_provide_it(tmp_path: Path):
+    # p4c's issue1193-bmv2 and issue1882-bmv2 declare their own extern objects.
+    c, errors = _datapath(tmp_path, v1model("tally.count();", "own_counter() tally;",
+                                            globals="extern own_counter { own_counter(); void count(); }"))
+    assert c is None and len(errors) == 1
+    assert errors[0].endswith("not supported by the C generator yet: instances of own_counter inside blocks "
+                              "(v1model has no extern own_counter: a target plugin can provide its C; see "
+                              "'To add an extern' in the README)"), errors

@@ -70,7 +70,7 @@ class Calls:
         defines no such method); the extern's own C goes into datapath.c once."""
         handler = extern.methods.get(method) if extern is not None else None
         if handler is None:
-            raise Unsupported(expr.loc, what)
+            raise Unsupported(expr.loc, what + ("" if extern is not None else self.gen.no_extern_hint(method)))
         if extern.c_code and extern.c_code not in self.gen.extern_code:
             self.gen.extern_code.append(extern.c_code)
         return handler(self, expr, args)

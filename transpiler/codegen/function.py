@@ -76,7 +76,8 @@ class FunctionContext(Statements, Expressions, WideValues, Calls, Packets, Table
                 raise Unsupported(decl.loc, "parser and control instances without the inlining pass")
             instance = self.gen.extern_instance(decl)
             if instance is None:
-                raise Unsupported(decl.loc, f"instances of {type_name(decl.type_ref)} inside blocks")
+                raise Unsupported(decl.loc, f"instances of {type_name(decl.type_ref)} inside blocks"
+                                            f"{self.gen.no_extern_hint(type_name(decl.type_ref))}")
             self.bindings.names[decl.name] = instance
         elif isinstance(decl, ir.ValueSet):
             self.bindings.names[decl.name] = self.gen.value_set(decl)

@@ -10,6 +10,7 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc, Unsupported
+from p4odp.frontend.preprocess import architecture_include_dir
 from p4odp.transpiler.codegen._types import tuple_struct, type_name, value_set_widths
 from p4odp.transpiler.codegen.function import FunctionContext
 from p4odp.transpiler.codegen.header_state import header_state
@@ -279,6 +280,15 @@ class Generator:
                     yield from annotated(field_type, member)
 
         return self.field_list(tuple(annotated(self.state_types.get("meta"), "meta")))
+
+    def no_extern_hint(self, name: str) -> str:
+        """What to add to a refusal of extern `name` when the program declares it itself (as p4c's
+        extern-funcs-bmv2 does), not the architecture's include file: how one can be provided."""
+        decl = self.bindings.lookup(name, is_global=True)
+        if decl is None or str(decl.loc.file).startswith(architecture_include_dir()):
+            return ""
+        return (f" ({self.architecture.name} has no extern {name}: a target plugin can provide its C; "
+                "see 'To add an extern' in the README)")
 
     def crc_calculation(self, width: int) -> int:
         """The index of a new calculation by a custom CRC of `width` bits (a hash() call or a checksum),
