@@ -45,7 +45,7 @@ def test_the_keys_of_tables_beyond_the_first_level_cache_are_read_from_the_packe
 def test_the_burst_s_integer_keys_are_read_from_the_packet_bytes_and_taken_back_by_the_pipeline(tmp_path: Path):
     c = generated(tmp_path, sized("l3fwd", "1024"))
     stage = function(c, "static void p4_lookup_burst(")
-    assert "odp_packet_len(pkts[i]) < 34 ? 0 :" in stage
+    assert "odp_packet_seg_len(pkts[i]) < 34 ? 0 :" in stage  # the bytes in one piece at data
     assert "p4odp_load_bits_in8(data + 30, 0, 32) << 0;" in stage
     assert ("p4odp_table_apply_burst_int(sw, 0, P4ODP_TABLE_DIR24, 4, ws->tbl_L3Ingress_ipv4_lpm_burst_keys, n,"
             in stage)
