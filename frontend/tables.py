@@ -11,9 +11,10 @@ from p4odp import types as t
 if TYPE_CHECKING:
     from p4odp.frontend.typecheck import Context, TypeChecker
 
-__all__ = ["check_table"]
+__all__ = ["check_table", "PRIORITIZED_MATCH_KINDS"]
 
-_PRIORITIZED = ("ternary", "range", "optional")  # the match kinds whose entries may overlap with equal keys
+# The match kinds whose entries may overlap with equal keys: their entries rank by priority.
+PRIORITIZED_MATCH_KINDS = ("ternary", "range", "optional")
 
 
 def check_table(tc: "TypeChecker", decl: ir.Table, ctx: "Context") -> ir.Table:
@@ -74,7 +75,7 @@ class _Table:
             if written is not None:
                 self.error(written.priority.loc, f"table {self.decl.name}: const entries cannot have priorities")
             return prop
-        if not entries or not any(k in _PRIORITIZED for k in self.match_kinds):
+        if not entries or not any(k in PRIORITIZED_MATCH_KINDS for k in self.match_kinds):
             return prop
         largest_wins = self.property_value(checked, by_name, "largest_priority_wins", True)
         delta = self.property_value(checked, by_name, "priority_delta", 1)

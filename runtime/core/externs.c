@@ -12,13 +12,15 @@
 /* A hash being computed over its input's bytes, given in parts. */
 struct hash_state {
 	enum p4odp_hash_algorithm algo;
-	const struct p4odp_crc_params *crc;	/* a custom CRC's */
+	const struct p4odp_crc_params *crc;	/* a CRC's parameters */
+	uint32_t width;		/* a CRC's bits */
+	uint32_t polynomial;	/* a CRC's, reflected where its data are */
 	uint64_t value;
 	uint32_t bytes;	/* of input so far */
 };
 
-/* BMv2's parameters of crc16_custom and crc32_custom until they are set:
- * those of its crc16 and crc32. */
+/* BMv2's crc16 (CRC-16/ARC) and crc32 (IEEE 802.3), and its crc16_custom and
+ * crc32_custom until their parameters are set. */
 static const struct p4odp_crc_params crc16_params = { 0x8005, 0, 0, true, true };
 static const struct p4odp_crc_params crc32_params = { 0x04c11db7, 0xffffffffu, 0xffffffffu, true, true };
 
@@ -31,17 +33,33 @@ static uint32_t reflect(uint32_t v, unsigned bits)
 	return r;
 }
 
-/* `crc`: a custom CRC's parameters, NULL for the defaults. */
-static void hash_init(struct hash_state *h, enum p4odp_hash_algorithm algo, const struct p4odp_crc_params *crc)
+static bool is_crc(enum p4odp_hash_algorithm algo)
 {
-	if (!crc)
-		crc = algo == P4ODP_HASH_CRC32_CUSTOM ? &crc32_params : &crc16_params;
-	*h = (struct hash_state){ algo, crc, algo == P4ODP_HASH_CRC32 ? 0xffffffffu : crc->initial_remainder, 0 };
+	return algo == P4ODP_HASH_CRC16 || algo == P4ODP_HASH_CRC16_CUSTOM || algo == P4ODP_HASH_CRC32 ||
+	       algo == P4ODP_HASH_CRC32_CUSTOM;
 }
 
-static unsigned crc_width(enum p4odp_hash_algorithm algo)
+/* `crc`: a custom CRC's parameters, NULL for the algorithm's own.  Every CRC is
+ * BMv2's crc_custom (most significant bit first, bytes reflected as the
+ * parameters say); where the data are reflected the register is kept
+ * reflected instead (least significant bit first, the polynomial and the
+ * initial remainder reflected), which gives the same numbers with no byte
+ * reflected. */
+static void hash_init(struct hash_state *h, enum p4odp_hash_algorithm algo, const struct p4odp_crc_params *crc)
 {
-	return algo == P4ODP_HASH_CRC32_CUSTOM ? 32 : 16;
+	bool crc32 = algo == P4ODP_HASH_CRC32 || algo == P4ODP_HASH_CRC32_CUSTOM;
+	uint32_t width = crc32 ? 32 : 16;
+
+	if (!crc)
+		crc = crc32 ? &crc32_params : &crc16_params;
+	*h = (struct hash_state){ algo, crc, width, crc->polynomial, 0, 0 };
+	if (is_crc(algo)) {
+		h->value = crc->initial_remainder;
+		if (crc->data_reflected) {
+			h->polynomial = reflect(crc->polynomial, width);
+			h->value = reflect(crc->initial_remainder, width);
+		}
+	}
 }
 
 /* The next `len` bytes of the input. */
@@ -50,30 +68,24 @@ static void hash_update(struct hash_state *h, const uint8_t *buf, uint32_t len)
 	uint64_t v = h->value;
 
 	switch (h->algo) {
-	case P4ODP_HASH_CRC16_CUSTOM:	/* BMv2's crc_custom: most significant bit first */
-	case P4ODP_HASH_CRC32_CUSTOM: {
-		unsigned width = crc_width(h->algo);
-		uint64_t top = UINT64_C(1) << (width - 1), mask = (top << 1) - 1;
+	case P4ODP_HASH_CRC16:
+	case P4ODP_HASH_CRC16_CUSTOM:
+	case P4ODP_HASH_CRC32:
+	case P4ODP_HASH_CRC32_CUSTOM:
+		if (h->crc->data_reflected) {
+			for (uint32_t i = 0; i < len; i++) {
+				v ^= buf[i];
+				for (int b = 0; b < 8; b++)
+					v = v & 1 ? v >> 1 ^ h->polynomial : v >> 1;
+			}
+		} else {
+			uint64_t top = UINT64_C(1) << (h->width - 1), mask = (top << 1) - 1;
 
-		for (uint32_t i = 0; i < len; i++) {
-			v ^= (uint64_t)(h->crc->data_reflected ? reflect(buf[i], 8) : buf[i]) << (width - 8);
-			for (int b = 0; b < 8; b++)
-				v = (v & top ? v << 1 ^ h->crc->polynomial : v << 1) & mask;
-		}
-		break;
-	}
-	case P4ODP_HASH_CRC16:	/* CRC-16/ARC: poly 0x8005, reflected, init 0 (BMv2's crc16) */
-		for (uint32_t i = 0; i < len; i++) {
-			v ^= buf[i];
-			for (int b = 0; b < 8; b++)
-				v = (v & 1) ? (v >> 1) ^ reflect(0x8005, 16) : v >> 1;
-		}
-		break;
-	case P4ODP_HASH_CRC32:	/* CRC-32 (IEEE 802.3): poly 0x04C11DB7, reflected, init and xorout all ones */
-		for (uint32_t i = 0; i < len; i++) {
-			v ^= buf[i];
-			for (int b = 0; b < 8; b++)
-				v = (v & 1) ? (v >> 1) ^ 0xedb88320u : v >> 1;
+			for (uint32_t i = 0; i < len; i++) {
+				v ^= (uint64_t)buf[i] << (h->width - 8);
+				for (int b = 0; b < 8; b++)
+					v = (v & top ? v << 1 ^ h->polynomial : v << 1) & mask;
+			}
 		}
 		break;
 	case P4ODP_HASH_CSUM16:	/* the 16-bit words' sum (p4odp_bits.h), a word across the parts too */
@@ -102,15 +114,14 @@ static uint64_t hash_final(const struct hash_state *h)
 {
 	switch (h->algo) {
 	case P4ODP_HASH_CRC16:
-		return h->value & 0xffff;
-	case P4ODP_HASH_CRC32:
-		return (h->value ^ 0xffffffffu) & 0xffffffffu;
 	case P4ODP_HASH_CRC16_CUSTOM:
+	case P4ODP_HASH_CRC32:
 	case P4ODP_HASH_CRC32_CUSTOM: {
-		unsigned width = crc_width(h->algo);
-		uint64_t v = h->crc->remainder_reflected ? reflect((uint32_t)h->value, width) : h->value;
+		/* The register is reflected already where the data were. */
+		uint64_t v = h->crc->data_reflected != h->crc->remainder_reflected ? reflect((uint32_t)h->value, h->width)
+										    : h->value;
 
-		return (v ^ h->crc->final_xor_value) & ((UINT64_C(1) << width) - 1);
+		return (v ^ h->crc->final_xor_value) & ((UINT64_C(1) << h->width) - 1);
 	}
 	case P4ODP_HASH_CSUM16:
 		return p4odp_csum16_finish((uint32_t)h->value);

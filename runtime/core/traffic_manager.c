@@ -396,7 +396,9 @@ static bool after_ingress(struct p4odp_pctx *pc, struct p4odp_packet_state *pack
 	return false;
 }
 
-static struct p4odp_pctx packet_context(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt)
+/* The context of packet `pkt`, received on `port` at `burst_slot` of its burst (P4ODP_BURST: a
+ * packet that begins ingress again, whose keys the burst did not look up). */
+static struct p4odp_pctx packet_context(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt, uint32_t burst_slot)
 {
 	return (struct p4odp_pctx){
 		.sw = w->sw,
@@ -407,7 +409,7 @@ static struct p4odp_pctx packet_context(struct p4odp_worker *w, uint32_t port, o
 		.data = odp_packet_data(pkt),
 		.len = odp_packet_len(pkt),
 		.in_port = port,
-		.burst_slot = P4ODP_BURST,
+		.burst_slot = burst_slot,
 	};
 }
 
@@ -415,11 +417,10 @@ static struct p4odp_pctx packet_context(struct p4odp_worker *w, uint32_t port, o
  * (the worker no longer owns it). */
 static bool process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt, uint32_t burst_slot)
 {
-	struct p4odp_pctx pc = packet_context(w, port, pkt);
+	struct p4odp_pctx pc = packet_context(w, port, pkt, burst_slot);
 	/* A local: see struct p4odp_packet_state in p4odp_runtime.h. */
 	struct p4odp_packet_state packet;
 
-	pc.burst_slot = burst_slot;
 	p4odp_program.ingress(&pc, &packet, NULL);
 	return after_ingress(&pc, &packet);
 }
@@ -429,7 +430,7 @@ __attribute__((noinline)) static void run_passes(struct p4odp_worker *w)
 {
 	for (uint32_t i = 0; i < w->n_passes; i++) {
 		const struct p4odp_pass *pass = &w->passes[i];
-		struct p4odp_pctx pc = packet_context(w, pass->in_port, pass->pkt);
+		struct p4odp_pctx pc = packet_context(w, pass->in_port, pass->pkt, P4ODP_BURST);
 		bool left = false;
 
 		if (pass->ingress) {

@@ -20,7 +20,7 @@ from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, str
 from p4odp.transpiler.codegen.tables import burst_state, c_action, c_profile, c_table
 from p4odp.transpiler.model import CCounter, CFunction, CMeter, CProgram, CRegister, CStruct, CValueSet
 from p4odp.transpiler.passes.manager import PassResult
-from p4odp.transpiler.passes._walk import main_instance
+from p4odp.transpiler.passes._walk import error_names, main_instance
 from p4odp.transpiler.passes.unique_names import NameTable
 
 __all__ = ["Generator"]
@@ -53,7 +53,7 @@ class Generator:
         self.meters: list[CMeter] = []
         self.value_sets: list[CValueSet] = []
         self.crcs: list[tuple] = []  # (name, width) of each custom-CRC calculation (crc_calculation)
-        self.errors: list[str] = []
+        self.errors: list[str] = error_names(program)  # by code
         self.tmp = itertools.count()
         # csum16_sum's runs of packet bytes, by their index in pc->csum_runs (checksums.py).
         self.csum_runs: list[tuple] = []
@@ -78,9 +78,7 @@ class Generator:
                                         f"defines it)")
         self.architecture = arch
         for decl in self.program.declarations:
-            if isinstance(decl, ir.ErrorDeclaration):
-                self.errors.extend(m.name for m in decl.members)
-            elif isinstance(decl, ir.Constant):
+            if isinstance(decl, ir.Constant):
                 self.bindings.names[decl.name] = Binding(self.const_c(decl.value), decl.value.type,
                                                          self.const_int(decl.value))
             elif isinstance(decl, ir.Instance) and (instance := self.extern_instance(decl)) is not None:

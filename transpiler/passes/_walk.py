@@ -21,7 +21,7 @@ from p4odp.frontend.expressions import match_args
 
 __all__ = ["map_children", "children", "walk", "referenced_names", "has_call", "is_pure", "is_effect_call", "terminates", "prune_if",
            "is_architecture_decl", "argument_directions", "main_instance", "pipeline_blocks", "member_path", "is_packet_call", "header_types",
-           "holds_struct"]
+           "holds_struct", "error_names"]
 
 _SKIPPED_FIELDS = ("loc", "type", "annotations")
 
@@ -155,6 +155,12 @@ def argument_directions(call: ir.MethodCall) -> list[Optional[str]]:
         if pairs is not None:
             return [p.direction for p, _ in pairs]
     return [None] * len(call.args)
+
+
+def error_names(program: ir.Program) -> list[str]:
+    """The program's errors by code: in the order they are declared, core.p4's first (as p4c numbers
+    them for BMv2)."""
+    return [m.name for d in program.declarations if isinstance(d, ir.ErrorDeclaration) for m in d.members]
 
 
 def main_instance(program: ir.Program) -> Optional[ir.Instance]:

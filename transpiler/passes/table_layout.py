@@ -45,8 +45,9 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Unsupported
 from p4odp.frontend.const_eval import evaluate
+from p4odp.frontend.tables import PRIORITIZED_MATCH_KINDS
 from p4odp.transpiler.key_names import key_name, param_name
-from p4odp.transpiler.passes._walk import pipeline_blocks
+from p4odp.transpiler.passes._walk import error_names, pipeline_blocks
 from p4odp.transpiler.passes.manager import PassContext
 from p4odp.transpiler.passes.table_structures import DEFAULT_SIZE, table_size, top_level_constants
 from p4odp.transpiler.passes.unique_names import NameTable
@@ -57,7 +58,6 @@ __all__ = ["TableLayout", "KeyField", "TableAction", "ActionLayout", "DataField"
 HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries", "counters", "meters", "implementation",
                        "largest_priority_wins", "priority_delta")
 MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional")
-_PRIORITIZED = ("ternary", "range", "optional")
 # Properties of the architectures that change what a table does, which p4odp does not do yet; any
 # other property the program names is a target's own, ignored with a warning.
 _SEMANTIC_PROPERTIES = ("support_timeout", "add_on_miss", "idle_timeout_with_auto_delete")
@@ -168,9 +168,7 @@ class _Builder:
         self.names = NameTable(program)
         self.ctx = ctx
         self.constants = top_level_constants(program)
-        # The errors' codes, as the generator numbers them: in the order they are declared.
-        errors = [m.name for d in program.declarations if isinstance(d, ir.ErrorDeclaration) for m in d.members]
-        self.error_codes = {name: code for code, name in enumerate(errors)}
+        self.error_codes = {name: code for code, name in enumerate(error_names(program))}
         self.actions = ctx.result.actions
 
     def table(self, table: ir.Table) -> Optional[TableLayout]:
@@ -332,7 +330,7 @@ class _Builder:
                 nbytes = (field.width + 7) // 8
                 value = (self.const_int(arg.value) or 0) % (1 << field.width)
                 data[field.byte_offset:field.byte_offset + nbytes] = value.to_bytes(nbytes, "big")
-            if any(k.match_kind in _PRIORITIZED for k in keys):
+            if any(k.match_kind in PRIORITIZED_MATCH_KINDS for k in keys):
                 rank = (self.entry_priority(entry, position, largest_wins), position)
             else:  # lpm: the longest prefix wins; exact: one entry matches at most
                 rank = (-sum(bin(m.mask).count("1") for m, k in zip(matches, keys) if k.match_kind == "lpm"),
@@ -400,7 +398,7 @@ class _Builder:
         action = self.names.get(entry.action.name, entry.action.is_global)
         action_args = [str(self.const_int(a.value) or 0) for a in entry.action.args]
         text = f"{action.control_name or action.name} {' '.join(parts)} => {' '.join(action_args)}"
-        if not any(k.match_kind in _PRIORITIZED for k in keys):
+        if not any(k.match_kind in PRIORITIZED_MATCH_KINDS for k in keys):
             return text
         return f"{text} {self.entry_priority(entry, position, largest_wins)}"
 
