@@ -95,7 +95,7 @@ class CMeter:
 class CValueSet:
     name: str  # control-plane name
     size: int
-    member: str  # its members in `struct p4_state`: struct p4odp_value_set_member member[size]
+    member: str  # its members in `struct p4_state`: member[size], each a `used` byte and the value's bytes
     width: int  # bits of a value
 
 

@@ -1363,73 +1363,71 @@ static const char *value_set_name(const struct p4odp_program *p, uint32_t i)
 	return p->value_sets[i].name;
 }
 
-static struct p4odp_value_set_member *value_set_members(struct p4odp_switch *sw, const struct p4odp_value_set_info *v)
+/* Member `i` of a value set: its `used` byte, then its value. */
+static uint8_t *value_set_member(struct p4odp_switch *sw, const struct p4odp_value_set_info *v, uint32_t i)
 {
-	return (struct p4odp_value_set_member *)((char *)sw->state + v->offset);
+	return (uint8_t *)sw->state + v->offset + (size_t)i * v->stride;
 }
 
-/* VALUE_SET [VALUE] of a command: the value set, and with `value` the value in *value; NULL after
- * saying why. */
-static const struct p4odp_value_set_info *value_set_at(struct p4odp_switch *sw, struct command *c, uint64_t *value)
+/* VALUE_SET [VALUE] of a command: the value set, and with `value` the value in network order in
+ * `value`; NULL after saying why. */
+static const struct p4odp_value_set_info *value_set_at(struct p4odp_switch *sw, struct command *c, uint8_t *value)
 {
 	int vi = find_named(c, sw->program, "value set", sw->program->n_value_sets, value_set_name, c->tokens[1]);
 	if (vi < 0)
 		return NULL;
 	const struct p4odp_value_set_info *v = &sw->program->value_sets[vi];
-	return value && parse_bits(c, c->tokens[2], v->width, value) ? NULL : v;
+	return value && parse_value(c, c->tokens[2], v->width, value) ? NULL : v;
 }
 
 /* The member holding `value`, or -1. */
-static int value_set_find(struct p4odp_switch *sw, const struct p4odp_value_set_info *v, uint64_t value)
+static int value_set_find(struct p4odp_switch *sw, const struct p4odp_value_set_info *v, const uint8_t *value)
 {
-	const struct p4odp_value_set_member *m = value_set_members(sw, v);
-	for (uint32_t i = 0; i < v->size; i++)
-		if (m[i].used && m[i].value == value)
+	for (uint32_t i = 0; i < v->size; i++) {
+		const uint8_t *m = value_set_member(sw, v, i);
+		if (m[0] && !memcmp(m + 1, value, (v->width + 7) / 8))
 			return (int)i;
+	}
 	return -1;
 }
 
 /* pvs_add VALUE_SET VALUE: a value already there stays one member. */
 static int cmd_pvs_add(struct p4odp_switch *sw, struct command *c)
 {
-	uint64_t value;
+	uint8_t value[MAX_VALUE_BYTES];
 	if (c->n != 3)
 		return fail(c, "usage: pvs_add VALUE_SET VALUE");
-	const struct p4odp_value_set_info *v = value_set_at(sw, c, &value);
+	const struct p4odp_value_set_info *v = value_set_at(sw, c, value);
 	if (!v)
 		return -1;
 	if (value_set_find(sw, v, value) >= 0)
 		return 0;
-	struct p4odp_value_set_member *m = value_set_members(sw, v);
-	for (uint32_t i = 0; i < v->size; i++)
-		if (!m[i].used) {
-			m[i].value = value;
-			__atomic_store_n(&m[i].used, 1, __ATOMIC_RELEASE);
+	for (uint32_t i = 0; i < v->size; i++) {
+		uint8_t *m = value_set_member(sw, v, i);
+		if (!m[0]) {
+			memcpy(m + 1, value, (v->width + 7) / 8);
+			__atomic_store_n(m, 1, __ATOMIC_RELEASE);
 			return 0;
 		}
+	}
 	return fail(c, "value set %s is full (%u values)", v->name, v->size);
 }
 
-/* A member no longer used, free for another value once no worker can still be comparing it. */
-static void value_set_retire(struct p4odp_switch *sw, struct p4odp_value_set_member *m)
-{
-	__atomic_store_n(&m->used, 0, __ATOMIC_RELEASE);
-	p4odp_rcu_synchronize(sw->rcu);
-}
-
-/* pvs_remove VALUE_SET VALUE */
+/* pvs_remove VALUE_SET VALUE: the member is free for another value once no worker can still be
+ * comparing it. */
 static int cmd_pvs_remove(struct p4odp_switch *sw, struct command *c)
 {
-	uint64_t value;
+	uint8_t value[MAX_VALUE_BYTES];
 	if (c->n != 3)
 		return fail(c, "usage: pvs_remove VALUE_SET VALUE");
-	const struct p4odp_value_set_info *v = value_set_at(sw, c, &value);
+	const struct p4odp_value_set_info *v = value_set_at(sw, c, value);
 	if (!v)
 		return -1;
 	int i = value_set_find(sw, v, value);
 	if (i < 0)
 		return fail(c, "value set %s has no value %s", v->name, c->tokens[2]);
-	value_set_retire(sw, &value_set_members(sw, v)[i]);
+	__atomic_store_n(value_set_member(sw, v, (uint32_t)i), 0, __ATOMIC_RELEASE);
+	p4odp_rcu_synchronize(sw->rcu);
 	return 0;
 }
 
@@ -1441,9 +1439,8 @@ static int cmd_pvs_clear(struct p4odp_switch *sw, struct command *c)
 	const struct p4odp_value_set_info *v = value_set_at(sw, c, NULL);
 	if (!v)
 		return -1;
-	struct p4odp_value_set_member *m = value_set_members(sw, v);
 	for (uint32_t i = 0; i < v->size; i++)
-		__atomic_store_n(&m[i].used, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(value_set_member(sw, v, i), 0, __ATOMIC_RELEASE);
 	p4odp_rcu_synchronize(sw->rcu);
 	return 0;
 }

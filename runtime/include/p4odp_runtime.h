@@ -287,28 +287,25 @@ struct p4odp_meter_info {
 	bool bytes;
 };
 
-/* A parser value set in the shared extern state: `size` members (struct
- * p4odp_value_set_member) from `offset`, values of `width` bits. */
+/* A parser value set in the shared extern state: `size` members of `stride`
+ * bytes each from `offset`, values of `width` bits.  A member is a `used`
+ * byte and then its value in network order (ceil(width/8) bytes); a select
+ * key matches when it is a used member's value.  The control plane fills a
+ * free member and then sets `used` (release), and reuses a removed one only
+ * after the workers have passed a quiescent state. */
 struct p4odp_value_set_info {
 	const char *name;
 	uint32_t size;
 	size_t offset;
+	uint32_t stride;
 	uint32_t width;
 };
 
-/* A member of a parser value set: a select key matches when it is `value`
- * and `used` is set.  The control plane fills a free member and then sets
- * `used` (release), and reuses a removed one only after the workers have
- * passed a quiescent state. */
-struct p4odp_value_set_member {
-	uint64_t value;
-	uint8_t used;
-};
-
-static inline bool p4odp_value_set_has(const struct p4odp_value_set_member *members, uint32_t size, uint64_t key)
+static inline bool p4odp_value_set_has(const uint8_t *members, uint32_t size, uint32_t stride, const uint8_t *key,
+				       uint32_t nbytes)
 {
-	for (uint32_t i = 0; i < size; i++)
-		if (__atomic_load_n(&members[i].used, __ATOMIC_ACQUIRE) && members[i].value == key)
+	for (uint32_t i = 0; i < size; i++, members += stride)
+		if (__atomic_load_n(members, __ATOMIC_ACQUIRE) && !memcmp(members + 1, key, nbytes))
 			return true;
 	return false;
 }

@@ -43,8 +43,8 @@ V1Switch(P(), Nop(), Ing(), Eg(), Nop(), Dep()) main;
 """
 
 
-def _frame(kind: int) -> bytes:
-    return kind.to_bytes(2, "big") + bytes(4)
+def _frame(kind: int, kind_bytes: int) -> bytes:
+    return kind.to_bytes(kind_bytes, "big") + bytes(4)
 
 
 @pytest.fixture(scope="module")
@@ -52,12 +52,14 @@ def switch(tmp_path_factory) -> Path:
     return build_switch(tmp_path_factory.mktemp("pvs"), PROGRAM, "pvs.p4")
 
 
-def _marks(switch: Path, tmp_path: Path, commands: str, kinds: list[int]) -> list[int]:
-    """The byte after h of each packet out (0 where the parser extracted nothing more)."""
+def _marks(switch: Path, tmp_path: Path, commands: str, kinds: list[int], kind_bytes: int = 2) -> list[int]:
+    """The byte after h (h.kind of `kind_bytes`) of each packet out (0 where the parser extracted
+    nothing more)."""
     (tmp_path / "commands.txt").write_text(commands)
-    run = run_on_frames(switch, tmp_path, [_frame(k) for k in kinds], "--commands", str(tmp_path / "commands.txt"))
+    frames = [_frame(k, kind_bytes) for k in kinds]
+    run = run_on_frames(switch, tmp_path, frames, "--commands", str(tmp_path / "commands.txt"))
     assert run.returncode == 0, run.stderr
-    return [p[2] for p in read_packets(str(tmp_path / "out.pcap"))]
+    return [p[kind_bytes] for p in read_packets(str(tmp_path / "out.pcap"))]
 
 
 def test_an_empty_value_set_matches_nothing(switch: Path, tmp_path: Path):
@@ -118,3 +120,28 @@ def test_a_value_set_of_a_serializable_enum_matches_its_members_numbers(tmp_path
         .replace("7: other;", "kind_t.B: other;")
     switch = build_switch(tmp_path, source, "pvs_enum.p4")
     assert _marks(switch, tmp_path, "pvs_add kinds 0x0800\n", [0x0800, 0x86DD, 0x0801]) == [0xAA, 0xBB, 0]
+
+
+def test_a_value_set_of_128_bit_values_matches_whole_addresses(tmp_path: Path):
+    source = PROGRAM.replace("bit<16> kind;", "bit<128> kind;").replace("value_set<bit<16>>", "value_set<bit<128>>")
+    switch = build_switch(tmp_path, source, "pvs_wide.p4")
+    address = 0x20010DB8_00000000_00000000_00000001
+    assert _marks(switch, tmp_path, "pvs_add kinds 2001:db8::1\npvs_add kinds 0x10000000000000000\n",
+                  [address, address + 1, 1 << 64, 7], kind_bytes=16) == [0xAA, 0, 0xAA, 0xBB]
+    (tmp_path / "commands.txt").write_text("pvs_add kinds 0x100000000000000000000000000000000\n")
+    run = run_on_frames(switch, tmp_path, [], "--commands", str(tmp_path / "commands.txt"))
+    assert run.returncode != 0 and "does not fit in 128 bits" in run.stderr, run.stderr
+
+
+def test_a_struct_value_set_wider_than_64_bits_packs_its_fields_across_words(tmp_path: Path):
+    # Keys of 48 and 20 bits (68 in all), the second of them not byte-aligned in the packed value.
+    source = PROGRAM.replace("bit<16> kind;", "bit<128> kind;") \
+        .replace("struct meta_t { }", "struct meta_t { }\nstruct pair_t { bit<48> hi; bit<20> lo; }") \
+        .replace("value_set<bit<16>>(2) kinds;", "value_set<pair_t>(2) kinds;") \
+        .replace("select(hdr.h.kind) {", "select(hdr.h.kind[127:80], hdr.h.kind[19:0]) {") \
+        .replace("7: other;", "(0, 7): other;")
+    switch = build_switch(tmp_path, source, "pvs_wide_struct.p4")
+    hi, lo = 0x0A0B0C0D0E0F, 0xABCDE
+    kind = hi << 80 | 0x1234 << 20 | lo
+    assert _marks(switch, tmp_path, f"pvs_add kinds {hex(hi << 20 | lo)}\n",
+                  [kind, kind ^ 1, kind ^ (1 << 80), 7], kind_bytes=16) == [0xAA, 0, 0, 0xBB]

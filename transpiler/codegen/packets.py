@@ -82,18 +82,27 @@ class Packets:
             return (f"p4odp_wide_cmp({key}, {self.wide_value(keyset.left)}, {nbytes}) >= 0 && "
                     f"p4odp_wide_cmp({key}, {self.wide_value(keyset.right)}, {nbytes}) <= 0")
         if isinstance(keyset.type, t.SetT):
-            raise Unsupported(keyset.loc, "a value set of keys wider than 64 bits")
+            raise Unsupported(keyset.loc, "this keyset")
         return f"p4odp_wide_cmp({key}, {self.wide_value(keyset)}, {nbytes}) == 0"
 
     def packed_keys(self, value_set: ExternInstance, keys: list, loc: Loc) -> str:
-        """The select keys as one value of the value set: a struct's fields one after the other,
-        the first in the high bits (as BMv2 packs a value set's members)."""
+        """The select keys as one value of the value set, in network order in a buffer this emits: a
+        struct's fields one after the other, the first in the high bits (as BMv2 packs a value
+        set's members); the buffer's name."""
         widths = value_set_widths(value_set.element)
         if len(widths) != len(keys):
             raise Unsupported(loc, f"value set {value_set.name} of {len(widths)} field(s) for {len(keys)} select key(s)")
-        parts = [f"({name} << {sum(widths[i + 1:])})" if sum(widths[i + 1:]) else name
-                 for i, (name, _) in enumerate(keys)]
-        return " | ".join(parts)
+        nbytes = (sum(widths) + 7) // 8
+        packed = self.temp("packed")
+        self.emit(f"uint8_t {packed}[{nbytes}] = {{ 0 }};")
+        offset = nbytes * 8 - sum(widths)
+        for (name, key_type), width in zip(keys, widths):
+            if is_wide(key_type):  # its bytes, the value in their low bits
+                self.emit(f"p4odp_copy_bits({packed}, {offset}, {name}, {(width + 7) // 8 * 8 - width}, {width});")
+            else:
+                self.emit(f"p4odp_store_bits({packed}, {offset}, {width}, {name});")
+            offset += width
+        return packed
 
     def keyset_match(self, keyset: ir.Expression, keys: list) -> str:
         if isinstance(keyset, (ir.DefaultExpression, ir.DontCare)):
@@ -103,6 +112,12 @@ class Packets:
             return " && ".join(f"({p})" for p in parts) or "1"
         if isinstance(keyset, ir.ListExpression) and len(keyset.elements) == 1:
             return self.keyset_match(keyset.elements[0], keys)
+        value_set = self.resolve(keyset) if isinstance(keyset, ir.PathExpression) and isinstance(keyset.type, t.SetT) \
+            else None
+        if isinstance(value_set, ExternInstance) and value_set.kind == "value_set":
+            packed = self.packed_keys(value_set, keys, keyset.loc)
+            return (f"p4odp_value_set_has(&STATE->{value_set.member}[0].used, {value_set.size}, "
+                    f"sizeof STATE->{value_set.member}[0], {packed}, sizeof {packed})")
         key, key_type = keys[0]
         if is_wide(key_type):
             return self.wide_keyset_match(keyset, key, key_type)
@@ -115,10 +130,7 @@ class Packets:
                 return high  # `key >= 0` is always true of the uint64_t key (-Wtype-limits)
             return f"{key} >= {self.value(keyset.left)} && {high}"
         if isinstance(keyset.type, t.SetT):
-            value_set = self.resolve(keyset) if isinstance(keyset, ir.PathExpression) else None
-            if not (isinstance(value_set, ExternInstance) and value_set.kind == "value_set"):
-                raise Unsupported(keyset.loc, "this keyset")
-            return f"p4odp_value_set_has(STATE->{value_set.member}, {value_set.size}, {self.packed_keys(value_set, keys, keyset.loc)})"
+            raise Unsupported(keyset.loc, "this keyset")
         return f"{key} == (uint64_t){self.value(keyset)}"
 
     # ------------------------------------------------------------------

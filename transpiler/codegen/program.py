@@ -243,15 +243,16 @@ class Generator:
     def value_set(self, decl: ir.ValueSet) -> ExternInstance:
         """A parser value set's members in `struct p4_state` (the control plane fills them, the workers
         read them): values of a bit<W> or serializable enum, or of a struct of them (one per select
-        key) packed one after the other as BMv2 takes them, of up to 64 bits, matched whole."""
+        key) packed one after the other as BMv2 takes them, matched whole, each a `used` byte and
+        then the value in network order."""
         element = decl.type.element if decl.type is not None else None
         width = sum(value_set_widths(element))
-        if not width or width > 64:
+        if not width:
             raise Unsupported(decl.element_type.loc, f"value sets of {element} (bit<W> or serializable enum "
-                                                     f"values or structs of them, of up to 64 bits in all)")
+                                                     f"values or structs of them)")
         size = self.const_int(decl.size) or 0
         member = c_ident(f"value_set_{decl.control_name or decl.name}")
-        self.state.append(f"struct p4odp_value_set_member {member}[{max(size, 1)}]")
+        self.state.append(f"struct {{ uint8_t used; uint8_t value[{(width + 7) // 8}]; }} {member}[{max(size, 1)}]")
         self.value_sets.append(CValueSet(decl.control_name or decl.name, size, member, width))
         return ExternInstance(decl.name, "value_set", member, size, element)
 
