@@ -235,7 +235,7 @@ class _Table:
             self.error(prop.loc, f"table {self.decl.name}: entries need a table with a key")
             return prop
         entries = []
-        needs_priority = any(k in ("ternary", "range", "lpm", "optional") for k in self.match_kinds)
+        needs_priority = any(k in PRIORITIZED_MATCH_KINDS for k in self.match_kinds)
         for entry in prop.value:
             keyset = self.tc.keyset(entry.keyset, self.key_types, self.ctx)
             if isinstance(entry.keyset, ir.ListExpression) and len(self.key_types) > 1 and \
@@ -256,7 +256,7 @@ class _Table:
             priority = entry.priority
             if priority is not None:
                 if not needs_priority:
-                    self.error(priority.loc, f"table {self.decl.name}: exact keys do not take priorities")
+                    self.error(priority.loc, f"table {self.decl.name}: exact and lpm keys do not take priorities")
                 priority = self.tc.expr(priority, self.ctx)
                 value = self.tc.const_value(priority, self.ctx)
                 if not isinstance(value, int) or isinstance(value, bool) or value < 0:

@@ -265,10 +265,11 @@ def test_optional_keys_take_no_mask(tmp_path):
          at="&&&", message="an optional key takes a value or '_', not a mask")
 
 
-def test_priorities_need_a_non_exact_key(tmp_path):
-    rule(tmp_path, with_entries("h.x : ternary;", "priority=1: 1 : drop();", const=False),
-         with_entries("h.x : exact;", "priority=1: 1 : drop();", const=False),
-         at="1: 1", message="table t: exact keys do not take priorities")
+def test_priorities_need_a_key_that_is_neither_exact_nor_lpm(tmp_path):
+    for kind in ("exact", "lpm"):
+        rule(tmp_path, with_entries("h.x : ternary;", "priority=1: 1 : drop();", const=False),
+             with_entries(f"h.x : {kind};", "priority=1: 1 : drop();", const=False),
+             at="1: 1", message="table t: exact and lpm keys do not take priorities")
 
 
 def test_priorities_are_non_negative_constants(tmp_path):

@@ -1,5 +1,5 @@
 // An entry priority in a table whose keys are all exact.
-// expect error@74:22: table ethertype_filter: exact keys do not take priorities
+// expect error@74:22: table ethertype_filter: exact and lpm keys do not take priorities
 
 #include <core.p4>
 #include <v1model.p4>
