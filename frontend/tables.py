@@ -118,8 +118,13 @@ class _Table:
         for element in prop.value:
             expr = self.tc.expr(element.expr, self.ctx)
             typ = expr.type
-            if not _simple_key(expr) and not any(a.name == "name" for a in element.annotations):
-                self.error(element.expr.loc, "a complex key expression needs a @name annotation")
+            if ir.name_annotation(element) is None:
+                name = self.key_text(expr)
+                if name is None:
+                    self.error(element.expr.loc, "a complex key expression needs a @name annotation")
+                else:
+                    anno = ir.Annotation(element.loc, "name", items=(ir.StringLiteral(element.loc, name),))
+                    element = replace(element, annotations=(*element.annotations, anno))
             kind_symbol = self.ctx.scope.lookup_one(element.match_kind)
             if kind_symbol is None or kind_symbol.kind != "match_kind":
                 self.error(element.match_kind_loc or element.loc,
@@ -132,6 +137,45 @@ class _Table:
             self.match_kinds.append(element.match_kind)
             elements.append(replace(element, expr=expr))
         return replace(prop, value=tuple(elements))
+
+    def key_text(self, expr: ir.Expression) -> Optional[str]:
+        """The control-plane name p4c's front end gives a key without `@name` (TableKeyNames): the
+        expression as written, `$valid$` for isValid(), a struct field's `@name` for its name (one
+        starting with a dot for the whole path); None for an expression that has no natural one."""
+        if isinstance(expr, ir.PathExpression):
+            return expr.name
+        if isinstance(expr, ir.Member):
+            if expr.member == "isValid" and isinstance(expr.expr.type, t.StructLike) and \
+                    expr.expr.type.kind in ("header", "header_union"):
+                member = "$valid$"
+            else:
+                member = self.field_name(expr.expr.type, expr.member)
+                if member.startswith("."):
+                    return member[1:]
+            base = self.key_text(expr.expr)
+            return None if base is None else f"{base}.{member}"
+        if isinstance(expr, ir.ArrayIndex):
+            base, index = self.key_text(expr.expr), self.key_text(expr.index)
+            return None if base is None or index is None else f"{base}[{index}]"
+        if isinstance(expr, ir.Slice):
+            base, high, low = self.key_text(expr.expr), self.key_text(expr.high), self.key_text(expr.low)
+            return None if None in (base, high, low) else f"{base}[{high}:{low}]"
+        if isinstance(expr, ir.IntLiteral):
+            return {16: hex(expr.value), 8: oct(expr.value), 2: bin(expr.value)}.get(expr.base, str(expr.value))
+        if isinstance(expr, ir.Binary) and expr.op is ir.BinaryOp.BAND:
+            left, right = self.key_text(expr.left), self.key_text(expr.right)
+            return None if left is None or right is None else f"{left} & {right}"
+        if isinstance(expr, ir.MethodCall) and not expr.args:
+            method = self.key_text(expr.method)
+            return method if method is not None and method.endswith("$valid$") else None
+        return None
+
+    def field_name(self, typ: t.Type, field: str) -> str:
+        """A struct or header field's control-plane name: its `@name`, else its name."""
+        symbol = self.ctx.scope.lookup_one(typ.name) if isinstance(typ, t.StructLike) else None
+        decl = getattr(symbol, "decl", None)
+        found = next((f for f in getattr(decl, "fields", ()) if f.name == field), None)
+        return (ir.name_annotation(found) if found is not None else None) or field
 
     def p_actions(self, prop: ir.TableProperty) -> ir.TableProperty:
         refs = []
@@ -308,19 +352,6 @@ class _Table:
             if not isinstance(size, int) or isinstance(size, bool) or size < 0:
                 self.error(value.loc, f"table {self.decl.name}: size must be a non-negative integer constant")
         return replace(prop, value=typed)
-
-
-def _simple_key(expr: ir.Expression) -> bool:
-    """Keys that have a natural control-plane name: paths, fields, indexes, slices, isValid()."""
-    if isinstance(expr, ir.PathExpression):
-        return True
-    if isinstance(expr, (ir.Member, ir.ArrayIndex, ir.Slice)):
-        return _simple_key(expr.expr)
-    if isinstance(expr, ir.MethodCall) and isinstance(expr.method, ir.Member) and not expr.args:
-        return expr.method.member == "isValid" and _simple_key(expr.method.expr)
-    if isinstance(expr, ir.Binary) and expr.op is ir.BinaryOp.BAND:  # a field under a constant mask
-        return _simple_key(expr.left) and isinstance(expr.right, ir.IntLiteral)
-    return False
 
 
 def _is_prefix_mask(mask: int, width: int) -> bool:

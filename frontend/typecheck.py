@@ -19,7 +19,7 @@ from p4odp.diagnostics import Diagnostics, Loc, NO_LOC
 from p4odp.frontend.const_eval import evaluate, wrap
 from p4odp.frontend.scope import Scope, Symbol
 
-__all__ = ["check_program", "object_prefix"]
+__all__ = ["check_program"]
 
 MAX_WIDTH = 2048
 
@@ -226,7 +226,7 @@ class TypeChecker:
             if sym.decl is decl:
                 sym.type = typ
         self.decl_types[id(decl)] = typ
-        return decl
+        return replace(decl, fields=tuple(replace(f, type=field.type) for f, field in zip(decl.fields, fields)))
 
     def check_field_type(self, kind: str, owner: str, f: ir.StructField, ftype: t.Type) -> None:
         where = f"{owner}.{f.name}"
@@ -356,7 +356,7 @@ class TypeChecker:
         if ctx.where != "global":
             self.error(decl.loc, f"{decl.name}: {kind}s can only be declared at the top level")
         inner = self.type_param_context(decl.type_params, ctx)
-        params = inner.nested(where=kind, name_prefix=object_prefix(decl))
+        params = inner.nested(where=kind, name_prefix=decl.name)  # not its @name: p4c's HierarchicalNames
         self.check_runtime_params(decl, inner)
         params_types = self.signature_params(decl.params, inner)
         self.bind_params(decl.params, params_types, params)
@@ -1063,15 +1063,6 @@ def _overloads(previous: Symbol, new: Symbol) -> bool:
     old_sig = previous.type.signatures[0]
     new_sig = new.type.signatures[0]
     return [(p.name, p.type) for p in old_sig.params] != [(p.name, p.type) for p in new_sig.params]
-
-
-def object_prefix(decl) -> str:
-    """The prefix p4c puts before the control-plane names of the objects of a parser or control: its
-    `@name` (without a leading dot), else its name."""
-    name = ir.name_annotation(decl)
-    if name is None:
-        return decl.name
-    return name[1:] if name.startswith(".") else name
 
 
 def _is_data_type(typ: t.Type) -> bool:

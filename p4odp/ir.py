@@ -379,6 +379,7 @@ class Parameter(Declaration):
 @node
 class StructField(Declaration):
     type_ref: TypeRef
+    type: Any = field(default=None, kw_only=True)  # its semantic type, set by the type checker
 
 
 @node

@@ -390,7 +390,8 @@ def test_control_plane_names_of_tables_and_actions(tmp_path):
     assert tables == {"t": "C.t", "t2": "C.tt", "t3": "gt"}
 
 
-def test_control_plane_prefix_from_the_name_of_the_control(tmp_path):
+def test_control_plane_prefix_is_the_controls_declared_name_not_its_at_name(tmp_path):
+    # As p4c's HierarchicalNames: the prefix is the control's identifier, whatever its @name says.
     c = accept(tmp_path, """
         @name("ingress") control C(inout bit<8> x) {
             table t { actions = { NoAction; } }
@@ -402,8 +403,8 @@ def test_control_plane_prefix_from_the_name_of_the_control(tmp_path):
             apply { t.apply(); }
         }
     """, arch="v1model")
-    assert sorted(d.control_name for d in nodes(c.program) if isinstance(d, ir.Table)) == ["egress.t", "ingress.t"]
-    assert c.decl("r", ir.Instance).control_name == "ingress.r"
+    assert sorted(d.control_name for d in nodes(c.program) if isinstance(d, ir.Table)) == ["C.t", "D.t"]
+    assert c.decl("r", ir.Instance).control_name == "C.r"
 
 
 def test_control_plane_names_of_value_sets(tmp_path):

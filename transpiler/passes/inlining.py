@@ -48,8 +48,6 @@ from typing import Optional, Union
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc
-from p4odp.frontend.typecheck import object_prefix
-from p4odp.transpiler.key_names import named_key
 from p4odp.transpiler.passes._build import ReturnRemover, bind_args
 from p4odp.transpiler.passes._walk import main_instance, map_children, walk
 from p4odp.transpiler.passes.manager import PassContext
@@ -158,7 +156,7 @@ def _direct_instances(decl, blocks: dict) -> list[ir.Instance]:
             if isinstance(target, ir.PathExpression) and target.name in blocks and target.name not in names:
                 type_ref = ir.TypeName(target.loc, target.name)
                 found.setdefault(target.name, ir.Instance(target.loc, target.name, type_ref, (),
-                                                          control_name=f"{object_prefix(decl)}.{target.name}"))
+                                                          control_name=f"{decl.name}.{target.name}"))
     return list(found.values())
 
 
@@ -219,7 +217,7 @@ class _Flattener:
             local = replace(local, args=_resolved_in(decl, local.args))
             bound, ctor_values = _with_constructor_args(sub, local)
             inner = self.flatten(bound)
-            instance = _Hoisted(local, inner, ctor_values, object_prefix(decl), _applies(decl, local.name),
+            instance = _Hoisted(local, inner, ctor_values, decl.name, _applies(decl, local.name),
                                 may_alias=local.name not in passed, scopes=scopes)
             locals_.extend(instance.locals)
             hoisted[local.name] = instance
@@ -270,7 +268,7 @@ def _with_constructor_args(sub, instance: ir.Instance) -> tuple:
         if isinstance(value, ir.ConstructorCall):
             args = _owned_args(value, param.name, mapping)
             owned.append(ir.Instance(value.loc, param.name, value.type_ref, args, type=value.type,
-                                     control_name=f"{object_prefix(sub)}.{param.name}"))
+                                     control_name=f"{sub.name}.{param.name}"))
         else:
             mapping[param.name] = _typed_as(value, param.type)
     closed = {name: value for name, value in mapping.items() if not _free_names(value)}
@@ -325,7 +323,7 @@ class _Hoisted:
         self.sub = sub
         name = instance.name
         cp_prefix = instance.control_name or f"{caller_prefix}.{name}"
-        sub_prefix = object_prefix(sub)
+        sub_prefix = sub.name
         self.aliases = _aliases(sub, calls, scopes) if may_alias else {}
         self.renames: dict[str, Replacement] = {**ctor_values, **self.aliases,
                                                 **_by_value(sub, calls, name, scopes)}
@@ -339,8 +337,6 @@ class _Hoisted:
                              for p in sub.params if isinstance(self.renames.get(p.name), str)]
         self.var_inits: list[ir.Statement] = []
         for local in sub.locals:
-            if isinstance(local, ir.Table):
-                local = _with_named_keys(local)
             new = renamer.declaration(local)
             new = replace(new, name=self.renames[local.name])
             if isinstance(new, ir.Variable):
@@ -383,13 +379,6 @@ class _Hoisted:
                 out.append(ir.Assignment(call.loc, value, ir.PathExpression(p.loc, self.renames[p.name],
                                                                             type=p.type)))
         return out
-
-
-def _with_named_keys(table: ir.Table) -> ir.Table:
-    """`table` with its key names fixed before parameters in its key expressions are renamed."""
-    properties = tuple(replace(p, value=tuple(named_key(k) for k in p.value)) if p.name == "key" else p
-                       for p in table.properties)
-    return replace(table, properties=properties)
 
 
 def _is_by_value(param: ir.Parameter) -> bool:

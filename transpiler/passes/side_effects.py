@@ -90,7 +90,7 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import InternalError, Loc
-from p4odp.transpiler.key_names import key_name, named_key
+from p4odp.transpiler.key_names import key_name
 from p4odp.transpiler.passes._build import syntax_type, variable
 from p4odp.transpiler.passes._walk import argument_directions, is_effect_call, is_pure, walk
 from p4odp.transpiler.passes.manager import PassContext
@@ -210,7 +210,6 @@ class _Orderer:
             elements = []
             for element in prop.value:
                 if has_effect(element.expr):
-                    element = named_key(element)
                     expr = element.expr
                     var = ir.Variable(expr.loc, f"key${next(self.count)}", syntax_type(expr.type, expr.loc),
                                       type=expr.type)

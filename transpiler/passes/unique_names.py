@@ -28,7 +28,6 @@ from typing import Iterable, Iterator, Optional
 
 from p4odp import ir
 from p4odp.diagnostics import InternalError
-from p4odp.transpiler.key_names import named_key
 from p4odp.transpiler.passes._walk import map_children, walk
 from p4odp.transpiler.passes.manager import PassContext
 
@@ -271,7 +270,7 @@ class _Renamer:
         expr = self.expr(element.expr)
         if expr is element.expr:
             return element
-        return replace(named_key(element), expr=expr)  # the key's text is its control-plane name
+        return replace(element, expr=expr)  # its @name keeps its control-plane name
 
     # ------------------------------------------------------------------
     # Statements
