@@ -10,6 +10,7 @@ PACKAGES = {
     "p4odp.transpiler.passes": "transpiler/passes",
     "p4odp.backend": "backend",
     "p4odp.backend.targets": "backend/targets",
+    "p4odp.controlplane": "controlplane",
     "p4odp.stf": "stf",
     "p4odp.throughput": "throughput",
     "p4odp.templates": "templates",
@@ -29,7 +30,11 @@ setup(
         "p4odp.runtime": ["*/*.c", "*/*.h", "*/Makefile", "include/*.h", "odp/include/*.h", "odp/include/*/*.h",
                           "odp/include/*/*/*.h"],
     },
-    install_requires=["Jinja2>=3.1,<4"],
+    # P4Runtime: the p4runtime package's generated code is of protobuf 3's older form, which protobuf 4
+    # and later refuse (but in slow pure-Python mode); p4runtime-shell, the reference client, pins
+    # protobuf 3.20 and p4runtime 1.4.1 too, so both live in one environment.
+    install_requires=["Jinja2>=3.1,<4", "protobuf>=3.20,<3.21", "p4runtime==1.4.1", "grpcio>=1.49",
+                      "googleapis-common-protos>=1.52,<1.74"],
     extras_require={"test": ["pytest>=7", "pytest-xdist>=3"], "bench": ["matplotlib>=3.5"]},
     entry_points={
         "console_scripts": ["p4odp = p4odp.cli:main"],

@@ -45,12 +45,17 @@ def build_parser() -> argparse.ArgumentParser:
     compile_ = commands.add_parser("compile", help="compile a program into a switch binary")
     _add_frontend_options(compile_)
     compile_.add_argument("-o", dest="output", metavar="DIR",
-                          help="output folder (required unless --emit ir, which can print to stdout)")
+                          help="output folder (required unless --emit ir, which can print to stdout, or "
+                               "--emit p4info)")
     compile_.add_argument("--target", default="x86", help="the target to build for (see `p4odp targets`)")
     compile_.add_argument("--no-line", action="store_true",
                           help="no #line directives back to the P4 source in the generated C")
-    compile_.add_argument("--emit", choices=["ir", "c"],
-                          help="stop early: ir, the front end's IR as JSON; c, the generated C sources")
+    compile_.add_argument("--emit", choices=["ir", "c", "p4info"],
+                          help="stop early: ir, the front end's IR as JSON; c, the generated C sources; p4info, "
+                               "only the --p4runtime-files")
+    compile_.add_argument("--p4runtime-files", metavar="FILE[,FILE]",
+                          help="write the program's P4Info (p4c's names and ids) to each FILE: protobuf text "
+                               "(.txtpb, .txt), JSON (.json) or binary protobuf (.bin)")
     compile_.add_argument("--cc", help="the C compiler (default: $CC, else the target's)")
     compile_.add_argument("--odp-prefix", metavar="DIR", help="build against the ODP installed under DIR")
     compile_.add_argument("--sysroot", metavar="DIR", help="cross builds: the target's root folder (libraries, a "
@@ -151,9 +156,19 @@ def run_check(args: argparse.Namespace, diags: Diagnostics) -> int:
 
 
 def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
-    if args.emit != "ir" and not args.output:
+    if args.emit not in ("ir", "p4info") and not args.output:
         diags.error(Loc("<command line>", 0, 0), "compile needs -o DIR")
         return EXIT_USER_ERROR
+    p4runtime_files = [f for f in (args.p4runtime_files or "").split(",") if f]
+    if args.emit == "p4info" and not p4runtime_files:
+        diags.error(Loc("<command line>", 0, 0), "--emit p4info needs --p4runtime-files FILE")
+        return EXIT_USER_ERROR
+    from p4odp.controlplane.files import P4RUNTIME_SUFFIXES
+    for name in p4runtime_files:
+        if not name.endswith(P4RUNTIME_SUFFIXES):
+            diags.error(Loc("<command line>", 0, 0), f"{name}: unknown P4Runtime file kind; known suffixes are "
+                                                     f"{', '.join(P4RUNTIME_SUFFIXES)}")
+            return EXIT_USER_ERROR
     loaded = _target_and_program(args, diags)
     if loaded is None:
         return EXIT_USER_ERROR
@@ -168,6 +183,16 @@ def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
         else:
             sys.stdout.write(text)
         return EXIT_OK
+    if p4runtime_files:
+        from p4odp.controlplane.files import write_p4runtime_files
+        from p4odp.controlplane.p4info import p4info
+
+        info = p4info(program, diags)
+        if info is None:
+            return EXIT_USER_ERROR
+        write_p4runtime_files(info, p4runtime_files)
+        if args.emit == "p4info":
+            return EXIT_OK
     from p4odp.transpiler import generate_c
     from p4odp.transpiler.passes import PassOptions, midend
 

@@ -1,0 +1,161 @@
+"""P4Info (`p4odp compile --p4runtime-files`): p4c's ids, aliases and entities, the file formats,
+and golden files of the examples and of a program with every kind of entity
+(tests/controlplane/p4info_entities.p4).  `pytest --update-golden` rewrites the golden files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from google.protobuf import json_format, text_format
+from p4.config.v1 import p4info_pb2
+
+from p4odp.controlplane.ids import IdAllocator, aliases, jenkins_hash
+
+HERE = Path(__file__).parent
+ROOT = HERE.parent.parent
+GOLDEN = HERE / "golden"
+PROGRAMS = {"l2fwd": ROOT / "examples/l2fwd/l2fwd.p4", "l3fwd": ROOT / "examples/l3fwd/l3fwd.p4",
+            "p4info_entities": HERE / "p4info_entities.p4"}
+
+
+def compile_p4info(program: Path, *files: Path, extra: tuple = ()) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(program), "--emit", "p4info",
+                           "--p4runtime-files", ",".join(map(str, files)), *extra], capture_output=True, text=True)
+
+
+def p4info_of(program: Path, tmp_path: Path) -> p4info_pb2.P4Info:
+    out = tmp_path / "p4info.txtpb"
+    run = compile_p4info(program, out)
+    assert run.returncode == 0, run.stderr
+    return text_format.Parse(out.read_text(), p4info_pb2.P4Info())
+
+
+def by_name(entities, name: str):
+    return next(e for e in entities if e.preamble.name == name)
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_p4info_matches_golden(name: str, tmp_path: Path, request):
+    out = tmp_path / f"{name}.p4info.txtpb"
+    run = compile_p4info(PROGRAMS[name], out)
+    assert run.returncode == 0, run.stderr
+    golden = GOLDEN / f"{name}.p4info.txtpb"
+    if request.config.getoption("--update-golden"):
+        golden.write_text(out.read_text())
+    assert golden.exists(), f"no golden file {golden.name}: run pytest with --update-golden"
+    assert out.read_text() == golden.read_text(), f"the P4Info of {name} changed; review, then --update-golden"
+
+
+# ----------------------------------------------------------------------
+# Ids and aliases as p4c makes them
+
+def test_an_id_is_the_prefix_over_the_names_hash():
+    # p4c's ids for these names (its sample outputs): NoAction and action_profile-bmv2's table.
+    ids = IdAllocator()
+    ids.add(0x01, "NoAction")
+    ids.add(0x02, "IngressI.indirect")
+    ids.assign()
+    assert ids.id_of(0x01, "NoAction") == 21257015 == 0x01 << 24 | jenkins_hash("NoAction") & 0xFFFFFF
+    assert ids.id_of(0x02, "IngressI.indirect") == 46872340
+
+
+def test_a_taken_id_moves_the_next_name_up_and_names_take_ids_in_byte_order():
+    ids = IdAllocator()
+    taken = 0x02 << 24 | jenkins_hash("b") & 0xFFFFFF
+    assert ids.add(0x02, "given", taken) is None
+    ids.add(0x02, "b")
+    ids.assign()
+    assert ids.id_of(0x02, "given") == taken
+    assert ids.id_of(0x02, "b") == taken + 1
+
+
+def test_an_at_id_takes_the_kinds_prefix_and_may_not_be_given_twice_or_with_another_prefix():
+    ids = IdAllocator()
+    assert ids.add(0x02, "t", 5) is None
+    assert "given to two entities" in ids.add(0x02, "u", 0x02000005)
+    assert "wrong 8-bit prefix" in ids.add(0x02, "v", 0x01000001)
+    ids.assign()
+    assert ids.id_of(0x02, "t") == 0x02000005
+
+
+def test_an_alias_is_the_shortest_suffix_no_other_name_of_any_kind_ends_with():
+    found = aliases(["a.b.c", "d.b.c", "x.c", "PreQosPipe.Acl.acls", "acls", "NoAction"])
+    assert found == {"a.b.c": "a.b.c", "d.b.c": "d.b.c", "x.c": "x.c", "PreQosPipe.Acl.acls": "Acl.acls",
+                     "acls": "acls", "NoAction": "NoAction"}
+
+
+# ----------------------------------------------------------------------
+# What P4Info lists, as p4c's front end leaves the program
+
+def test_entities_are_named_and_listed_as_p4c_lists_them(tmp_path: Path):
+    info = p4info_of(PROGRAMS["p4info_entities"], tmp_path)
+    tables = {t.preamble.name for t in info.tables}
+    # Tables never applied, or applied only in a branch that cannot run, are not listed.
+    assert tables == {"MyIngress.mac", "MyIngress.routes", "MyIngress.fixed", "MyIngress.acl.rules"}
+    actions = {a.preamble.name for a in info.actions}
+    assert "MyIngress.unused" not in actions and "MyIngress.acl.deny" in actions
+    # An action only the control calls takes its arguments from the call: no parameters.
+    assert not by_name(info.actions, "MyIngress.count_only").params
+    mac = by_name(info.tables, "MyIngress.mac")
+    assert mac.preamble.id == 0x02000005  # @id(5)
+    assert [f.name for f in mac.match_fields] == ["hdr.ethernet.dst", "hdr.ethernet.ether_type & 0xff00",
+                                                  "hdr.ipv4.$valid$", "tag"]
+    routes = by_name(info.tables, "MyIngress.routes")
+    assert [f.name for f in routes.match_fields] == ["hdr.ipv4.dst"]  # the selector key is the profile's
+    assert routes.action_refs[-1].scope == p4info_pb2.ActionRef.DEFAULT_ONLY  # NoAction added as p4c adds it
+    ecmp = by_name(info.action_profiles, "MyIngress.ecmp")
+    assert ecmp.with_selector and list(ecmp.table_ids) == [routes.preamble.id]
+    assert routes.implementation_id == ecmp.preamble.id
+    assert by_name(info.direct_meters, "routes_meter").direct_table_id == routes.preamble.id
+    forward = by_name(info.actions, "MyIngress.forward")
+    assert [(p.name, p.bitwidth, p.type_name.name) for p in forward.params] == [("port", 32, "PortId_t"),
+                                                                              ("tag_value", 16, "Tag_t")]
+    assert info.type_info.new_types["PortId_t"].translated_type.sdn_bitwidth == 32
+    packet_in = by_name(info.controller_packet_metadata, "packet_in")
+    assert [m.name for m in packet_in.metadata] == ["ingress_port", "why.reason", "why.pad"]
+    assert by_name(info.digests, "learn_t").type_spec.struct.name == "learn_t"
+    assert info.pkg_info.name == "p4info_entities" and info.pkg_info.arch == "v1model"
+
+
+def test_an_implementation_made_in_place_needs_a_name(tmp_path: Path):
+    source = PROGRAMS["p4info_entities"].read_text().replace('@name("fixed_profile") implementation',
+                                                              "implementation")
+    program = tmp_path / "unnamed.p4"
+    program.write_text(source)
+    run = compile_p4info(program, tmp_path / "p4info.txtpb")
+    assert run.returncode == 1 and "unnamed.p4:" in run.stderr and "needs an @name" in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
+
+
+# ----------------------------------------------------------------------
+# Files and the command line
+
+def test_each_file_is_written_in_the_format_its_suffix_names(tmp_path: Path):
+    files = [tmp_path / "p.txtpb", tmp_path / "p.json", tmp_path / "p.bin", tmp_path / "p.txt"]
+    run = compile_p4info(PROGRAMS["l3fwd"], *files)
+    assert run.returncode == 0, run.stderr
+    text = text_format.Parse(files[0].read_text(), p4info_pb2.P4Info())
+    assert json_format.Parse(files[1].read_text(), p4info_pb2.P4Info()) == text
+    assert p4info_pb2.P4Info.FromString(files[2].read_bytes()) == text
+    assert text_format.Parse(files[3].read_text(), p4info_pb2.P4Info()) == text
+    assert text.tables
+
+
+def test_an_unknown_suffix_or_a_missing_file_is_refused_before_compiling(tmp_path: Path):
+    run = compile_p4info(PROGRAMS["l3fwd"], tmp_path / "p4info.yaml")
+    assert run.returncode == 1 and "unknown P4Runtime file kind" in run.stderr, run.stderr
+    run = subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(PROGRAMS["l3fwd"]), "--emit", "p4info"],
+                         capture_output=True, text=True)
+    assert run.returncode == 1 and "--emit p4info needs --p4runtime-files" in run.stderr, run.stderr
+
+
+def test_a_compile_writes_p4info_beside_the_c(tmp_path: Path):
+    run = subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(PROGRAMS["l2fwd"]), "--emit", "c",
+                          "-o", str(tmp_path / "out"), "--p4runtime-files", str(tmp_path / "out/p4info.txtpb")],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "out/datapath.c").exists()
+    assert text_format.Parse((tmp_path / "out/p4info.txtpb").read_text(), p4info_pb2.P4Info()).tables
