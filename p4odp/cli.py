@@ -136,6 +136,14 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("-v", "--verbose", action="store_true", help="show the compiler commands")
     bench.set_defaults(run=run_bench)
 
+    cli = commands.add_parser("cli", help="simple_switch_CLI commands against a running switch")
+    cli.add_argument("--switch", metavar="ADDR", default=None,
+                     help="the switch's control channel: unix:PATH or tcp:HOST:PORT (default unix:p4odp.sock, "
+                          "the switch's own default in its run directory)")
+    cli.add_argument("file", nargs="?", help="run the commands of FILE (default: standard input; a prompt when "
+                                             "it is a terminal)")
+    cli.set_defaults(run=run_switch_cli)
+
     targets = commands.add_parser("targets", help="list the targets, what each finds here and what it misses")
     targets.add_argument("--install", nargs="+", metavar="TARGET", default=[],
                          help="install the Debian packages these targets miss (as root)")
@@ -241,6 +249,13 @@ def run_stf(args: argparse.Namespace, diags: Diagnostics) -> int:
         return EXIT_USER_ERROR
     sys.stdout.write(result.report + "\n")
     return EXIT_OK if result.passed else EXIT_USER_ERROR
+
+
+def run_switch_cli(args: argparse.Namespace, diags: Diagnostics) -> int:
+    from p4odp.controlplane.channel import DEFAULT_ADDRESS
+    from p4odp.controlplane.cli import run_cli
+
+    return run_cli(args.switch or DEFAULT_ADDRESS, args.file)
 
 
 def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:

@@ -66,15 +66,21 @@ static void on_signal(int sig)
 		the_switch.stop = 1;
 }
 
+/* The control channel's address when --control does not give one: in the run directory. */
+#define DEFAULT_CONTROL "unix:p4odp.sock"
+
 static void usage(FILE *out, const char *prog)
 {
 	fprintf(out,
 		"usage: %s -i PORT=INTERFACE [-i ...] [--commands FILE] [-w WORKERS] [-c CPUS]\n"
-		"          [--exit-when-done] [--asserts] [--log-msg]\n"
+		"          [--control ADDR] [--exit-when-done] [--asserts] [--log-msg]\n"
 		"  -i PORT=INTERFACE  attach P4 port PORT (0..%d) to an ODP interface, e.g.\n"
 		"                     pcap:in=in.pcap:out=out.pcap, loop, or a Linux interface name\n"
 		"  --commands FILE    run simple_switch_CLI commands from FILE before forwarding; a line\n"
 		"                     `receive PORT` there processes the next packet of PORT first\n"
+		"  --control ADDR     serve simple_switch_CLI commands while forwarding (p4odp cli) at\n"
+		"                     unix:PATH or tcp:HOST:PORT (default unix:%s, or none with\n"
+		"                     --exit-when-done; in use: none, with a warning; `none`: none)\n"
 		"  -w, --workers N    forwarding threads (1..%d, default 1, or one per CPU of -c); each\n"
 		"                     receives from one input queue of every port\n"
 		"  -c, --cpus LIST    pin worker k to the k-th CPU of LIST (e.g. 2 or 0-1 or 1,3)\n"
@@ -85,7 +91,7 @@ static void usage(FILE *out, const char *prog)
 		"                     per worker, the others counted)\n"
 		"signals: SIGUSR1 prints the counters to stderr; SIGINT or SIGTERM stops\n"
 		"program: %s\n",
-		prog, P4ODP_MAX_PORTS - 1, P4ODP_MAX_WORKERS, P4ODP_LOG_MSG_RATE, p4odp_program.name);
+		prog, P4ODP_MAX_PORTS - 1, DEFAULT_CONTROL + 5, P4ODP_MAX_WORKERS, P4ODP_LOG_MSG_RATE, p4odp_program.name);
 }
 
 /* A CPU list as taskset -c and DPDK's -l take it ("0-3,6") into an ODP cpumask. */
@@ -386,7 +392,7 @@ static void print_worker_load(const struct p4odp_switch *sw, FILE *out)
  * the table the switch prints at exit); with `exit_when_done` the inputs'
  * end stops it too, idle time measured here from the workers' counters so
  * that they read no clock.  Returns 0, or -1 when a worker could not start. */
-static int run(struct p4odp_switch *sw, const odp_cpumask_t *cpus, bool exit_when_done)
+static int run(struct p4odp_switch *sw, const odp_cpumask_t *cpus, bool exit_when_done, struct p4odp_channel *channel)
 {
 	pthread_t threads[P4ODP_MAX_WORKERS];
 	struct worker_start starts[P4ODP_MAX_WORKERS];
@@ -422,7 +428,10 @@ static int run(struct p4odp_switch *sw, const odp_cpumask_t *cpus, bool exit_whe
 		}
 		/* Asleep, not odp_time_wait_ns(), which spins its last microseconds:
 		 * this thread may share a CPU with a worker (taskset, -c). */
-		nanosleep(&(struct timespec){ .tv_nsec = 1000 * 1000 }, NULL);
+		if (channel)
+			p4odp_channel_serve(sw, channel, 1);
+		else
+			nanosleep(&(struct timespec){ .tv_nsec = 1000 * 1000 }, NULL);
 	}
 	sw->stop = 1;
 	int status = n_started == sw->n_workers ? 0 : -1;
@@ -437,6 +446,7 @@ int main(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "commands", required_argument, NULL, 'C' },
+		{ "control", required_argument, NULL, 'K' },
 		{ "workers", required_argument, NULL, 'w' },
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "exit-when-done", no_argument, NULL, 'x' },
@@ -446,8 +456,10 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct p4odp_switch *sw = &the_switch;
-	const char *commands = NULL;
+	const char *commands = NULL, *control = NULL;
 	const char *port_args[P4ODP_MAX_PORTS];
+	struct p4odp_channel channel;
+	bool serving = false;
 	int n_ports = 0, opt, status = 0;
 	bool exit_when_done = false;
 	unsigned long long n_workers = 0;	/* 0: as many as CPUs given, else 1 */
@@ -466,6 +478,9 @@ int main(int argc, char **argv)
 			break;
 		case 'C':
 			commands = optarg;
+			break;
+		case 'K':
+			control = optarg;
 			break;
 		case 'w':
 			n_workers = strtoull(optarg, &end, 10);
@@ -576,16 +591,30 @@ int main(int argc, char **argv)
 	/* What the commands printed is out before the first packet: whoever reads it
 	 * through a pipe knows the switch is ready. */
 	fflush(stdout);
+	/* A run that stops when its pcap inputs are done has a channel only when asked for one. */
+	if (control ? strcmp(control, "none") != 0 : !exit_when_done) {
+		char err[256];
+		serving = p4odp_channel_open(&channel, control ? control : DEFAULT_CONTROL, err, sizeof err) == 0;
+		if (!serving && control) {
+			fprintf(stderr, "error: %s\n", err);
+			status = 1;
+			goto out;
+		}
+		if (!serving)
+			fprintf(stderr, "warning: %s; no control channel (--control ADDR gives another)\n", err);
+	}
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGUSR1, on_signal);
-	if (run(sw, pinned ? &cpus : NULL, exit_when_done))
+	if (run(sw, pinned ? &cpus : NULL, exit_when_done, serving ? &channel : NULL))
 		status = 1;
 	p4odp_print_counters(sw, sw->workers, sw->n_workers, stderr);
 	if (sw->n_workers > 1)
 		print_worker_load(sw, stderr);
 out:
+	if (serving)
+		p4odp_channel_close(&channel);
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
 		if (p4odp_port_open(sw, i)) {
 			odp_pktio_stop(sw->ports[i].pktio);

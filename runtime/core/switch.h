@@ -201,4 +201,28 @@ int p4odp_crc_set(struct p4odp_switch *sw, uint32_t calc, const struct p4odp_crc
  * Returns 0, or -1 after writing a message to `err` (nothing was changed). */
 int p4odp_control_command(struct p4odp_switch *sw, const char *line, FILE *out, char *err, size_t err_len);
 
+/* The control channel (channel.c): command lines from clients of a unix or
+ * TCP socket, served between the main thread's other duties. */
+#define P4ODP_CONTROL_CLIENTS 8
+#define P4ODP_CONTROL_LINE 8192
+
+struct p4odp_control_client {
+	int fd;			/* -1: a free slot */
+	size_t len;		/* bytes of a line received so far */
+	bool overlong;		/* the line being received is too long: answered with an error */
+	char buf[P4ODP_CONTROL_LINE];
+};
+
+struct p4odp_channel {
+	int listen_fd;
+	char unix_path[108];	/* removed at close; empty for TCP */
+	struct p4odp_control_client clients[P4ODP_CONTROL_CLIENTS];
+};
+
+/* Listen at `addr` (unix:PATH or tcp:HOST:PORT); -1 after saying why in `err`. */
+int p4odp_channel_open(struct p4odp_channel *ch, const char *addr, char *err, size_t err_len);
+/* Accept and serve what clients sent, waiting at most `timeout_ms` for it. */
+void p4odp_channel_serve(struct p4odp_switch *sw, struct p4odp_channel *ch, int timeout_ms);
+void p4odp_channel_close(struct p4odp_channel *ch);
+
 #endif /* P4ODP_SWITCH_H_ */

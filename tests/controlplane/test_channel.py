@@ -1,0 +1,141 @@
+"""The switch's control channel (--control) and `p4odp cli`: commands change a switch while it
+forwards, and a bad line gets an error, changes nothing and leaves the connection and the switch
+working.  The switch replays one frame endlessly (pcap loops=0) into a table whose action counts
+the frame and drops it, so counter reads show what the table does at that moment."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from one_header_switch import build_switch, one_header_program
+
+from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
+from p4odp.stf.pcap import write_pcap
+
+PROGRAM = one_header_program(
+    "bit<8> kind;",
+    ingress="        mark_to_drop(sm);\n        kinds.apply();",
+    ingress_locals="""\
+    counter(4, CounterType.packets) seen;
+    register<bit<8>>(4) last;
+    action count(bit<32> cell) { seen.count(cell); last.write(cell, hdr.h.kind); }
+    table kinds { key = { hdr.h.kind: exact; } actions = { count; NoAction; } default_action = NoAction(); }""")
+
+
+@pytest.fixture(scope="module")
+def switch_binary(tmp_path_factory) -> Path:
+    return build_switch(tmp_path_factory.mktemp("channel"), PROGRAM, "channel.p4")
+
+
+@pytest.fixture
+def running(switch_binary: Path, tmp_path: Path):
+    """A running switch replaying frames of kind 7 forever; its control channel's address."""
+    write_pcap(str(tmp_path / "in.pcap"), [bytes([7]) + bytes(59)])
+    address = f"unix:{tmp_path / 'control.sock'}"
+    process = subprocess.Popen([str(switch_binary), "--control", address,
+                                "-i", f"0=pcap:in={tmp_path / 'in.pcap'}:loops=0"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 20
+    while not (tmp_path / "control.sock").exists():
+        assert process.poll() is None, process.stderr.read()
+        assert time.monotonic() < deadline, "the switch did not open its control channel"
+        time.sleep(0.05)
+    yield address
+    process.terminate()
+    assert process.wait(timeout=20) == 0, process.stderr.read()
+    assert not (tmp_path / "control.sock").exists(), "the switch left its socket behind"
+
+
+def packets_of(channel: SwitchChannel, cell: int) -> int:
+    text = channel.command(f"counter_read seen {cell}")  # "seen[1]= (B bytes, P packets)"
+    return int(text.split("(")[1].split(",")[1].split()[0])
+
+
+def test_an_entry_added_while_forwarding_takes_effect_and_a_deleted_one_stops(running: str):
+    with SwitchChannel(running) as channel:
+        assert channel.program
+        time.sleep(0.2)
+        assert packets_of(channel, 1) == 0  # no entry: NoAction
+        handle = channel.command("table_add kinds count 7 => 1")
+        assert "handle 0" in handle
+        time.sleep(0.3)
+        counted = packets_of(channel, 1)
+        assert counted > 0
+        assert channel.command("register_read last 1").strip() == "last[1]= 7"
+        channel.command("table_delete kinds 0")
+        time.sleep(0.1)  # frames already past the table when the entry went
+        stopped = packets_of(channel, 1)
+        time.sleep(0.3)
+        assert packets_of(channel, 1) == stopped
+
+
+@pytest.mark.parametrize("line, message", [
+    ("table_add kinds count 7 => 1 2", "takes 1 parameters, 2 given"),
+    ("table_add nowhere count 7 => 1", "no table named 'nowhere'"),
+    ("counter_read seen 9", "out of range"),
+    ("frobnicate", "unknown command"),
+])
+def test_a_bad_command_gets_an_error_and_changes_nothing(running: str, line: str, message: str):
+    with SwitchChannel(running) as channel:
+        channel.command("table_add kinds count 7 => 2")
+        with pytest.raises(CommandError, match=message):
+            channel.command(line)
+        with pytest.raises(CommandError, match="already"):
+            channel.command("table_add kinds count 7 => 3")  # the first entry is still there, unchanged
+        time.sleep(0.2)
+        assert packets_of(channel, 2) > 0 and packets_of(channel, 3) == 0
+
+
+def test_malformed_input_is_refused_and_the_connection_keeps_working(running: str):
+    sock = socket.socket(socket.AF_UNIX)
+    sock.connect(running[5:])
+    reader = sock.makefile("rb")
+    assert reader.readline().startswith(b"p4odp-control 1 ")
+
+    def ask(data: bytes) -> tuple[bytes, bytes]:
+        sock.sendall(data)
+        status, size = reader.readline().split()
+        return status, reader.read(int(size))
+
+    assert ask(b"x" * 20000 + b"\n") == (b"error", b"line too long")
+    assert ask(b"counter_read seen\x00 1\n") == (b"error", b"a NUL byte in the line")
+    assert ask(b"\xff\xfe\n")[0] == b"error"
+    assert ask(b"counter_read seen 0\n") == (b"ok", b"seen[0]= (0 bytes, 0 packets)\n")
+    sock.close()
+
+
+def test_clients_take_turns_and_see_each_others_changes(running: str):
+    with SwitchChannel(running) as first, SwitchChannel(running) as second:
+        first.command("register_write last 3 42")
+        assert second.command("register_read last 3").strip() == "last[3]= 42"
+
+
+def test_p4odp_cli_runs_a_file_and_reports_bad_lines_with_their_place(running: str, tmp_path: Path):
+    (tmp_path / "commands.txt").write_text("register_write last 2 9\nregister_read last 2\nbogus\n")
+    run = subprocess.run([sys.executable, "-m", "p4odp.cli", "cli", "--switch", running,
+                          str(tmp_path / "commands.txt")], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert run.stdout == "last[2]= 9\n"
+    assert "commands.txt:3: error: unknown command" in run.stderr, run.stderr
+    run = subprocess.run([sys.executable, "-m", "p4odp.cli", "cli", "--switch", running],
+                         input="register_read last 2\n", capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout == "last[2]= 9\n", run.stderr
+
+
+def test_p4odp_cli_says_when_no_switch_answers(tmp_path: Path):
+    run = subprocess.run([sys.executable, "-m", "p4odp.cli", "cli", "--switch", f"unix:{tmp_path / 'none.sock'}",
+                          "/dev/null"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "cannot connect" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_second_switch_on_the_same_address_is_refused(running: str, switch_binary: Path, tmp_path: Path):
+    run = subprocess.run([str(switch_binary), "--control", running, "--exit-when-done",
+                          "-i", f"0=pcap:in={tmp_path / 'in.pcap'}"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "another switch serves it" in run.stderr
+    with pytest.raises(ChannelError, match="cannot connect"):
+        SwitchChannel(f"unix:{tmp_path / 'missing.sock'}")
