@@ -23,6 +23,7 @@
  *   meter_get_rates METER INDEX  (rates in units per microsecond, bursts in units; a direct
  *     meter's INDEX is an entry handle of its table)
  *   pvs_add VALUE_SET VALUE / pvs_remove VALUE_SET VALUE / pvs_clear VALUE_SET
+ *   table_num_entries TABLE / table_dump TABLE / table_dump_entry TABLE HANDLE
  *   set_crc16_parameters CALC POLYNOMIAL INIT FINAL_XOR REFLECT_DATA REFLECT_REMAINDER (and
  *     set_crc32_parameters): a custom CRC's, as p4c names the calculation ("calc", "calc_0", ...)
  *
@@ -867,6 +868,156 @@ static int cmd_table_indirect_set_default(struct p4odp_switch *sw, struct comman
 	return 0;
 }
 
+/*
+ * Reads of tables as simple_switch_CLI prints them: table_num_entries,
+ * table_dump_entry, table_dump.
+ */
+
+static const struct p4odp_action_info *action_by_id(const struct p4odp_program *p, uint16_t id)
+{
+	for (uint32_t i = 0; i < p->n_actions; i++)
+		if (p->actions[i].id == id)
+			return &p->actions[i];
+	return NULL;
+}
+
+static void print_hex(FILE *out, const uint8_t *bytes, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		fprintf(out, "%02x", bytes[i]);
+}
+
+/* "Action entry: NAME - P1, P2" (each parameter's bytes in hex), or for a table with an action
+ * profile "Index: member(N)" or "Index: group(N)". */
+static void print_action_entry(FILE *out, const struct p4odp_program *p, uint16_t action_id, const uint8_t *data)
+{
+	if (action_id == P4ODP_ACTION_MEMBER || action_id == P4ODP_ACTION_GROUP) {
+		fprintf(out, "Index: %s(%u)\n", action_id == P4ODP_ACTION_MEMBER ? "member" : "group",
+			reference_of_data(action_id, data).handle);
+		return;
+	}
+	const struct p4odp_action_info *a = action_by_id(p, action_id);
+	if (!a) {
+		fprintf(out, "EMPTY\n");
+		return;
+	}
+	fprintf(out, "Action entry: %s - ", a->name);
+	for (uint32_t i = 0, offset = 0; i < a->n_params; i++) {
+		uint32_t n = (a->params[i].width + 7) / 8;
+		fprintf(out, "%s", i ? ", " : "");
+		print_hex(out, data + offset, n);
+		offset += n;
+	}
+	fputc('\n', out);
+}
+
+struct entry_dump {
+	FILE *out;
+	const struct p4odp_program *program;
+	const struct p4odp_table_info *table;
+	bool separated;		/* a "**********" line before each entry (table_dump) */
+};
+
+/* One entry: its handle, each key field as "* NAME: KIND VALUE" (optional fields as BMv2 has them,
+ * ternary), its priority in a table that needs one, its action. */
+static int dump_entry(void *arg, int64_t handle, const struct p4odp_match *m, const struct p4odp_table_entry *e)
+{
+	static const char *const kinds[] = { "EXACT", "LPM", "TERNARY", "RANGE", "TERNARY" };
+	const struct entry_dump *d = arg;
+	const struct p4odp_table_info *t = d->table;
+	FILE *out = d->out;
+	int width = 20;
+
+	for (uint32_t i = 0; i < t->n_keys; i++)
+		if ((int)strlen(t->keys[i].name) > width)
+			width = (int)strlen(t->keys[i].name);
+	if (d->separated)
+		fprintf(out, "**********\n");
+	fprintf(out, "Dumping entry 0x%llx\nMatch key:\n", (unsigned long long)handle);
+	for (uint32_t i = 0; i < t->n_keys; i++) {
+		const struct p4odp_key_field_info *k = &t->keys[i];
+		const struct p4odp_field_match *f = &m->fields[i];
+		uint32_t n = (k->width + 7) / 8;
+		uint8_t zeros[n], ones[n];
+		memset(zeros, 0, n);
+		memset(ones, 0xff, n);
+		p4odp_wide_trunc(ones, n, k->width);
+		fprintf(out, "* %-*s: %-10s", width, k->name, kinds[k->match_kind]);
+		switch (k->match_kind) {
+		case P4ODP_MATCH_LPM:
+			print_hex(out, f->value, n);
+			fprintf(out, "/%u", f->prefix_len);
+			break;
+		case P4ODP_MATCH_TERNARY:
+		case P4ODP_MATCH_OPTIONAL:
+			print_hex(out, f->wildcard ? zeros : f->value, n);
+			fprintf(out, " &&& ");
+			print_hex(out, f->wildcard ? zeros : f->mask ? f->mask : ones, n);
+			break;
+		case P4ODP_MATCH_RANGE:
+			print_hex(out, f->wildcard ? zeros : f->low, n);
+			fprintf(out, " -> ");
+			print_hex(out, f->wildcard ? ones : f->high, n);
+			break;
+		default:
+			print_hex(out, f->value, n);
+		}
+		fputc('\n', out);
+	}
+	if (needs_priority(t))
+		fprintf(out, "Priority: %d\n", INT32_MAX - m->priority);
+	print_action_entry(out, d->program, e->action_id, e->data);
+	return 0;
+}
+
+/* table_num_entries TABLE */
+static int cmd_table_num_entries(struct p4odp_switch *sw, struct command *c, FILE *out)
+{
+	if (c->n != 2)
+		return fail(c, "usage: table_num_entries TABLE");
+	int ti = find_table(c, sw->program, c->tokens[1]);
+	if (ti < 0)
+		return -1;
+	fprintf(out, "%u\n", p4odp_table_count(sw->tables[ti].table));
+	return 0;
+}
+
+/* table_dump_entry TABLE HANDLE */
+static int cmd_table_dump_entry(struct p4odp_switch *sw, struct command *c, FILE *out)
+{
+	int64_t handle;
+	if (c->n != 3)
+		return fail(c, "usage: table_dump_entry TABLE HANDLE");
+	int ti = find_table(c, sw->program, c->tokens[1]);
+	if (ti < 0 || parse_handle(c, c->tokens[2], &handle))
+		return -1;
+	struct entry_dump d = { out, sw->program, &sw->program->tables[ti], false };
+	if (p4odp_table_get(sw->tables[ti].table, handle, dump_entry, &d))
+		return fail(c, "table %s has no entry %s", d.table->name, c->tokens[2]);
+	return 0;
+}
+
+/* table_dump TABLE: every entry, in handle order, then the default entry. */
+static int cmd_table_dump(struct p4odp_switch *sw, struct command *c, FILE *out)
+{
+	if (c->n != 2)
+		return fail(c, "usage: table_dump TABLE");
+	int ti = find_table(c, sw->program, c->tokens[1]);
+	if (ti < 0)
+		return -1;
+	struct entry_dump d = { out, sw->program, &sw->program->tables[ti], true };
+	fprintf(out, "==========\nTABLE ENTRIES\n");
+	p4odp_table_foreach(sw->tables[ti].table, dump_entry, &d);
+	fprintf(out, "==========\nDumping default entry\n");
+	const struct p4odp_table_entry *def = p4odp_table_get_default(sw->tables[ti].table);
+	if (def)
+		print_action_entry(out, sw->program, def->action_id, def->data);
+	else
+		fprintf(out, "EMPTY\n");
+	fprintf(out, "==========\n");
+	return 0;
+}
+
 /* The cell of `index` (counter_at's) of counter `info` in worker k: packets, then bytes. */
 static uint64_t *counter_cell(struct p4odp_switch *sw, const struct p4odp_counter_info *info, uint32_t k,
 			      uint64_t index)
@@ -1649,6 +1800,12 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_table_delete(sw, &c);
 	if (!strcmp(cmd, "table_clear"))
 		return cmd_table_clear(sw, &c);
+	if (!strcmp(cmd, "table_num_entries"))
+		return cmd_table_num_entries(sw, &c, out);
+	if (!strcmp(cmd, "table_dump_entry"))
+		return cmd_table_dump_entry(sw, &c, out);
+	if (!strcmp(cmd, "table_dump"))
+		return cmd_table_dump(sw, &c, out);
 	if (!strcmp(cmd, "counter_read"))
 		return cmd_counter_read(sw, &c, out);
 	if (!strcmp(cmd, "counter_write"))

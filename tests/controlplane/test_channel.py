@@ -5,6 +5,7 @@ the frame and drops it, so counter reads show what the table does at that moment
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from one_header_switch import build_switch, one_header_program
+from one_header_switch import build_switch, one_header_program, run_on_frames
 
 from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 from p4odp.stf.pcap import write_pcap
@@ -139,3 +140,73 @@ def test_a_second_switch_on_the_same_address_is_refused(running: str, switch_bin
     assert run.returncode == 1 and "another switch serves it" in run.stderr
     with pytest.raises(ChannelError, match="cannot connect"):
         SwitchChannel(f"unix:{tmp_path / 'missing.sock'}")
+
+
+def test_table_reads_print_as_simple_switch_cli_prints_them(running: str):
+    with SwitchChannel(running) as channel:
+        assert channel.command("table_num_entries kinds") == "0\n"
+        channel.command("table_add kinds count 7 => 1")
+        channel.command("table_add kinds count 0x2a => 3")
+        assert channel.command("table_num_entries Ing.kinds") == "2\n"
+        assert channel.command("table_dump_entry kinds 1") == (
+            "Dumping entry 0x1\n"
+            "Match key:\n"
+            "* hdr.h.kind          : EXACT     2a\n"
+            "Action entry: Ing.count - 00000003\n")
+        assert channel.command("table_dump kinds") == (
+            "==========\n"
+            "TABLE ENTRIES\n"
+            "**********\n"
+            "Dumping entry 0x0\n"
+            "Match key:\n"
+            "* hdr.h.kind          : EXACT     07\n"
+            "Action entry: Ing.count - 00000001\n"
+            "**********\n"
+            "Dumping entry 0x1\n"
+            "Match key:\n"
+            "* hdr.h.kind          : EXACT     2a\n"
+            "Action entry: Ing.count - 00000003\n"
+            "==========\n"
+            "Dumping default entry\n"
+            "Action entry: NoAction - \n"
+            "==========\n")
+        with pytest.raises(CommandError, match="no entry 5"):
+            channel.command("table_dump_entry kinds 5")
+
+
+def test_a_dump_shows_each_match_kind_and_the_priority_as_simple_switch_cli(tmp_path: Path):
+    program = one_header_program(
+        "bit<16> a; bit<8> b; bit<8> c; bit<32> d;", ingress="        t.apply();\n        l.apply();",
+        ingress_locals="""\
+    action set(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: ternary; hdr.h.b: range; hdr.h.c: optional; } actions = { set; NoAction; } }
+    table l { key = { hdr.h.d: lpm; } actions = { set; NoAction; } default_action = set(9); }""")
+    switch = build_switch(tmp_path, program, "kinds.p4")
+    (tmp_path / "commands.txt").write_text(
+        "table_add t set 0x0800&&&0xff00 1->5 3 => 7 10\n"
+        "table_add t set 0&&&0 0->255 0&&&0 => 8 20\n"
+        "table_add l set 10.1.0.0/16 => 1\n"
+        "table_dump t\ntable_dump l\n")
+    run = run_on_frames(switch, tmp_path, [], "--commands", str(tmp_path / "commands.txt"))
+    assert run.returncode == 0, run.stderr
+    assert (
+        "Dumping entry 0x0\n"
+        "Match key:\n"
+        "* hdr.h.a             : TERNARY   0800 &&& ff00\n"
+        "* hdr.h.b             : RANGE     01 -> 05\n"
+        "* hdr.h.c             : TERNARY   03 &&& ff\n"
+        "Priority: 10\n"
+        "Action entry: Ing.set - 07\n") in run.stdout
+    assert ("* hdr.h.c             : TERNARY   00 &&& 00\n"
+            "Priority: 20\n") in run.stdout
+    assert ("* hdr.h.d             : LPM       0a010000/16\n"
+            "Action entry: Ing.set - 01\n") in run.stdout
+    assert run.stdout.endswith("Dumping default entry\nAction entry: Ing.set - 09\n==========\n")
+
+
+def test_p4odp_cli_completes_every_command_the_switch_serves():
+    from p4odp.controlplane.cli import COMMANDS
+
+    source = (Path(__file__).parents[2] / "runtime/core/control.c").read_text()
+    served = set(re.findall(r'strcmp\(cmd, "(\w+)"\)', source))
+    assert served == set(COMMANDS)
