@@ -23,7 +23,7 @@
  *   meter_get_rates METER INDEX  (rates in units per microsecond, bursts in units; a direct
  *     meter's INDEX is an entry handle of its table)
  *   pvs_add VALUE_SET VALUE / pvs_remove VALUE_SET VALUE / pvs_clear VALUE_SET
- *   table_num_entries TABLE / table_dump TABLE / table_dump_entry TABLE HANDLE
+ *   table_num_entries TABLE / table_dump TABLE / table_dump_entry TABLE HANDLE / mc_dump
  *   set_crc16_parameters CALC POLYNOMIAL INIT FINAL_XOR REFLECT_DATA REFLECT_REMAINDER (and
  *     set_crc32_parameters): a custom CRC's, as p4c names the calculation ("calc", "calc_0", ...)
  *
@@ -1662,6 +1662,30 @@ static int cmd_mc_node_associate(struct p4odp_switch *sw, struct command *c)
 	return 0;
 }
 
+/* mc_dump: the groups, each node with its replication id and ports, as simple_switch_CLI prints
+ * them (no LAGs: simple_switch's are never set here). */
+static int cmd_mc_dump(struct p4odp_switch *sw, struct command *c, FILE *out)
+{
+	if (c->n != 1)
+		return fail(c, "usage: mc_dump");
+	fprintf(out, "==========\nMC ENTRIES\n");
+	for (uint32_t group = 0; group < P4ODP_MAX_MC_GROUPS; group++) {
+		const struct p4odp_mc_group *g = &sw->mc_groups[group];
+		if (!g->used)
+			continue;
+		fprintf(out, "**********\nmgrp(%u)\n", group);
+		for (uint32_t i = 0; i < g->n_nodes; i++) {
+			const struct p4odp_mc_node *node = &sw->mc_nodes[g->nodes[i]];
+			fprintf(out, "  -> (L1h=%u, rid=%u) -> (ports=[", g->nodes[i], node->rid);
+			for (uint32_t k = 0; k < node->n_ports; k++)
+				fprintf(out, "%s%u", k ? ", " : "", node->ports[k]);
+			fprintf(out, "], lags=[])\n");
+		}
+	}
+	fprintf(out, "==========\nLAGS\n==========\n");
+	return 0;
+}
+
 /* The mirror session of mirroring_* command `c`, whose usage is `usage`. */
 static int parse_session(struct command *c, int n_args, const char *usage, uint32_t *session)
 {
@@ -1836,6 +1860,8 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_mc_node_create(sw, &c, out);
 	if (!strcmp(cmd, "mc_node_associate"))
 		return cmd_mc_node_associate(sw, &c);
+	if (!strcmp(cmd, "mc_dump"))
+		return cmd_mc_dump(sw, &c, out);
 	if (!strcmp(cmd, "act_prof_create_member"))
 		return cmd_act_prof_create_member(sw, &c, out);
 	if (!strcmp(cmd, "act_prof_modify_member"))

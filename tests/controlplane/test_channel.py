@@ -210,3 +210,22 @@ def test_p4odp_cli_completes_every_command_the_switch_serves():
     source = (Path(__file__).parents[2] / "runtime/core/control.c").read_text()
     served = set(re.findall(r'strcmp\(cmd, "(\w+)"\)', source))
     assert served == set(COMMANDS)
+
+
+def test_mc_dump_lists_groups_and_their_nodes_as_simple_switch_cli(running: str):
+    with SwitchChannel(running) as channel:
+        channel.command("mc_mgrp_create 1")
+        assert channel.command("mc_node_create 2 8 1 5") == "Node was created with handle 0\n"
+        channel.command("mc_node_create 4 5")
+        channel.command("mc_node_associate 1 0")
+        channel.command("mc_node_associate 1 1")
+        assert channel.command("mc_dump") == (
+            "==========\n"
+            "MC ENTRIES\n"
+            "**********\n"
+            "mgrp(1)\n"
+            "  -> (L1h=0, rid=2) -> (ports=[1, 5, 8], lags=[])\n"
+            "  -> (L1h=1, rid=4) -> (ports=[5], lags=[])\n"
+            "==========\n"
+            "LAGS\n"
+            "==========\n")
