@@ -1606,7 +1606,7 @@ static int cmd_mc_mgrp_create(struct p4odp_switch *sw, struct command *c)
 	if (sw->mc_groups[group].used)
 		return fail(c, "multicast group %u exists", group);
 	sw->mc_groups[group].n_nodes = 0;
-	sw->mc_groups[group].used = true;
+	__atomic_store_n(&sw->mc_groups[group].used, true, __ATOMIC_RELEASE);	/* workers replicate to it now */
 	return 0;
 }
 
@@ -1636,7 +1636,7 @@ static int cmd_mc_node_create(struct p4odp_switch *sw, struct command *c, FILE *
 		for (port = 0; port < P4ODP_MAX_PORTS; port++)
 			if (member[port])
 				node->ports[node->n_ports++] = port;
-		node->used = true;
+		__atomic_store_n(&node->used, true, __ATOMIC_RELEASE);
 		if (out)
 			fprintf(out, "Node was created with handle %u\n", h);
 		return 0;
@@ -1658,7 +1658,8 @@ static int cmd_mc_node_associate(struct p4odp_switch *sw, struct command *c)
 	struct p4odp_mc_group *g = &sw->mc_groups[group];
 	if (g->n_nodes == sizeof g->nodes / sizeof g->nodes[0])
 		return fail(c, "multicast group %u is full", group);
-	g->nodes[g->n_nodes++] = handle;
+	g->nodes[g->n_nodes] = handle;
+	__atomic_store_n(&g->n_nodes, g->n_nodes + 1, __ATOMIC_RELEASE);	/* the node, then the count workers read */
 	return 0;
 }
 

@@ -253,9 +253,12 @@ static void replicate(struct p4odp_pctx *pc, uint32_t group, const struct p4odp_
 	const struct p4odp_switch *sw = pc->sw;
 	uint32_t copies = 0;
 
-	if (group < P4ODP_MAX_MC_GROUPS && sw->mc_groups[group].used) {
+	/* Acquire: a group and its nodes are whole once the control plane, which only adds to them,
+	 * has published them (control.c). */
+	if (group < P4ODP_MAX_MC_GROUPS && __atomic_load_n(&sw->mc_groups[group].used, __ATOMIC_ACQUIRE)) {
 		const struct p4odp_mc_group *g = &sw->mc_groups[group];
-		for (uint32_t i = 0; i < g->n_nodes; i++) {
+		uint32_t n_nodes = __atomic_load_n(&g->n_nodes, __ATOMIC_ACQUIRE);
+		for (uint32_t i = 0; i < n_nodes; i++) {
 			const struct p4odp_mc_node *node = &sw->mc_nodes[g->nodes[i]];
 			for (uint32_t j = 0; j < node->n_ports; j++) {
 				struct p4odp_copy copy = { node->ports[j], node->rid, kind };
