@@ -16,7 +16,7 @@ __all__ = ["DEFAULT_ADDRESS", "ChannelError", "CommandError", "SwitchChannel"]
 
 DEFAULT_ADDRESS = "unix:p4odp.sock"  # the switch's default, in its run directory
 PROTOCOL_VERSION = 1
-MAX_LINE = 8191  # the switch's line buffer, without the newline
+MAX_LINE = 8191  # the longest line the switch takes, without its newline
 
 
 class ChannelError(Exception):
@@ -35,17 +35,28 @@ class SwitchChannel:
         except OSError as err:
             raise ChannelError(f"{address}: cannot connect: {err.strerror or err}") from None
         self.reader = self.sock.makefile("rb")
-        greeting = self._line().split()
-        if len(greeting) < 2 or greeting[0] != "p4odp-control" or not greeting[1].isdigit():
-            raise ChannelError(f"{address}: not a p4odp switch's control channel")
-        if int(greeting[1]) != PROTOCOL_VERSION:
-            raise ChannelError(f"{address}: control protocol version {greeting[1]}, this client speaks "
+        try:
+            self.program = self._greeting()
+        except ChannelError:
+            self.close()
+            raise
+
+    def _greeting(self) -> str:
+        """The program the switch runs, from its greeting."""
+        line = self._line()
+        words = line.split(" ", 2)
+        if words[0] == "error" and len(words) == 2 and words[1].isdigit():  # the switch refused the connection
+            raise ChannelError(f"{self.address}: {self.reader.read(int(words[1])).decode(errors='replace')}")
+        if len(words) < 2 or words[0] != "p4odp-control" or not words[1].isdigit():
+            raise ChannelError(f"{self.address}: not a p4odp switch's control channel")
+        if int(words[1]) != PROTOCOL_VERSION:
+            raise ChannelError(f"{self.address}: control protocol version {words[1]}, this client speaks "
                                f"{PROTOCOL_VERSION}")
-        self.program = greeting[2] if len(greeting) > 2 else ""
+        return words[2] if len(words) > 2 else ""
 
     def command(self, line: str) -> str:
         """Run one simple_switch_CLI command line; what it printed, or CommandError."""
-        data = line.rstrip("\n").encode()
+        data = line.rstrip("\n").encode(errors="surrogateescape")  # bytes read as text pass as they came
         if b"\n" in data:
             raise CommandError("one command at a time: the line holds a newline")
         if len(data) > MAX_LINE:
@@ -65,7 +76,7 @@ class SwitchChannel:
 
     def _line(self) -> str:
         try:
-            raw = self.reader.readline(256)
+            raw = self.reader.readline(65536)
         except OSError as err:
             raise ChannelError(f"{self.address}: {err.strerror or err}") from None
         if not raw.endswith(b"\n"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Iterable, TextIO
+from typing import Iterable
 
 from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 
@@ -40,9 +40,10 @@ def run_cli(address: str, source: str | None) -> int:
         if source is None and sys.stdin.isatty():
             return _interactive(channel)
         if source is None:
-            return _run_lines(channel, sys.stdin, "<stdin>")
+            stdin = open(sys.stdin.fileno(), encoding="utf-8", errors="surrogateescape", closefd=False)
+            return _run_lines(channel, stdin, "<stdin>")
         try:
-            with open(source, encoding="utf-8", errors="replace") as lines:
+            with open(source, encoding="utf-8", errors="surrogateescape") as lines:
                 return _run_lines(channel, lines, source)
         except OSError as err:
             sys.stderr.write(f"error: {source}: {err.strerror}\n")
@@ -64,7 +65,7 @@ def _run_lines(channel: SwitchChannel, lines: Iterable[str], name: str) -> int:
     return status
 
 
-def _interactive(channel: SwitchChannel, stream: TextIO = sys.stdout) -> int:
+def _interactive(channel: SwitchChannel) -> int:
     import readline
 
     readline.set_completer(lambda text, state: ([c for c in COMMANDS if c.startswith(text)] + [None])[state]
@@ -74,23 +75,23 @@ def _interactive(channel: SwitchChannel, stream: TextIO = sys.stdout) -> int:
         readline.read_history_file(HISTORY)
     except OSError:
         pass
-    stream.write(f"p4odp cli: {channel.program} at {channel.address}; `help` lists the commands, Ctrl-D quits\n")
+    sys.stdout.write(f"p4odp cli: {channel.program} at {channel.address}; `help` lists the commands, Ctrl-D quits\n")
     try:
         while True:
             try:
                 line = input("p4odp> ")
             except EOFError:
-                stream.write("\n")
+                sys.stdout.write("\n")
                 return 0
             if line.strip() in ("help", "?"):
-                stream.write(" ".join(COMMANDS) + "\n")
+                sys.stdout.write(" ".join(COMMANDS) + "\n")
                 continue
             try:
-                stream.write(channel.command(line))
+                sys.stdout.write(channel.command(line))
             except CommandError as err:
-                stream.write(f"error: {err}\n")
+                sys.stdout.write(f"error: {err}\n")
             except ChannelError as err:
-                stream.write(f"error: {err}\n")
+                sys.stdout.write(f"error: {err}\n")
                 return 1
     finally:
         try:

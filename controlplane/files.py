@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from google.protobuf import json_format, text_format
+
 __all__ = ["P4RUNTIME_SUFFIXES", "write_p4runtime_files"]
 
 P4RUNTIME_SUFFIXES = (".txtpb", ".txt", ".json", ".bin")
@@ -14,9 +16,7 @@ _TEXT_HEADER = "# proto-file: p4/config/v1/p4info.proto\n# proto-message: p4.con
 
 def write_p4runtime_files(info, paths: list[str]) -> None:
     """Write `info` (a p4.config.v1.P4Info) to each of `paths`, whose suffixes are among
-    P4RUNTIME_SUFFIXES."""
-    from google.protobuf import json_format, text_format  # only a compile that writes P4Info needs protobuf
-
+    P4RUNTIME_SUFFIXES.  An OSError names the file it could not write."""
     for path in map(Path, paths):
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.suffix in (".txtpb", ".txt"):

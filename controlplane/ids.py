@@ -54,9 +54,9 @@ class IdAllocator:
         for prefix, names in sorted(self.names.items()):
             for name in sorted(n for n, i in names.items() if i is None):
                 value = jenkins_hash(name)
-                while prefix << 24 | value & 0xFFFFFF in self.taken:
+                while (prefix << 24 | (value & 0xFFFFFF)) in self.taken:
                     value = (value + 1) & 0xFFFFFFFF
-                names[name] = prefix << 24 | value & 0xFFFFFF
+                names[name] = prefix << 24 | (value & 0xFFFFFF)
                 self.taken.add(names[name])
 
     def id_of(self, prefix: int, name: str) -> int:
@@ -66,15 +66,15 @@ class IdAllocator:
 def aliases(names) -> dict[str, str]:
     """Each of `names` (all entities' names, of every type, as p4c's suffix set holds them) with
     its shortest unique suffix."""
-    passing: dict[tuple, int] = defaultdict(int)
+    suffix_count: dict[tuple, int] = defaultdict(int)
     unique = set(names)
     for name in unique:
         parts = tuple(name.split("."))
         for n in range(1, len(parts) + 1):
-            passing[parts[-n:]] += 1
+            suffix_count[parts[-n:]] += 1
     result = {}
     for name in unique:
         parts = tuple(name.split("."))
-        n = next((n for n in range(1, len(parts) + 1) if passing[parts[-n:]] < 2), len(parts))
+        n = next((n for n in range(1, len(parts) + 1) if suffix_count[parts[-n:]] < 2), len(parts))
         result[name] = ".".join(parts[-n:])
     return result

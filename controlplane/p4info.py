@@ -85,8 +85,9 @@ _FOLDED = {ir.BinaryOp.ADD: lambda a, b: a + b, ir.BinaryOp.SUB: lambda a, b: a 
 
 
 def _to_bytes(value: int, width: int) -> bytes:
-    """A value as p4c writes one in P4Info: big-endian, padded to ceil(width/8) bytes."""
-    return value.to_bytes(max(1, (width + 7) // 8), "big")
+    """A value as p4c writes one in P4Info: big-endian, padded to ceil(width/8) bytes; a negative
+    one of an int<W> in W-bit two's complement, as P4Runtime encodes it."""
+    return (value & ((1 << max(width, 1)) - 1)).to_bytes(max(1, (width + 7) // 8), "big")
 
 
 @dataclass
@@ -232,7 +233,7 @@ class _Builder:
                     if node.method.name == "digest" and len(node.args) == 2:
                         typ = node.args[1].value.type
                         if isinstance(typ, t.StructLike) and typ.kind in ("struct", "header"):
-                            name = self.type_name(self.types.get(typ.name)) if typ.name in self.types else typ.name
+                            name = self.named(typ)
                         else:
                             name, counter = f"digest_{counter}", counter + 1
                         if name not in (d[0] for d in found.digests):
@@ -245,9 +246,10 @@ class _Builder:
     def action_name(self, action: ir.Action) -> str:
         return action.control_name or action.name
 
-    def type_name(self, decl) -> str:
-        """A type declaration's control-plane name: its @name, else its name."""
-        name = ir.name_annotation(decl) if decl is not None else None
+    @staticmethod
+    def type_name(decl) -> str:
+        """A declaration's control-plane name: its @name (without a leading dot), else its name."""
+        name = ir.name_annotation(decl)
         return (name[1:] if name and name.startswith(".") else name) or decl.name
 
     def preamble(self, message, kind: str, name: str, annotations: tuple = (), drop: frozenset = frozenset()) -> None:
@@ -510,10 +512,13 @@ class _Builder:
                 extern = value.type_ref.base.name if isinstance(value.type_ref, ir.SpecializedType) else \
                     getattr(value.type_ref, "name", "")
                 name = ir.name_annotation(prop)
-                if name is None:
+                if extern not in kinds:
+                    self.error(prop.loc, f"table {table.name}: {prop_name} must be an instance of "
+                                         f"{' or '.join(kinds)}, not of {extern or 'this'}")
+                elif name is None:
                     self.error(prop.loc, f"table {table.name}: the {prop_name} property's instance needs an @name")
-                    continue
-                found.append((EXTERN_KINDS.get(extern, extern), name.lstrip("."), None, prop))
+                else:
+                    found.append((EXTERN_KINDS[extern], name[1:] if name.startswith(".") else name, None, prop))
             elif isinstance(value, ir.PathExpression):
                 decl = self.instance_by_name(value.name)
                 if decl is not None and decl.type.name in kinds:
@@ -529,8 +534,9 @@ class _Builder:
                     return local
         return None
 
-    def extern_name(self, entry) -> str:
-        kind, name, decl, _ = entry
+    @staticmethod
+    def extern_name(entry) -> str:
+        _, name, decl, _ = entry
         return name if name is not None else decl.control_name or decl.name
 
     def table(self, table: ir.Table) -> None:
@@ -814,20 +820,23 @@ class _Builder:
                         key in ("name", "version", "organization", "contact", "url", "arch"):
                     setattr(pkg, key, tok.value)
                 elif anno.name == "platform_property" and tok.kind == "int" and \
-                        hasattr(pkg.platform_properties, key):
+                        key in pkg.platform_properties.DESCRIPTOR.fields_by_name and 0 <= tok.value[0] < 1 << 31:
                     setattr(pkg.platform_properties, key, tok.value[0])
                 else:
                     self.error(anno.loc, f"@{anno.name}: {key} is not one of its keys, or not of its type")
         self.annotate(pkg, main.annotations, frozenset({"pkginfo", "platform_property"}))
         self.document(pkg, main.annotations)
 
-    @staticmethod
-    def key_values(anno: ir.Annotation) -> list:
-        """The `key = value` pairs of an annotation such as @pkginfo, each value one token."""
+    def key_values(self, anno: ir.Annotation) -> list:
+        """The `key = value, ...` pairs of an annotation such as @pkginfo, each value one token; an
+        error for anything else in it."""
         tokens = [tok for tok in tokenize(anno.body or "", "<annotation>", Diagnostics()) if tok.kind != "eof"]
         pairs = []
         for i in range(0, len(tokens), 4):
             part = tokens[i:i + 4]
-            if len(part) >= 3 and part[0].kind in ("id", "kw") and part[1].is_("op", "="):
-                pairs.append((part[0].text, part[2]))
+            if len(part) < 3 or part[0].kind not in ("id", "kw") or not part[1].is_("op", "=") or \
+                    (len(part) == 4 and not part[3].is_("op", ",")):
+                self.error(anno.loc, f"@{anno.name}: expected KEY = VALUE, KEY = VALUE, ...")
+                return []
+            pairs.append((part[0].text, part[2]))
         return pairs

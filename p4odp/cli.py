@@ -171,11 +171,13 @@ def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
     if args.emit == "p4info" and not p4runtime_files:
         diags.error(Loc("<command line>", 0, 0), "--emit p4info needs --p4runtime-files FILE")
         return EXIT_USER_ERROR
-    from p4odp.controlplane.files import P4RUNTIME_SUFFIXES
-    for name in p4runtime_files:
-        if not name.endswith(P4RUNTIME_SUFFIXES):
-            diags.error(Loc("<command line>", 0, 0), f"{name}: unknown P4Runtime file kind; known suffixes are "
-                                                     f"{', '.join(P4RUNTIME_SUFFIXES)}")
+    if p4runtime_files:  # protobuf is loaded only by the compiles that need it
+        from p4odp.controlplane.files import P4RUNTIME_SUFFIXES
+
+        unknown = [name for name in p4runtime_files if not name.endswith(P4RUNTIME_SUFFIXES)]
+        if unknown:
+            diags.error(Loc("<command line>", 0, 0), f"{unknown[0]}: unknown P4Runtime file kind; known suffixes "
+                                                     f"are {', '.join(P4RUNTIME_SUFFIXES)}")
             return EXIT_USER_ERROR
     loaded = _target_and_program(args, diags)
     if loaded is None:
@@ -198,7 +200,11 @@ def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
         info = p4info(program, diags)
         if info is None:
             return EXIT_USER_ERROR
-        write_p4runtime_files(info, p4runtime_files)
+        try:
+            write_p4runtime_files(info, p4runtime_files)
+        except OSError as err:
+            diags.error(Loc("<command line>", 0, 0), f"{err.filename}: cannot write: {err.strerror}")
+            return EXIT_USER_ERROR
         if args.emit == "p4info":
             return EXIT_OK
     from p4odp.transpiler import generate_c

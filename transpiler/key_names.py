@@ -12,7 +12,9 @@ __all__ = ["key_name", "param_name", "renamed_param"]
 
 def key_name(element: ir.KeyElement) -> str:
     """The control-plane name of a table key field: its `@name` (the front end gives every key one)."""
-    return ir.name_annotation(element)
+    name = ir.name_annotation(element)
+    assert name is not None, "a key without @name: the front end names every key"
+    return name
 
 
 def param_name(param: ir.Parameter) -> str:

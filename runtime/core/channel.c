@@ -4,13 +4,16 @@
  *
  * Protocol, version 1, all text:
  *   on connect, the switch sends  "p4odp-control 1 PROGRAM\n"
- *   the client sends a command    one line, at most P4ODP_CONTROL_LINE bytes
+ *   the client sends a command    one line, at most P4ODP_CONTROL_LINE bytes with its newline
  *   the switch answers            "ok N\n" and the N bytes the command printed,
  *                                 or "error N\n" and an N-byte message
  * then the next line.  A line too long or holding a NUL byte, or a command
  * that fails, is answered with an error and changes nothing; the connection
- * stays open.  Clients are served one line at a time, in turn: a command
- * sees the effect of every command answered before it.
+ * stays open.  Clients are served in turn, each for the lines it has sent
+ * and whose answers it has read: a command sees the effect of every command
+ * answered before it.  An answer the client does not read is kept and sent
+ * as it reads; a client that reads nothing of it for SEND_TIMEOUT_S is
+ * dropped, so a stalled client never stalls the switch.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -21,14 +24,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
+#include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "switch.h"
 
 #define PROTOCOL_VERSION 1
-#define SEND_TIMEOUT_S 2	/* a client that reads nothing for this long is dropped */
+#define SEND_TIMEOUT_S 2	/* a client that reads nothing of an answer for this long is dropped */
+#define ACCEPT_PAUSE_NS 100000000	/* after a failed accept (no file descriptors left) */
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 static void set_error(char *err, size_t err_len, const char *what, const char *addr)
 {
@@ -50,17 +62,25 @@ static int listen_unix(struct p4odp_channel *ch, const char *path, const char *a
 		set_error(err, err_len, "socket", addr);
 		return -1;
 	}
+	struct stat st;
+	if (lstat(path, &st) == 0 && !S_ISSOCK(st.st_mode)) {
+		snprintf(err, err_len, "--control %s: the path exists and is not a socket", addr);
+		close(fd);
+		return -1;
+	}
 	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0) {
 		snprintf(err, err_len, "--control %s: another switch serves it", addr);
 		close(fd);
 		return -1;
 	}
-	if (errno == ECONNREFUSED)
+	if (errno == ECONNREFUSED)	/* a socket no one listens on: left by a switch that is gone */
 		unlink(path);
 	close(fd);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) || listen(fd, 8)) {
-		set_error(err, err_len, fd < 0 ? "socket" : "bind", addr);
+	const char *failed = fd < 0 ? "socket" : bind(fd, (struct sockaddr *)&sa, sizeof sa) ? "bind" :
+			     listen(fd, 8) ? "listen" : NULL;
+	if (failed) {
+		set_error(err, err_len, failed, addr);
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -90,9 +110,11 @@ static int listen_tcp(struct p4odp_channel *ch, const char *host_port, const cha
 		return -1;
 	}
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1;
-	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) ||
-	    bind(fd, (struct sockaddr *)&sa, sizeof sa) || listen(fd, 8)) {
-		set_error(err, err_len, fd < 0 ? "socket" : "bind", addr);
+	const char *failed = fd < 0 ? "socket" : setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) ?
+			     "setsockopt" : bind(fd, (struct sockaddr *)&sa, sizeof sa) ? "bind" :
+			     listen(fd, 8) ? "listen" : NULL;
+	if (failed) {
+		set_error(err, err_len, failed, addr);
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -118,21 +140,21 @@ int p4odp_channel_open(struct p4odp_channel *ch, const char *addr, char *err, si
 static void drop_client(struct p4odp_control_client *c)
 {
 	close(c->fd);
-	c->fd = -1;
-	c->len = 0;
-	c->overlong = false;
+	free(c->pending);
+	*c = (struct p4odp_control_client){ .fd = -1 };
 }
 
-/* Send all of `data`; false when the client is gone or stopped reading. */
-static bool send_all(int fd, const char *data, size_t len)
+/* Queue `len` bytes for the client; false when out of memory. */
+static bool queue(struct p4odp_control_client *c, const char *data, size_t len)
 {
-	while (len) {
-		ssize_t n = send(fd, data, len, MSG_NOSIGNAL);
-		if (n <= 0)
-			return false;
-		data += n;
-		len -= (size_t)n;
-	}
+	char *grown = realloc(c->pending, c->pending_len + len);
+	if (!grown && c->pending_len + len)
+		return false;
+	memcpy(grown + c->pending_len, data, len);
+	if (!c->pending_len)
+		c->stalled_since_ns = now_ns();
+	c->pending = grown;
+	c->pending_len += len;
 	return true;
 }
 
@@ -140,81 +162,106 @@ static bool answer(struct p4odp_control_client *c, const char *status, const cha
 {
 	char head[64];
 	int n = snprintf(head, sizeof head, "%s %zu\n", status, len);
-	return send_all(c->fd, head, (size_t)n) && send_all(c->fd, body, len);
+	return queue(c, head, (size_t)n) && queue(c, body, len);
 }
 
-/* Run one line of a client and answer it. */
+static bool answer_error(struct p4odp_control_client *c, const char *message)
+{
+	return answer(c, "error", message, strlen(message));
+}
+
+/* Send what the client can take now; false when it is gone or read nothing for too long. */
+static bool flush(struct p4odp_control_client *c)
+{
+	size_t sent = 0;
+	while (sent < c->pending_len) {
+		ssize_t n = send(c->fd, c->pending + sent, c->pending_len - sent, MSG_NOSIGNAL);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n <= 0)
+			return false;
+		sent += (size_t)n;
+	}
+	if (sent) {
+		memmove(c->pending, c->pending + sent, c->pending_len - sent);
+		c->pending_len -= sent;
+		c->stalled_since_ns = now_ns();
+	}
+	return !c->pending_len || now_ns() - c->stalled_since_ns < (uint64_t)SEND_TIMEOUT_S * 1000000000u;
+}
+
+/* Run one line of a client and queue its answer. */
 static bool serve_line(struct p4odp_switch *sw, struct p4odp_control_client *c, const char *line, size_t len)
 {
 	char err[512];
 	if (memchr(line, '\0', len))
-		return answer(c, "error", "a NUL byte in the line", strlen("a NUL byte in the line"));
+		return answer_error(c, "a NUL byte in the line");
 	char *output = NULL;
 	size_t output_len = 0;
 	FILE *out = open_memstream(&output, &output_len);
 	if (!out)
-		return answer(c, "error", "out of memory", strlen("out of memory"));
+		return answer_error(c, "out of memory");
 	int status = p4odp_control_command(sw, line, out, err, sizeof err);
 	fclose(out);
-	bool sent = status ? answer(c, "error", err, strlen(err)) : answer(c, "ok", output, output_len);
+	bool queued = status ? answer_error(c, err) : answer(c, "ok", output, output_len);
 	free(output);
-	return sent;
+	return queued;
 }
 
-/* Read what a client sent and serve each whole line of it. */
-static void serve_client(struct p4odp_switch *sw, struct p4odp_control_client *c)
+/* Serve the whole lines the client has sent, while it has read every answer. */
+static void serve_lines(struct p4odp_switch *sw, struct p4odp_control_client *c)
 {
-	ssize_t n = recv(c->fd, c->buf + c->len, sizeof c->buf - 1 - c->len, 0);
-	if (n <= 0) {
-		if (n == 0 || (errno != EAGAIN && errno != EINTR))
-			drop_client(c);
-		return;
-	}
-	c->len += (size_t)n;
 	char *newline;
-	while (c->fd >= 0 && (newline = memchr(c->buf, '\n', c->len))) {
+	while (c->fd >= 0 && !c->pending_len && (newline = memchr(c->buf, '\n', c->len))) {
 		size_t line_len = (size_t)(newline - c->buf);
 		*newline = '\0';
-		bool sent;
-		if (c->overlong)
-			sent = answer(c, "error", "line too long", strlen("line too long"));
-		else
-			sent = serve_line(sw, c, c->buf, line_len);
+		bool queued = c->overlong ? answer_error(c, "line too long") : serve_line(sw, c, c->buf, line_len);
 		c->overlong = false;
 		memmove(c->buf, newline + 1, c->len - line_len - 1);
 		c->len -= line_len + 1;
-		if (!sent)
+		if (!queued || !flush(c))
 			drop_client(c);
 	}
-	if (c->fd >= 0 && c->len == sizeof c->buf - 1) {	/* no newline in a full buffer: skip to the next one */
+}
+
+/* Take what the client sent. */
+static void receive(struct p4odp_control_client *c)
+{
+	if (c->len == sizeof c->buf) {	/* no newline in a full buffer: the line is too long, skip it */
 		c->overlong = true;
 		c->len = 0;
 	}
+	ssize_t n = recv(c->fd, c->buf + c->len, sizeof c->buf - c->len, 0);
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+		drop_client(c);
+	else if (n > 0)
+		c->len += (size_t)n;
 }
 
 static void accept_client(struct p4odp_switch *sw, struct p4odp_channel *ch)
 {
 	int fd = accept4(ch->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	if (fd < 0)
+	if (fd < 0) {
+		if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+			ch->accept_paused_until_ns = now_ns() + ACCEPT_PAUSE_NS;
 		return;
+	}
 	struct p4odp_control_client *c = NULL;
 	for (int i = 0; i < P4ODP_CONTROL_CLIENTS && !c; i++)
 		if (ch->clients[i].fd < 0)
 			c = &ch->clients[i];
-	char greeting[256];
-	int n = snprintf(greeting, sizeof greeting, "p4odp-control %d %s\n", PROTOCOL_VERSION, sw->program->name);
 	if (!c) {
 		static const char busy[] = "error 20\ntoo many connections";
-		send_all(fd, busy, sizeof busy - 1);
+		(void)send(fd, busy, sizeof busy - 1, MSG_NOSIGNAL | MSG_DONTWAIT);	/* best effort: closed anyway */
 		close(fd);
 		return;
 	}
-	struct timeval timeout = { .tv_sec = SEND_TIMEOUT_S };
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
-	c->fd = fd;
-	c->len = 0;
-	c->overlong = false;
-	if (!send_all(fd, greeting, (size_t)n))
+	*c = (struct p4odp_control_client){ .fd = fd };
+	/* The program's name, on the greeting's line whole whatever its length. */
+	char head[64];
+	int n = snprintf(head, sizeof head, "p4odp-control %d ", PROTOCOL_VERSION);
+	const char *name = sw->program->name;
+	if (!queue(c, head, (size_t)n) || !queue(c, name, strcspn(name, "\n")) || !queue(c, "\n", 1) || !flush(c))
 		drop_client(c);
 }
 
@@ -224,18 +271,27 @@ void p4odp_channel_serve(struct p4odp_switch *sw, struct p4odp_channel *ch, int 
 	struct p4odp_control_client *owners[1 + P4ODP_CONTROL_CLIENTS];
 	nfds_t n = 0;
 
-	fds[n++] = (struct pollfd){ .fd = ch->listen_fd, .events = POLLIN };
+	if (now_ns() >= ch->accept_paused_until_ns)
+		fds[n++] = (struct pollfd){ .fd = ch->listen_fd, .events = POLLIN };
+	nfds_t first_client = n;
 	for (int i = 0; i < P4ODP_CONTROL_CLIENTS; i++)
 		if (ch->clients[i].fd >= 0) {
-			owners[n] = &ch->clients[i];
-			fds[n++] = (struct pollfd){ .fd = ch->clients[i].fd, .events = POLLIN };
+			struct p4odp_control_client *c = &ch->clients[i];
+			owners[n] = c;
+			/* A client with an answer to read is sent it before it is read again. */
+			fds[n++] = (struct pollfd){ .fd = c->fd, .events = c->pending_len ? POLLOUT : POLLIN };
 		}
-	if (poll(fds, n, timeout_ms) <= 0)
+	if (poll(fds, n, timeout_ms) < 0)
 		return;
-	for (nfds_t i = 1; i < n; i++)
-		if (fds[i].revents)
-			serve_client(sw, owners[i]);
-	if (fds[0].revents & POLLIN)
+	for (nfds_t i = first_client; i < n; i++) {
+		struct p4odp_control_client *c = owners[i];
+		if (c->pending_len && !flush(c))
+			drop_client(c);
+		else if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
+			receive(c);
+		serve_lines(sw, c);
+	}
+	if (first_client && (fds[0].revents & POLLIN))
 		accept_client(sw, ch);
 }
 

@@ -253,7 +253,7 @@ static int parse_handle(struct command *c, const char *text, int64_t *out)
 {
 	char *end;
 	errno = 0;
-	long long v = strtoll(text, &end, 0);
+	long long v = strtoll(text, &end, 10);	/* decimal, as simple_switch_CLI reads handles */
 	if (errno || *end || end == text || v < 0)
 		return fail(c, "'%s' is not an entry handle", text);
 	*out = v;
@@ -918,11 +918,15 @@ struct entry_dump {
 	bool separated;		/* a "**********" line before each entry (table_dump) */
 };
 
-/* One entry: its handle, each key field as "* NAME: KIND VALUE" (optional fields as BMv2 has them,
- * ternary), its priority in a table that needs one, its action. */
+/* One entry: its handle, each key field as "* NAME: KIND VALUE" (an optional field as BMv2 has
+ * it, ternary: its value under an all-ones mask, or a zero mask for don't care), its priority in a
+ * table that needs one, its action. */
 static int dump_entry(void *arg, int64_t handle, const struct p4odp_match *m, const struct p4odp_table_entry *e)
 {
-	static const char *const kinds[] = { "EXACT", "LPM", "TERNARY", "RANGE", "TERNARY" };
+	static const char *const kinds[] = {
+		[P4ODP_MATCH_EXACT] = "EXACT", [P4ODP_MATCH_LPM] = "LPM", [P4ODP_MATCH_TERNARY] = "TERNARY",
+		[P4ODP_MATCH_RANGE] = "RANGE", [P4ODP_MATCH_OPTIONAL] = "TERNARY",
+	};
 	const struct entry_dump *d = arg;
 	const struct p4odp_table_info *t = d->table;
 	FILE *out = d->out;
@@ -938,29 +942,25 @@ static int dump_entry(void *arg, int64_t handle, const struct p4odp_match *m, co
 		const struct p4odp_key_field_info *k = &t->keys[i];
 		const struct p4odp_field_match *f = &m->fields[i];
 		uint32_t n = (k->width + 7) / 8;
-		uint8_t zeros[n], ones[n];
-		memset(zeros, 0, n);
-		memset(ones, 0xff, n);
-		p4odp_wide_trunc(ones, n, k->width);
 		fprintf(out, "* %-*s: %-10s", width, k->name, kinds[k->match_kind]);
-		switch (k->match_kind) {
-		case P4ODP_MATCH_LPM:
-			print_hex(out, f->value, n);
-			fprintf(out, "/%u", f->prefix_len);
-			break;
-		case P4ODP_MATCH_TERNARY:
-		case P4ODP_MATCH_OPTIONAL:
-			print_hex(out, f->wildcard ? zeros : f->value, n);
+		if (k->match_kind == P4ODP_MATCH_OPTIONAL) {
+			for (uint32_t b = 0; b < n; b++)
+				fprintf(out, "%02x", f->wildcard ? 0 : f->value[b]);
 			fprintf(out, " &&& ");
-			print_hex(out, f->wildcard ? zeros : f->mask ? f->mask : ones, n);
-			break;
-		case P4ODP_MATCH_RANGE:
-			print_hex(out, f->wildcard ? zeros : f->low, n);
+			for (uint32_t b = 0; b < n; b++)	/* all ones over the field's width */
+				fprintf(out, "%02x", f->wildcard ? 0 : b || k->width % 8 == 0 ? 0xff : 0xff >> (8 - k->width % 8));
+		} else {
+			print_hex(out, k->match_kind == P4ODP_MATCH_RANGE ? f->low : f->value, n);
+		}
+		if (k->match_kind == P4ODP_MATCH_LPM)
+			fprintf(out, "/%u", f->prefix_len);
+		if (k->match_kind == P4ODP_MATCH_TERNARY) {
+			fprintf(out, " &&& ");
+			print_hex(out, f->mask, n);
+		}
+		if (k->match_kind == P4ODP_MATCH_RANGE) {
 			fprintf(out, " -> ");
-			print_hex(out, f->wildcard ? ones : f->high, n);
-			break;
-		default:
-			print_hex(out, f->value, n);
+			print_hex(out, f->high, n);
 		}
 		fputc('\n', out);
 	}

@@ -66,8 +66,8 @@ static void on_signal(int sig)
 		the_switch.stop = 1;
 }
 
-/* The control channel's address when --control does not give one: in the run directory. */
-#define DEFAULT_CONTROL "unix:p4odp.sock"
+/* The control channel's socket when --control does not give one: in the run directory. */
+#define DEFAULT_CONTROL_PATH "p4odp.sock"
 
 static void usage(FILE *out, const char *prog)
 {
@@ -79,8 +79,8 @@ static void usage(FILE *out, const char *prog)
 		"  --commands FILE    run simple_switch_CLI commands from FILE before forwarding; a line\n"
 		"                     `receive PORT` there processes the next packet of PORT first\n"
 		"  --control ADDR     serve simple_switch_CLI commands while forwarding (p4odp cli) at\n"
-		"                     unix:PATH or tcp:HOST:PORT (default unix:%s, or none with\n"
-		"                     --exit-when-done; in use: none, with a warning; `none`: none)\n"
+		"                     unix:PATH or tcp:HOST:PORT, or none; default unix:%s, but\n"
+		"                     none with --exit-when-done or when another switch serves it\n"
 		"  -w, --workers N    forwarding threads (1..%d, default 1, or one per CPU of -c); each\n"
 		"                     receives from one input queue of every port\n"
 		"  -c, --cpus LIST    pin worker k to the k-th CPU of LIST (e.g. 2 or 0-1 or 1,3)\n"
@@ -91,7 +91,7 @@ static void usage(FILE *out, const char *prog)
 		"                     per worker, the others counted)\n"
 		"signals: SIGUSR1 prints the counters to stderr; SIGINT or SIGTERM stops\n"
 		"program: %s\n",
-		prog, P4ODP_MAX_PORTS - 1, DEFAULT_CONTROL + 5, P4ODP_MAX_WORKERS, P4ODP_LOG_MSG_RATE, p4odp_program.name);
+		prog, P4ODP_MAX_PORTS - 1, DEFAULT_CONTROL_PATH, P4ODP_MAX_WORKERS, P4ODP_LOG_MSG_RATE, p4odp_program.name);
 }
 
 /* A CPU list as taskset -c and DPDK's -l take it ("0-3,6") into an ODP cpumask. */
@@ -594,14 +594,15 @@ int main(int argc, char **argv)
 	/* A run that stops when its pcap inputs are done has a channel only when asked for one. */
 	if (control ? strcmp(control, "none") != 0 : !exit_when_done) {
 		char err[256];
-		serving = p4odp_channel_open(&channel, control ? control : DEFAULT_CONTROL, err, sizeof err) == 0;
+		serving = p4odp_channel_open(&channel, control ? control : "unix:" DEFAULT_CONTROL_PATH, err, sizeof err) == 0;
 		if (!serving && control) {
 			fprintf(stderr, "error: %s\n", err);
 			status = 1;
 			goto out;
 		}
 		if (!serving)
-			fprintf(stderr, "warning: %s; no control channel (--control ADDR gives another)\n", err);
+			fprintf(stderr, "warning: %s; this switch has no control channel, and p4odp cli's default "
+				"reaches the other one (--control ADDR gives this one its own)\n", err);
 	}
 
 	signal(SIGINT, on_signal);

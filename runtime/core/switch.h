@@ -208,13 +208,17 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *line, FILE *out, 
 
 struct p4odp_control_client {
 	int fd;			/* -1: a free slot */
-	size_t len;		/* bytes of a line received so far */
+	size_t len;		/* bytes received and not yet served */
 	bool overlong;		/* the line being received is too long: answered with an error */
-	char buf[P4ODP_CONTROL_LINE];
+	char *pending;		/* answers not yet sent (malloc'd) */
+	size_t pending_len;
+	uint64_t stalled_since_ns;	/* when the client last took some of them */
+	char buf[P4ODP_CONTROL_LINE];	/* a line and its newline at most */
 };
 
 struct p4odp_channel {
 	int listen_fd;
+	uint64_t accept_paused_until_ns;	/* after an accept failed for want of resources */
 	char unix_path[108];	/* removed at close; empty for TCP */
 	struct p4odp_control_client clients[P4ODP_CONTROL_CLIENTS];
 };

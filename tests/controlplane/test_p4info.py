@@ -23,7 +23,8 @@ PROGRAMS = {"l2fwd": ROOT / "examples/l2fwd/l2fwd.p4", "l3fwd": ROOT / "examples
 
 def compile_p4info(program: Path, *files: Path, extra: tuple = ()) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(program), "--emit", "p4info",
-                           "--p4runtime-files", ",".join(map(str, files)), *extra], capture_output=True, text=True)
+                           "--p4runtime-files", ",".join(map(str, files)), *extra], capture_output=True, text=True,
+                          timeout=120)
 
 
 def p4info_of(program: Path, tmp_path: Path) -> p4info_pb2.P4Info:
@@ -159,3 +160,33 @@ def test_a_compile_writes_p4info_beside_the_c(tmp_path: Path):
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "out/datapath.c").exists()
     assert text_format.Parse((tmp_path / "out/p4info.txtpb").read_text(), p4info_pb2.P4Info()).tables
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("meters = direct_meter<bit<2>>(MeterType.packets);", "meters = meter(4, MeterType.packets);",
+     "meters must be an instance of direct_meter, not of meter"),
+    ('@pkginfo(name = "p4info_entities", version = "1.0")', "@pkginfo(name = )", "expected KEY = VALUE"),
+])
+def test_a_p4info_error_in_the_program_is_positioned(tmp_path: Path, old: str, new: str, message: str):
+    program = tmp_path / "bad.p4"
+    program.write_text(PROGRAMS["p4info_entities"].read_text().replace(old, new))
+    run = compile_p4info(program, tmp_path / "p4info.txtpb")
+    assert run.returncode == 1 and "bad.p4:" in run.stderr and message in run.stderr, run.stderr
+    assert "internal error" not in run.stderr
+
+
+def test_a_negative_default_argument_is_written_in_twos_complement(tmp_path: Path):
+    source = PROGRAMS["p4info_entities"].read_text() \
+        .replace("action set_reason(Reason_t reason) {", "action offset(int<8> by) { }\n    action set_reason(Reason_t reason) {") \
+        .replace("actions = { forward; NoAction; }\n        const entries", "actions = { forward; NoAction; offset; }\n        const entries") \
+        .replace("default_action = forward((PortId_t)2, (Tag_t)0x10);", "default_action = offset(-2);")
+    program = tmp_path / "negative.p4"
+    program.write_text(source)
+    info = p4info_of(program, tmp_path)
+    assert by_name(info.tables, "MyIngress.fixed").initial_default_action.arguments[0].value == b"\xfe"
+
+
+def test_an_unwritable_file_is_an_error_not_a_crash(tmp_path: Path):
+    (tmp_path / "file").write_text("")
+    run = compile_p4info(PROGRAMS["l3fwd"], tmp_path / "file" / "p4info.txtpb")
+    assert run.returncode == 1 and "cannot write" in run.stderr and "internal error" not in run.stderr, run.stderr
