@@ -23,7 +23,7 @@ COMMANDS = (
     "meter_set_rates", "meter_get_rates", "mc_mgrp_create", "mc_node_create", "mc_node_associate",
     "mirroring_add", "mirroring_add_mc", "mirroring_delete", "mirroring_get", "pvs_add", "pvs_remove",
     "pvs_clear", "set_crc16_parameters", "set_crc32_parameters", "table_num_entries", "table_dump",
-    "table_dump_entry", "mc_dump",
+    "table_dump_entry", "table_dump_entry_from_key", "mc_dump",
 )
 HISTORY = os.path.expanduser("~/.p4odp_cli_history")
 

@@ -23,7 +23,8 @@
  *   meter_get_rates METER INDEX  (rates in units per microsecond, bursts in units; a direct
  *     meter's INDEX is an entry handle of its table)
  *   pvs_add VALUE_SET VALUE / pvs_remove VALUE_SET VALUE / pvs_clear VALUE_SET
- *   table_num_entries TABLE / table_dump TABLE / table_dump_entry TABLE HANDLE / mc_dump
+ *   table_num_entries TABLE / table_dump TABLE / table_dump_entry TABLE HANDLE /
+ *   table_dump_entry_from_key TABLE KEY... [PRIORITY] / mc_dump
  *   set_crc16_parameters CALC POLYNOMIAL INIT FINAL_XOR REFLECT_DATA REFLECT_REMAINDER (and
  *     set_crc32_parameters): a custom CRC's, as p4c names the calculation ("calc", "calc_0", ...)
  *
@@ -997,6 +998,38 @@ static int cmd_table_dump_entry(struct p4odp_switch *sw, struct command *c, FILE
 	return 0;
 }
 
+/* table_dump_entry_from_key TABLE KEY... [PRIORITY]: the entry of that key (and priority, in a
+ * table that needs one), as table_dump_entry prints it. */
+static int cmd_table_dump_entry_from_key(struct p4odp_switch *sw, struct command *c, FILE *out)
+{
+	if (c->n < 2)
+		return fail(c, "usage: table_dump_entry_from_key TABLE KEY... [PRIORITY]");
+	int ti = find_table(c, sw->program, c->tokens[1]);
+	if (ti < 0)
+		return -1;
+	const struct p4odp_table_info *t = &sw->program->tables[ti];
+	int n_keys = c->n - 2;
+	uint32_t priority = 0;
+	if (needs_priority(t)) {
+		if (n_keys != (int)t->n_keys + 1)
+			return fail(c, "table %s needs %u key fields and a priority", t->name, t->n_keys);
+		if (parse_uint(c, c->tokens[c->n - 1], &priority))
+			return -1;
+		n_keys--;
+	}
+	struct p4odp_field_match fields[t->n_keys ? t->n_keys : 1];
+	uint8_t bytes[key_bytes(t)];
+	if (parse_key(c, t, c->tokens + 2, n_keys, fields, bytes))
+		return -1;
+	/* simple_switch_CLI: the smaller priority wins; the tables: the larger (parse_entry_key). */
+	struct p4odp_match m = { .fields = fields, .priority = (int32_t)(INT32_MAX - (priority & 0x7fffffff)) };
+	int64_t handle = p4odp_table_find(sw->tables[ti].table, &m);
+	struct entry_dump d = { out, sw->program, t, false };
+	if (handle < 0 || p4odp_table_get(sw->tables[ti].table, handle, dump_entry, &d))
+		return fail(c, "table %s has no entry with this key", t->name);
+	return 0;
+}
+
 /* table_dump TABLE: every entry, in handle order, then the default entry. */
 static int cmd_table_dump(struct p4odp_switch *sw, struct command *c, FILE *out)
 {
@@ -1829,6 +1862,8 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_table_num_entries(sw, &c, out);
 	if (!strcmp(cmd, "table_dump_entry"))
 		return cmd_table_dump_entry(sw, &c, out);
+	if (!strcmp(cmd, "table_dump_entry_from_key"))
+		return cmd_table_dump_entry_from_key(sw, &c, out);
 	if (!strcmp(cmd, "table_dump"))
 		return cmd_table_dump(sw, &c, out);
 	if (!strcmp(cmd, "counter_read"))

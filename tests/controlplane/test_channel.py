@@ -230,6 +230,8 @@ def test_table_reads_print_as_simple_switch_cli_prints_them(running: str):
             "==========\n")
         with pytest.raises(CommandError, match="no entry 5"):
             channel.command("table_dump_entry kinds 5")
+        with pytest.raises(CommandError, match="no entry with this key"):
+            channel.command("table_dump_entry_from_key kinds 8")
 
 
 def test_a_dump_shows_each_match_kind_and_the_priority_as_simple_switch_cli(tmp_path: Path):
@@ -244,7 +246,9 @@ def test_a_dump_shows_each_match_kind_and_the_priority_as_simple_switch_cli(tmp_
         "table_add t set 0x0800&&&0xff00 1->5 3 => 7 10\n"
         "table_add t set 0&&&0 0->255 0&&&0 => 8 20\n"
         "table_add l set 10.1.0.0/16 => 1\n"
-        "table_dump t\ntable_dump l\n")
+        "table_dump t\ntable_dump l\n"
+        "table_dump_entry_from_key t 0&&&0 0->255 0&&&0 20\n"
+        "table_dump_entry_from_key l 10.1.0.0/16\n")
     run = run_on_frames(switch, tmp_path, [], "--commands", str(tmp_path / "commands.txt"))
     assert run.returncode == 0, run.stderr
     assert (
@@ -259,7 +263,16 @@ def test_a_dump_shows_each_match_kind_and_the_priority_as_simple_switch_cli(tmp_
             "Priority: 20\n") in run.stdout
     assert ("* hdr.h.d             : LPM       0a010000/16\n"
             "Action entry: Ing.set - 01\n") in run.stdout
-    assert run.stdout.endswith("Dumping default entry\nAction entry: Ing.set - 09\n==========\n")
+    dumps = run.stdout.split("==========\n")
+    assert dumps[-1] == ("Dumping entry 0x1\nMatch key:\n"
+                         "* hdr.h.a             : TERNARY   0000 &&& 0000\n"
+                         "* hdr.h.b             : RANGE     00 -> ff\n"
+                         "* hdr.h.c             : TERNARY   00 &&& 00\n"
+                         "Priority: 20\nAction entry: Ing.set - 08\n"
+                         "Dumping entry 0x0\nMatch key:\n"
+                         "* hdr.h.d             : LPM       0a010000/16\n"
+                         "Action entry: Ing.set - 01\n")
+    assert dumps[-2] == "Dumping default entry\nAction entry: Ing.set - 09\n"
 
 
 def test_p4odp_cli_completes_every_command_the_switch_serves():
