@@ -368,6 +368,12 @@ static bool needs_priority(const struct p4odp_table_info *t)
 	return false;
 }
 
+/* simple_switch_CLI's priority (the smaller wins) as the tables take it (the larger wins). */
+static int32_t table_priority(uint32_t cli_priority)
+{
+	return (int32_t)(INT32_MAX - (cli_priority & 0x7fffffff));
+}
+
 static int find_arrow(struct command *c)
 {
 	for (int i = 0; i < c->n; i++)
@@ -407,8 +413,7 @@ static int parse_entry_key(struct command *c, const struct p4odp_table_info *t, 
 			return fail(c, "table %s needs a priority after the action parameters", t->name);
 		}
 	}
-	/* simple_switch_CLI: the smaller priority wins; the tables: the larger. */
-	*m = (struct p4odp_match){ .fields = fields, .priority = (int32_t)(INT32_MAX - (priority & 0x7fffffff)) };
+	*m = (struct p4odp_match){ .fields = fields, .priority = table_priority(priority) };
 	return parse_key(c, t, c->tokens + first, arrow - first, fields, bytes);
 }
 
@@ -966,7 +971,7 @@ static int dump_entry(void *arg, int64_t handle, const struct p4odp_match *m, co
 		fputc('\n', out);
 	}
 	if (needs_priority(t))
-		fprintf(out, "Priority: %d\n", INT32_MAX - m->priority);
+		fprintf(out, "Priority: %d\n", INT32_MAX - m->priority);	/* table_priority's inverse */
 	print_action_entry(out, d->program, e->action_id, e->data);
 	return 0;
 }
@@ -1021,8 +1026,7 @@ static int cmd_table_dump_entry_from_key(struct p4odp_switch *sw, struct command
 	uint8_t bytes[key_bytes(t)];
 	if (parse_key(c, t, c->tokens + 2, n_keys, fields, bytes))
 		return -1;
-	/* simple_switch_CLI: the smaller priority wins; the tables: the larger (parse_entry_key). */
-	struct p4odp_match m = { .fields = fields, .priority = (int32_t)(INT32_MAX - (priority & 0x7fffffff)) };
+	struct p4odp_match m = { .fields = fields, .priority = table_priority(priority) };
 	int64_t handle = p4odp_table_find(sw->tables[ti].table, &m);
 	struct entry_dump d = { out, sw->program, t, false };
 	if (handle < 0 || p4odp_table_get(sw->tables[ti].table, handle, dump_entry, &d))
