@@ -117,6 +117,7 @@ class _Builder:
         self.needs_type_info = False
         self.local_actions: dict = {}  # the actions of the block whose tables are being added
         self.tables_applied: list = []
+        self.externs_of: dict[int, list] = {}  # table_externs by id(table): derived, and reported, once
 
     def error(self, loc, message: str) -> None:
         self.diags.error(loc, message)
@@ -499,6 +500,11 @@ class _Builder:
         return refs
 
     def table_externs(self, table: ir.Table) -> list:
+        if id(table) not in self.externs_of:
+            self.externs_of[id(table)] = self.find_table_externs(table)
+        return self.externs_of[id(table)]
+
+    def find_table_externs(self, table: ir.Table) -> list:
         """(kind, name, declared instance or None, property) of the table's implementation, direct
         counter and direct meter."""
         found = []

@@ -47,6 +47,24 @@ static void set_error(char *err, size_t err_len, const char *what, const char *a
 	snprintf(err, err_len, "--control %s: %s: %s", addr, what, strerror(errno));
 }
 
+/* A non-blocking socket of `family` listening at `sa`, as the channel's; -1 after saying why. */
+static int bind_and_listen(struct p4odp_channel *ch, int family, const struct sockaddr *sa, socklen_t len,
+			   const char *addr, char *err, size_t err_len)
+{
+	int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1;
+	const char *failed = fd < 0 ? "socket" :
+			     family == AF_INET && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) ?
+			     "setsockopt" : bind(fd, sa, len) ? "bind" : listen(fd, 8) ? "listen" : NULL;
+	if (failed) {
+		set_error(err, err_len, failed, addr);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	ch->listen_fd = fd;
+	return 0;
+}
+
 /* A unix socket at `path`; one left by a switch that is gone is replaced, one a
  * live switch serves is an error. */
 static int listen_unix(struct p4odp_channel *ch, const char *path, const char *addr, char *err, size_t err_len)
@@ -76,16 +94,8 @@ static int listen_unix(struct p4odp_channel *ch, const char *path, const char *a
 	if (errno == ECONNREFUSED)	/* a socket no one listens on: left by a switch that is gone */
 		unlink(path);
 	close(fd);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	const char *failed = fd < 0 ? "socket" : bind(fd, (struct sockaddr *)&sa, sizeof sa) ? "bind" :
-			     listen(fd, 8) ? "listen" : NULL;
-	if (failed) {
-		set_error(err, err_len, failed, addr);
-		if (fd >= 0)
-			close(fd);
+	if (bind_and_listen(ch, AF_UNIX, (struct sockaddr *)&sa, sizeof sa, addr, err, err_len))
 		return -1;
-	}
-	ch->listen_fd = fd;
 	snprintf(ch->unix_path, sizeof ch->unix_path, "%s", path);
 	return 0;
 }
@@ -109,18 +119,7 @@ static int listen_tcp(struct p4odp_channel *ch, const char *host_port, const cha
 		snprintf(err, err_len, "--control %s: %s is not an IPv4 address", addr, host);
 		return -1;
 	}
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1;
-	const char *failed = fd < 0 ? "socket" : setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) ?
-			     "setsockopt" : bind(fd, (struct sockaddr *)&sa, sizeof sa) ? "bind" :
-			     listen(fd, 8) ? "listen" : NULL;
-	if (failed) {
-		set_error(err, err_len, failed, addr);
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	ch->listen_fd = fd;
-	return 0;
+	return bind_and_listen(ch, AF_INET, (struct sockaddr *)&sa, sizeof sa, addr, err, err_len);
 }
 
 int p4odp_channel_open(struct p4odp_channel *ch, const char *addr, char *err, size_t err_len)
