@@ -30,11 +30,12 @@ setup(
         "p4odp.runtime": ["*/*.c", "*/*.h", "*/Makefile", "include/*.h", "odp/include/*.h", "odp/include/*/*.h",
                           "odp/include/*/*/*.h"],
     },
-    # P4Runtime: the p4runtime package's generated code is of protobuf 3's older form, which protobuf 4
-    # and later refuse (but in slow pure-Python mode); p4runtime-shell, the reference client, pins
-    # protobuf 3.20 and p4runtime 1.4.1 too, so both live in one environment.
-    install_requires=["Jinja2>=3.1,<4", "protobuf>=3.20,<3.21", "p4runtime==1.4.1", "grpcio>=1.49",
-                      "googleapis-common-protos>=1.52,<1.74"],
+    # P4Runtime: protobuf with its compiled (upb) parser, which parses a 10,000-entry Write in
+    # milliseconds where protobuf 3's pure-Python one takes seconds; the p4runtime package's
+    # generated code predates it, so controlplane/protos.py builds its classes from the descriptors
+    # the package holds.  p4runtime 1.4.1 is what p4runtime-shell, the reference client, asks for.
+    install_requires=["Jinja2>=3.1,<4", "protobuf>=4.25,<7", "p4runtime==1.4.1", "grpcio>=1.49",
+                      "googleapis-common-protos>=1.63,<2"],
     extras_require={"test": ["pytest>=7", "pytest-xdist>=3"], "bench": ["matplotlib>=3.5"]},
     entry_points={
         "console_scripts": ["p4odp = p4odp.cli:main"],

@@ -17,11 +17,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
-from p4.config.v1 import p4info_pb2, p4types_pb2
-
 from p4odp import ir
 from p4odp import types as t
 from p4odp.controlplane.ids import IdAllocator, aliases
+from p4odp.controlplane.protos import p4info_pb2, p4types_pb2
 from p4odp.diagnostics import Diagnostics
 from p4odp.frontend.lexer import tokenize
 from p4odp.transpiler.key_names import key_name, param_name

@@ -26,7 +26,8 @@ import sys
 import tempfile
 
 from google.protobuf import json_format, text_format
-from p4.config.v1 import p4info_pb2
+
+from p4odp.controlplane.protos import p4info_pb2
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from p4c_corpus import include_problem  # noqa: E402  (the same include rule as the front-end harness)

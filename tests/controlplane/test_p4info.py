@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from google.protobuf import json_format, text_format
-from p4.config.v1 import p4info_pb2
 
 from p4odp.controlplane.ids import IdAllocator, aliases, jenkins_hash
+from p4odp.controlplane.protos import p4info_pb2
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
