@@ -56,23 +56,45 @@ class SwitchChannel:
 
     def command(self, line: str) -> str:
         """Run one simple_switch_CLI command line; what it printed, or CommandError."""
-        data = line.rstrip("\n").encode(errors="surrogateescape")  # bytes read as text pass as they came
-        if b"\n" in data:
-            raise CommandError("one command at a time: the line holds a newline")
-        if len(data) > MAX_LINE:
-            raise CommandError("line too long")
-        try:
-            self.sock.sendall(data + b"\n")
-            status, _, size = self._line().partition(" ")
-            body = self.reader.read(int(size)) if size.isdigit() else b""
-        except OSError as err:
-            raise ChannelError(f"{self.address}: {err.strerror or err}") from None
-        if status not in ("ok", "error") or not size.isdigit() or len(body) != int(size):
-            raise ChannelError(f"{self.address}: the switch closed the connection or answered out of protocol")
-        text = body.decode(errors="replace")
-        if status == "error":
+        ok, text = self.commands([line])[0]
+        if not ok:
             raise CommandError(text)
         return text
+
+    def commands(self, lines: list[str]) -> list[tuple[bool, str]]:
+        """Run command lines in order, each whatever the others' outcome: for each, whether it
+        succeeded and what it printed or why it failed.  Lines are sent a window at a time
+        without waiting for each answer (the switch answers in order)."""
+        results: list[tuple[bool, str]] = []
+        window: list[bytes | CommandError] = []
+        window_bytes = 0
+        for line in lines:
+            data = _encoded(line)
+            window.append(data)
+            window_bytes += len(data) + 1 if isinstance(data, bytes) else 0
+            if window_bytes >= self.WINDOW_BYTES:
+                results += self._run_window(window)
+                window, window_bytes = [], 0
+        return results + self._run_window(window)
+
+    # The bytes of lines in flight at once: they must fit the sockets' buffers, or this client,
+    # still sending, and the switch, which reads a client's next line only once the client has
+    # taken the last answer, would wait for each other.
+    WINDOW_BYTES = 32768
+
+    def _run_window(self, window: list) -> list[tuple[bool, str]]:
+        try:
+            self.sock.sendall(b"".join(data + b"\n" for data in window if isinstance(data, bytes)))
+            return [self._answer() if isinstance(data, bytes) else (False, data.args[0]) for data in window]
+        except OSError as err:
+            raise ChannelError(f"{self.address}: {err.strerror or err}") from None
+
+    def _answer(self) -> tuple[bool, str]:
+        status, _, size = self._line().partition(" ")
+        body = self.reader.read(int(size)) if size.isdigit() else b""
+        if status not in ("ok", "error") or not size.isdigit() or len(body) != int(size):
+            raise ChannelError(f"{self.address}: the switch closed the connection or answered out of protocol")
+        return status == "ok", body.decode(errors="replace")
 
     def _line(self) -> str:
         try:
@@ -92,6 +114,16 @@ class SwitchChannel:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _encoded(line: str) -> bytes | CommandError:
+    """The line as sent (bytes read as text pass as they came), or why it cannot be."""
+    data = line.rstrip("\n").encode(errors="surrogateescape")
+    if b"\n" in data:
+        return CommandError("one command at a time: the line holds a newline")
+    if len(data) > MAX_LINE:
+        return CommandError("line too long")
+    return data
 
 
 def _connect(address: str, timeout: Optional[float]) -> socket.socket:

@@ -13,7 +13,7 @@ __all__ = ["run_cli", "COMMANDS"]
 
 # The commands the switch serves (runtime/core/control.c), for completion and `help`.
 COMMANDS = (
-    "table_add", "table_set_default", "table_modify", "table_delete", "table_clear",
+    "table_add", "table_set_default", "table_reset_default", "table_modify", "table_delete", "table_clear",
     "table_indirect_add", "table_indirect_add_with_group", "table_indirect_modify",
     "table_indirect_modify_with_group", "table_indirect_delete", "table_indirect_set_default",
     "table_indirect_set_default_with_group", "act_prof_create_member", "act_prof_modify_member",
@@ -23,7 +23,7 @@ COMMANDS = (
     "meter_set_rates", "meter_get_rates", "mc_mgrp_create", "mc_node_create", "mc_node_associate",
     "mirroring_add", "mirroring_add_mc", "mirroring_delete", "mirroring_get", "pvs_add", "pvs_remove",
     "pvs_clear", "set_crc16_parameters", "set_crc32_parameters", "table_num_entries", "table_dump",
-    "table_dump_entry", "table_dump_entry_from_key", "mc_dump",
+    "table_dump_entry", "table_dump_entry_from_key", "mc_dump", "p4info",
 )
 HISTORY = os.path.expanduser("~/.p4odp_cli_history")
 

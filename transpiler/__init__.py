@@ -17,12 +17,20 @@ __all__ = ["transpile", "generate_c"]
 def transpile(program: ir.Program, source: str, diags: Diagnostics, options: Optional[PassOptions] = None,
               line_directives: bool = True) -> Optional[CProgram]:
     """The C model of `program`: the midend's passes (`transpiler/passes/`), as `options`
-    say, then code generation (`#line`s back to the P4 source unless told not to);
-    None after reporting why not."""
+    say, then code generation (`#line`s back to the P4 source unless told not to), with the
+    program's P4Info; None after reporting why not."""
+    from p4odp.controlplane.p4info import p4info  # here: it imports the transpiler's passes
+
+    info = p4info(program, diags)
+    if info is None:
+        return None
     result = midend(program, diags, options)
     if result.program is None:
         return None
-    return generate_model(result, source, diags, line_directives)
+    model = generate_model(result, source, diags, line_directives)
+    if model is not None:
+        model.p4info = info.SerializeToString(deterministic=True)
+    return model
 
 
 def generate_c(program: ir.Program, source: str, diags: Diagnostics, options: Optional[PassOptions] = None,

@@ -20,7 +20,7 @@ def _environment(template_dirs: tuple) -> jinja2.Environment:
     """A target's template folders come first: a template of the same name replaces the
     built-in one."""
     folders = [str(folder) for folder in template_dirs] + [str(resources.files("p4odp.templates"))]
-    return jinja2.Environment(
+    environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(folders),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -28,6 +28,14 @@ def _environment(template_dirs: tuple) -> jinja2.Environment:
         keep_trailing_newline=True,
         autoescape=False,
     )
+    environment.filters["c_string"] = _c_string
+    return environment
+
+
+def _c_string(data: bytes, indent: str = "\t") -> str:
+    """`data` as adjacent C string literals of hex escapes, 32 bytes to a line."""
+    lines = ['"' + "".join(f"\\x{byte:02x}" for byte in data[at:at + 32]) + '"' for at in range(0, len(data), 32)]
+    return f"\n{indent}".join(lines) or '""'
 
 
 # Templates print this after code that has `#line`s pointing into the P4 source;

@@ -148,3 +148,4 @@ class CProgram:
     # The calculations by a custom CRC (crc16_custom, crc32_custom) whose parameters the control plane
     # sets, by index: (name, width).
     crcs: list[tuple] = field(default_factory=list)
+    p4info: bytes = b""  # the program's P4Info, serialized: what a P4Runtime server learns the switch runs from

@@ -2,7 +2,7 @@
  * The control plane's commands, in BMv2 simple_switch_CLI syntax:
  *
  *   table_add TABLE ACTION KEY... => PARAM... [PRIORITY]
- *   table_set_default TABLE ACTION PARAM...
+ *   table_set_default TABLE ACTION PARAM... / table_reset_default TABLE (the program's default)
  *   table_modify TABLE ACTION HANDLE => PARAM...
  *   table_delete TABLE HANDLE
  *   table_clear TABLE
@@ -25,6 +25,7 @@
  *   pvs_add VALUE_SET VALUE / pvs_remove VALUE_SET VALUE / pvs_clear VALUE_SET
  *   table_num_entries TABLE / table_dump TABLE / table_dump_entry TABLE HANDLE /
  *   table_dump_entry_from_key TABLE KEY... [PRIORITY] / mc_dump
+ *   p4info: the program's P4Info, serialized, in hex (what a P4Runtime server serves)
  *   set_crc16_parameters CALC POLYNOMIAL INIT FINAL_XOR REFLECT_DATA REFLECT_REMAINDER (and
  *     set_crc32_parameters): a custom CRC's, as p4c names the calculation ("calc", "calc_0", ...)
  *
@@ -477,6 +478,18 @@ static int cmd_table_set_default(struct p4odp_switch *sw, struct command *c)
 		return -1;
 	if (p4odp_table_set_default(sw->tables[ti].table, (uint16_t)a->id, data))
 		return fail(c, "table %s: cannot set the default action", t->name);
+	return 0;
+}
+
+static int cmd_table_reset_default(struct p4odp_switch *sw, struct command *c)
+{
+	if (c->n != 2)
+		return fail(c, "usage: table_reset_default TABLE");
+	int ti = find_table(c, sw->program, c->tokens[1]);
+	if (ti < 0)
+		return -1;
+	if (p4odp_table_reset_default(sw, (uint32_t)ti))
+		return fail(c, "table %s: cannot set the default action", sw->program->tables[ti].name);
 	return 0;
 }
 
@@ -985,6 +998,17 @@ static int cmd_table_num_entries(struct p4odp_switch *sw, struct command *c, FIL
 	if (ti < 0)
 		return -1;
 	fprintf(out, "%u\n", p4odp_table_count(sw->tables[ti].table));
+	return 0;
+}
+
+/* p4info */
+static int cmd_p4info(struct p4odp_switch *sw, struct command *c, FILE *out)
+{
+	if (c->n != 1)
+		return fail(c, "usage: p4info");
+	for (size_t i = 0; i < sw->program->p4info_size; i++)
+		fprintf(out, "%02x", sw->program->p4info[i]);
+	fputc('\n', out);
 	return 0;
 }
 
@@ -1856,6 +1880,8 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_table_add(sw, &c, out);
 	if (!strcmp(cmd, "table_set_default"))
 		return cmd_table_set_default(sw, &c);
+	if (!strcmp(cmd, "table_reset_default"))
+		return cmd_table_reset_default(sw, &c);
 	if (!strcmp(cmd, "table_modify"))
 		return cmd_table_modify(sw, &c);
 	if (!strcmp(cmd, "table_delete"))
@@ -1902,6 +1928,8 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_mc_node_associate(sw, &c);
 	if (!strcmp(cmd, "mc_dump"))
 		return cmd_mc_dump(sw, &c, out);
+	if (!strcmp(cmd, "p4info"))
+		return cmd_p4info(sw, &c, out);
 	if (!strcmp(cmd, "act_prof_create_member"))
 		return cmd_act_prof_create_member(sw, &c, out);
 	if (!strcmp(cmd, "act_prof_modify_member"))

@@ -188,6 +188,8 @@ void p4odp_print_counters(const struct p4odp_switch *sw, const struct p4odp_work
 
 /* Tables (tables.c). */
 int p4odp_tables_init(struct p4odp_switch *sw);
+/* Give table `index` the default action the program declares. */
+int p4odp_table_reset_default(struct p4odp_switch *sw, uint32_t index);
 void p4odp_tables_destroy(struct p4odp_switch *sw);
 
 /* The parameters of the program's custom CRCs (externs.c): those of crc16

@@ -28,17 +28,23 @@ static int create_table(struct p4odp_switch *sw, uint32_t index)
 		.action_data_len = info->action_data_len,
 		.kind = info->structure,
 	};
-	uint8_t default_data[info->action_data_len + 1];
 
 	rt->info = info;
-	memset(default_data, 0, sizeof default_data);
-	memcpy(default_data, info->default_data, info->default_data_len);
-	if (p4odp_table_create(&spec, sw->rcu, &rt->table) ||
-	    p4odp_table_set_default(rt->table, (uint16_t)info->default_action, default_data)) {
+	if (p4odp_table_create(&spec, sw->rcu, &rt->table) || p4odp_table_reset_default(sw, index)) {
 		fprintf(stderr, "error: cannot create table %s\n", info->name);
 		return -1;
 	}
 	return 0;
+}
+
+int p4odp_table_reset_default(struct p4odp_switch *sw, uint32_t index)
+{
+	const struct p4odp_table_info *info = &sw->program->tables[index];
+	uint8_t default_data[info->action_data_len + 1];
+
+	memset(default_data, 0, sizeof default_data);
+	memcpy(default_data, info->default_data, info->default_data_len);
+	return p4odp_table_set_default(sw->tables[index].table, (uint16_t)info->default_action, default_data);
 }
 
 /* Const entries are kept as `table_add` arguments: add them as the control plane would. */

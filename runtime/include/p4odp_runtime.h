@@ -324,6 +324,10 @@ struct p4odp_register_info {
 
 struct p4odp_program {
 	const char *name;
+	/* The program's P4Info (p4/config/v1/p4info.proto), serialized: what a
+	 * P4Runtime server learns the switch runs from (command `p4info`). */
+	const uint8_t *p4info;
+	size_t p4info_size;
 	uint32_t n_tables;
 	const struct p4odp_table_info *tables;
 	uint32_t n_actions;
