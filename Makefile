@@ -6,7 +6,8 @@
 #   make example      run the main job on a bundled example (EXAMPLE=l3fwd by default)
 #   make test         run the test suite
 #   make bench        time the front end; instructions per packet of the examples; the
-#                     examples' switches side by side with DPDK's l2fwd and l3fwd
+#                     examples' switches side by side with DPDK's l2fwd and l3fwd; 10,000
+#                     P4Runtime inserts while forwarding
 #   make conformance  measure the front end on p4c's corpus (P4C_TESTDATA=.../p4c/testdata)
 
 PYTHON ?= python3
@@ -93,6 +94,7 @@ bench: setup
 	$(PYTHON) bench/build_time.py
 	$(PYTHON) bench/burst_lookup.py
 	$(PYTHON) bench/dpdk_side_by_side.py --skip-unavailable
+	$(PYTHON) bench/p4runtime_inserts.py
 
 conformance: setup
 	@if [ -z "$(P4C_TESTDATA)" ]; then \

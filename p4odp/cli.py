@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import threading
 import traceback
 from pathlib import Path
 
@@ -144,6 +146,15 @@ def build_parser() -> argparse.ArgumentParser:
                                              "it is a terminal)")
     cli.set_defaults(run=run_switch_cli)
 
+    runtime = commands.add_parser("runtime", help="serve P4Runtime (gRPC) for a running switch")
+    runtime.add_argument("--switch", metavar="ADDR", default=None,
+                         help="the switch's control channel: unix:PATH or tcp:HOST:PORT (default unix:p4odp.sock)")
+    runtime.add_argument("--grpc", metavar="HOST:PORT", default="127.0.0.1:9559",
+                         help="where to serve P4Runtime (default 127.0.0.1:9559, as simple_switch_grpc)")
+    runtime.add_argument("--device-id", type=int, default=0, metavar="N",
+                         help="the device id controllers address (default 0, as simple_switch_grpc)")
+    runtime.set_defaults(run=run_runtime)
+
     targets = commands.add_parser("targets", help="list the targets, what each finds here and what it misses")
     targets.add_argument("--install", nargs="+", metavar="TARGET", default=[],
                          help="install the Debian packages these targets miss (as root)")
@@ -262,6 +273,31 @@ def run_switch_cli(args: argparse.Namespace, diags: Diagnostics) -> int:
     from p4odp.controlplane.cli import run_cli
 
     return run_cli(args.switch or DEFAULT_ADDRESS, args.file)
+
+
+def run_runtime(args: argparse.Namespace, diags: Diagnostics) -> int:
+    from p4odp.controlplane.channel import DEFAULT_ADDRESS, ChannelError, CommandError
+    from p4odp.controlplane.server import serve
+
+    switch = args.switch or DEFAULT_ADDRESS
+    stop = threading.Event()  # set by SIGINT or SIGTERM, from before the server starts
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    try:
+        server = serve(switch, args.grpc, args.device_id)
+    except (ChannelError, CommandError) as err:
+        diags.error(Loc("<command line>", 0, 0), f"--switch {switch}: {err}")
+        return EXIT_USER_ERROR
+    except OSError as err:
+        diags.error(Loc("<command line>", 0, 0), f"--grpc {args.grpc}: {err}")
+        return EXIT_USER_ERROR
+    sys.stderr.write(f"p4odp runtime: P4Runtime for the switch at {switch} served at {args.grpc}, "
+                     f"device id {args.device_id}\n")
+    try:
+        stop.wait()
+    finally:
+        server.stop()
+    return EXIT_OK
 
 
 def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:

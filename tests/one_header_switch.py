@@ -1,16 +1,18 @@
 """A v1model switch for one header, compiled and run on pcap ports: what the backend tests of single
-externs (random, assert, log_msg, registers) build.  The parser extracts `hdr.h` and nothing
+externs (random, assert, log_msg, registers) and the control plane's tests build.  The parser extracts `hdr.h` and nothing
 else, the deparser emits it; Ing's and Eg's apply blocks are the test's."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+from p4odp.controlplane.channel import ChannelError, SwitchChannel
 from p4odp.stf.pcap import write_pcap
 
-__all__ = ["one_header_program", "compile_program", "build_switch", "run_on_frames"]
+__all__ = ["one_header_program", "compile_program", "build_switch", "run_on_frames", "start_switch", "eventually"]
 
 
 def one_header_program(fields: str, ingress: str, egress: str = "", ingress_locals: str = "",
@@ -60,3 +62,31 @@ def run_on_frames(switch: Path, folder: Path, frames: list[bytes], *options: str
     write_pcap(str(folder / "in.pcap"), frames)
     return subprocess.run([str(switch), *options, "--exit-when-done", "-i", f"0=pcap:in={folder / 'in.pcap'}",
                            "-i", f"1=pcap:out={folder / 'out.pcap'}"], capture_output=True, text=True, timeout=60)
+
+
+def start_switch(switch: Path, folder: Path, address: str, frames: tuple = (bytes([7]) + bytes(59),)) -> subprocess.Popen:
+    """The switch replaying `frames` forever into port 0 (folder/in.pcap) with its control channel
+    at `address`, once the channel answers."""
+    write_pcap(str(folder / "in.pcap"), list(frames))
+    process = subprocess.Popen([str(switch), "--control", address, "-i", f"0=pcap:in={folder / 'in.pcap'}:loops=0"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            SwitchChannel(address, timeout=5).close()
+            return process
+        except ChannelError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise AssertionError(f"the switch did not open its control channel: {process.stderr.read()}")
+            time.sleep(0.05)
+
+
+def eventually(condition, seconds: float = 10) -> bool:
+    """Whether `condition()` holds within `seconds` (the switch forwards while the test watches)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True

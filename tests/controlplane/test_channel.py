@@ -13,10 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-from one_header_switch import build_switch, one_header_program, run_on_frames
+from one_header_switch import build_switch, eventually, one_header_program, run_on_frames, start_switch
 
 from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
-from p4odp.stf.pcap import write_pcap
 
 PROGRAM = one_header_program(
     "bit<8> kind;",
@@ -33,24 +32,6 @@ def switch_binary(tmp_path_factory) -> Path:
     return build_switch(tmp_path_factory.mktemp("channel"), PROGRAM, "channel.p4")
 
 
-def start_switch(switch_binary: Path, tmp_path: Path, address: str) -> subprocess.Popen:
-    """The switch replaying frames of kind 7 forever, once its control channel answers."""
-    write_pcap(str(tmp_path / "in.pcap"), [bytes([7]) + bytes(59)])
-    process = subprocess.Popen([str(switch_binary), "--control", address,
-                                "-i", f"0=pcap:in={tmp_path / 'in.pcap'}:loops=0"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            SwitchChannel(address, timeout=5).close()
-            return process
-        except ChannelError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise AssertionError(f"the switch did not open its control channel: {process.stderr.read()}")
-            time.sleep(0.05)
-
-
 @pytest.fixture
 def running(switch_binary: Path, tmp_path: Path):
     """A running switch's control channel address."""
@@ -63,16 +44,7 @@ def running(switch_binary: Path, tmp_path: Path):
     finally:
         process.kill()
         process.wait()
-
-
-def eventually(condition, seconds: float = 10) -> bool:
-    """Whether `condition()` holds within `seconds` (the switch forwards while the test watches)."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
+        process.stderr.close()
 
 
 def packets_of(channel: SwitchChannel, cell: int) -> int:

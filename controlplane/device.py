@@ -1,0 +1,567 @@
+"""A switch as a P4Runtime server sees it: the pipeline it runs (its P4Info), the entries
+controllers wrote, and the control channel through which both are read and changed.
+
+P4Runtime entities become simple_switch_CLI command lines (runtime/core/control.c), validated
+here first as the P4Runtime specification prescribes, so that a bad update is refused with its
+own status code and changes nothing.  The switch names every entity by its P4Info name; values
+go as hexadecimal numbers.  Table entries keep the switch's handle of each key (a modify or
+delete names the entry by handle), and are read back as they were written, in the canonical
+byte strings of the specification (section "Bytestrings").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterator, Optional
+
+import grpc
+
+from p4odp.controlplane.channel import SwitchChannel
+from p4odp.controlplane.pipeline import Pipeline, TableInfo
+from p4odp.controlplane.protos import p4data_pb2, p4info_pb2, p4runtime_pb2
+
+__all__ = ["Device", "P4RuntimeError", "canonical"]
+
+Code = grpc.StatusCode
+MatchField = p4info_pb2.MatchField
+Update = p4runtime_pb2.Update
+
+# simple_switch_CLI's priorities: the smaller wins, from 0; P4Runtime's: the larger wins, from 1.
+CLI_PRIORITY_TOP = 2**31 - 1
+
+_ONEOF = {MatchField.EXACT: "exact", MatchField.LPM: "lpm", MatchField.TERNARY: "ternary",
+          MatchField.RANGE: "range", MatchField.OPTIONAL: "optional"}
+_HANDLE = re.compile(r"handle (\d+)")
+_COUNTER = re.compile(r"= \((\d+) bytes, (\d+) packets\)")
+_REGISTER = re.compile(r"= (-?\d+)")
+
+
+class P4RuntimeError(Exception):
+    """An update or request refused: the status code and message the client gets."""
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def canonical(number: int) -> bytes:
+    """The shortest byte string of a non-negative number, as P4Runtime servers send them."""
+    return number.to_bytes(max(1, (number.bit_length() + 7) // 8), "big")
+
+
+def _number(value: bytes, width: int, what: str) -> int:
+    """A byte string's number, which must fit in `width` bits (longer strings with leading
+    zeros are taken, as the specification requires)."""
+    if not value:
+        raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: an empty byte string")
+    number = int.from_bytes(value, "big")
+    if number >> width:
+        raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: 0x{value.hex()} does not fit in {width} bits")
+    return number
+
+
+@dataclass
+class _Entry:
+    """A table entry written by a controller: the switch's handle and the entry, canonical."""
+    handle: int
+    message: p4runtime_pb2.TableEntry
+
+
+@dataclass
+class _TableState:
+    entries: dict = field(default_factory=dict)  # key (_entry_key) -> _Entry
+    default: Optional[p4runtime_pb2.TableEntry] = None  # the default entry a controller set; None: the program's
+
+
+@dataclass
+class _Pending:
+    """An update sent to the switch whose answer is awaited, and what to record when it succeeds."""
+    index: int  # of the update in its batch
+    line: Optional[str]  # None: nothing to send (an update that changes nothing)
+    on_success: object  # callable(output: str) -> None
+    key: object = None  # the table entry's key it changes, if any
+
+
+class Device:
+    """The switch behind a channel, with the pipeline it runs."""
+
+    def __init__(self, channel: SwitchChannel, device_id: int) -> None:
+        self.channel = channel
+        self.device_id = device_id
+        self.p4info = p4info_pb2.P4Info.FromString(bytes.fromhex(channel.command("p4info").strip()))
+        self.pipeline = Pipeline.of(self.p4info)
+        self.tables: dict[int, _TableState] = {}
+
+    # --- the forwarding state -------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Every table back to the program's entries and default actions, every counter and
+        register to 0: the forwarding state of a freshly committed pipeline."""
+        lines = []
+        for table in self.pipeline.tables.values():
+            if not table.message.is_const_table:
+                lines.append(f"table_clear {table.name}")
+            if not table.message.const_default_action_id:
+                lines.append(f"table_reset_default {table.name}")
+        lines += [f"counter_reset {c.preamble.name}" for c in self.pipeline.counters.values()]
+        lines += [f"counter_reset {c.preamble.name}" for c in self.pipeline.direct_counters.values()]
+        lines += [f"register_reset {r.preamble.name}" for r in self.pipeline.registers.values()]
+        failed = [text for ok, text in self.channel.commands(lines) if not ok]
+        self.tables.clear()
+        if failed:
+            raise P4RuntimeError(Code.INTERNAL, f"the switch could not reset its state: {failed[0]}")
+
+    # --- Write ----------------------------------------------------------------------------
+
+    def write(self, updates) -> list[Optional[P4RuntimeError]]:
+        """Apply `updates` in order, each whatever the others' outcome; for each, None or why
+        it was refused.  Updates go to the switch without waiting for each answer, but one that
+        touches a table entry still in flight waits for it."""
+        results: list[Optional[P4RuntimeError]] = [None] * len(updates)
+        pending: list[_Pending] = []
+        in_flight: set = set()
+        for index, update in enumerate(updates):
+            try:
+                planned = self._plan(index, update)
+            except P4RuntimeError as err:
+                results[index] = err
+                continue
+            if planned.key is not None and planned.key in in_flight:
+                self._send(pending, results)
+                pending, in_flight = [], set()
+            pending.append(planned)
+            if planned.key is not None:
+                in_flight.add(planned.key)
+        self._send(pending, results)
+        return results
+
+    def _send(self, pending: list[_Pending], results: list) -> None:
+        sent = [p for p in pending if p.line is not None]
+        for planned in pending:
+            if planned.line is None:
+                planned.on_success("")
+        answers = self.channel.commands([p.line for p in sent])
+        for planned, (ok, text) in zip(sent, answers):
+            if ok:
+                planned.on_success(text)
+            else:
+                results[planned.index] = _switch_error(text)
+
+    def _plan(self, index: int, update) -> _Pending:
+        if update.type == Update.UNSPECIFIED:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, "the update's type is not set")
+        kind = update.entity.WhichOneof("entity")
+        if kind == "table_entry":
+            return self._plan_table_entry(index, update.type, update.entity.table_entry)
+        if kind == "counter_entry":
+            return self._plan_counter(index, update.type, update.entity.counter_entry)
+        if kind == "direct_counter_entry":
+            return self._plan_direct_counter(index, update.type, update.entity.direct_counter_entry)
+        if kind == "register_entry":
+            return self._plan_register(index, update.type, update.entity.register_entry)
+        if kind is None:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, "the update has no entity")
+        raise P4RuntimeError(Code.UNIMPLEMENTED, f"writing a {kind} is not supported yet")
+
+    # --- table entries --------------------------------------------------------------------
+
+    def _table(self, table_id: int) -> TableInfo:
+        table = self.pipeline.tables.get(table_id)
+        if table is None:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"no table has id {table_id}")
+        return table
+
+    def _plan_table_entry(self, index: int, kind: int, entry) -> _Pending:
+        table = self._table(entry.table_id)
+        if entry.is_const:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, "is_const is set: only the program makes const entries")
+        if entry.HasField("time_since_last_hit") or entry.idle_timeout_ns:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no idle timeout")
+        if table.profile_id:
+            raise P4RuntimeError(Code.UNIMPLEMENTED, f"table {table.name}: entries of tables with an action "
+                                                     "profile are not supported yet through P4Runtime")
+        if entry.is_default_action:
+            return self._plan_default_entry(index, kind, table, entry)
+        if table.message.is_const_table:
+            raise P4RuntimeError(Code.PERMISSION_DENIED, f"table {table.name} is const")
+        if not table.fields:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no key: only its default "
+                                                         "entry can be written")
+        key, key_words, match = _match_key(table, entry)
+        state = self.tables.setdefault(table.message.preamble.id, _TableState())
+        present = state.entries.get(key)
+        if kind == Update.INSERT:
+            if present is not None:
+                raise P4RuntimeError(Code.ALREADY_EXISTS, f"table {table.name} has an entry with this key")
+            if not entry.HasField("action"):
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, "an inserted entry needs an action")
+            action_words, action = self._action(table, entry.action, default=False)
+            stored = _stored_entry(entry, match, action)
+            cli_priority = f" {CLI_PRIORITY_TOP - entry.priority}" if table.needs_priority else ""
+
+            def inserted(output: str) -> None:
+                state.entries[key] = _Entry(int(_HANDLE.search(output).group(1)), stored)
+            line = f"table_add {table.name} {action_words[0]} {' '.join(key_words)} => " \
+                   f"{' '.join(action_words[1:])}{cli_priority}"
+            return _Pending(index, line, inserted, (table.message.preamble.id, key))
+        if present is None:
+            raise P4RuntimeError(Code.NOT_FOUND, f"table {table.name} has no entry with this key")
+        if kind == Update.DELETE:
+            return _Pending(index, f"table_delete {table.name} {present.handle}",
+                            lambda _: state.entries.pop(key, None), (table.message.preamble.id, key))
+        if not entry.HasField("action"):  # a modify without an action changes the direct resources only
+            if not (entry.HasField("counter_data") and table.direct_counter_id):
+                return _Pending(index, None, lambda _: None)
+            counter = self.pipeline.direct_counters[table.direct_counter_id].preamble.name
+            data = entry.counter_data
+            return _Pending(index, f"counter_write {counter} {present.handle} {data.packet_count} {data.byte_count}",
+                            lambda _: None, (table.message.preamble.id, key))
+        action_words, action = self._action(table, entry.action, default=False)
+        stored = _stored_entry(entry, match, action)
+
+        def modified(_: str) -> None:
+            state.entries[key] = _Entry(present.handle, stored)
+        line = f"table_modify {table.name} {action_words[0]} {present.handle} => {' '.join(action_words[1:])}"
+        return _Pending(index, line, modified, (table.message.preamble.id, key))
+
+    def _plan_default_entry(self, index: int, kind: int, table: TableInfo, entry) -> _Pending:
+        if kind != Update.MODIFY:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, "a default entry can only be modified")
+        if entry.match or entry.priority:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, "a default entry has no key and no priority")
+        if table.message.const_default_action_id:
+            raise P4RuntimeError(Code.PERMISSION_DENIED, f"the default action of table {table.name} is const")
+        state = self.tables.setdefault(table.message.preamble.id, _TableState())
+        if not entry.HasField("action"):  # back to the program's default
+            return _Pending(index, f"table_reset_default {table.name}", lambda _: setattr(state, "default", None),
+                            (table.message.preamble.id, "default"))
+        action_words, action = self._action(table, entry.action, default=True)
+        stored = _stored_entry(entry, [], action)
+        stored.is_default_action = True
+        return _Pending(index, f"table_set_default {table.name} {' '.join(action_words)}",
+                        lambda _: setattr(state, "default", stored), (table.message.preamble.id, "default"))
+
+    def _action(self, table: TableInfo, table_action, default: bool) -> tuple[list[str], p4runtime_pb2.Action]:
+        """The words naming a direct action and its parameters, and the action, canonical."""
+        if table_action.WhichOneof("type") != "action":
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} takes an action, not an action "
+                                                         "profile's member or group")
+        given = table_action.action
+        info = self.pipeline.actions.get(given.action_id)
+        if info is None or given.action_id not in table.actions:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no action of id {given.action_id}")
+        scope = table.actions[given.action_id]
+        if scope == p4info_pb2.ActionRef.DEFAULT_ONLY and not default or \
+                scope == p4info_pb2.ActionRef.TABLE_ONLY and default:
+            where = "the default action" if default else "an entry's action"
+            raise P4RuntimeError(Code.PERMISSION_DENIED, f"action {info.preamble.name} cannot be {where} of "
+                                                          f"table {table.name}")
+        values = {}
+        for param in given.params:
+            if param.param_id in values:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"parameter {param.param_id} is given twice")
+            values[param.param_id] = param.value
+        words = [info.preamble.name]
+        action = p4runtime_pb2.Action(action_id=given.action_id)
+        for param in info.params:
+            if param.id not in values:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action {info.preamble.name}: parameter "
+                                                             f"{param.name} is missing")
+            number = _number(values.pop(param.id), param.bitwidth, f"parameter {param.name}")
+            words.append(hex(number))
+            action.params.add(param_id=param.id, value=canonical(number))
+        if values:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action {info.preamble.name} has no parameter "
+                                                         f"{next(iter(values))}")
+        return words, action
+
+    # --- counters and registers -----------------------------------------------------------
+
+    def _cell(self, what: str, entities: dict, entity_id: int, kind: int, message) -> tuple:
+        """The counter or register of a write to one of its cells, and the cell."""
+        entity = entities.get(entity_id)
+        if entity is None:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"no {what} has id {entity_id}")
+        if kind != Update.MODIFY:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"a {what}'s cells can only be modified")
+        if not message.HasField("index"):
+            raise P4RuntimeError(Code.UNIMPLEMENTED, f"writing every cell of a {what} at once is not supported")
+        return entity, _index(message.index.index, entity.size, f"{what} {entity.preamble.name}")
+
+    def _plan_counter(self, index: int, kind: int, counter_entry) -> _Pending:
+        counter, cell = self._cell("counter", self.pipeline.counters, counter_entry.counter_id, kind, counter_entry)
+        data = counter_entry.data
+        return _Pending(index, f"counter_write {counter.preamble.name} {cell} {data.packet_count} {data.byte_count}",
+                        lambda _: None)
+
+    def _plan_direct_counter(self, index: int, kind: int, direct_entry) -> _Pending:
+        if kind != Update.MODIFY:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, "a direct counter's cells can only be modified")
+        table = self._table(direct_entry.table_entry.table_id)
+        if not table.direct_counter_id:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no direct counter")
+        present = self._present_entry(table, direct_entry.table_entry)
+        name = self.pipeline.direct_counters[table.direct_counter_id].preamble.name
+        data = direct_entry.data
+        return _Pending(index, f"counter_write {name} {present.handle} {data.packet_count} {data.byte_count}",
+                        lambda _: None)
+
+    def _present_entry(self, table: TableInfo, entry) -> _Entry:
+        key, _, _ = _match_key(table, entry)
+        present = self.tables.get(table.message.preamble.id, _TableState()).entries.get(key)
+        if present is None:
+            raise P4RuntimeError(Code.NOT_FOUND, f"table {table.name} has no entry with this key")
+        return present
+
+    def _plan_register(self, index: int, kind: int, register_entry) -> _Pending:
+        register, cell = self._cell("register", self.pipeline.registers, register_entry.register_id, kind,
+                                    register_entry)
+        name = register.preamble.name
+        spec = register.type_spec
+        if spec.WhichOneof("type_spec") != "bitstring" or register_entry.data.WhichOneof("data") != "bitstring":
+            raise P4RuntimeError(Code.UNIMPLEMENTED, f"register {name}: only bit<W> and int<W> cells are supported")
+        width = _bitstring_width(spec.bitstring)
+        number = _number(register_entry.data.bitstring, width, f"register {name}")
+        return _Pending(index, f"register_write {name} {cell} {hex(number)}", lambda _: None)
+
+    # --- Read -----------------------------------------------------------------------------
+
+    def read(self, entity) -> Iterator:
+        """The entities `entity` selects (P4Runtime's wildcard reads)."""
+        kind = entity.WhichOneof("entity")
+        if kind == "table_entry":
+            yield from self._read_table_entries(entity.table_entry)
+        elif kind == "counter_entry":
+            yield from self._read_counters(entity.counter_entry)
+        elif kind == "direct_counter_entry":
+            yield from self._read_direct_counter(entity.direct_counter_entry)
+        elif kind == "register_entry":
+            yield from self._read_registers(entity.register_entry)
+        elif kind is None:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, "an entity to read has none of the entity kinds set")
+        else:
+            raise P4RuntimeError(Code.UNIMPLEMENTED, f"reading a {kind} is not supported yet")
+
+    def _read_table_entries(self, wanted) -> Iterator:
+        tables = [self._table(wanted.table_id)] if wanted.table_id else list(self.pipeline.tables.values())
+        found = []
+        for table in tables:
+            if wanted.is_default_action:
+                found.append((table, self._default_entry(table)))
+                continue
+            state = self.tables.get(table.message.preamble.id, _TableState())
+            if wanted.match:
+                key, _, _ = _match_key(table, wanted)
+                present = state.entries.get(key)
+                entries = [present] if present is not None else []
+            else:
+                entries = list(state.entries.values())
+            found += [(table, e) for e in entries
+                      if not wanted.priority or e.message.priority == wanted.priority]
+        with_counters = wanted.HasField("counter_data")
+        counted = [(table, e) for table, e in found if with_counters and table.direct_counter_id
+                   and isinstance(e, _Entry)]
+        cells = self._counter_cells([(self.pipeline.direct_counters[t.direct_counter_id].preamble.name, e.handle)
+                                     for t, e in counted])
+        counts = {id(e): cell for (_, e), cell in zip(counted, cells)}
+        for table, e in found:
+            message = p4runtime_pb2.TableEntry()
+            message.CopyFrom(e.message if isinstance(e, _Entry) else e)
+            if id(e) in counts:
+                packets, byte_count = counts[id(e)]
+                message.counter_data.packet_count = packets
+                message.counter_data.byte_count = byte_count
+            yield p4runtime_pb2.Entity(table_entry=message)
+
+    def _default_entry(self, table: TableInfo) -> p4runtime_pb2.TableEntry:
+        """The table's default entry: the one a controller set, or the program's, as the switch has it."""
+        state = self.tables.get(table.message.preamble.id, _TableState())
+        if state.default is not None:
+            return state.default
+        entry = p4runtime_pb2.TableEntry(table_id=table.message.preamble.id, is_default_action=True)
+        dump = self.channel.command(f"table_dump {table.name}")
+        line = dump.split("Dumping default entry\n", 1)[1].split("\n", 1)[0]
+        if line.startswith("Action entry: "):  # "Action entry: NAME - 0a, 01"
+            name, _, values = line[len("Action entry: "):].partition(" - ")
+            action = next((a for a in self.pipeline.actions.values() if a.preamble.name == name), None)
+            if action is not None:
+                entry.action.action.action_id = action.preamble.id
+                for param, value in zip(action.params, [v for v in values.split(", ") if v]):
+                    entry.action.action.params.add(param_id=param.id, value=canonical(int(value, 16)))
+        return entry
+
+    def _read_counters(self, wanted) -> Iterator:
+        counters = [self.pipeline.counters.get(wanted.counter_id)] if wanted.counter_id \
+            else list(self.pipeline.counters.values())
+        if counters == [None]:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"no counter has id {wanted.counter_id}")
+        cells = []
+        for counter in counters:
+            if wanted.HasField("index"):
+                cells.append((counter, _index(wanted.index.index, counter.size, f"counter {counter.preamble.name}")))
+            else:
+                cells += [(counter, i) for i in range(counter.size)]
+        values = self._counter_cells([(counter.preamble.name, i) for counter, i in cells])
+        for (counter, i), (packets, byte_count) in zip(cells, values):
+            yield p4runtime_pb2.Entity(counter_entry=p4runtime_pb2.CounterEntry(
+                counter_id=counter.preamble.id, index=p4runtime_pb2.Index(index=i),
+                data=p4runtime_pb2.CounterData(packet_count=packets, byte_count=byte_count)))
+
+    def _read_direct_counter(self, wanted) -> Iterator:
+        table = self._table(wanted.table_entry.table_id)
+        if not table.direct_counter_id:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no direct counter")
+        name = self.pipeline.direct_counters[table.direct_counter_id].preamble.name
+        if wanted.table_entry.match:
+            entries = [self._present_entry(table, wanted.table_entry)]
+        else:
+            entries = list(self.tables.get(table.message.preamble.id, _TableState()).entries.values())
+        for e, (packets, byte_count) in zip(entries, self._counter_cells([(name, e.handle) for e in entries])):
+            message = p4runtime_pb2.DirectCounterEntry(data=p4runtime_pb2.CounterData(
+                packet_count=packets, byte_count=byte_count))
+            message.table_entry.CopyFrom(e.message)
+            yield p4runtime_pb2.Entity(direct_counter_entry=message)
+
+    def _counter_cells(self, cells: list[tuple[str, int]]) -> list[tuple[int, int]]:
+        """(packets, bytes) of each (counter name, index or entry handle)."""
+        values = []
+        for ok, text in self.channel.commands([f"counter_read {name} {i}" for name, i in cells]):
+            match = _COUNTER.search(text) if ok else None
+            if match is None:
+                raise P4RuntimeError(Code.INTERNAL, f"the switch could not read a counter: {text.strip()}")
+            values.append((int(match.group(2)), int(match.group(1))))
+        return values
+
+    def _read_registers(self, wanted) -> Iterator:
+        register = self.pipeline.registers.get(wanted.register_id)
+        if register is None:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"no register has id {wanted.register_id}")
+        name = register.preamble.name
+        if register.type_spec.WhichOneof("type_spec") != "bitstring":
+            raise P4RuntimeError(Code.UNIMPLEMENTED, f"register {name}: only bit<W> and int<W> cells are supported")
+        width = _bitstring_width(register.type_spec.bitstring)
+        indices = [_index(wanted.index.index, register.size, f"register {name}")] if wanted.HasField("index") \
+            else list(range(register.size))
+        for i, (ok, text) in zip(indices, self.channel.commands([f"register_read {name} {i}" for i in indices])):
+            match = _REGISTER.search(text) if ok else None
+            if match is None:
+                raise P4RuntimeError(Code.INTERNAL, f"the switch could not read register {name}: {text.strip()}")
+            value = int(match.group(1)) % (1 << width)  # int<W> in two's complement
+            yield p4runtime_pb2.Entity(register_entry=p4runtime_pb2.RegisterEntry(
+                register_id=register.preamble.id, index=p4runtime_pb2.Index(index=i),
+                data=p4data_pb2.P4Data(bitstring=canonical(value))))
+
+
+def _match_key(table: TableInfo, entry) -> tuple[tuple, list[str], list]:
+    """The entry's key (its fields' numbers in P4Info order, then its priority), the words that
+    give it to table_add, and its match fields, canonical (don't-care fields omitted)."""
+    given = {}
+    for m in entry.match:
+        if m.field_id not in table.fields:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no match field {m.field_id}")
+        if m.field_id in given:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"match field {m.field_id} is given twice")
+        given[m.field_id] = m
+    key: list = []
+    words: list[str] = []
+    canonical_match = []
+    for f in table.message.match_fields:
+        m = given.get(f.id)
+        width, what = f.bitwidth, f"match field {f.name}"
+        kind = _ONEOF.get(f.match_type)
+        if kind is None:
+            raise P4RuntimeError(Code.UNIMPLEMENTED, f"{what}: match kind {f.other_match_type} is not supported")
+        if m is not None and m.WhichOneof("field_match_type") != kind:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what} is matched {kind}, not "
+                                                         f"{m.WhichOneof('field_match_type')}")
+        top = (1 << width) - 1
+        out = p4runtime_pb2.FieldMatch(field_id=f.id)
+        if kind == "exact":
+            if m is None:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: an exact field cannot be left out")
+            value = _number(m.exact.value, width, what)
+            key.append(value)
+            words.append(hex(value))
+            out.exact.value = canonical(value)
+        elif kind == "lpm":
+            value = _number(m.lpm.value, width, what) if m else 0
+            length = m.lpm.prefix_len if m else 0
+            if m is not None and not 0 < length <= width:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: prefix length {length} is not in 1..{width} "
+                                                             "(a zero-length prefix is left out)")
+            if value & (top >> length):
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: bits beyond the {length}-bit prefix are set")
+            key.append((value, length))
+            words.append(f"{hex(value)}/{length}")
+            out.lpm.value, out.lpm.prefix_len = canonical(value), length
+        elif kind == "ternary":
+            value = _number(m.ternary.value, width, what) if m else 0
+            mask = _number(m.ternary.mask, width, f"{what} (mask)") if m else 0
+            if m is not None and not mask:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: a zero mask (don't care) is left out")
+            if value & ~mask:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: value bits outside the mask are set")
+            key.append((value, mask))
+            words.append(f"{hex(value)}&&&{hex(mask)}")
+            out.ternary.value, out.ternary.mask = canonical(value), canonical(mask)
+        elif kind == "range":
+            low = _number(m.range.low, width, f"{what} (low)") if m else 0
+            high = _number(m.range.high, width, f"{what} (high)") if m else top
+            if m is not None and (low > high or (low, high) == (0, top)):
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: {low}..{high} is empty or the whole range "
+                                                             "(a don't care is left out)")
+            key.append((low, high))
+            words.append(f"{hex(low)}->{hex(high)}")
+            out.range.low, out.range.high = canonical(low), canonical(high)
+        else:
+            value = _number(m.optional.value, width, what) if m else None
+            key.append(value)
+            words.append("0&&&0" if value is None else hex(value))
+            if value is not None:
+                out.optional.value = canonical(value)
+        if m is not None:
+            canonical_match.append(out)
+    if table.needs_priority and entry.priority <= 0:
+        raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} needs a priority above 0")
+    if not table.needs_priority and entry.priority:
+        raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no ternary, range or optional field: "
+                                                     "its entries have no priority")
+    key.append(entry.priority)
+    return tuple(key), words, canonical_match
+
+
+def _stored_entry(entry, match: list, action) -> p4runtime_pb2.TableEntry:
+    stored = p4runtime_pb2.TableEntry(table_id=entry.table_id, priority=entry.priority,
+                                      controller_metadata=entry.controller_metadata, metadata=entry.metadata)
+    stored.match.extend(match)
+    stored.action.action.CopyFrom(action)
+    return stored
+
+
+def _index(index: int, size: int, what: str) -> int:
+    if index < 0:
+        raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: index {index} is negative")
+    if index >= size:
+        raise P4RuntimeError(Code.OUT_OF_RANGE, f"{what}: index {index} is beyond its {size} cells")
+    return index
+
+
+def _bitstring_width(spec) -> int:
+    kind = spec.WhichOneof("type_spec")
+    if kind in ("bit", "int"):
+        return getattr(spec, kind).bitwidth
+    raise P4RuntimeError(Code.UNIMPLEMENTED, f"{kind} cells are not supported")
+
+
+def _switch_error(text: str) -> P4RuntimeError:
+    """A command the switch refused, as P4Runtime reports it (validation here makes most
+    refusals impossible: what is left is the switch's own limits)."""
+    if "is full" in text:
+        return P4RuntimeError(Code.RESOURCE_EXHAUSTED, text.strip())
+    if "already has an entry" in text:
+        return P4RuntimeError(Code.ALREADY_EXISTS, text.strip())
+    if "has no entry" in text:
+        return P4RuntimeError(Code.NOT_FOUND, text.strip())
+    return P4RuntimeError(Code.INTERNAL, f"the switch refused the update: {text.strip()}")

@@ -1,0 +1,379 @@
+"""The P4Runtime server (`p4odp runtime`) driven by the p4runtime package's own gRPC stubs
+against a running switch: entries of every match kind take effect on the packets the switch
+forwards, reads return what was written (canonical), counters and registers read and write,
+arbitration decides who writes, and every bad request gets the specified status and changes
+nothing.  The switch replays two frames forever; the table actions count them per cell."""
+
+from __future__ import annotations
+
+import queue
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import grpc
+import pytest
+from google.rpc import code_pb2, status_pb2
+from one_header_switch import eventually, start_switch
+
+from p4odp.controlplane.protos import p4runtime_pb2 as p4r
+from p4odp.controlplane.protos import p4runtime_pb2_grpc
+
+class Controller:
+    """A P4Runtime client: the stubs, and a StreamChannel it has sent arbitration on."""
+
+    def __init__(self, target: str, election_id: int | None = None, device_id: int = 0) -> None:
+        self.channel = grpc.insecure_channel(target)
+        self.stub = p4runtime_pb2_grpc.P4RuntimeStub(self.channel)
+        self.election_id = election_id
+        self.device_id = device_id
+        self.requests: queue.Queue = queue.Queue()
+        self.stream = None
+        self.info = self.stub.GetForwardingPipelineConfig(
+            p4r.GetForwardingPipelineConfigRequest(device_id=device_id)).config.p4info
+
+    def arbitrate(self, election_id: int | None = None, device_id: int | None = None) -> p4r.StreamMessageResponse:
+        """Send a MasterArbitrationUpdate (opening the stream the first time); the answer."""
+        if election_id is not None:
+            self.election_id = election_id
+        update = p4r.StreamMessageRequest()
+        update.arbitration.device_id = self.device_id if device_id is None else device_id
+        if self.election_id is not None:
+            update.arbitration.election_id.low = self.election_id
+        self.requests.put(update)
+        if self.stream is None:
+            self.stream = self.stub.StreamChannel(iter(self.requests.get, None))
+        return next(self.stream)
+
+    def close(self) -> None:
+        self.requests.put(None)
+        self.channel.close()
+
+    def id_of(self, kind: str, name: str) -> int:
+        return next(e.preamble.id for e in getattr(self.info, kind) if e.preamble.name.endswith(name))
+
+    def write(self, *updates: p4r.Update, election_id: int | None = None) -> None:
+        request = p4r.WriteRequest(device_id=self.device_id)
+        if (election_id or self.election_id) is not None:
+            request.election_id.low = election_id or self.election_id
+        request.updates.extend(updates)
+        self.stub.Write(request)
+
+    def read(self, *entities: p4r.Entity) -> list[p4r.Entity]:
+        request = p4r.ReadRequest(device_id=self.device_id)
+        request.entities.extend(entities)
+        return [entity for response in self.stub.Read(request) for entity in response.entities]
+
+    def table_entries(self, table: str) -> list[p4r.TableEntry]:
+        entity = p4r.Entity()
+        entity.table_entry.table_id = self.id_of("tables", table)
+        return [e.table_entry for e in self.read(entity)]
+
+    def cell(self, index: int) -> int:
+        """Packets counted in cell `index` of counter `seen`."""
+        entity = p4r.Entity()
+        entity.counter_entry.counter_id = self.id_of("counters", "seen")
+        entity.counter_entry.index.index = index
+        return self.read(entity)[0].counter_entry.data.packet_count
+
+
+@pytest.fixture
+def primary(p4runtime_target: str):
+    controller = Controller(p4runtime_target, election_id=1)
+    assert controller.arbitrate().arbitration.status.code == code_pb2.OK
+    yield controller
+    controller.close()
+
+
+def entry(controller: Controller, table: str, *matches: tuple, action: str | None = None, params: tuple = (),
+          priority: int = 0, default: bool = False) -> p4r.Entity:
+    """A table entry: each match (field name suffix, kind, values...); the action's params as bytes."""
+    entity = p4r.Entity()
+    te = entity.table_entry
+    te.table_id = controller.id_of("tables", table)
+    te.priority = priority
+    te.is_default_action = default
+    fields = {f.name: f.id for t in controller.info.tables if t.preamble.id == te.table_id for f in t.match_fields}
+    for name, kind, *values in matches:
+        field = te.match.add(field_id=fields[name])
+        if kind == "exact":
+            field.exact.value = values[0]
+        elif kind == "lpm":
+            field.lpm.value, field.lpm.prefix_len = values
+        elif kind == "ternary":
+            field.ternary.value, field.ternary.mask = values
+        elif kind == "range":
+            field.range.low, field.range.high = values
+        else:
+            field.optional.value = values[0]
+    if action is not None:
+        te.action.action.action_id = controller.id_of("actions", action)
+        for number, value in enumerate(params, 1):
+            te.action.action.params.add(param_id=number, value=value)
+    return entity
+
+
+def update(kind: int, entity: p4r.Entity) -> p4r.Update:
+    return p4r.Update(type=kind, entity=entity)
+
+
+def classify_entry(controller: Controller, cell: int = 1, **changes) -> p4r.Entity:
+    """FRAME_1's entry of table classify, counting into `cell`."""
+    matches = {"kind": ("hdr.h.kind", "exact", b"\x01"), "b": ("hdr.h.b", "ternary", b"\x10", b"\xf0"),
+               "c": ("hdr.h.c", "range", b"\x01", b"\x0a"), "d": ("hdr.h.d", "optional", b"\x09")}
+    matches.update(changes)
+    return entry(controller, "classify", *[m for m in matches.values() if m is not None], action="count",
+                 params=(cell.to_bytes(4, "big"),), priority=10)
+
+
+def rejected(call) -> tuple[grpc.StatusCode, list]:
+    """The status a call ended with, and its per-update errors (code, message)."""
+    with pytest.raises(grpc.RpcError) as failure:
+        call()
+    details = []
+    for key, value in failure.value.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            for detail in status_pb2.Status.FromString(value).details:
+                error = p4r.Error()
+                detail.Unpack(error)
+                details.append((error.canonical_code, error.message))
+    return failure.value.code(), details
+
+
+def grows(controller: Controller, cell: int) -> bool:
+    start = controller.cell(cell)
+    return eventually(lambda: controller.cell(cell) > start + 10)
+
+
+def test_every_match_kind_takes_effect_and_reads_back_canonical(primary: Controller):
+    primary.write(update(p4r.Update.INSERT, classify_entry(primary, 1)),
+                  update(p4r.Update.INSERT, entry(primary, "routes", ("hdr.h.addr", "lpm", b"\x0a\x01\x00\x00", 16),
+                                                  action="route", params=(b"\x00\x00\x00\x02",))))
+    assert grows(primary, 1) and grows(primary, 2)
+    assert primary.cell(3) == 0
+    [classified] = primary.table_entries("classify")
+    assert classified.priority == 10
+    assert [(m.WhichOneof("field_match_type")) for m in classified.match] == ["exact", "ternary", "range", "optional"]
+    assert classified.action.action.params[0].value == b"\x01"  # canonical: the shortest string
+    [routed] = primary.table_entries("routes")
+    assert routed.match[0].lpm.value == b"\x0a\x01\x00\x00" and routed.match[0].lpm.prefix_len == 16
+
+
+def test_padded_values_are_taken_and_keys_compare_canonical(primary: Controller):
+    padded = classify_entry(primary, 1, kind=("hdr.h.kind", "exact", b"\x00\x00\x01"))
+    primary.write(update(p4r.Update.INSERT, padded))
+    code, details = rejected(lambda: primary.write(update(p4r.Update.INSERT, classify_entry(primary, 2))))
+    assert code == grpc.StatusCode.UNKNOWN and details[0][0] == code_pb2.ALREADY_EXISTS
+
+
+def test_modify_delete_and_the_default_entry(primary: Controller):
+    primary.write(update(p4r.Update.INSERT, classify_entry(primary, 1)))
+    assert grows(primary, 1)
+    primary.write(update(p4r.Update.MODIFY, classify_entry(primary, 4)))
+    assert grows(primary, 4)
+    assert primary.table_entries("classify")[0].action.action.params[0].value == b"\x04"
+    primary.write(update(p4r.Update.DELETE, classify_entry(primary, 4)))
+    assert primary.table_entries("classify") == []
+    # The default entry: the program's, then a controller's, then the program's again.
+    wanted = entry(primary, "routes", default=True)
+    [program_default] = primary.read(wanted)
+    assert program_default.table_entry.action.action.action_id == primary.id_of("actions", "no_route")
+    primary.write(update(p4r.Update.MODIFY, entry(primary, "routes", action="route", params=(b"\x05",),
+                                                  default=True)))
+    assert grows(primary, 5)
+    assert primary.read(wanted)[0].table_entry.action.action.action_id == primary.id_of("actions", "route")
+    primary.write(update(p4r.Update.MODIFY, entry(primary, "routes", default=True)))
+    assert primary.read(wanted)[0] == program_default
+
+
+def test_counters_registers_and_direct_counters(primary: Controller):
+    counter = p4r.Entity()
+    counter.counter_entry.counter_id = primary.id_of("counters", "seen")
+    assert len(primary.read(counter)) == 8  # no index: every cell
+    counter.counter_entry.index.index = 6
+    counter.counter_entry.data.packet_count = 1000
+    primary.write(update(p4r.Update.MODIFY, counter))
+    assert primary.cell(6) == 1000
+    register = p4r.Entity()
+    register.register_entry.register_id = primary.id_of("registers", "last")
+    register.register_entry.index.index = 2
+    register.register_entry.data.bitstring = b"\x01\x02"
+    primary.write(update(p4r.Update.MODIFY, register))
+    assert primary.read(register)[0].register_entry.data.bitstring == b"\x01\x02"
+    register.register_entry.index.index = 0  # what the program writes: FRAME_1's or FRAME_2's c
+    assert eventually(lambda: primary.read(register)[0].register_entry.data.bitstring in (b"\x05", b"\x01\xf4"))
+    routes = entry(primary, "routes", ("hdr.h.addr", "lpm", b"\x0a\x09\x00\x00", 16), action="route",
+                   params=(b"\x03",))
+    primary.write(update(p4r.Update.INSERT, routes))
+    routes.table_entry.counter_data.SetInParent()  # ask for the direct counter
+    assert eventually(lambda: primary.read(routes)[0].table_entry.counter_data.byte_count > 600)
+    direct = p4r.Entity()
+    direct.direct_counter_entry.table_entry.CopyFrom(entry(primary, "routes", ("hdr.h.addr", "lpm",
+                                                                              b"\x0a\x09\x00\x00", 16)).table_entry)
+    assert primary.read(direct)[0].direct_counter_entry.data.packet_count > 10
+
+
+def test_bad_updates_get_their_status_and_change_nothing(primary: Controller):
+    primary.write(update(p4r.Update.INSERT, classify_entry(primary, 1)))
+    unknown_table = classify_entry(primary, 1)
+    unknown_table.table_entry.table_id = 12345
+    wide_key = classify_entry(primary, 1, kind=("hdr.h.kind", "exact", b"\x01\x00"))
+    no_priority = classify_entry(primary, 2, kind=("hdr.h.kind", "exact", b"\x02"))
+    no_priority.table_entry.priority = 0
+    zero_mask = classify_entry(primary, 2, b=("hdr.h.b", "ternary", b"\x00", b"\x00"))
+    outside_mask = classify_entry(primary, 2, b=("hdr.h.b", "ternary", b"\x11", b"\x10"))
+    lpm_bits = entry(primary, "routes", ("hdr.h.addr", "lpm", b"\x0a\x01\x00\x01", 16), action="route",
+                     params=(b"\x02",))
+    missing_param = entry(primary, "routes", ("hdr.h.addr", "lpm", b"\x0a\x01\x00\x00", 16), action="route")
+    wrong_action = entry(primary, "routes", ("hdr.h.addr", "lpm", b"\x0a\x01\x00\x00", 16), action="count",
+                         params=(b"\x02",))
+    const_default = entry(primary, "fixed", action="count", params=(b"\x01",), default=True)
+    cases = [
+        (p4r.Update.INSERT, unknown_table, code_pb2.INVALID_ARGUMENT),
+        (p4r.Update.INSERT, wide_key, code_pb2.INVALID_ARGUMENT),
+        (p4r.Update.INSERT, classify_entry(primary, 3), code_pb2.ALREADY_EXISTS),
+        (p4r.Update.DELETE, classify_entry(primary, 1, d=None), code_pb2.NOT_FOUND),
+        (p4r.Update.MODIFY, classify_entry(primary, 1, d=None), code_pb2.NOT_FOUND),
+        (p4r.Update.INSERT, no_priority, code_pb2.INVALID_ARGUMENT),
+        (p4r.Update.INSERT, zero_mask, code_pb2.INVALID_ARGUMENT),
+        (p4r.Update.INSERT, outside_mask, code_pb2.INVALID_ARGUMENT),
+        (p4r.Update.INSERT, lpm_bits, code_pb2.INVALID_ARGUMENT),
+        (p4r.Update.INSERT, missing_param, code_pb2.INVALID_ARGUMENT),
+        (p4r.Update.INSERT, wrong_action, code_pb2.INVALID_ARGUMENT),
+        (p4r.Update.MODIFY, const_default, code_pb2.PERMISSION_DENIED),
+        (p4r.Update.INSERT, entry(primary, "routes", action="route", params=(b"\x01",), default=True),
+         code_pb2.INVALID_ARGUMENT),
+    ]
+    for kind, entity, expected in cases:
+        code, details = rejected(lambda: primary.write(update(kind, entity)))
+        assert (code, [d[0] for d in details]) == (grpc.StatusCode.UNKNOWN, [expected]), (entity, details)
+    assert len(primary.table_entries("classify")) == 1 and primary.table_entries("routes") == []
+    assert grows(primary, 1)
+
+
+def test_a_batch_applies_its_good_updates_and_reports_each(primary: Controller):
+    good = entry(primary, "routes", ("hdr.h.addr", "lpm", b"\x0a\x01\x00\x00", 16), action="route",
+                 params=(b"\x02",))
+    bad = entry(primary, "routes", ("hdr.h.addr", "lpm", b"\x0a\x01\x00\x00", 40), action="route", params=(b"\x02",))
+    code, details = rejected(lambda: primary.write(update(p4r.Update.INSERT, bad), update(p4r.Update.INSERT, good)))
+    assert code == grpc.StatusCode.UNKNOWN
+    assert [d[0] for d in details] == [code_pb2.INVALID_ARGUMENT, code_pb2.OK]
+    assert len(primary.table_entries("routes")) == 1
+
+
+def test_arbitration_between_two_controllers(p4runtime_target: str):
+    first, second = Controller(p4runtime_target), Controller(p4runtime_target)
+    try:
+        assert first.arbitrate(5).arbitration.status.code == code_pb2.OK
+        assert second.arbitrate(3).arbitration.status.code == code_pb2.ALREADY_EXISTS  # a backup
+        code, _ = rejected(lambda: second.write(update(p4r.Update.INSERT, classify_entry(second))))
+        assert code == grpc.StatusCode.PERMISSION_DENIED
+        answer = second.arbitrate(7)  # the highest id: the new primary; both are told
+        assert answer.arbitration.status.code == code_pb2.OK and answer.arbitration.election_id.low == 7
+        told = next(first.stream).arbitration
+        assert told.status.code == code_pb2.ALREADY_EXISTS and told.election_id.low == 7
+        code, _ = rejected(lambda: first.write(update(p4r.Update.INSERT, classify_entry(first))))
+        assert code == grpc.StatusCode.PERMISSION_DENIED
+        second.write(update(p4r.Update.INSERT, classify_entry(second)))
+        second.close()  # the primary leaves: no primary until one comes with an id as high
+        assert next(first.stream).arbitration.status.code == code_pb2.NOT_FOUND
+        assert first.arbitrate(6).arbitration.status.code == code_pb2.NOT_FOUND
+        assert first.arbitrate(8).arbitration.status.code == code_pb2.OK
+        first.write(update(p4r.Update.DELETE, classify_entry(first)))
+    finally:
+        first.close()
+
+
+def test_arbitration_refusals_end_the_stream(p4runtime_target: str, primary: Controller):
+    for election_id, device_id, expected in ((1, 0, grpc.StatusCode.INVALID_ARGUMENT),  # the primary's id
+                                             (2, 9, grpc.StatusCode.NOT_FOUND)):  # no such device
+        other = Controller(p4runtime_target)
+        with pytest.raises(grpc.RpcError) as failure:
+            other.arbitrate(election_id, device_id=device_id)
+        assert failure.value.code() == expected
+        other.close()
+    code, _ = rejected(lambda: primary.write(update(p4r.Update.INSERT, classify_entry(primary)), election_id=2))
+    assert code == grpc.StatusCode.PERMISSION_DENIED
+    request = p4r.WriteRequest(device_id=3, election_id=p4r.Uint128(low=1))
+    code, _ = rejected(lambda: primary.stub.Write(request))
+    assert code == grpc.StatusCode.NOT_FOUND
+
+
+def test_pipeline_config(primary: Controller, p4runtime_binary: Path):
+    reply = primary.stub.Capabilities(p4r.CapabilitiesRequest())
+    assert reply.p4runtime_api_version.startswith("1.")
+    primary.write(update(p4r.Update.INSERT, classify_entry(primary)))
+    config = p4r.ForwardingPipelineConfig(p4info=primary.info)
+    config.cookie.cookie = 42
+
+    def set_config(action, given=config) -> None:
+        request = p4r.SetForwardingPipelineConfigRequest(device_id=0, action=action,
+                                                         election_id=p4r.Uint128(low=1))
+        if given is not None:
+            request.config.CopyFrom(given)
+        primary.stub.SetForwardingPipelineConfig(request)
+
+    Request = p4r.SetForwardingPipelineConfigRequest
+    set_config(Request.RECONCILE_AND_COMMIT)  # the same program: entries kept
+    assert len(primary.table_entries("classify")) == 1
+    got = primary.stub.GetForwardingPipelineConfig(p4r.GetForwardingPipelineConfigRequest(device_id=0)).config
+    assert got.cookie.cookie == 42 and got.p4info == primary.info
+    set_config(Request.VERIFY_AND_COMMIT)  # forwarding state cleared
+    assert primary.table_entries("classify") == []
+    assert primary.cell(1) == 0
+    assert rejected(lambda: set_config(Request.COMMIT, None))[0] == grpc.StatusCode.NOT_FOUND
+    set_config(Request.VERIFY_AND_SAVE)
+    set_config(Request.COMMIT, None)
+    other = p4r.ForwardingPipelineConfig(p4info=primary.info)
+    other.p4info.tables[0].preamble.name = "Ing.another"
+    assert rejected(lambda: set_config(Request.VERIFY, other))[0] == grpc.StatusCode.UNIMPLEMENTED
+    assert rejected(lambda: set_config(Request.VERIFY, None))[0] == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_p4info_served_is_what_compile_writes(primary: Controller, p4runtime_binary: Path, tmp_path: Path):
+    files = tmp_path / "p4info.bin"
+    source = p4runtime_binary.parent.parent / "p4runtime.p4"
+    subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(source), "--emit", "p4info",
+                    "--p4runtime-files", str(files)], check=True)
+    assert primary.info.SerializeToString(deterministic=True) == files.read_bytes()
+
+
+def test_a_large_batch_is_applied_whole(primary: Controller):
+    """Not a timing test (bench/p4runtime_inserts.py times 10,000 inserts)."""
+    updates = [update(p4r.Update.INSERT, entry(primary, "classify", ("hdr.h.kind", "exact", bytes([i % 200 + 50])),
+                                                   ("hdr.h.b", "ternary", bytes([i // 200]), b"\xff"),
+                                                   action="count", params=(b"\x07",), priority=1))
+               for i in range(1000)]
+    primary.write(*updates)
+    assert len(primary.table_entries("classify")) == 1000
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_the_runtime_command(p4runtime_binary: Path, tmp_path: Path):
+    address = f"unix:{tmp_path / 'control.sock'}"
+    gone = subprocess.run([sys.executable, "-m", "p4odp.cli", "runtime", "--switch", address],
+                          capture_output=True, text=True, timeout=60)
+    assert gone.returncode == 1 and "cannot connect" in gone.stderr and "Traceback" not in gone.stderr
+    process = start_switch(p4runtime_binary, tmp_path, address)
+    target = f"127.0.0.1:{free_port()}"
+    server = subprocess.Popen([sys.executable, "-m", "p4odp.cli", "runtime", "--switch", address, "--grpc", target],
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        assert "served at" in server.stderr.readline()
+        controller = Controller(target)
+        assert controller.info.tables[0].preamble.name == "Ing.classify"
+        controller.close()
+        server.send_signal(signal.SIGINT)
+        assert server.wait(timeout=30) == 0
+    finally:
+        for running in (server, process):
+            running.kill()
+            running.wait()
+            running.stderr.close()
