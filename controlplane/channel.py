@@ -5,11 +5,16 @@
 
 Protocol version 1: the switch greets with `p4odp-control 1 PROGRAM`; each command line is
 answered `ok N` or `error N` followed by N bytes (what the command printed, or why it failed).
+A client that sent `digest_listen` also gets `event N` and an N-byte line between answers (a
+digest message: `listen_digests` and `next_event`).
 """
 
 from __future__ import annotations
 
+import collections
+import select
 import socket
+import time
 from typing import Optional
 
 __all__ = ["DEFAULT_ADDRESS", "ChannelError", "CommandError", "SwitchChannel"]
@@ -34,7 +39,8 @@ class SwitchChannel:
             self.sock = _connect(address, timeout)
         except OSError as err:
             raise ChannelError(f"{address}: cannot connect: {err.strerror or err}") from None
-        self.reader = self.sock.makefile("rb")
+        self.received = bytearray()  # bytes from the switch not yet taken
+        self.events: collections.deque[str] = collections.deque()  # events that came with answers
         try:
             self.program = self._greeting()
         except ChannelError:
@@ -46,7 +52,7 @@ class SwitchChannel:
         line = self._line()
         words = line.split(" ", 2)
         if words[0] == "error" and len(words) == 2 and words[1].isdigit():  # the switch refused the connection
-            raise ChannelError(f"{self.address}: {self.reader.read(int(words[1])).decode(errors='replace')}")
+            raise ChannelError(f"{self.address}: {self._bytes(int(words[1])).decode(errors='replace')}")
         if len(words) < 2 or words[0] != "p4odp-control" or not words[1].isdigit():
             raise ChannelError(f"{self.address}: not a p4odp switch's control channel")
         if int(words[1]) != PROTOCOL_VERSION:
@@ -89,24 +95,78 @@ class SwitchChannel:
         except OSError as err:
             raise ChannelError(f"{self.address}: {err.strerror or err}") from None
 
+    def listen_digests(self) -> None:
+        """From now on, the switch's digest messages come as events (next_event)."""
+        self.command("digest_listen")
+
+    def next_event(self, timeout: Optional[float] = None) -> Optional[str]:
+        """The next event line (`digest NAME VALUE...`, `digests_dropped N`, `digests_missed N`),
+        waiting at most `timeout` seconds for it (None: as long as it takes); None when none came."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self.events:
+            if not self._frame_received():
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return None
+                if not select.select([self.sock], [], [], left)[0]:
+                    return None
+                self._receive()
+                continue
+            status, body = self._frame()
+            if status != "event":
+                raise ChannelError(f"{self.address}: an answer to no command")
+            self.events.append(body.rstrip("\n"))
+        return self.events.popleft()
+
     def _answer(self) -> tuple[bool, str]:
+        """The next answer; the events before it are kept for next_event."""
+        while True:
+            status, body = self._frame()
+            if status != "event":
+                return status == "ok", body
+            self.events.append(body.rstrip("\n"))
+
+    def _frame(self) -> tuple[str, str]:
+        """The next `STATUS N` line and its N bytes."""
         status, _, size = self._line().partition(" ")
-        body = self.reader.read(int(size)) if size.isdigit() else b""
-        if status not in ("ok", "error") or not size.isdigit() or len(body) != int(size):
-            raise ChannelError(f"{self.address}: the switch closed the connection or answered out of protocol")
-        return status == "ok", body.decode(errors="replace")
+        if status not in ("ok", "error", "event") or not size.isdigit():
+            raise ChannelError(f"{self.address}: the switch answered out of protocol")
+        return status, self._bytes(int(size)).decode(errors="replace")
+
+    def _frame_received(self) -> bool:
+        """Whether a whole frame is in `received`."""
+        newline = self.received.find(b"\n")
+        if newline < 0:
+            return False
+        size = self.received[:newline].partition(b" ")[2]
+        return size.isdigit() and len(self.received) >= newline + 1 + int(size)
 
     def _line(self) -> str:
+        while (newline := self.received.find(b"\n")) < 0:
+            if len(self.received) > 65536:
+                raise ChannelError(f"{self.address}: the switch answered out of protocol")
+            self._receive()
+        line = bytes(self.received[:newline])
+        del self.received[:newline + 1]
+        return line.decode(errors="replace")
+
+    def _bytes(self, n: int) -> bytes:
+        while len(self.received) < n:
+            self._receive()
+        data = bytes(self.received[:n])
+        del self.received[:n]
+        return data
+
+    def _receive(self) -> None:
         try:
-            raw = self.reader.readline(65536)
+            data = self.sock.recv(65536)
         except OSError as err:
             raise ChannelError(f"{self.address}: {err.strerror or err}") from None
-        if not raw.endswith(b"\n"):
-            raise ChannelError(f"{self.address}: the switch closed the connection or answered out of protocol")
-        return raw.decode(errors="replace").rstrip("\n")
+        if not data:
+            raise ChannelError(f"{self.address}: the switch closed the connection")
+        self.received += data
 
     def close(self) -> None:
-        self.reader.close()
         self.sock.close()
 
     def __enter__(self) -> "SwitchChannel":

@@ -17,11 +17,13 @@ from typing import Iterator, Optional
 
 import grpc
 
+from p4odp.controlplane.bytestrings import canonical
 from p4odp.controlplane.channel import SwitchChannel
+from p4odp.controlplane.digests import DigestLists
 from p4odp.controlplane.pipeline import Pipeline, TableInfo
 from p4odp.controlplane.protos import p4data_pb2, p4info_pb2, p4runtime_pb2
 
-__all__ = ["Device", "P4RuntimeError", "canonical"]
+__all__ = ["Device", "P4RuntimeError"]
 
 Code = grpc.StatusCode
 MatchField = p4info_pb2.MatchField
@@ -44,11 +46,6 @@ class P4RuntimeError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-def canonical(number: int) -> bytes:
-    """The shortest byte string of a non-negative number, as P4Runtime servers send them."""
-    return number.to_bytes(max(1, (number.bit_length() + 7) // 8), "big")
 
 
 def _number(value: bytes, width: int, what: str) -> int:
@@ -87,12 +84,20 @@ class _Pending:
 class Device:
     """The switch behind a channel, with the pipeline it runs."""
 
-    def __init__(self, channel: SwitchChannel, device_id: int) -> None:
-        self.channel = channel
+    def __init__(self, switch: str, device_id: int, deliver) -> None:
+        """The switch at control channel address `switch`; `deliver(StreamMessageResponse)` sends
+        a message to the primary controller (False: there is none).  ChannelError when the switch
+        cannot be reached."""
+        self.channel = SwitchChannel(switch, timeout=None)
         self.device_id = device_id
-        self.p4info = p4info_pb2.P4Info.FromString(bytes.fromhex(channel.command("p4info").strip()))
+        self.p4info = p4info_pb2.P4Info.FromString(bytes.fromhex(self.channel.command("p4info").strip()))
         self.pipeline = Pipeline.of(self.p4info)
         self.tables: dict[int, _TableState] = {}
+        self.digests = DigestLists(switch, self.p4info, deliver)
+
+    def close(self) -> None:
+        self.digests.stop()
+        self.channel.close()
 
     # --- the forwarding state -------------------------------------------------------------
 
@@ -110,6 +115,7 @@ class Device:
         lines += [f"register_reset {r.preamble.name}" for r in self.pipeline.registers.values()]
         failed = [text for ok, text in self.channel.commands(lines) if not ok]
         self.tables.clear()
+        self.digests.clear()
         if failed:
             raise P4RuntimeError(Code.INTERNAL, f"the switch could not reset its state: {failed[0]}")
 
@@ -161,6 +167,8 @@ class Device:
             return self._plan_direct_counter(index, update.type, update.entity.direct_counter_entry)
         if kind == "register_entry":
             return self._plan_register(index, update.type, update.entity.register_entry)
+        if kind == "digest_entry":
+            return self._plan_digest(index, update.type, update.entity.digest_entry)
         if kind is None:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "the update has no entity")
         raise P4RuntimeError(Code.UNIMPLEMENTED, f"writing a {kind} is not supported yet")
@@ -326,6 +334,25 @@ class Device:
         number = _number(register_entry.data.bitstring, width, f"register {name}")
         return _Pending(index, f"register_write {name} {cell} {hex(number)}", lambda _: None)
 
+    # --- digests ---------------------------------------------------------------------------
+
+    def _plan_digest(self, index: int, kind: int, entry) -> _Pending:
+        if not self.digests.known(entry.digest_id):
+            raise P4RuntimeError(Code.NOT_FOUND, f"no digest has id {entry.digest_id}")
+        configured = self.digests.configured(entry.digest_id) is not None
+        if kind == Update.INSERT and configured:
+            raise P4RuntimeError(Code.ALREADY_EXISTS, f"digest {entry.digest_id} is configured already")
+        if kind != Update.INSERT and not configured:
+            raise P4RuntimeError(Code.NOT_FOUND, f"digest {entry.digest_id} is not configured")
+        config = entry.config
+        if kind != Update.DELETE and (config.max_timeout_ns < 0 or config.max_list_size < 0 or
+                                      config.ack_timeout_ns < 0):
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, "a digest's config holds no negative number")
+        new = None if kind == Update.DELETE else p4runtime_pb2.DigestEntry.Config()
+        if new is not None:
+            new.CopyFrom(config)
+        return _Pending(index, None, lambda _: self.digests.configure(entry.digest_id, new))
+
     # --- Read -----------------------------------------------------------------------------
 
     def read(self, entity) -> Iterator:
@@ -339,10 +366,21 @@ class Device:
             yield from self._read_direct_counter(entity.direct_counter_entry)
         elif kind == "register_entry":
             yield from self._read_registers(entity.register_entry)
+        elif kind == "digest_entry":
+            yield from self._read_digests(entity.digest_entry)
         elif kind is None:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "an entity to read has none of the entity kinds set")
         else:
             raise P4RuntimeError(Code.UNIMPLEMENTED, f"reading a {kind} is not supported yet")
+
+    def _read_digests(self, wanted) -> Iterator:
+        entries = list(self.digests.entries())
+        if wanted.digest_id:
+            entries = [e for e in entries if e.digest_id == wanted.digest_id]
+            if not entries:
+                raise P4RuntimeError(Code.NOT_FOUND, f"digest {wanted.digest_id} is not configured")
+        for entry in entries:
+            yield p4runtime_pb2.Entity(digest_entry=entry)
 
     def _read_table_entries(self, wanted) -> Iterator:
         tables = [self._table(wanted.table_id)] if wanted.table_id else list(self.pipeline.tables.values())

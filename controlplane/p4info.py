@@ -152,7 +152,7 @@ class _Builder:
         headers = [d for d in self.program.declarations if isinstance(d, ir.Header) and
                    _find(d.annotations, "controller_header") is not None and _find(d.annotations, "hidden") is None]
         for header in headers:
-            self.symbol("controller_header", self.type_name(header), header)
+            self.symbol("controller_header", ir.type_control_name(header), header)
         self.ids.assign()
         self.alias = aliases(self.names)
         # Add: the entities, in p4c's order.
@@ -245,12 +245,6 @@ class _Builder:
 
     def action_name(self, action: ir.Action) -> str:
         return action.control_name or action.name
-
-    @staticmethod
-    def type_name(decl) -> str:
-        """A declaration's control-plane name: its @name (without a leading dot), else its name."""
-        name = ir.name_annotation(decl)
-        return (name[1:] if name and name.startswith(".") else name) or decl.name
 
     def preamble(self, message, kind: str, name: str, annotations: tuple = (), drop: frozenset = frozenset()) -> None:
         message.preamble.id = self.ids.id_of(PREFIX[kind], name)
@@ -422,7 +416,7 @@ class _Builder:
                 self.new_type(name, typ)
 
     def named(self, typ) -> str:
-        return self.type_name(self.types[typ.name]) if typ.name in self.types else typ.name
+        return ir.type_control_name(self.types[typ.name]) if typ.name in self.types else typ.name
 
     def struct_spec(self, typ: t.StructLike, spec) -> None:
         info, name = self.info.type_info, self.named(typ)
@@ -461,7 +455,7 @@ class _Builder:
                     self.type_spec(field.type, member.type_spec)
 
     def field_name(self, decl, name: str) -> str:
-        return self.type_name(decl) if decl is not None else name
+        return ir.type_control_name(decl) if decl is not None else name
 
     def new_type(self, name: str, typ: t.NewTypeT) -> None:
         entry = self.info.type_info.new_types[name]
@@ -760,7 +754,7 @@ class _Builder:
         elif isinstance(element, t.StructLike) and element.kind == "struct":
             decl_fields = self.types[element.name].fields if element.name in self.types else ()
             for field, field_decl, field_id in zip(element.fields, decl_fields, self.field_ids(list(decl_fields))):
-                match = message.match.add(id=field_id, name=self.type_name(field_decl))
+                match = message.match.add(id=field_id, name=ir.type_control_name(field_decl))
                 if isinstance(field.type, t.Bits):
                     match.bitwidth = field.type.width
                 kind = _find(field_decl.annotations, "match")
@@ -784,7 +778,7 @@ class _Builder:
     def controller_header(self, header: ir.Header) -> None:
         name = _str_item(_find(header.annotations, "controller_header")) or header.name
         message = self.info.controller_packet_metadata.add()
-        message.preamble.id = self.ids.id_of(PREFIX["controller_header"], self.type_name(header))
+        message.preamble.id = self.ids.id_of(PREFIX["controller_header"], ir.type_control_name(header))
         message.preamble.name = message.preamble.alias = name
         self.annotate(message.preamble, header.annotations)
         self.document(message.preamble, header.annotations)
@@ -805,7 +799,7 @@ class _Builder:
         in its place, named `struct_field.field` (p4c's FlattenHeader)."""
         found = []
         for field in decl.fields:
-            name = f"{prefix}{self.type_name(field)}"
+            name = f"{prefix}{ir.type_control_name(field)}"
             inner = self.types.get(field.type.name) if isinstance(field.type, t.StructLike) else None
             if isinstance(inner, ir.Struct):
                 found.extend(self.flattened(inner, f"{name}."))

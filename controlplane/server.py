@@ -22,7 +22,7 @@ from typing import Optional
 import grpc
 from google.rpc import code_pb2, status_pb2
 
-from p4odp.controlplane.channel import ChannelError, SwitchChannel
+from p4odp.controlplane.channel import ChannelError
 from p4odp.controlplane.device import Device, P4RuntimeError
 from p4odp.controlplane.pipeline import same_program
 from p4odp.controlplane.protos import p4runtime_pb2, p4runtime_pb2_grpc
@@ -99,6 +99,14 @@ class _Arbiter:
             primary = self.primary.get(role)
             return primary is not None and election_id is not None and primary.election_id == election_id
 
+    def to_primary(self, message, role: str = "") -> bool:
+        """Send `message` to the role's primary; False when it has none."""
+        with self.lock:
+            primary = self.primary.get(role)
+            if primary is not None:
+                primary.outbox.put(message)
+            return primary is not None
+
     def _notify(self, role: str, only: Optional[_Controller] = None) -> None:
         """Tell the role's controllers (or `only` one) who is primary (the lock is held)."""
         primary = self.primary.get(role)
@@ -123,9 +131,9 @@ class _Arbiter:
 class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
     def __init__(self, switch: str, device_id: int = 0) -> None:
         self.device_id = device_id
-        self.device = Device(SwitchChannel(switch, timeout=None), device_id)
-        self.lock = threading.Lock()  # one request at a time on the switch's channel (_switch)
         self.arbiter = _Arbiter(device_id)
+        self.device = Device(switch, device_id, self.arbiter.to_primary)
+        self.lock = threading.Lock()  # one request at a time on the switch's channel (_switch)
         self.config = p4runtime_pb2.ForwardingPipelineConfig(p4info=self.device.p4info)
         self.saved: Optional[p4runtime_pb2.ForwardingPipelineConfig] = None  # by VERIFY_AND_SAVE
 
@@ -272,6 +280,9 @@ class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
             return None
         if not controller.arbitrated:  # as the reference server: nothing is taken before arbitration
             return None
+        if kind == "digest_ack":
+            self.device.digests.acknowledge(request.digest_ack.digest_id, request.digest_ack.list_id)
+            return None
         error = p4runtime_pb2.StreamMessageResponse()
         error.error.canonical_code = code_pb2.UNIMPLEMENTED
         error.error.message = f"{kind or 'an empty message'}: not supported yet on this stream"
@@ -308,7 +319,7 @@ class RunningServer:
 
     def stop(self) -> None:
         self.grpc_server.stop(grace=1).wait()
-        self.servicer.device.channel.close()
+        self.servicer.device.close()
 
 
 def serve(switch: str, address: str, device_id: int = 0) -> RunningServer:
@@ -320,7 +331,7 @@ def serve(switch: str, address: str, device_id: int = 0) -> RunningServer:
     p4runtime_pb2_grpc.add_P4RuntimeServicer_to_server(servicer, server)
     port = server.add_insecure_port(address)
     if port == 0:
-        servicer.device.channel.close()
+        servicer.device.close()
         raise OSError(f"cannot listen at {address}")
     server.start()
     return RunningServer(server, servicer, port)

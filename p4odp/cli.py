@@ -144,6 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "the switch's own default in its run directory)")
     cli.add_argument("file", nargs="?", help="run the commands of FILE (default: standard input; a prompt when "
                                              "it is a terminal)")
+    cli.add_argument("--digests", action="store_true",
+                     help="print the digest messages the switch sends (`digest NAME VALUE...`) until interrupted")
     cli.set_defaults(run=run_switch_cli)
 
     runtime = commands.add_parser("runtime", help="serve P4Runtime (gRPC) for a running switch")
@@ -272,7 +274,7 @@ def run_switch_cli(args: argparse.Namespace, diags: Diagnostics) -> int:
     from p4odp.controlplane.channel import DEFAULT_ADDRESS
     from p4odp.controlplane.cli import run_cli
 
-    return run_cli(args.switch or DEFAULT_ADDRESS, args.file)
+    return run_cli(args.switch or DEFAULT_ADDRESS, args.file, args.digests)
 
 
 def run_runtime(args: argparse.Namespace, diags: Diagnostics) -> int:

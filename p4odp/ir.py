@@ -723,6 +723,13 @@ def name_annotation(node: Node) -> Optional[str]:
     return None
 
 
+def type_control_name(decl: Node) -> str:
+    """A type declaration's name in the control plane (P4Info's, a digest's): its `@name` without
+    a leading dot, else its name."""
+    name = name_annotation(decl)
+    return (name[1:] if name and name.startswith(".") else name) or decl.name
+
+
 def to_json(value: Any) -> Any:
     """A JSON-ready rendering of an IR node; semantic types print as P4 spells them."""
     if isinstance(value, Type):

@@ -100,6 +100,17 @@ class CValueSet:
 
 
 @dataclass
+class CDigest:
+    name: str  # as P4Info names it
+    fields: list  # (bits, member names or None) of each field in order, nested structs flattened
+
+    @property
+    def size(self) -> int:
+        """Bytes of a message: each field in whole bytes."""
+        return sum((bits + 7) // 8 for bits, _ in self.fields)
+
+
+@dataclass
 class CProfile:
     name: str  # control-plane name
     size: int  # members, and groups
@@ -148,4 +159,5 @@ class CProgram:
     # The calculations by a custom CRC (crc16_custom, crc32_custom) whose parameters the control plane
     # sets, by index: (name, width).
     crcs: list[tuple] = field(default_factory=list)
+    digests: list[CDigest] = field(default_factory=list)  # the digest messages it sends, by number
     p4info: bytes = b""  # the program's P4Info, serialized: what a P4Runtime server learns the switch runs from

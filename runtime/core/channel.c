@@ -9,7 +9,10 @@
  *                                 or "error N\n" and an N-byte message
  * then the next line.  A line too long or holding a NUL byte, or a command
  * that fails, is answered with an error and changes nothing; the connection
- * stays open.  Clients are served in turn, each for the lines it has sent
+ * stays open.  After `digest_listen` (until `digest_unlisten`) the client also
+ * gets events, between answers: "event N\n" and an N-byte line, a digest
+ * message (digests.c); events a client is too far behind to take are counted
+ * and said in the next one that goes ("digests_missed N").  Clients are served in turn, each for the lines it has sent
  * and whose answers it has read: a command sees the effect of every command
  * answered before it.  An answer the client does not read is kept and sent
  * as it reads; a client that reads nothing of it for SEND_TIMEOUT_S is
@@ -34,6 +37,7 @@
 #define PROTOCOL_VERSION 1
 #define SEND_TIMEOUT_S 2	/* a client that reads nothing of an answer for this long is dropped */
 #define ACCEPT_PAUSE_NS 100000000	/* after a failed accept (no file descriptors left) */
+#define EVENT_BACKLOG (4u << 20)	/* bytes of output waiting for a client beyond which it misses events */
 
 static uint64_t now_ns(void)
 {
@@ -157,11 +161,16 @@ static bool queue(struct p4odp_control_client *c, const char *data, size_t len)
 	return true;
 }
 
+/* Queue a frame: an answer ("ok" or "error"), or an event, which does not hold back the next line. */
 static bool answer(struct p4odp_control_client *c, const char *status, const char *body, size_t len)
 {
 	char head[64];
 	int n = snprintf(head, sizeof head, "%s %zu\n", status, len);
-	return queue(c, head, (size_t)n) && queue(c, body, len);
+	if (!queue(c, head, (size_t)n) || !queue(c, body, len))
+		return false;
+	if (strcmp(status, "event"))
+		c->answer_left = c->pending_len;
+	return true;
 }
 
 static bool answer_error(struct p4odp_control_client *c, const char *message)
@@ -184,9 +193,40 @@ static bool flush(struct p4odp_control_client *c)
 	if (sent) {
 		memmove(c->pending, c->pending + sent, c->pending_len - sent);
 		c->pending_len -= sent;
+		c->answer_left = c->answer_left > sent ? c->answer_left - sent : 0;
 		c->stalled_since_ns = now_ns();
 	}
 	return !c->pending_len || now_ns() - c->stalled_since_ns < (uint64_t)SEND_TIMEOUT_S * 1000000000u;
+}
+
+/* Whether `line` is `command` alone, between blanks. */
+static bool is_command(const char *line, const char *command)
+{
+	size_t n = strlen(command);
+	line += strspn(line, " \t\r");
+	return !strncmp(line, command, n) && line[n + strspn(line + n, " \t\r")] == '\0';
+}
+
+void p4odp_channel_event(struct p4odp_channel *ch, const char *text, size_t len)
+{
+	for (int i = 0; i < P4ODP_CONTROL_CLIENTS; i++) {
+		struct p4odp_control_client *c = &ch->clients[i];
+		if (c->fd < 0 || !c->digests)
+			continue;
+		if (c->pending_len > EVENT_BACKLOG) {
+			c->digests_missed++;
+			continue;
+		}
+		if (c->digests_missed) {
+			char missed[64];
+			int n = snprintf(missed, sizeof missed, "digests_missed %llu\n", (unsigned long long)c->digests_missed);
+			c->digests_missed = 0;
+			if (!answer(c, "event", missed, (size_t)n))
+				c->digests = false;	/* out of memory: it gets no more */
+		}
+		if (!answer(c, "event", text, len))
+			c->digests = false;
+	}
 }
 
 /* Run one line of a client and queue its answer. */
@@ -195,6 +235,12 @@ static bool serve_line(struct p4odp_switch *sw, struct p4odp_control_client *c, 
 	char err[512];
 	if (memchr(line, '\0', len))
 		return answer_error(c, "a NUL byte in the line");
+	/* The commands about the connection itself. */
+	bool listen = is_command(line, "digest_listen");
+	if (listen || is_command(line, "digest_unlisten")) {
+		c->digests = listen;
+		return answer(c, "ok", "", 0);
+	}
 	char *output = NULL;
 	size_t output_len = 0;
 	FILE *out = open_memstream(&output, &output_len);
@@ -211,7 +257,7 @@ static bool serve_line(struct p4odp_switch *sw, struct p4odp_control_client *c, 
 static void serve_lines(struct p4odp_switch *sw, struct p4odp_control_client *c)
 {
 	char *newline;
-	while (c->fd >= 0 && !c->pending_len && (newline = memchr(c->buf, '\n', c->len))) {
+	while (c->fd >= 0 && !c->answer_left && (newline = memchr(c->buf, '\n', c->len))) {
 		size_t line_len = (size_t)(newline - c->buf);
 		*newline = '\0';
 		bool queued = c->overlong ? answer_error(c, "line too long") : serve_line(sw, c, c->buf, line_len);
@@ -278,20 +324,27 @@ void p4odp_channel_serve(struct p4odp_switch *sw, struct p4odp_channel *ch, int 
 			struct p4odp_control_client *c = &ch->clients[i];
 			owners[n] = c;
 			/* A client with an answer to read is sent it before it is read again. */
-			fds[n++] = (struct pollfd){ .fd = c->fd, .events = c->pending_len ? POLLOUT : POLLIN };
+			fds[n++] = (struct pollfd){ .fd = c->fd, .events = (short)((c->pending_len ? POLLOUT : 0) |
+										    (c->answer_left ? 0 : POLLIN)) };
 		}
 	if (poll(fds, n, timeout_ms) < 0)
 		return;
 	for (nfds_t i = first_client; i < n; i++) {
 		struct p4odp_control_client *c = owners[i];
-		if (c->pending_len && !flush(c))
+		if (c->pending_len && !flush(c)) {
 			drop_client(c);
-		else if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
+			continue;
+		}
+		if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
 			receive(c);
 		serve_lines(sw, c);
 	}
 	if (first_client && (fds[0].revents & POLLIN))
 		accept_client(sw, ch);
+	uint32_t listeners = 0;
+	for (int i = 0; i < P4ODP_CONTROL_CLIENTS; i++)
+		listeners += ch->clients[i].fd >= 0 && ch->clients[i].digests;
+	__atomic_store_n(&sw->digest_listeners, listeners, __ATOMIC_RELAXED);
 }
 
 void p4odp_channel_close(struct p4odp_channel *ch)

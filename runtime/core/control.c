@@ -26,6 +26,7 @@
  *   table_num_entries TABLE / table_dump TABLE / table_dump_entry TABLE HANDLE /
  *   table_dump_entry_from_key TABLE KEY... [PRIORITY] / mc_dump
  *   p4info: the program's P4Info, serialized, in hex (what a P4Runtime server serves)
+ * (and, served by the control channel itself, digest_listen / digest_unlisten: channel.c)
  *   set_crc16_parameters CALC POLYNOMIAL INIT FINAL_XOR REFLECT_DATA REFLECT_REMAINDER (and
  *     set_crc32_parameters): a custom CRC's, as p4c names the calculation ("calc", "calc_0", ...)
  *

@@ -428,8 +428,10 @@ static int run(struct p4odp_switch *sw, const odp_cpumask_t *cpus, bool exit_whe
 		}
 		/* Asleep, not odp_time_wait_ns(), which spins its last microseconds:
 		 * this thread may share a CPU with a worker (taskset, -c). */
-		if (channel)
+		if (channel) {
+			p4odp_digests_deliver(sw, channel);
 			p4odp_channel_serve(sw, channel, 1);
+		}
 		else
 			nanosleep(&(struct timespec){ .tv_nsec = 1000 * 1000 }, NULL);
 	}

@@ -97,6 +97,7 @@ struct p4odp_switch {
 	uint64_t started_ns;	/* odp_time_global_ns() at start: the meters' time origin */
 	bool asserts;		/* --asserts: a false assert() or assume() stops the switch */
 	bool log_msgs;		/* --log-msg: log_msg() prints */
+	uint32_t digest_listeners;	/* control channel clients listening to digests (0: workers skip them) */
 	volatile sig_atomic_t stop;
 };
 
@@ -172,7 +173,23 @@ struct p4odp_worker {
 	uint64_t log_second;	/* log_msg's rate limit: the second of its last lines, */
 	uint32_t log_lines;	/* the lines printed in it, */
 	uint64_t log_dropped;	/* and those left out since the last said so */
+	struct p4odp_digest_ring *digests;	/* NULL when the program sends none */
 } ODP_ALIGNED_CACHE;
+
+/* A worker's digest messages on their way to the control channel's clients:
+ * the worker writes at head, the main thread reads at tail (one producer,
+ * one consumer). */
+#define P4ODP_DIGEST_RING 1024
+
+struct p4odp_digest_ring {
+	uint32_t head;
+	uint32_t tail;
+	uint64_t dropped;	/* messages the ring had no room for (written by the worker) */
+	struct {
+		uint32_t digest;
+		uint8_t message[P4ODP_DIGEST_BYTES];
+	} slots[P4ODP_DIGEST_RING];
+};
 
 /* The traffic manager (traffic_manager.c): a worker's packets from receive to transmit.
  * A worker sends to the ports open when it is initialised. */
@@ -214,7 +231,10 @@ struct p4odp_control_client {
 	bool overlong;		/* the line being received is too long: answered with an error */
 	char *pending;		/* answers not yet sent (malloc'd) */
 	size_t pending_len;
+	size_t answer_left;	/* bytes of pending up to the end of the last answer: its next line waits for them */
 	uint64_t stalled_since_ns;	/* when the client last took some of them */
+	bool digests;		/* it listens to digests (digest_listen) */
+	uint64_t digests_missed;	/* digests not queued for it: it was too far behind */
 	char buf[P4ODP_CONTROL_LINE];	/* a line and its newline at most */
 };
 
@@ -222,13 +242,21 @@ struct p4odp_channel {
 	int listen_fd;
 	uint64_t accept_paused_until_ns;	/* after an accept failed for want of resources */
 	char unix_path[108];	/* removed at close; empty for TCP */
+	uint64_t digests_dropped;	/* the workers' dropped digests last reported */
 	struct p4odp_control_client clients[P4ODP_CONTROL_CLIENTS];
 };
 
 /* Listen at `addr` (unix:PATH or tcp:HOST:PORT); -1 after saying why in `err`. */
 int p4odp_channel_open(struct p4odp_channel *ch, const char *addr, char *err, size_t err_len);
+/* Queue an event (`text`, a line) for every client listening to digests. */
+void p4odp_channel_event(struct p4odp_channel *ch, const char *text, size_t len);
 /* Accept and serve what clients sent, waiting at most `timeout_ms` for it. */
 void p4odp_channel_serve(struct p4odp_switch *sw, struct p4odp_channel *ch, int timeout_ms);
 void p4odp_channel_close(struct p4odp_channel *ch);
+
+/* Digests (digests.c): the messages the workers queued since the last call,
+ * as events "digest NAME VALUE..." to the channel's listening clients, and
+ * "digests_dropped N" when some found no room. */
+void p4odp_digests_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch);
 
 #endif /* P4ODP_SWITCH_H_ */

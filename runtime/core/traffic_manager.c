@@ -55,6 +55,11 @@ int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t 
 		if (!w->pass_states)
 			return -1;
 	}
+	if (program->n_digests) {
+		w->digests = calloc(1, sizeof *w->digests);
+		if (!w->digests)
+			return -1;
+	}
 	memset(w->tx_n, P4ODP_TX_CLOSED, sizeof w->tx_n);
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
 		const struct p4odp_port *port = &sw->ports[i];
@@ -101,8 +106,10 @@ void p4odp_worker_term(struct p4odp_worker *w)
 {
 	free(w->state);
 	free(w->pass_states);
+	free(w->digests);
 	w->state = NULL;
 	w->pass_states = NULL;
+	w->digests = NULL;
 }
 
 void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason)

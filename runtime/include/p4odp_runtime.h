@@ -129,6 +129,25 @@ struct p4odp_crc_info {
 	uint32_t width;	/* 16 or 32 */
 };
 
+/* A digest (v1model's digest<T>): its messages are T's fields in order
+ * (nested structs flattened), each big-endian in whole bytes.  A field of an
+ * error or of an enum without a representation holds its member's number,
+ * and `names` names the members by number. */
+struct p4odp_digest_field {
+	uint32_t width;			/* bits */
+	uint32_t n_names;
+	const char *const *names;	/* NULL: the field is a number */
+};
+
+struct p4odp_digest_info {
+	const char *name;		/* as P4Info names it */
+	uint32_t size;			/* bytes of a message, at most P4ODP_DIGEST_BYTES */
+	uint32_t n_fields;
+	const struct p4odp_digest_field *fields;
+};
+
+#define P4ODP_DIGEST_BYTES 256
+
 /* What ingress or egress asks of the traffic manager for its packet.  The
  * last call of v1model's clone, resubmit or recirculate counts: clone_session
  * is 1 + the mirror session (0: no clone); resubmit and recirculate are 1 +
@@ -346,6 +365,8 @@ struct p4odp_program {
 	const struct p4odp_value_set_info *value_sets;
 	uint32_t n_crcs;
 	const struct p4odp_crc_info *crcs;
+	uint32_t n_digests;
+	const struct p4odp_digest_info *digests;
 	size_t state_size;	/* bytes of shared extern state the runtime allocates, zeroed */
 	size_t worker_state_size;	/* bytes of extern state per worker, zeroed */
 	/* The two halves of the pipeline (see the top of this file); `again` is
@@ -475,6 +496,11 @@ static inline void p4odp_check(struct p4odp_pctx *pc, bool ok, const char *failu
 	if (odp_unlikely(!ok))
 		p4odp_check_failed(pc, failure);
 }
+
+/* v1model's digest(): hand digest `digest`'s message (its size bytes) to the
+ * control plane, which sends it to the control channel's clients listening
+ * (nothing when none listens; dropped, and counted, when they lag behind). */
+void p4odp_digest(struct p4odp_pctx *pc, uint32_t digest, const uint8_t *message);
 
 /* v1model's log_msg(): with --log-msg, one line to stderr, `format` a printf
  * format the C generator made of the program's (one conversion per "{}");

@@ -1,5 +1,5 @@
 """A switch for the P4Runtime tests: tables of every match kind, an indexed counter, a register,
-a direct counter and a const default action, replaying two frames forever while a P4Runtime
+a direct counter, a const default action and a digest of every packet, replaying two frames forever while a P4Runtime
 server (in the test's process) serves it."""
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from p4odp.controlplane.server import serve
 P4RUNTIME_PROGRAM = one_header_program(
     "bit<8> kind; bit<8> b; bit<16> c; bit<8> d; bit<32> addr;",
     ingress="        mark_to_drop(sm);\n        classify.apply();\n        routes.apply();\n"
-            "        fixed.apply();\n        last.write(0, hdr.h.c);",
+            "        fixed.apply();\n        last.write(0, hdr.h.c);\n"
+            "        digest<learn_t>(1, { hdr.h.kind, hdr.h.addr });",
+    globals="struct learn_t { bit<8> kind; bit<32> addr; }",
     ingress_locals="""\
     counter(8, CounterType.packets) seen;
     register<bit<16>>(4) last;

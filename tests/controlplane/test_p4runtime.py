@@ -11,6 +11,8 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import grpc
@@ -30,6 +32,7 @@ class Controller:
         self.election_id = election_id
         self.device_id = device_id
         self.requests: queue.Queue = queue.Queue()
+        self.received: queue.Queue = queue.Queue()  # the stream's messages, or the error that ended it
         self.stream = None
         self.info = self.stub.GetForwardingPipelineConfig(
             p4r.GetForwardingPipelineConfigRequest(device_id=device_id)).config.p4info
@@ -45,7 +48,29 @@ class Controller:
         self.requests.put(update)
         if self.stream is None:
             self.stream = self.stub.StreamChannel(iter(self.requests.get, None))
-        return next(self.stream)
+            threading.Thread(target=self._receive, daemon=True).start()
+        return self.message()
+
+    def _receive(self) -> None:
+        try:
+            for message in self.stream:
+                self.received.put(message)
+        except grpc.RpcError as err:
+            self.received.put(err)
+
+    def message(self, kind: str | None = None, seconds: float = 10) -> p4r.StreamMessageResponse | None:
+        """The next message on the stream (of `kind`: digest, error, arbitration...; the others are
+        passed over) within `seconds`; None when none came.  The error that ended the stream is raised."""
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                message = self.received.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                return None
+            if isinstance(message, grpc.RpcError):
+                raise message
+            if kind is None or message.WhichOneof("update") == kind:
+                return message
 
     def close(self) -> None:
         self.requests.put(None)
@@ -272,13 +297,13 @@ def test_arbitration_between_two_controllers(p4runtime_target: str):
         assert code == grpc.StatusCode.PERMISSION_DENIED
         answer = second.arbitrate(7)  # the highest id: the new primary; both are told
         assert answer.arbitration.status.code == code_pb2.OK and answer.arbitration.election_id.low == 7
-        told = next(first.stream).arbitration
+        told = first.message().arbitration
         assert told.status.code == code_pb2.ALREADY_EXISTS and told.election_id.low == 7
         code, _ = rejected(lambda: first.write(update(p4r.Update.INSERT, classify_entry(first))))
         assert code == grpc.StatusCode.PERMISSION_DENIED
         second.write(update(p4r.Update.INSERT, classify_entry(second)))
         second.close()  # the primary leaves: no primary until one comes with an id as high
-        assert next(first.stream).arbitration.status.code == code_pb2.NOT_FOUND
+        assert first.message().arbitration.status.code == code_pb2.NOT_FOUND
         assert first.arbitrate(6).arbitration.status.code == code_pb2.NOT_FOUND
         assert first.arbitrate(8).arbitration.status.code == code_pb2.OK
         first.write(update(p4r.Update.DELETE, classify_entry(first)))
@@ -377,3 +402,46 @@ def test_the_runtime_command(p4runtime_binary: Path, tmp_path: Path):
             running.kill()
             running.wait()
             running.stderr.close()
+
+
+def messages(digest_list: p4r.DigestList) -> set:
+    return {data.SerializeToString(deterministic=True) for data in digest_list.data}
+
+
+def digest_entry(controller: Controller, **config) -> p4r.Entity:
+    entity = p4r.Entity()
+    entity.digest_entry.digest_id = controller.id_of("digests", "learn_t")
+    for name, value in config.items():
+        setattr(entity.digest_entry.config, name, value)
+    return entity
+
+
+def test_digest_lists_go_to_the_primary_as_configured(primary: Controller):
+    assert primary.message("digest", seconds=0.5) is None  # not configured: none
+    primary.write(update(p4r.Update.INSERT, digest_entry(primary, max_timeout_ns=1000000, max_list_size=2,
+                                                        ack_timeout_ns=10 ** 10)))
+    [configured] = primary.read(digest_entry(primary))
+    assert configured.digest_entry.config.max_list_size == 2
+    first = primary.message("digest").digest
+    assert first.digest_id == primary.id_of("digests", "learn_t") and first.timestamp > 0
+    members = sorted(tuple(m.bitstring for m in data.struct.members) for data in first.data)
+    assert set(members) <= {(b"\x01", b"\x0a\x01\x02\x03"), (b"\x02", b"\x0a\x09\x00\x01")}
+    # Until the list is acknowledged, the messages in it are not sent again.
+    second = primary.message("digest", seconds=1)
+    if second is not None:  # the other frame's message, if the first list held only one
+        assert len(first.data) == 1 and not messages(second.digest) & messages(first)
+    assert primary.message("digest", seconds=0.5) is None
+    ack = p4r.StreamMessageRequest()
+    ack.digest_ack.digest_id, ack.digest_ack.list_id = first.digest_id, first.list_id
+    primary.requests.put(ack)
+    again = primary.message("digest").digest
+    assert again.list_id > first.list_id and messages(again) & messages(first)
+    code, details = rejected(lambda: primary.write(update(p4r.Update.INSERT, digest_entry(primary))))
+    assert details[0][0] == code_pb2.ALREADY_EXISTS
+    unknown = digest_entry(primary)
+    unknown.digest_entry.digest_id = 7
+    assert rejected(lambda: primary.write(update(p4r.Update.MODIFY, unknown)))[1][0][0] == code_pb2.NOT_FOUND
+    primary.write(update(p4r.Update.DELETE, digest_entry(primary)))
+    digest_id = primary.id_of("digests", "learn_t")
+    assert rejected(lambda: primary.read(digest_entry(primary)))[1] == [(code_pb2.NOT_FOUND,
+                                                                          f"digest {digest_id} is not configured")]

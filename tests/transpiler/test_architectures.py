@@ -69,7 +69,7 @@ def test_an_extern_method_comes_from_the_registry(tmp_path: Path, monkeypatch):
 
 
 @pytest.mark.parametrize("body, locals, what", [
-    ("digest(1, hdr.h.a);", "", "the extern function digest"),
+    ("digest(1, { hdr.h });", "", "a digest field of type header h_t"),
     ("clone3(CloneType.I2E, 1, { hdr.h.a });", "",
      "keeping a value that is not a field of the user metadata or of standard_metadata_t"),
 ])

@@ -95,6 +95,59 @@ def _log_msg(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     ctx.emit(f"p4odp_log_msg(pc, {fmt}{''.join(', ' + v for v in c_values)});")
 
 
+def _digest(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    """digest(receiver, data): a message of data's fields, each big-endian in whole bytes, handed to
+    p4odp_digest for the control plane (the receiver is not used, as on BMv2).  The digest is named
+    as P4Info names it: a struct by its type's name, anything else digest_N in the order of calls."""
+    data = args[1]
+    typ = data.type
+    if isinstance(typ, t.StructLike) and typ.kind == "struct":
+        decl = next((d for d in ctx.gen.program.declarations if isinstance(d, ir.Struct) and d.name == typ.name), None)
+        name = ir.type_control_name(decl) if decl is not None else typ.name
+    else:
+        name = f"digest_{sum(1 for d in ctx.gen.digests if d.name.startswith('digest_'))}"
+    leaves = _digest_leaves(data)
+    fields = [(width, names) for _, width, names in leaves]
+    index = ctx.gen.digest_index(name, fields)
+    if ctx.gen.digests[index].fields != fields:
+        raise Unsupported(call.loc, f"digest {name} sent with fields of other widths than before")
+    message = f"digest{next(ctx.gen.tmp)}"
+    size = sum((width + 7) // 8 for width in (w for w, _ in fields))
+    if size > DIGEST_BYTES:
+        raise Unsupported(call.loc, f"a digest of {size} bytes (at most {DIGEST_BYTES})")
+    ctx.emit(f"uint8_t {message}[{max(size, 1)}] = {{0}};")
+    offset = 0
+    for value, width, names in leaves:
+        pad = (width + 7) // 8 * 8 - width
+        if names is not None and not isinstance(value.type, t.ErrorT):  # an enum without representation: its number
+            ctx.emit(f"p4odp_store_bits({message}, {offset + pad}, {width}, (uint64_t)({ctx.value(value)}));")
+        else:
+            ctx.store_value(message, offset + pad, value)
+        offset += pad + width
+    ctx.emit(f"p4odp_digest(pc, {index}, {message});")
+
+
+DIGEST_BYTES = 256  # P4ODP_DIGEST_BYTES
+
+
+def _digest_leaves(data: ir.Expression) -> list:
+    """The fields of a digest's data, nested structs flattened: (value, bits, member names or None)."""
+    leaves = []
+    for value in _data_elements(data):
+        typ = value.type
+        if isinstance(typ, t.StructLike) and typ.kind == "struct":
+            leaves += _digest_leaves(value)
+        elif isinstance(typ, t.ErrorT):
+            leaves.append((value, 32, "errors"))
+        elif isinstance(typ, t.EnumT) and typ.underlying is None:
+            leaves.append((value, 32, tuple(name for name, _ in typ.members)))
+        elif t.bit_width(typ) is not None:
+            leaves.append((value, t.bit_width(typ), None))
+        else:
+            raise Unsupported(value.loc, f"a digest field of type {typ}")
+    return leaves
+
+
 def _log_value(ctx: FunctionContext, value: ir.Expression, c_values: list) -> str:
     """The printf format of one log_msg value, its C values appended to c_values: a number in
     decimal; a header or struct as BMv2 prints it, `(name:value,...)` (an invalid header's fields
@@ -503,6 +556,7 @@ V1MODEL = Architecture(
         Extern("assert", {"assert": _check("Assert")}, function=True),
         Extern("assume", {"assume": _check("Assume")}, function=True),
         Extern("log_msg", {"log_msg": _log_msg}, function=True),
+        Extern("digest", {"digest": _digest}, function=True),
         Extern("hash", {"hash": _hash}, function=True),
         Extern("clone", {"clone": _clone("clone")}, function=True),
         Extern("clone_preserving_field_list", {"clone_preserving_field_list": _clone("index")}, function=True),

@@ -18,7 +18,7 @@ from p4odp.transpiler.architectures import Architecture, architecture_of
 from p4odp.transpiler.codegen.scope import Binding, Bindings, ExternInstance
 from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, struct_name
 from p4odp.transpiler.codegen.tables import burst_state, c_action, c_profile, c_table
-from p4odp.transpiler.model import CCounter, CFunction, CMeter, CProgram, CRegister, CStruct, CValueSet
+from p4odp.transpiler.model import CCounter, CDigest, CFunction, CMeter, CProgram, CRegister, CStruct, CValueSet
 from p4odp.transpiler.passes.manager import PassResult
 from p4odp.transpiler.passes._walk import error_names, main_instance
 from p4odp.transpiler.passes.unique_names import NameTable
@@ -53,6 +53,7 @@ class Generator:
         self.meters: list[CMeter] = []
         self.value_sets: list[CValueSet] = []
         self.crcs: list[tuple] = []  # (name, width) of each custom-CRC calculation (crc_calculation)
+        self.digests: list[CDigest] = []  # (digest_index)
         self.errors: list[str] = error_names(program)  # by code
         self.tmp = itertools.count()
         # csum16_sum's runs of packet bytes, by their index in pc->csum_runs (checksums.py).
@@ -109,7 +110,7 @@ class Generator:
                         self.meters, self.value_sets, self.field_lists if len(self.field_lists) > 1 else [],
                         tuple(sorted(self.copies)),
                         [c_profile(p) for p in sorted(self.action_profiles.values(), key=lambda p: p.index)],
-                        self.extern_code, self.crcs)
+                        self.extern_code, self.crcs, self.digests)
 
     def header_state_functions(self, typ: t.Type, c_type: str) -> dict:
         """`p4_headers_reset` and `p4_headers_clear_invalid` (header_state.py); their names by role."""
@@ -299,6 +300,15 @@ class Generator:
         used = {name for name, _ in self.crcs}
         self.crcs.append((next(n for n in names if n not in taken and n not in used), width))
         return len(self.crcs) - 1
+
+    def digest_index(self, name: str, fields: list) -> int:
+        """The number of the digest `name` whose messages hold `fields` ((bits, member names or None)
+        each); one number for every call of the same digest."""
+        for index, digest in enumerate(self.digests):
+            if digest.name == name:
+                return index
+        self.digests.append(CDigest(name, fields))
+        return len(self.digests) - 1
 
     def error_code(self, name: str) -> int:
         return self.errors.index(name)

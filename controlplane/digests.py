@@ -1,0 +1,184 @@
+"""P4Runtime's digests: the switch's digest messages (its control channel's events) gathered
+into DigestLists for the primary controller, as each digest's DigestEntry config says (section
+"DigestEntry" of the specification): a list goes when it holds max_list_size messages or its
+first has waited max_timeout_ns; a message already in a list not yet acknowledged (for
+ack_timeout_ns) is not sent again.  A thread of its own reads the events, on a channel of its
+own; the switch sends digests only while some digest is configured."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Optional
+
+from p4odp.controlplane.bytestrings import canonical
+from p4odp.controlplane.channel import ChannelError, SwitchChannel
+from p4odp.controlplane.protos import p4data_pb2, p4info_pb2, p4runtime_pb2
+
+__all__ = ["DigestLists"]
+
+TICK = 0.005  # seconds between looks at the lists' timeouts
+
+
+@dataclass
+class _Digest:
+    """A configured digest: its config, the list being gathered and the lists not acknowledged."""
+    config: p4runtime_pb2.DigestEntry.Config
+    gathering: list = field(default_factory=list)  # P4Data
+    keys: set = field(default_factory=set)  # of `gathering`, serialized
+    first_ns: int = 0  # when the first of `gathering` came
+    unacknowledged: dict = field(default_factory=dict)  # list id -> (keys, sent at ns)
+
+
+class DigestLists:
+    def __init__(self, switch: str, info: p4info_pb2.P4Info, deliver: Callable[[object], bool]) -> None:
+        """`deliver(StreamMessageResponse)` sends a list to the primary controller; False when
+        there is none (the list is then dropped, as the specification allows)."""
+        self.info = info
+        self.deliver = deliver
+        self.ids = {digest.preamble.name: digest.preamble.id for digest in info.digests}
+        self.specs = {digest.preamble.id: digest.type_spec for digest in info.digests}
+        self.lock = threading.Lock()
+        self.digests: dict[int, _Digest] = {}
+        self.list_ids = 0
+        self.stopping = False
+        self.channel = SwitchChannel(switch, timeout=None)
+        self.thread = threading.Thread(target=self._run, daemon=True, name="p4odp-digests")
+        self.thread.start()
+
+    # --- from the server's requests (any thread) ------------------------------------------
+
+    def known(self, digest_id: int) -> bool:
+        return digest_id in self.specs
+
+    def configured(self, digest_id: int) -> Optional[p4runtime_pb2.DigestEntry.Config]:
+        with self.lock:
+            digest = self.digests.get(digest_id)
+            return digest.config if digest is not None else None
+
+    def configure(self, digest_id: int, config: Optional[p4runtime_pb2.DigestEntry.Config]) -> None:
+        """Start, change or (None) stop digest `digest_id`."""
+        with self.lock:
+            if config is None:
+                self.digests.pop(digest_id, None)
+            elif digest_id in self.digests:
+                self.digests[digest_id].config = config
+            else:
+                self.digests[digest_id] = _Digest(config)
+
+    def entries(self) -> Iterator:
+        """The configured digests' DigestEntry."""
+        with self.lock:
+            configured = sorted(self.digests.items())
+        for digest_id, digest in configured:
+            yield p4runtime_pb2.DigestEntry(digest_id=digest_id, config=digest.config)
+
+    def acknowledge(self, digest_id: int, list_id: int) -> None:
+        with self.lock:
+            digest = self.digests.get(digest_id)
+            if digest is not None:
+                digest.unacknowledged.pop(list_id, None)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.digests.clear()
+
+    def stop(self) -> None:
+        self.stopping = True
+        self.thread.join()
+        self.channel.close()
+
+    # --- the thread -----------------------------------------------------------------------
+
+    def _run(self) -> None:
+        listening = False
+        try:
+            while not self.stopping:
+                with self.lock:
+                    wanted = bool(self.digests)
+                if wanted != listening:
+                    self.channel.command("digest_listen" if wanted else "digest_unlisten")
+                    listening = wanted
+                event = self.channel.next_event(timeout=TICK)
+                while event is not None:
+                    self._take(event)
+                    event = self.channel.next_event(timeout=0)
+                self._send_due()
+        except ChannelError:  # the switch is gone: no more digests
+            pass
+
+    def _take(self, event: str) -> None:
+        words = event.split(" ")
+        if words[0] != "digest" or len(words) < 2 or words[1] not in self.ids:
+            return  # digests_dropped, digests_missed: the specification allows losing digests
+        digest_id = self.ids[words[1]]
+        values = iter(words[2:])
+        data = self._data(self.specs[digest_id], values)
+        key = data.SerializeToString(deterministic=True)
+        now = time.monotonic_ns()
+        with self.lock:
+            digest = self.digests.get(digest_id)
+            if digest is None or key in digest.keys or any(key in keys for keys, _ in digest.unacknowledged.values()):
+                return
+            if not digest.gathering:
+                digest.first_ns = now
+            digest.gathering.append(data)
+            digest.keys.add(key)
+            config = digest.config
+            if config.max_timeout_ns == 0 or config.max_list_size == 1 or \
+                    config.max_list_size and len(digest.gathering) >= config.max_list_size:
+                self._send(digest_id, digest, now)
+
+    def _send_due(self) -> None:
+        now = time.monotonic_ns()
+        with self.lock:
+            for digest_id, digest in self.digests.items():
+                if digest.gathering and now - digest.first_ns >= digest.config.max_timeout_ns:
+                    self._send(digest_id, digest, now)
+                timeout = digest.config.ack_timeout_ns
+                for list_id, (_, sent_ns) in list(digest.unacknowledged.items()):
+                    if now - sent_ns >= timeout:
+                        del digest.unacknowledged[list_id]
+
+    def _send(self, digest_id: int, digest: _Digest, now: int) -> None:
+        """Send the list gathered (the lock is held)."""
+        self.list_ids += 1
+        message = p4runtime_pb2.StreamMessageResponse()
+        message.digest.digest_id = digest_id
+        message.digest.list_id = self.list_ids
+        message.digest.data.extend(digest.gathering)
+        message.digest.timestamp = time.time_ns()
+        if self.deliver(message) and digest.config.ack_timeout_ns:
+            digest.unacknowledged[self.list_ids] = (digest.keys, now)
+        digest.gathering, digest.keys = [], set()
+
+    def _data(self, spec, values: Iterator[str]) -> p4data_pb2.P4Data:
+        """The P4Data of a value of type `spec`, from the switch's flattened field values."""
+        kind = spec.WhichOneof("type_spec")
+        data = p4data_pb2.P4Data()
+        if kind in ("struct", "tuple"):
+            members = self.info.type_info.structs[spec.struct.name].members if kind == "struct" else None
+            target = data.struct if kind == "struct" else data.tuple
+            for member_spec in ([m.type_spec for m in members] if members is not None else spec.tuple.members):
+                target.members.append(self._data(member_spec, values))
+        elif kind == "new_type":
+            new_type = self.info.type_info.new_types[spec.new_type.name]
+            if new_type.WhichOneof("representation") == "original_type":
+                return self._data(new_type.original_type, values)
+            data.bitstring = _bytes(next(values))
+        elif kind == "error":
+            data.error.name = next(values)
+        elif kind == "enum":
+            data.enum = next(values)
+        elif kind == "serializable_enum":
+            data.enum_value = _bytes(next(values))
+        elif kind == "bool":
+            data.bool = next(values) != "0x0"
+        else:  # bitstring
+            data.bitstring = _bytes(next(values))
+        return data
+
+
+def _bytes(value: str) -> bytes:
+    return canonical(int(value, 16))
