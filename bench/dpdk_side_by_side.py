@@ -20,7 +20,8 @@ Traffic.  Each program reads one pcap from memory (`net_pcap0,rx_pcap=F,infinite
 2,000 frames) and sends into `net_null0,no-rx=1`: the same two vdevs and the same file for
 both sides.  A frame of size S is S - 4 bytes in the pcap (the 4-byte FCS is not there).
   l2fwd: 1,000 random unicast MACs, each the destination of two frames, in random order;
-    ours has 1,000 `table_add dmac forward MAC => 1` entries (exact match).  DPDK's l2fwd
+    ours has 1,000 `table_add dmac forward MAC => 1` entries (exact match) and the frames' one
+    source in `smac` (a known source: no digest to learn it).  DPDK's l2fwd
     looks nothing up: it sends everything from port 0 to port 1, rewriting both MACs.
   l3fwd: 1,000 IPv4 routes (/16 to /32, mostly /24; those longer than /24 take a
     second-level lookup in both), each the route of at least one frame's destination,
@@ -278,7 +279,8 @@ def l2_traffic(sizes: list[int], work: Path) -> Traffic:
     rng.shuffle(destinations)
     source = bytes.fromhex("0200000000fe")
     traffic = Traffic(commands=work / "l2fwd-commands.txt")
-    traffic.commands.write_text("".join(f"table_add dmac forward {mac_text(mac)} => {OUT_PORT}\n" for mac in ordered))
+    traffic.commands.write_text(f"table_add smac NoAction {mac_text(source)} =>\n" +  # a known source: no digest
+                                "".join(f"table_add dmac forward {mac_text(mac)} => {OUT_PORT}\n" for mac in ordered))
     for size in sizes:
         traffic.frames[size] = [dst + source + b"\x88\xb5" + bytes(size - FCS_LEN - 14) for dst in destinations]
     return traffic

@@ -64,12 +64,13 @@ def run_on_frames(switch: Path, folder: Path, frames: list[bytes], *options: str
                            "-i", f"1=pcap:out={folder / 'out.pcap'}"], capture_output=True, text=True, timeout=60)
 
 
-def start_switch(switch: Path, folder: Path, address: str, frames: tuple = (bytes([7]) + bytes(59),)) -> subprocess.Popen:
-    """The switch replaying `frames` forever into port 0 (folder/in.pcap) with its control channel
-    at `address`, once the channel answers."""
+def start_switch(switch: Path, folder: Path, address: str, frames: tuple = (bytes([7]) + bytes(59),),
+                 options: tuple = ()) -> subprocess.Popen:
+    """The switch (run with `options` too) replaying `frames` forever into port 0 (folder/in.pcap)
+    with its control channel at `address`, once the channel answers."""
     write_pcap(str(folder / "in.pcap"), list(frames))
-    process = subprocess.Popen([str(switch), "--control", address, "-i", f"0=pcap:in={folder / 'in.pcap'}:loops=0"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen([str(switch), "--control", address, "-i", f"0=pcap:in={folder / 'in.pcap'}:loops=0",
+                                *options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 20
     while True:
         try:

@@ -1,9 +1,11 @@
-/* l2fwd.p4 -- a static Ethernet switch for v1model.
+/* l2fwd.p4 -- an Ethernet switch for v1model.
  *
  * The control plane fills table `dmac` with one entry per known MAC
  * address: frames to a known address go out of its port, frames to an
  * unknown address (and broadcasts) are flooded through multicast group 1.
- * There is no MAC learning.
+ * MAC learning: a frame whose source address table `smac` does not know
+ * sends a digest (source address, ingress port) to the control plane, which
+ * adds the address to both tables (controller.py does, through P4Runtime).
  *
  * commands.txt (simple_switch_CLI syntax) sets up three hosts,
  * 00:00:00:00:00:0N on port N for N = 1..3, and makes group 1 one node
@@ -29,6 +31,12 @@ struct headers_t {
 
 // No user metadata is needed, but v1model asks for a struct.
 struct metadata_t {
+}
+
+// What the control plane learns of a source address it does not know.
+struct mac_learn_digest_t {
+    mac_addr_t srcAddr;
+    bit<9>     ingress_port;
 }
 
 /* Parser: Ethernet is all we look at; the rest of the frame is payload and
@@ -67,6 +75,24 @@ control L2Ingress(inout headers_t hdr,
         mark_to_drop(standard_metadata);
     }
 
+    // Tell the control plane where an unknown source address is.
+    action learn() {
+        digest<mac_learn_digest_t>(1, { hdr.ethernet.srcAddr, standard_metadata.ingress_port });
+    }
+
+    // Source MAC address -> nothing, for an address the control plane knows.
+    table smac {
+        key = {
+            hdr.ethernet.srcAddr : exact;
+        }
+        actions = {
+            learn;
+            NoAction;
+        }
+        size = 1024;
+        default_action = learn();
+    }
+
     // Destination MAC address -> what to do with the frame.
     table dmac {
         key = {
@@ -82,6 +108,7 @@ control L2Ingress(inout headers_t hdr,
     }
 
     apply {
+        smac.apply();
         dmac.apply();
     }
 }

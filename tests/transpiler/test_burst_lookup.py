@@ -33,8 +33,10 @@ def function(c: str, head: str) -> str:
 
 
 def test_the_keys_of_tables_beyond_the_first_level_cache_are_read_from_the_packet(tmp_path: Path):
-    # l2fwd: the destination MAC, the first 6 bytes; l3fwd: the IPv4 destination after 14 + 16 bytes.
-    assert burst_lookups(tmp_path, sized("l2fwd", "1024")) == {"L2Ingress.dmac": ((0, 0, 6),)}
+    # l2fwd: the source MAC, bytes 6 to 11, and the destination MAC, the first 6 bytes; l3fwd: the
+    # IPv4 destination after 14 + 16 bytes.
+    assert burst_lookups(tmp_path, sized("l2fwd", "1024")) == {"L2Ingress.smac": ((0, 6, 6),),
+                                                               "L2Ingress.dmac": ((0, 0, 6),)}
     assert burst_lookups(tmp_path, sized("l3fwd", "1024")) == {"L3Ingress.ipv4_lpm": ((0, 30, 4),)}
     # 256 entries: l2fwd's cuckoo hash stays in the first-level cache; l3fwd's DIR-24-8 has 2^24
     # first-level slots whatever its size.
@@ -71,9 +73,9 @@ def test_keys_over_8_bytes_are_copied_as_bytes(tmp_path: Path):
     c = generated(tmp_path, source)
     stage = function(c, "static void p4_lookup_burst(")
     assert "memcpy(key + 0, data + 0, 6);" in stage and "memcpy(key + 6, data + 6, 6);" in stage
-    assert "p4odp_table_apply_burst(sw, 0, keys, n, ws->tbl_L2Ingress_dmac_burst_entries);" in stage
+    assert "p4odp_table_apply_burst(sw, 1, keys, n, ws->tbl_L2Ingress_dmac_burst_entries);" in stage  # smac is 0
     assert "uint8_t tbl_L2Ingress_dmac_burst_keys[P4ODP_BURST][12];" in c
-    assert "p4_table_lookup_burst(pc, 0, key, 12, WORKER_STATE->tbl_L2Ingress_dmac_burst_keys," in c
+    assert "p4_table_lookup_burst(pc, 1, key, 12, WORKER_STATE->tbl_L2Ingress_dmac_burst_keys," in c
 
 
 def test_a_program_without_such_a_table_has_no_burst_lookup(tmp_path: Path):
