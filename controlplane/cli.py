@@ -21,7 +21,7 @@ COMMANDS = (
     "act_prof_delete_member", "act_prof_create_group", "act_prof_delete_group",
     "act_prof_add_member_to_group", "act_prof_remove_member_from_group", "counter_read", "counter_write",
     "counter_reset", "register_read", "register_write", "register_reset", "meter_array_set_rates",
-    "meter_set_rates", "meter_get_rates", "mc_mgrp_create", "mc_node_create", "mc_node_associate",
+    "meter_set_rates", "meter_get_rates", "meter_reset", "mc_mgrp_create", "mc_node_create", "mc_node_associate",
     "mirroring_add", "mirroring_add_mc", "mirroring_delete", "mirroring_get", "pvs_add", "pvs_remove",
     "pvs_clear", "set_crc16_parameters", "set_crc32_parameters", "table_num_entries", "table_dump",
     "table_dump_entry", "table_dump_entry_from_key", "mc_dump", "p4info", "digest_listen", "digest_unlisten",

@@ -73,12 +73,19 @@ class _TableState:
 
 
 @dataclass
+class _ProfileState:
+    members: dict = field(default_factory=dict)  # member id -> _Entry (its ActionProfileMember)
+    groups: dict = field(default_factory=dict)  # group id -> _Entry (its ActionProfileGroup)
+
+
+@dataclass
 class _Pending:
     """An update sent to the switch whose answer is awaited, and what to record when it succeeds."""
     index: int  # of the update in its batch
     line: Optional[str]  # None: nothing to send (an update that changes nothing)
     on_success: object  # callable(output: str) -> None
-    key: object = None  # the table entry's key it changes, if any
+    key: object = None  # the entity it changes (a table entry's key, a member's id), if any
+    run: object = None  # callable() -> None that does the update alone (several commands), instead of `line`
 
 
 class Device:
@@ -93,6 +100,9 @@ class Device:
         self.p4info = p4info_pb2.P4Info.FromString(bytes.fromhex(self.channel.command("p4info").strip()))
         self.pipeline = Pipeline.of(self.p4info)
         self.tables: dict[int, _TableState] = {}
+        self.profiles: dict[int, _ProfileState] = {}
+        # Meter configs set: (meter id, index) of indexed meters, (table id, entry key) of direct ones.
+        self.meter_configs: dict[tuple, p4runtime_pb2.MeterConfig] = {}
         self.digests = DigestLists(switch, self.p4info, deliver)
 
     def close(self) -> None:
@@ -110,11 +120,18 @@ class Device:
                 lines.append(f"table_clear {table.name}")
             if not table.message.const_default_action_id:
                 lines.append(f"table_reset_default {table.name}")
+        for profile_id, state in self.profiles.items():  # once no entry names them: groups, then members
+            name = self.pipeline.profiles[profile_id].preamble.name
+            lines += [f"act_prof_delete_group {name} {group.handle}" for group in state.groups.values()]
+            lines += [f"act_prof_delete_member {name} {member.handle}" for member in state.members.values()]
         lines += [f"counter_reset {c.preamble.name}" for c in self.pipeline.counters.values()]
         lines += [f"counter_reset {c.preamble.name}" for c in self.pipeline.direct_counters.values()]
         lines += [f"register_reset {r.preamble.name}" for r in self.pipeline.registers.values()]
+        lines += [f"meter_reset {m.preamble.name}" for m in self.pipeline.meters.values()]
         failed = [text for ok, text in self.channel.commands(lines) if not ok]
         self.tables.clear()
+        self.profiles.clear()
+        self.meter_configs.clear()
         self.digests.clear()
         if failed:
             raise P4RuntimeError(Code.INTERNAL, f"the switch could not reset its state: {failed[0]}")
@@ -123,20 +140,32 @@ class Device:
 
     def write(self, updates) -> list[Optional[P4RuntimeError]]:
         """Apply `updates` in order, each whatever the others' outcome; for each, None or why
-        it was refused.  Updates go to the switch without waiting for each answer, but one that
-        touches a table entry still in flight waits for it."""
+        it was refused.  Updates go to the switch without waiting for each answer, but one waits
+        for those in flight when it touches the same entity, or is of another kind (an entry may
+        name a member inserted just before it), or needs several commands in turn."""
         results: list[Optional[P4RuntimeError]] = [None] * len(updates)
         pending: list[_Pending] = []
         in_flight: set = set()
+        previous_kind = None
         for index, update in enumerate(updates):
+            kind = update.entity.WhichOneof("entity")
+            if kind != previous_kind:
+                self._send(pending, results)
+                pending, in_flight, previous_kind = [], set(), kind
             try:
                 planned = self._plan(index, update)
             except P4RuntimeError as err:
                 results[index] = err
                 continue
-            if planned.key is not None and planned.key in in_flight:
+            if planned.key is not None and planned.key in in_flight or planned.run is not None:
                 self._send(pending, results)
                 pending, in_flight = [], set()
+            if planned.run is not None:
+                try:
+                    planned.run()
+                except P4RuntimeError as err:
+                    results[index] = err
+                continue
             pending.append(planned)
             if planned.key is not None:
                 in_flight.add(planned.key)
@@ -159,18 +188,10 @@ class Device:
         if update.type == Update.UNSPECIFIED:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "the update's type is not set")
         kind = update.entity.WhichOneof("entity")
-        if kind == "table_entry":
-            return self._plan_table_entry(index, update.type, update.entity.table_entry)
-        if kind == "counter_entry":
-            return self._plan_counter(index, update.type, update.entity.counter_entry)
-        if kind == "direct_counter_entry":
-            return self._plan_direct_counter(index, update.type, update.entity.direct_counter_entry)
-        if kind == "register_entry":
-            return self._plan_register(index, update.type, update.entity.register_entry)
-        if kind == "digest_entry":
-            return self._plan_digest(index, update.type, update.entity.digest_entry)
         if kind is None:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "the update has no entity")
+        if kind in _WRITTEN:
+            return getattr(self, _WRITTEN[kind])(index, update.type, getattr(update.entity, kind))
         raise P4RuntimeError(Code.UNIMPLEMENTED, f"writing a {kind} is not supported yet")
 
     # --- table entries --------------------------------------------------------------------
@@ -187,9 +208,9 @@ class Device:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "is_const is set: only the program makes const entries")
         if entry.HasField("time_since_last_hit") or entry.idle_timeout_ns:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no idle timeout")
-        if table.profile_id:
-            raise P4RuntimeError(Code.UNIMPLEMENTED, f"table {table.name}: entries of tables with an action "
-                                                     "profile are not supported yet through P4Runtime")
+        if entry.is_default_action and table.profile_id:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has an action profile: its default "
+                                                         "entry cannot be changed")
         if entry.is_default_action:
             return self._plan_default_entry(index, kind, table, entry)
         if table.message.is_const_table:
@@ -205,20 +226,23 @@ class Device:
                 raise P4RuntimeError(Code.ALREADY_EXISTS, f"table {table.name} has an entry with this key")
             if not entry.HasField("action"):
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, "an inserted entry needs an action")
-            action_words, action = self._action(table, entry.action, default=False)
-            stored = _stored_entry(entry, match, action)
+            command, action_words, stored = self._entry_action(table, entry, match, "add")
             cli_priority = f" {CLI_PRIORITY_TOP - entry.priority}" if table.needs_priority else ""
 
             def inserted(output: str) -> None:
                 state.entries[key] = _Entry(int(_HANDLE.search(output).group(1)), stored)
-            line = f"table_add {table.name} {action_words[0]} {' '.join(key_words)} => " \
-                   f"{' '.join(action_words[1:])}{cli_priority}"
+            first = f"{action_words[0]} " if command == "table_add" else ""
+            line = f"{command} {table.name} {first}{' '.join(key_words)} => " \
+                   f"{' '.join(action_words[1 if first else 0:])}{cli_priority}"
             return _Pending(index, line, inserted, (table.message.preamble.id, key))
         if present is None:
             raise P4RuntimeError(Code.NOT_FOUND, f"table {table.name} has no entry with this key")
         if kind == Update.DELETE:
-            return _Pending(index, f"table_delete {table.name} {present.handle}",
-                            lambda _: state.entries.pop(key, None), (table.message.preamble.id, key))
+            def deleted(_: str) -> None:
+                state.entries.pop(key, None)
+                self.meter_configs.pop((table.message.preamble.id, key), None)  # the switch resets it too
+            return _Pending(index, f"table_delete {table.name} {present.handle}", deleted,
+                            (table.message.preamble.id, key))
         if not entry.HasField("action"):  # a modify without an action changes the direct resources only
             if not (entry.HasField("counter_data") and table.direct_counter_id):
                 return _Pending(index, None, lambda _: None)
@@ -226,13 +250,38 @@ class Device:
             data = entry.counter_data
             return _Pending(index, f"counter_write {counter} {present.handle} {data.packet_count} {data.byte_count}",
                             lambda _: None, (table.message.preamble.id, key))
-        action_words, action = self._action(table, entry.action, default=False)
-        stored = _stored_entry(entry, match, action)
+        command, action_words, stored = self._entry_action(table, entry, match, "modify")
 
         def modified(_: str) -> None:
             state.entries[key] = _Entry(present.handle, stored)
-        line = f"table_modify {table.name} {action_words[0]} {present.handle} => {' '.join(action_words[1:])}"
+        if command == "table_modify":
+            line = f"table_modify {table.name} {action_words[0]} {present.handle} => {' '.join(action_words[1:])}"
+        else:
+            line = f"{command} {table.name} {present.handle} {action_words[0]}"
         return _Pending(index, line, modified, (table.message.preamble.id, key))
+
+    def _entry_action(self, table: TableInfo, entry, match: list, verb: str) -> tuple[str, list[str], object]:
+        """The command adding (`verb` add) or modifying an entry with entry.action, the words that
+        give the action, and the entry to keep, canonical."""
+        kind = entry.action.WhichOneof("type")
+        if not table.profile_id:
+            words, action = self._action(table, entry.action, default=False)
+            stored = _stored_entry(entry, match)
+            stored.action.action.CopyFrom(action)
+            return f"table_{verb}", words, stored
+        if kind not in ("action_profile_member_id", "action_profile_group_id"):
+            raise P4RuntimeError(Code.INVALID_ARGUMENT if kind == "action" else Code.UNIMPLEMENTED,
+                                 f"table {table.name} has an action profile: its entries name a member or a group")
+        reference = getattr(entry.action, kind)
+        state = self.profiles.get(table.profile_id, _ProfileState())
+        found = (state.members if kind == "action_profile_member_id" else state.groups).get(reference)
+        what = "member" if kind == "action_profile_member_id" else "group"
+        if found is None:
+            raise P4RuntimeError(Code.NOT_FOUND, f"the action profile of table {table.name} has no {what} {reference}")
+        stored = _stored_entry(entry, match)
+        setattr(stored.action, kind, reference)
+        suffix = "" if what == "member" else "_with_group"
+        return f"table_indirect_{verb}{suffix}", [str(found.handle)], stored
 
     def _plan_default_entry(self, index: int, kind: int, table: TableInfo, entry) -> _Pending:
         if kind != Update.MODIFY:
@@ -246,7 +295,8 @@ class Device:
             return _Pending(index, f"table_reset_default {table.name}", lambda _: setattr(state, "default", None),
                             (table.message.preamble.id, "default"))
         action_words, action = self._action(table, entry.action, default=True)
-        stored = _stored_entry(entry, [], action)
+        stored = _stored_entry(entry, [])
+        stored.action.action.CopyFrom(action)
         stored.is_default_action = True
         return _Pending(index, f"table_set_default {table.name} {' '.join(action_words)}",
                         lambda _: setattr(state, "default", stored), (table.message.preamble.id, "default"))
@@ -256,16 +306,19 @@ class Device:
         if table_action.WhichOneof("type") != "action":
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} takes an action, not an action "
                                                          "profile's member or group")
-        given = table_action.action
+        return self._action_words(f"table {table.name}", table.actions, table_action.action, default)
+
+    def _action_words(self, owner: str, allowed: dict, given, default: bool) -> tuple[list[str], p4runtime_pb2.Action]:
+        """The words naming action `given` (of those `allowed`: id -> scope) and its parameters, and
+        the action, canonical."""
         info = self.pipeline.actions.get(given.action_id)
-        if info is None or given.action_id not in table.actions:
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no action of id {given.action_id}")
-        scope = table.actions[given.action_id]
+        if info is None or given.action_id not in allowed:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{owner} has no action of id {given.action_id}")
+        scope = allowed[given.action_id]
         if scope == p4info_pb2.ActionRef.DEFAULT_ONLY and not default or \
                 scope == p4info_pb2.ActionRef.TABLE_ONLY and default:
             where = "the default action" if default else "an entry's action"
-            raise P4RuntimeError(Code.PERMISSION_DENIED, f"action {info.preamble.name} cannot be {where} of "
-                                                          f"table {table.name}")
+            raise P4RuntimeError(Code.PERMISSION_DENIED, f"action {info.preamble.name} cannot be {where} of {owner}")
         values = {}
         for param in given.params:
             if param.param_id in values:
@@ -284,6 +337,152 @@ class Device:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action {info.preamble.name} has no parameter "
                                                          f"{next(iter(values))}")
         return words, action
+
+    # --- meters ----------------------------------------------------------------------------
+
+    def _plan_meter(self, index: int, kind: int, meter_entry) -> _Pending:
+        meter, cell = self._cell("meter", self.pipeline.meters, meter_entry.meter_id, kind, meter_entry)
+        if not meter_entry.HasField("config"):  # back to the default: every packet green
+            return _Pending(index, f"meter_reset {meter.preamble.name} {cell}",
+                            lambda _: self.meter_configs.pop((meter.preamble.id, cell), None))
+        rates = _rates(meter_entry)
+        config = p4runtime_pb2.MeterConfig()
+        config.CopyFrom(meter_entry.config)
+        return _Pending(index, f"meter_set_rates {meter.preamble.name} {cell} {rates}",
+                        lambda _: self.meter_configs.__setitem__((meter.preamble.id, cell), config))
+
+    def _plan_direct_meter(self, index: int, kind: int, direct_entry) -> _Pending:
+        table, key, present, name = self._direct_cell("meter", kind, direct_entry.table_entry)
+        if not direct_entry.HasField("config"):
+            return _Pending(index, f"meter_reset {name} {present.handle}",
+                            lambda _: self.meter_configs.pop((table.message.preamble.id, key), None))
+        rates = _rates(direct_entry)
+        config = p4runtime_pb2.MeterConfig()
+        config.CopyFrom(direct_entry.config)
+        return _Pending(index, f"meter_set_rates {name} {present.handle} {rates}",
+                        lambda _: self.meter_configs.__setitem__((table.message.preamble.id, key), config))
+
+    def _read_meters(self, wanted) -> Iterator:
+        meters = [self.pipeline.meters.get(wanted.meter_id)] if wanted.meter_id else list(self.pipeline.meters.values())
+        if meters == [None]:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"no meter has id {wanted.meter_id}")
+        for meter in meters:
+            cells = [_index(wanted.index.index, meter.size, f"meter {meter.preamble.name}")] \
+                if wanted.HasField("index") else range(meter.size)
+            for cell in cells:
+                found = p4runtime_pb2.MeterEntry(meter_id=meter.preamble.id, index=p4runtime_pb2.Index(index=cell))
+                config = self.meter_configs.get((meter.preamble.id, cell))
+                if config is not None:  # the default config (every packet green) is left unset
+                    found.config.CopyFrom(config)
+                yield p4runtime_pb2.Entity(meter_entry=found)
+
+    def _read_direct_meters(self, wanted) -> Iterator:
+        table = self._table(wanted.table_entry.table_id)
+        if not table.direct_meter_id:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no direct meter")
+        state = self.tables.get(table.message.preamble.id, _TableState())
+        if wanted.table_entry.match:
+            self._present_entry(table, wanted.table_entry)
+            key, _, _ = _match_key(table, wanted.table_entry)
+            keys = [key]
+        else:
+            keys = list(state.entries)
+        for key in keys:
+            found = p4runtime_pb2.DirectMeterEntry()
+            found.table_entry.CopyFrom(state.entries[key].message)
+            config = self.meter_configs.get((table.message.preamble.id, key))
+            if config is not None:
+                found.config.CopyFrom(config)
+            yield p4runtime_pb2.Entity(direct_meter_entry=found)
+
+    # --- action profiles -------------------------------------------------------------------
+
+    def _profile(self, profile_id: int):
+        profile = self.pipeline.profiles.get(profile_id)
+        if profile is None:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"no action profile has id {profile_id}")
+        return profile, self.profiles.setdefault(profile_id, _ProfileState())
+
+    def _plan_member(self, index: int, kind: int, member) -> _Pending:
+        profile, state = self._profile(member.action_profile_id)
+        name, present = profile.preamble.name, state.members.get(member.member_id)
+        key = ("member", member.action_profile_id, member.member_id)
+        _presence(kind, present, f"action profile {name}", f"member {member.member_id}")
+        if kind == Update.DELETE:
+            return _Pending(index, f"act_prof_delete_member {name} {present.handle}",
+                            lambda _: state.members.pop(member.member_id, None), key)
+        allowed = {action: scope for table_id in profile.table_ids if table_id in self.pipeline.tables
+                   for action, scope in self.pipeline.tables[table_id].actions.items()
+                   if scope != p4info_pb2.ActionRef.DEFAULT_ONLY}
+        words, action = self._action_words(f"action profile {name}", allowed, member.action, default=False)
+        stored = p4runtime_pb2.ActionProfileMember(action_profile_id=member.action_profile_id,
+                                                   member_id=member.member_id, action=action)
+        if kind == Update.INSERT:
+            return _Pending(index, f"act_prof_create_member {name} {' '.join(words)}",
+                            lambda output: state.members.__setitem__(
+                                member.member_id, _Entry(int(_HANDLE.search(output).group(1)), stored)), key)
+        return _Pending(index, f"act_prof_modify_member {name} {words[0]} {present.handle} {' '.join(words[1:])}",
+                        lambda _: state.members.__setitem__(member.member_id, _Entry(present.handle, stored)), key)
+
+    def _plan_group(self, index: int, kind: int, group) -> _Pending:
+        profile, state = self._profile(group.action_profile_id)
+        name, present = profile.preamble.name, state.groups.get(group.group_id)
+        if not profile.with_selector:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action profile {name} has no groups (not a selector)")
+        _presence(kind, present, f"action profile {name}", f"group {group.group_id}")
+        if kind == Update.DELETE:
+            return _Pending(index, f"act_prof_delete_group {name} {present.handle}",
+                            lambda _: state.groups.pop(group.group_id, None), ("group", profile.preamble.id,
+                                                                               group.group_id))
+        members = [m.member_id for m in group.members]
+        if len(set(members)) != len(members):
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"group {group.group_id} names a member twice")
+        for m in group.members:
+            if m.member_id not in state.members:
+                raise P4RuntimeError(Code.NOT_FOUND, f"action profile {name} has no member {m.member_id}")
+            if m.weight > 1:
+                raise P4RuntimeError(Code.UNIMPLEMENTED, "members of a weight above 1 are not supported")
+        if profile.max_group_size and len(members) > profile.max_group_size:
+            raise P4RuntimeError(Code.RESOURCE_EXHAUSTED, f"action profile {name} takes groups of at most "
+                                                           f"{profile.max_group_size} members")
+        stored = p4runtime_pb2.ActionProfileGroup()
+        stored.CopyFrom(group)
+
+        def change() -> None:
+            if present is None:
+                handle = int(_HANDLE.search(self._command(f"act_prof_create_group {name}")).group(1))
+                before: set = set()
+            else:
+                handle, before = present.handle, {m.member_id for m in present.message.members}
+            for member_id in sorted(before - set(members)):
+                self._command(f"act_prof_remove_member_from_group {name} {state.members[member_id].handle} {handle}")
+            for member_id in [m for m in members if m not in before]:
+                self._command(f"act_prof_add_member_to_group {name} {state.members[member_id].handle} {handle}")
+            state.groups[group.group_id] = _Entry(handle, stored)
+        return _Pending(index, None, None, run=change)
+
+    def _command(self, line: str) -> str:
+        """One command, at once; P4RuntimeError when the switch refuses it."""
+        ok, text = self.channel.commands([line])[0]
+        if not ok:
+            raise _switch_error(text)
+        return text
+
+    def _read_members(self, wanted) -> Iterator:
+        return self._read_profile_entities("action_profile_member", wanted)
+
+    def _read_groups(self, wanted) -> Iterator:
+        return self._read_profile_entities("action_profile_group", wanted)
+
+    def _read_profile_entities(self, kind: str, wanted) -> Iterator:
+        profile_ids = [wanted.action_profile_id] if wanted.action_profile_id else list(self.pipeline.profiles)
+        for profile_id in profile_ids:
+            profile, state = self._profile(profile_id)
+            found = state.members if kind == "action_profile_member" else state.groups
+            wanted_id = wanted.member_id if kind == "action_profile_member" else wanted.group_id
+            for entity_id, entry in sorted(found.items()):
+                if not wanted_id or entity_id == wanted_id:
+                    yield p4runtime_pb2.Entity(**{kind: entry.message})
 
     # --- counters and registers -----------------------------------------------------------
 
@@ -305,16 +504,23 @@ class Device:
                         lambda _: None)
 
     def _plan_direct_counter(self, index: int, kind: int, direct_entry) -> _Pending:
-        if kind != Update.MODIFY:
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, "a direct counter's cells can only be modified")
-        table = self._table(direct_entry.table_entry.table_id)
-        if not table.direct_counter_id:
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no direct counter")
-        present = self._present_entry(table, direct_entry.table_entry)
-        name = self.pipeline.direct_counters[table.direct_counter_id].preamble.name
+        _, _, present, name = self._direct_cell("counter", kind, direct_entry.table_entry)
         data = direct_entry.data
         return _Pending(index, f"counter_write {name} {present.handle} {data.packet_count} {data.byte_count}",
                         lambda _: None)
+
+    def _direct_cell(self, what: str, kind: int, table_entry) -> tuple:
+        """The table, entry key, entry and direct counter's or meter's (`what`) name of a write to
+        the cell of a table entry."""
+        if kind != Update.MODIFY:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"a direct {what}'s cells can only be modified")
+        table = self._table(table_entry.table_id)
+        resources = self.pipeline.direct_counters if what == "counter" else self.pipeline.direct_meters
+        resource_id = table.direct_counter_id if what == "counter" else table.direct_meter_id
+        if not resource_id:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no direct {what}")
+        key, _, _ = _match_key(table, table_entry)
+        return table, key, self._present_entry(table, table_entry), resources[resource_id].preamble.name
 
     def _present_entry(self, table: TableInfo, entry) -> _Entry:
         key, _, _ = _match_key(table, entry)
@@ -358,18 +564,10 @@ class Device:
     def read(self, entity) -> Iterator:
         """The entities `entity` selects (P4Runtime's wildcard reads)."""
         kind = entity.WhichOneof("entity")
-        if kind == "table_entry":
-            yield from self._read_table_entries(entity.table_entry)
-        elif kind == "counter_entry":
-            yield from self._read_counters(entity.counter_entry)
-        elif kind == "direct_counter_entry":
-            yield from self._read_direct_counter(entity.direct_counter_entry)
-        elif kind == "register_entry":
-            yield from self._read_registers(entity.register_entry)
-        elif kind == "digest_entry":
-            yield from self._read_digests(entity.digest_entry)
-        elif kind is None:
+        if kind is None:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "an entity to read has none of the entity kinds set")
+        if kind in _READ:
+            yield from getattr(self, _READ[kind])(getattr(entity, kind))
         else:
             raise P4RuntimeError(Code.UNIMPLEMENTED, f"reading a {kind} is not supported yet")
 
@@ -492,6 +690,17 @@ class Device:
                 data=p4data_pb2.P4Data(bitstring=canonical(value))))
 
 
+# The entities written and read, by the Entity oneof's name: the Device method for each.
+_WRITTEN = {"table_entry": "_plan_table_entry", "counter_entry": "_plan_counter",
+            "direct_counter_entry": "_plan_direct_counter", "register_entry": "_plan_register",
+            "digest_entry": "_plan_digest", "meter_entry": "_plan_meter", "direct_meter_entry": "_plan_direct_meter",
+            "action_profile_member": "_plan_member", "action_profile_group": "_plan_group"}
+_READ = {"table_entry": "_read_table_entries", "counter_entry": "_read_counters",
+         "direct_counter_entry": "_read_direct_counter", "register_entry": "_read_registers",
+         "digest_entry": "_read_digests", "meter_entry": "_read_meters", "direct_meter_entry": "_read_direct_meters",
+         "action_profile_member": "_read_members", "action_profile_group": "_read_groups"}
+
+
 def _match_key(table: TableInfo, entry) -> tuple[tuple, list[str], list]:
     """The entry's key (its fields' numbers in P4Info order, then its priority), the words that
     give it to table_add, and its match fields, canonical (don't-care fields omitted)."""
@@ -570,12 +779,30 @@ def _match_key(table: TableInfo, entry) -> tuple[tuple, list[str], list]:
     return tuple(key), words, canonical_match
 
 
-def _stored_entry(entry, match: list, action) -> p4runtime_pb2.TableEntry:
+def _stored_entry(entry, match: list) -> p4runtime_pb2.TableEntry:
+    """The entry as it is kept (and read): its key canonical; the caller sets its action."""
     stored = p4runtime_pb2.TableEntry(table_id=entry.table_id, priority=entry.priority,
                                       controller_metadata=entry.controller_metadata, metadata=entry.metadata)
     stored.match.extend(match)
-    stored.action.action.CopyFrom(action)
     return stored
+
+
+def _presence(kind: int, present, owner: str, what: str) -> None:
+    """An insert's entity must be new, a modify's or delete's there."""
+    if kind == Update.INSERT and present is not None:
+        raise P4RuntimeError(Code.ALREADY_EXISTS, f"{owner} has a {what}")
+    if kind != Update.INSERT and present is None:
+        raise P4RuntimeError(Code.NOT_FOUND, f"{owner} has no {what}")
+
+
+def _rates(meter_entry) -> str:
+    """A MeterEntry's or DirectMeterEntry's config as meter_set_rates takes it: CIR:CBS PIR:PBS, rates
+    in units per microsecond."""
+    config = meter_entry.config
+    if min(config.cir, config.cburst, config.pir, config.pburst) < 0 or config.cir > config.pir:
+        raise P4RuntimeError(Code.INVALID_ARGUMENT, "a meter's rates and bursts are not negative, and its "
+                                                     "committed rate is not above its peak rate")
+    return f"{config.cir / 1e6!r}:{config.cburst} {config.pir / 1e6!r}:{config.pburst}"
 
 
 def _index(index: int, size: int, what: str) -> int:
@@ -602,4 +829,6 @@ def _switch_error(text: str) -> P4RuntimeError:
         return P4RuntimeError(Code.ALREADY_EXISTS, text.strip())
     if "has no entry" in text:
         return P4RuntimeError(Code.NOT_FOUND, text.strip())
+    if "in use" in text:
+        return P4RuntimeError(Code.FAILED_PRECONDITION, text.strip())
     return P4RuntimeError(Code.INTERNAL, f"the switch refused the update: {text.strip()}")

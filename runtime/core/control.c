@@ -20,8 +20,9 @@
  *     (a direct counter's INDEX is an entry handle of its table)
  *   register_read REGISTER INDEX / register_write REGISTER INDEX VALUE / register_reset REGISTER
  *   meter_array_set_rates METER CIR:CBS PIR:PBS / meter_set_rates METER INDEX CIR:CBS PIR:PBS /
- *   meter_get_rates METER INDEX  (rates in units per microsecond, bursts in units; a direct
- *     meter's INDEX is an entry handle of its table)
+ *   meter_get_rates METER INDEX / meter_reset METER [INDEX] (no rates: every packet green)
+ *     (rates in units per microsecond, bursts in units; a direct meter's INDEX is an entry
+ *     handle of its table)
  *   pvs_add VALUE_SET VALUE / pvs_remove VALUE_SET VALUE / pvs_clear VALUE_SET
  *   table_num_entries TABLE / table_dump TABLE / table_dump_entry TABLE HANDLE /
  *   table_dump_entry_from_key TABLE KEY... [PRIORITY] / mc_dump
@@ -1523,6 +1524,25 @@ static int cmd_meter_set_rates(struct p4odp_switch *sw, struct command *c)
 	return 0;
 }
 
+/* meter_reset METER [INDEX]: the cell (without INDEX, every cell) back to no rates. */
+static int cmd_meter_reset(struct p4odp_switch *sw, struct command *c)
+{
+	uint64_t index;
+	if (c->n != 2 && c->n != 3)
+		return fail(c, "usage: meter_reset METER [INDEX]");
+	const struct p4odp_meter_info *info = meter_at(sw, c, c->n == 3, &index);
+	if (!info)
+		return -1;
+	uint64_t end = c->n == 3 ? index + 1 : info->size;
+	for (uint64_t i = c->n == 3 ? index : 0; i < end; i++) {
+		struct p4odp_meter *m = meter_cell(sw, info, i);
+		p4odp_meter_lock(m);
+		__atomic_store_n(&m->configured, 0, __ATOMIC_RELEASE);
+		p4odp_meter_unlock(m);
+	}
+	return 0;
+}
+
 /* A rate as Python prints a float (simple_switch_CLI's output): the fewest digits that read back
  * as the same number, in fixed notation from 1e-4 to 1e16 (with ".0" when it is whole). */
 static void print_rate(FILE *out, double rate)
@@ -1915,6 +1935,8 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_meter_set_rates(sw, &c);
 	if (!strcmp(cmd, "meter_get_rates"))
 		return cmd_meter_get_rates(sw, &c, out);
+	if (!strcmp(cmd, "meter_reset"))
+		return cmd_meter_reset(sw, &c);
 	if (!strcmp(cmd, "pvs_add"))
 		return cmd_pvs_add(sw, &c);
 	if (!strcmp(cmd, "pvs_remove"))

@@ -1,5 +1,6 @@
 """A switch for the P4Runtime tests: tables of every match kind, an indexed counter, a register,
-a direct counter, a const default action and a digest of every packet, replaying two frames forever while a P4Runtime
+a direct counter, a meter whose colours are counted, a const default action and a digest of every
+packet, replaying two frames forever while a P4Runtime
 server (in the test's process) serves it."""
 
 from __future__ import annotations
@@ -7,18 +8,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from one_header_switch import build_switch, one_header_program, start_switch
-
-from p4odp.controlplane.server import serve
+from one_header_switch import build_switch, one_header_program
+from p4runtime_client import p4runtime_switch
 
 P4RUNTIME_PROGRAM = one_header_program(
     "bit<8> kind; bit<8> b; bit<16> c; bit<8> d; bit<32> addr;",
     ingress="        mark_to_drop(sm);\n        classify.apply();\n        routes.apply();\n"
             "        fixed.apply();\n        last.write(0, hdr.h.c);\n"
-            "        digest<learn_t>(1, { hdr.h.kind, hdr.h.addr });",
+            "        digest<learn_t>(1, { hdr.h.kind, hdr.h.addr });\n"
+            "        bit<2> color;\n        limiter.execute_meter(0, color);\n        colors.count((bit<32>)color);",
     globals="struct learn_t { bit<8> kind; bit<32> addr; }",
     ingress_locals="""\
     counter(8, CounterType.packets) seen;
+    counter(3, CounterType.packets) colors;
+    meter(4, MeterType.packets) limiter;
     register<bit<16>>(4) last;
     direct_counter(CounterType.packets_and_bytes) per_route;
     action count(bit<32> cell) { seen.count(cell); }
@@ -51,14 +54,6 @@ def p4runtime_binary(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def p4runtime_target(p4runtime_binary: Path, tmp_path: Path):
-    """The switch replaying FRAME_1 and FRAME_2 and a P4Runtime server for it: the server's HOST:PORT."""
-    address = f"unix:{tmp_path / 'control.sock'}"
-    process = start_switch(p4runtime_binary, tmp_path, address, (FRAME_1, FRAME_2))
-    server = serve(address, "127.0.0.1:0")
-    try:
-        yield f"127.0.0.1:{server.port}"
-    finally:
-        server.stop()
-        process.kill()
-        process.wait()
-        process.stderr.close()
+    """P4RUNTIME_PROGRAM's switch replaying FRAME_1 and FRAME_2, served: the server's HOST:PORT."""
+    with p4runtime_switch(p4runtime_binary, tmp_path, (FRAME_1, FRAME_2)) as target:
+        yield target
