@@ -18,7 +18,7 @@ from typing import Iterator, Optional
 import grpc
 
 from p4odp.controlplane.bytestrings import canonical
-from p4odp.controlplane.channel import SwitchChannel
+from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 from p4odp.controlplane.digests import DigestLists
 from p4odp.controlplane.pipeline import Pipeline, TableInfo
 from p4odp.controlplane.protos import p4data_pb2, p4info_pb2, p4runtime_pb2
@@ -84,7 +84,6 @@ class _Pending:
     index: int  # of the update in its batch
     line: Optional[str]  # None: nothing to send (an update that changes nothing)
     on_success: object  # callable(output: str) -> None
-    key: object = None  # the entity it changes (a table entry's key, a member's id), if any
     run: object = None  # callable() -> None that does the update alone (several commands), instead of `line`
 
 
@@ -103,7 +102,11 @@ class Device:
         self.profiles: dict[int, _ProfileState] = {}
         # Meter configs set: (meter id, index) of indexed meters, (table id, entry key) of direct ones.
         self.meter_configs: dict[tuple, p4runtime_pb2.MeterConfig] = {}
-        self.digests = DigestLists(switch, self.p4info, deliver)
+        try:
+            self.digests = DigestLists(switch, self.p4info, deliver)
+        except ChannelError:
+            self.channel.close()
+            raise
 
     def close(self) -> None:
         self.digests.stop()
@@ -149,7 +152,8 @@ class Device:
         previous_kind = None
         for index, update in enumerate(updates):
             kind = update.entity.WhichOneof("entity")
-            if kind != previous_kind:
+            identity = self._identity(kind, update.entity)
+            if kind != previous_kind or identity is not None and identity in in_flight:
                 self._send(pending, results)
                 pending, in_flight, previous_kind = [], set(), kind
             try:
@@ -157,20 +161,39 @@ class Device:
             except P4RuntimeError as err:
                 results[index] = err
                 continue
-            if planned.key is not None and planned.key in in_flight or planned.run is not None:
+            if planned.run is not None:
                 self._send(pending, results)
                 pending, in_flight = [], set()
-            if planned.run is not None:
                 try:
                     planned.run()
                 except P4RuntimeError as err:
                     results[index] = err
                 continue
             pending.append(planned)
-            if planned.key is not None:
-                in_flight.add(planned.key)
+            if identity is not None:
+                in_flight.add(identity)
         self._send(pending, results)
         return results
+
+    def _identity(self, kind: Optional[str], entity) -> Optional[tuple]:
+        """The entity an update changes, to tell when an update must wait for one in flight (it is
+        checked against what that one leaves); None when that does not matter or the update is
+        refused anyway."""
+        message = getattr(entity, kind) if kind else None
+        if kind == "table_entry":
+            if message.is_default_action:
+                return kind, message.table_id, "default"
+            try:
+                return kind, message.table_id, _match_key(self._table(message.table_id), message)[0]
+            except P4RuntimeError:
+                return None
+        if kind == "action_profile_member":
+            return kind, message.action_profile_id, message.member_id
+        if kind == "action_profile_group":
+            return kind, message.action_profile_id, message.group_id
+        if kind == "digest_entry":
+            return kind, message.digest_id
+        return None
 
     def _send(self, pending: list[_Pending], results: list) -> None:
         sent = [p for p in pending if p.line is not None]
@@ -234,22 +257,21 @@ class Device:
             first = f"{action_words[0]} " if command == "table_add" else ""
             line = f"{command} {table.name} {first}{' '.join(key_words)} => " \
                    f"{' '.join(action_words[1 if first else 0:])}{cli_priority}"
-            return _Pending(index, line, inserted, (table.message.preamble.id, key))
+            return _Pending(index, line, inserted)
         if present is None:
             raise P4RuntimeError(Code.NOT_FOUND, f"table {table.name} has no entry with this key")
         if kind == Update.DELETE:
             def deleted(_: str) -> None:
                 state.entries.pop(key, None)
                 self.meter_configs.pop((table.message.preamble.id, key), None)  # the switch resets it too
-            return _Pending(index, f"table_delete {table.name} {present.handle}", deleted,
-                            (table.message.preamble.id, key))
+            return _Pending(index, f"table_delete {table.name} {present.handle}", deleted)
         if not entry.HasField("action"):  # a modify without an action changes the direct resources only
             if not (entry.HasField("counter_data") and table.direct_counter_id):
                 return _Pending(index, None, lambda _: None)
             counter = self.pipeline.direct_counters[table.direct_counter_id].preamble.name
             data = entry.counter_data
             return _Pending(index, f"counter_write {counter} {present.handle} {data.packet_count} {data.byte_count}",
-                            lambda _: None, (table.message.preamble.id, key))
+                            lambda _: None)
         command, action_words, stored = self._entry_action(table, entry, match, "modify")
 
         def modified(_: str) -> None:
@@ -258,7 +280,7 @@ class Device:
             line = f"table_modify {table.name} {action_words[0]} {present.handle} => {' '.join(action_words[1:])}"
         else:
             line = f"{command} {table.name} {present.handle} {action_words[0]}"
-        return _Pending(index, line, modified, (table.message.preamble.id, key))
+        return _Pending(index, line, modified)
 
     def _entry_action(self, table: TableInfo, entry, match: list, verb: str) -> tuple[str, list[str], object]:
         """The command adding (`verb` add) or modifying an entry with entry.action, the words that
@@ -292,14 +314,13 @@ class Device:
             raise P4RuntimeError(Code.PERMISSION_DENIED, f"the default action of table {table.name} is const")
         state = self.tables.setdefault(table.message.preamble.id, _TableState())
         if not entry.HasField("action"):  # back to the program's default
-            return _Pending(index, f"table_reset_default {table.name}", lambda _: setattr(state, "default", None),
-                            (table.message.preamble.id, "default"))
+            return _Pending(index, f"table_reset_default {table.name}", lambda _: setattr(state, "default", None))
         action_words, action = self._action(table, entry.action, default=True)
         stored = _stored_entry(entry, [])
         stored.action.action.CopyFrom(action)
         stored.is_default_action = True
         return _Pending(index, f"table_set_default {table.name} {' '.join(action_words)}",
-                        lambda _: setattr(state, "default", stored), (table.message.preamble.id, "default"))
+                        lambda _: setattr(state, "default", stored))
 
     def _action(self, table: TableInfo, table_action, default: bool) -> tuple[list[str], p4runtime_pb2.Action]:
         """The words naming a direct action and its parameters, and the action, canonical."""
@@ -406,11 +427,10 @@ class Device:
     def _plan_member(self, index: int, kind: int, member) -> _Pending:
         profile, state = self._profile(member.action_profile_id)
         name, present = profile.preamble.name, state.members.get(member.member_id)
-        key = ("member", member.action_profile_id, member.member_id)
         _presence(kind, present, f"action profile {name}", f"member {member.member_id}")
         if kind == Update.DELETE:
             return _Pending(index, f"act_prof_delete_member {name} {present.handle}",
-                            lambda _: state.members.pop(member.member_id, None), key)
+                            lambda _: state.members.pop(member.member_id, None))
         allowed = {action: scope for table_id in profile.table_ids if table_id in self.pipeline.tables
                    for action, scope in self.pipeline.tables[table_id].actions.items()
                    if scope != p4info_pb2.ActionRef.DEFAULT_ONLY}
@@ -420,9 +440,9 @@ class Device:
         if kind == Update.INSERT:
             return _Pending(index, f"act_prof_create_member {name} {' '.join(words)}",
                             lambda output: state.members.__setitem__(
-                                member.member_id, _Entry(int(_HANDLE.search(output).group(1)), stored)), key)
+                                member.member_id, _Entry(int(_HANDLE.search(output).group(1)), stored)))
         return _Pending(index, f"act_prof_modify_member {name} {words[0]} {present.handle} {' '.join(words[1:])}",
-                        lambda _: state.members.__setitem__(member.member_id, _Entry(present.handle, stored)), key)
+                        lambda _: state.members.__setitem__(member.member_id, _Entry(present.handle, stored)))
 
     def _plan_group(self, index: int, kind: int, group) -> _Pending:
         profile, state = self._profile(group.action_profile_id)
@@ -432,8 +452,7 @@ class Device:
         _presence(kind, present, f"action profile {name}", f"group {group.group_id}")
         if kind == Update.DELETE:
             return _Pending(index, f"act_prof_delete_group {name} {present.handle}",
-                            lambda _: state.groups.pop(group.group_id, None), ("group", profile.preamble.id,
-                                                                               group.group_id))
+                            lambda _: state.groups.pop(group.group_id, None))
         members = [m.member_id for m in group.members]
         if len(set(members)) != len(members):
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"group {group.group_id} names a member twice")
@@ -449,15 +468,26 @@ class Device:
         stored.CopyFrom(group)
 
         def change() -> None:
+            """Create or change the group a command at a time, keeping what the switch has even when
+            a command fails halfway."""
             if present is None:
                 handle = int(_HANDLE.search(self._command(f"act_prof_create_group {name}")).group(1))
-                before: set = set()
+                kept = p4runtime_pb2.ActionProfileGroup(action_profile_id=group.action_profile_id,
+                                                        group_id=group.group_id, max_size=group.max_size)
             else:
-                handle, before = present.handle, {m.member_id for m in present.message.members}
-            for member_id in sorted(before - set(members)):
-                self._command(f"act_prof_remove_member_from_group {name} {state.members[member_id].handle} {handle}")
-            for member_id in [m for m in members if m not in before]:
-                self._command(f"act_prof_add_member_to_group {name} {state.members[member_id].handle} {handle}")
+                handle, kept = present.handle, present.message
+            state.groups[group.group_id] = _Entry(handle, kept)
+            wanted = set(members)
+            for m in list(kept.members):
+                if m.member_id not in wanted:
+                    self._command(f"act_prof_remove_member_from_group {name} {state.members[m.member_id].handle} "
+                                  f"{handle}")
+                    kept.members.remove(m)
+            there = {m.member_id for m in kept.members}
+            for m in group.members:
+                if m.member_id not in there:
+                    self._command(f"act_prof_add_member_to_group {name} {state.members[m.member_id].handle} {handle}")
+                    kept.members.add().CopyFrom(m)
             state.groups[group.group_id] = _Entry(handle, stored)
         return _Pending(index, None, None, run=change)
 
@@ -543,6 +573,8 @@ class Device:
     # --- digests ---------------------------------------------------------------------------
 
     def _plan_digest(self, index: int, kind: int, entry) -> _Pending:
+        if self.digests.failure is not None:
+            raise P4RuntimeError(Code.UNAVAILABLE, f"the switch's digests cannot be received: {self.digests.failure}")
         if not self.digests.known(entry.digest_id):
             raise P4RuntimeError(Code.NOT_FOUND, f"no digest has id {entry.digest_id}")
         configured = self.digests.configured(entry.digest_id) is not None
@@ -617,8 +649,11 @@ class Device:
         if state.default is not None:
             return state.default
         entry = p4runtime_pb2.TableEntry(table_id=table.message.preamble.id, is_default_action=True)
-        dump = self.channel.command(f"table_dump {table.name}")
-        line = dump.split("Dumping default entry\n", 1)[1].split("\n", 1)[0]
+        try:
+            dump = self.channel.command(f"table_dump {table.name}")
+        except CommandError as err:
+            raise P4RuntimeError(Code.INTERNAL, f"the switch could not dump table {table.name}: {err}") from None
+        line = dump.partition("Dumping default entry\n")[2].split("\n", 1)[0]
         if line.startswith("Action entry: "):  # "Action entry: NAME - 0a, 01"
             name, _, values = line[len("Action entry: "):].partition(" - ")
             action = next((a for a in self.pipeline.actions.values() if a.preamble.name == name), None)

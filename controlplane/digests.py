@@ -43,6 +43,7 @@ class DigestLists:
         self.digests: dict[int, _Digest] = {}
         self.list_ids = 0
         self.stopping = False
+        self.failure: Optional[ChannelError] = None  # why the thread stopped receiving, if it did
         self.channel = SwitchChannel(switch, timeout=None)
         self.thread = threading.Thread(target=self._run, daemon=True, name="p4odp-digests")
         self.thread.start()
@@ -105,16 +106,18 @@ class DigestLists:
                     self._take(event)
                     event = self.channel.next_event(timeout=0)
                 self._send_due()
-        except ChannelError:  # the switch is gone: no more digests
-            pass
+        except ChannelError as err:  # the switch is gone, or dropped this client: no more digests
+            self.failure = err
 
     def _take(self, event: str) -> None:
         words = event.split(" ")
         if words[0] != "digest" or len(words) < 2 or words[1] not in self.ids:
             return  # digests_dropped, digests_missed: the specification allows losing digests
         digest_id = self.ids[words[1]]
-        values = iter(words[2:])
-        data = self._data(self.specs[digest_id], values)
+        try:
+            data = self._data(self.specs[digest_id], iter(words[2:]))
+        except (StopIteration, ValueError, KeyError):  # not the message P4Info describes: not sent
+            return
         key = data.SerializeToString(deterministic=True)
         now = time.monotonic_ns()
         with self.lock:
@@ -157,7 +160,11 @@ class DigestLists:
         """The P4Data of a value of type `spec`, from the switch's flattened field values."""
         kind = spec.WhichOneof("type_spec")
         data = p4data_pb2.P4Data()
-        if kind in ("struct", "tuple"):
+        if kind == "header":  # a valid header: its fields' bit strings
+            data.header.is_valid = True
+            for member in self.info.type_info.headers[spec.header.name].members:
+                data.header.bitstrings.append(_bytes(next(values)))
+        elif kind in ("struct", "tuple"):
             members = self.info.type_info.structs[spec.struct.name].members if kind == "struct" else None
             target = data.struct if kind == "struct" else data.tuple
             for member_spec in ([m.type_spec for m in members] if members is not None else spec.tuple.members):

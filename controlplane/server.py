@@ -33,6 +33,8 @@ Code = grpc.StatusCode
 PipelineRequest = p4runtime_pb2.SetForwardingPipelineConfigRequest
 ConfigResponseType = p4runtime_pb2.GetForwardingPipelineConfigRequest
 READ_BATCH = 1000  # entities per ReadResponse
+OUTBOX_LIMIT = 10000  # stream messages waiting for a controller beyond which digest lists are dropped
+MAX_RPCS = 64  # at once (each StreamChannel holds one of them as long as it is open)
 
 
 @dataclass(eq=False)
@@ -42,6 +44,7 @@ class _Controller:
     role: str = ""
     election_id: Optional[tuple] = None  # (high, low); None: unset, never primary
     arbitrated: bool = False  # it sent its first MasterArbitrationUpdate
+    closed: bool = False  # its stream has ended: an arbitration update that comes late is ignored
     outbox: queue.Queue = field(default_factory=queue.Queue)
 
 
@@ -60,6 +63,8 @@ class _Arbiter:
         role = update.role.name if update.HasField("role") else ""
         election_id = (update.election_id.high, update.election_id.low) if update.HasField("election_id") else None
         with self.lock:
+            if controller.closed:
+                return
             if update.device_id != self.device_id:
                 code = Code.FAILED_PRECONDITION if controller.arbitrated else Code.NOT_FOUND
                 raise P4RuntimeError(code, f"this server is device {self.device_id}, not {update.device_id}")
@@ -86,6 +91,7 @@ class _Arbiter:
 
     def leave(self, controller: _Controller) -> None:
         with self.lock:
+            controller.closed = True
             if not controller.arbitrated:
                 return
             self.controllers.remove(controller)
@@ -100,12 +106,14 @@ class _Arbiter:
             return primary is not None and election_id is not None and primary.election_id == election_id
 
     def to_primary(self, message, role: str = "") -> bool:
-        """Send `message` to the role's primary; False when it has none."""
+        """Send `message` to the role's primary; False when it has none, or has not taken the last
+        OUTBOX_LIMIT messages (the message is dropped, as the specification allows for digests)."""
         with self.lock:
             primary = self.primary.get(role)
-            if primary is not None:
-                primary.outbox.put(message)
-            return primary is not None
+            if primary is None or primary.outbox.qsize() >= OUTBOX_LIMIT:
+                return False
+            primary.outbox.put(message)
+            return True
 
     def _notify(self, role: str, only: Optional[_Controller] = None) -> None:
         """Tell the role's controllers (or `only` one) who is primary (the lock is held)."""
@@ -327,7 +335,7 @@ def serve(switch: str, address: str, device_id: int = 0) -> RunningServer:
     `address` (HOST:PORT; port 0: any free port); ChannelError when the switch cannot be
     reached, OSError when the address cannot be listened at."""
     servicer = P4RuntimeServer(switch, device_id)
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=16))
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=MAX_RPCS), maximum_concurrent_rpcs=MAX_RPCS)
     p4runtime_pb2_grpc.add_P4RuntimeServicer_to_server(servicer, server)
     port = server.add_insecure_port(address)
     if port == 0:

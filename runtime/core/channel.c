@@ -166,8 +166,11 @@ static bool answer(struct p4odp_control_client *c, const char *status, const cha
 {
 	char head[64];
 	int n = snprintf(head, sizeof head, "%s %zu\n", status, len);
-	if (!queue(c, head, (size_t)n) || !queue(c, body, len))
+	size_t before = c->pending_len;
+	if (!queue(c, head, (size_t)n) || !queue(c, body, len)) {
+		c->pending_len = before;	/* no half frame */
 		return false;
+	}
 	if (strcmp(status, "event"))
 		c->answer_left = c->pending_len;
 	return true;

@@ -36,6 +36,8 @@ static int format_field(char *line, size_t room, const struct p4odp_digest_field
 {
 	uint32_t n = (f->width + 7) / 8, first = 0;
 
+	if (n == 0)	/* bit<0>: no bytes */
+		return snprintf(line, room, " 0x0");
 	if (f->names) {
 		uint64_t number = 0;
 		for (uint32_t i = 0; i < n; i++)

@@ -26,11 +26,13 @@ def p4runtime_switch(binary: Path, folder: Path, frames: tuple):
     """The switch `binary` replaying `frames` and a P4Runtime server for it: the server's HOST:PORT."""
     address = f"unix:{folder / 'control.sock'}"
     process = start_switch(binary, folder, address, frames)
-    server = serve(address, "127.0.0.1:0")
+    server = None
     try:
+        server = serve(address, "127.0.0.1:0")
         yield f"127.0.0.1:{server.port}"
     finally:
-        server.stop()
+        if server is not None:
+            server.stop()
         process.kill()
         process.wait()
         process.stderr.close()

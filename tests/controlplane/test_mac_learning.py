@@ -23,13 +23,14 @@ FRAME = bytes.fromhex("000000000001" "00000000000a" "88b5") + bytes(46)
 
 
 def dmac_entries(target: str) -> list:
-    stub = p4runtime_pb2_grpc.P4RuntimeStub(grpc.insecure_channel(target))
-    info = stub.GetForwardingPipelineConfig(p4r.GetForwardingPipelineConfigRequest(device_id=0)).config.p4info
-    request = p4r.ReadRequest(device_id=0)
-    request.entities.add().table_entry.table_id = next(t.preamble.id for t in info.tables
-                                                       if t.preamble.name == "L2Ingress.dmac")
-    return [(e.table_entry.match[0].exact.value, e.table_entry.action.action.params[0].value)
-            for response in stub.Read(request) for e in response.entities]
+    with grpc.insecure_channel(target) as channel:
+        stub = p4runtime_pb2_grpc.P4RuntimeStub(channel)
+        info = stub.GetForwardingPipelineConfig(p4r.GetForwardingPipelineConfigRequest(device_id=0)).config.p4info
+        request = p4r.ReadRequest(device_id=0)
+        request.entities.add().table_entry.table_id = next(t.preamble.id for t in info.tables
+                                                           if t.preamble.name == "L2Ingress.dmac")
+        return [(e.table_entry.match[0].exact.value, e.table_entry.action.action.params[0].value)
+                for response in stub.Read(request) for e in response.entities]
 
 
 def test_the_controller_learns_an_unknown_source(tmp_path: Path):
@@ -39,7 +40,13 @@ def test_the_controller_learns_an_unknown_source(tmp_path: Path):
     address = f"unix:{tmp_path / 'control.sock'}"
     switch = start_switch(tmp_path / "out" / "switch", tmp_path, address, (FRAME,),
                           ("--commands", str(EXAMPLE / "commands.txt"), "-i", f"1=pcap:out={tmp_path / 'out1.pcap'}"))
-    server = serve(address, "127.0.0.1:0")
+    try:
+        server = serve(address, "127.0.0.1:0")
+    except BaseException:
+        switch.kill()
+        switch.wait()
+        switch.stderr.close()
+        raise
     target = f"127.0.0.1:{server.port}"
     controller = subprocess.Popen([sys.executable, str(EXAMPLE / "controller.py"), "--grpc", target],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

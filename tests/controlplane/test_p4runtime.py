@@ -347,3 +347,16 @@ def test_meters_colour_packets_as_configured(primary: Controller):
     meter.meter_entry.ClearField("config")  # back to the default
     primary.write(update(p4r.Update.MODIFY, meter))
     assert growing(0) and not primary.read(meter)[0].meter_entry.HasField("config")
+
+
+def test_a_batch_touching_one_entry_twice_applies_in_order(primary: Controller):
+    primary.write(update(p4r.Update.INSERT, classify_entry(primary, 1)),
+                  update(p4r.Update.MODIFY, classify_entry(primary, 4)),
+                  update(p4r.Update.DELETE, classify_entry(primary, 4)))
+    assert primary.table_entries("classify") == []
+    primary.write(update(p4r.Update.INSERT, classify_entry(primary, 1)))
+    primary.write(update(p4r.Update.DELETE, classify_entry(primary, 1)),
+                  update(p4r.Update.INSERT, classify_entry(primary, 2)))
+    [kept] = primary.table_entries("classify")
+    assert kept.action.action.params[0].value == b"\x02"
+    assert grows(primary, 2)

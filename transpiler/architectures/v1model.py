@@ -98,17 +98,20 @@ def _log_msg(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
 def _digest(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     """digest(receiver, data): a message of data's fields, each big-endian in whole bytes, handed to
     p4odp_digest for the control plane (the receiver is not used, as on BMv2).  The digest is named
-    as P4Info names it: a struct by its type's name, anything else digest_N in the order of calls."""
+    as P4Info names it: a struct or a header by its type's name, anything else digest_N in the order
+    of calls."""
     data = args[1]
     typ = data.type
-    if isinstance(typ, t.StructLike) and typ.kind == "struct":
-        decl = next((d for d in ctx.gen.program.declarations if isinstance(d, ir.Struct) and d.name == typ.name), None)
+    named = isinstance(typ, t.StructLike) and typ.kind in ("struct", "header")
+    if named:
+        decl = next((d for d in ctx.gen.program.declarations if isinstance(d, (ir.Struct, ir.Header))
+                     and d.name == typ.name), None)
         name = ir.type_control_name(decl) if decl is not None else typ.name
     else:
-        name = f"digest_{sum(1 for d in ctx.gen.digests if d.name.startswith('digest_'))}"
+        name = f"digest_{sum(1 for d in ctx.gen.digests if d.anonymous)}"
     leaves = _digest_leaves(data)
     fields = [(width, names) for _, width, names in leaves]
-    index = ctx.gen.digest_index(name, fields)
+    index = ctx.gen.digest_index(name, fields, anonymous=not named)
     if ctx.gen.digests[index].fields != fields:
         raise Unsupported(call.loc, f"digest {name} sent with fields of other widths than before")
     message = f"digest{next(ctx.gen.tmp)}"

@@ -301,13 +301,13 @@ class Generator:
         self.crcs.append((next(n for n in names if n not in taken and n not in used), width))
         return len(self.crcs) - 1
 
-    def digest_index(self, name: str, fields: list) -> int:
+    def digest_index(self, name: str, fields: list, anonymous: bool) -> int:
         """The number of the digest `name` whose messages hold `fields` ((bits, member names or None)
-        each); one number for every call of the same digest."""
+        each; `anonymous`: not of a named type); one number for every call of the same digest."""
         for index, digest in enumerate(self.digests):
             if digest.name == name:
                 return index
-        self.digests.append(CDigest(name, fields))
+        self.digests.append(CDigest(name, fields, anonymous))
         return len(self.digests) - 1
 
     def error_code(self, name: str) -> int:
