@@ -398,23 +398,15 @@ class Device:
                 yield p4runtime_pb2.Entity(meter_entry=found)
 
     def _read_direct_meters(self, wanted) -> Iterator:
-        table = self._table(wanted.table_entry.table_id)
-        if not table.direct_meter_id:
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no direct meter")
-        state = self.tables.get(table.message.preamble.id, _TableState())
-        if wanted.table_entry.match:
-            self._present_entry(table, wanted.table_entry)
-            key, _, _ = _match_key(table, wanted.table_entry)
-            keys = [key]
-        else:
-            keys = list(state.entries)
-        for key in keys:
-            found = p4runtime_pb2.DirectMeterEntry()
-            found.table_entry.CopyFrom(state.entries[key].message)
-            config = self.meter_configs.get((table.message.preamble.id, key))
-            if config is not None:
-                found.config.CopyFrom(config)
-            yield p4runtime_pb2.Entity(direct_meter_entry=found)
+        for table, entries in self._direct_reads("meter", wanted.table_entry):
+            for e in entries:
+                found = p4runtime_pb2.DirectMeterEntry()
+                found.table_entry.CopyFrom(e.message)
+                key, _, _ = _match_key(table, e.message)
+                config = self.meter_configs.get((table.message.preamble.id, key))
+                if config is not None:
+                    found.config.CopyFrom(config)
+                yield p4runtime_pb2.Entity(direct_meter_entry=found)
 
     # --- action profiles -------------------------------------------------------------------
 
@@ -681,19 +673,27 @@ class Device:
                 data=p4runtime_pb2.CounterData(packet_count=packets, byte_count=byte_count)))
 
     def _read_direct_counter(self, wanted) -> Iterator:
-        table = self._table(wanted.table_entry.table_id)
-        if not table.direct_counter_id:
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no direct counter")
-        name = self.pipeline.direct_counters[table.direct_counter_id].preamble.name
-        if wanted.table_entry.match:
-            entries = [self._present_entry(table, wanted.table_entry)]
-        else:
-            entries = list(self.tables.get(table.message.preamble.id, _TableState()).entries.values())
-        for e, (packets, byte_count) in zip(entries, self._counter_cells([(name, e.handle) for e in entries])):
-            message = p4runtime_pb2.DirectCounterEntry(data=p4runtime_pb2.CounterData(
-                packet_count=packets, byte_count=byte_count))
-            message.table_entry.CopyFrom(e.message)
-            yield p4runtime_pb2.Entity(direct_counter_entry=message)
+        for table, entries in self._direct_reads("counter", wanted.table_entry):
+            name = self.pipeline.direct_counters[table.direct_counter_id].preamble.name
+            for e, (packets, byte_count) in zip(entries, self._counter_cells([(name, e.handle) for e in entries])):
+                message = p4runtime_pb2.DirectCounterEntry(data=p4runtime_pb2.CounterData(
+                    packet_count=packets, byte_count=byte_count))
+                message.table_entry.CopyFrom(e.message)
+                yield p4runtime_pb2.Entity(direct_counter_entry=message)
+
+    def _direct_reads(self, what: str, wanted) -> list[tuple[TableInfo, list]]:
+        """The tables (table id 0: every table with a direct `what`, counter or meter) and their
+        entries (a match: that entry) a read of direct counters or meters selects."""
+        resource = "direct_counter_id" if what == "counter" else "direct_meter_id"
+        if not wanted.table_id:
+            return [(table, list(self.tables.get(table_id, _TableState()).entries.values()))
+                    for table_id, table in self.pipeline.tables.items() if getattr(table, resource)]
+        table = self._table(wanted.table_id)
+        if not getattr(table, resource):
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no direct {what}")
+        if wanted.match:
+            return [(table, [self._present_entry(table, wanted)])]
+        return [(table, list(self.tables.get(wanted.table_id, _TableState()).entries.values()))]
 
     def _counter_cells(self, cells: list[tuple[str, int]]) -> list[tuple[int, int]]:
         """(packets, bytes) of each (counter name, index or entry handle)."""
@@ -706,12 +706,21 @@ class Device:
         return values
 
     def _read_registers(self, wanted) -> Iterator:
+        if not wanted.register_id:  # every register whose cells are bit strings
+            for register in self.pipeline.registers.values():
+                if register.type_spec.WhichOneof("type_spec") == "bitstring":
+                    yield from self._register_cells(register, wanted)
+            return
         register = self.pipeline.registers.get(wanted.register_id)
         if register is None:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"no register has id {wanted.register_id}")
-        name = register.preamble.name
         if register.type_spec.WhichOneof("type_spec") != "bitstring":
-            raise P4RuntimeError(Code.UNIMPLEMENTED, f"register {name}: only bit<W> and int<W> cells are supported")
+            raise P4RuntimeError(Code.UNIMPLEMENTED, f"register {register.preamble.name}: only bit<W> and int<W> "
+                                                     "cells are supported")
+        yield from self._register_cells(register, wanted)
+
+    def _register_cells(self, register, wanted) -> Iterator:
+        name = register.preamble.name
         width = _bitstring_width(register.type_spec.bitstring)
         indices = [_index(wanted.index.index, register.size, f"register {name}")] if wanted.HasField("index") \
             else list(range(register.size))

@@ -109,6 +109,10 @@ def test_counters_registers_and_direct_counters(primary: Controller):
     direct.direct_counter_entry.table_entry.CopyFrom(entry(primary, "routes", ("hdr.h.addr", "lpm",
                                                                               b"\x0a\x09\x00\x00", 16)).table_entry)
     assert primary.read(direct)[0].direct_counter_entry.data.packet_count > 10
+    # Wildcards: register id 0 (every register's cells), table id 0 (every table's direct counters).
+    assert len(primary.read(p4r.Entity(register_entry=p4r.RegisterEntry()))) == 4
+    every = p4r.Entity(direct_counter_entry=p4r.DirectCounterEntry())
+    assert [e.direct_counter_entry.table_entry.table_id for e in primary.read(every)] == [routes.table_entry.table_id]
 
 
 def test_bad_updates_get_their_status_and_change_nothing(primary: Controller):
