@@ -143,24 +143,36 @@ class Device:
 
     def write(self, updates) -> list[Optional[P4RuntimeError]]:
         """Apply `updates` in order, each whatever the others' outcome; for each, None or why
-        it was refused.  Updates go to the switch without waiting for each answer, but one waits
-        for those in flight when it touches the same entity, or is of another kind (an entry may
-        name a member inserted just before it), or needs several commands in turn."""
+        it was refused.  Updates go to the switch without waiting for each answer; one waits for
+        those in flight when it is of another kind (an entry may name a member inserted just
+        before it), names an entity one of them creates (a member, a group, a digest's config:
+        the switch cannot tell those apart), needs several commands in turn, or is refused (it
+        may be refused only for what those in flight change: it is checked again after them).
+        Two updates of one table entry need no wait: the switch refuses what the first made
+        wrong."""
         results: list[Optional[P4RuntimeError]] = [None] * len(updates)
         pending: list[_Pending] = []
         in_flight: set = set()
         previous_kind = None
         for index, update in enumerate(updates):
             kind = update.entity.WhichOneof("entity")
-            identity = self._identity(kind, update.entity)
+            identity = _identity(kind, update.entity)
             if kind != previous_kind or identity is not None and identity in in_flight:
                 self._send(pending, results)
                 pending, in_flight, previous_kind = [], set(), kind
             try:
                 planned = self._plan(index, update)
             except P4RuntimeError as err:
-                results[index] = err
-                continue
+                if not pending:
+                    results[index] = err
+                    continue
+                self._send(pending, results)
+                pending, in_flight = [], set()
+                try:
+                    planned = self._plan(index, update)
+                except P4RuntimeError as err:
+                    results[index] = err
+                    continue
             if planned.run is not None:
                 self._send(pending, results)
                 pending, in_flight = [], set()
@@ -174,26 +186,6 @@ class Device:
                 in_flight.add(identity)
         self._send(pending, results)
         return results
-
-    def _identity(self, kind: Optional[str], entity) -> Optional[tuple]:
-        """The entity an update changes, to tell when an update must wait for one in flight (it is
-        checked against what that one leaves); None when that does not matter or the update is
-        refused anyway."""
-        message = getattr(entity, kind) if kind else None
-        if kind == "table_entry":
-            if message.is_default_action:
-                return kind, message.table_id, "default"
-            try:
-                return kind, message.table_id, _match_key(self._table(message.table_id), message)[0]
-            except P4RuntimeError:
-                return None
-        if kind == "action_profile_member":
-            return kind, message.action_profile_id, message.member_id
-        if kind == "action_profile_group":
-            return kind, message.action_profile_id, message.group_id
-        if kind == "digest_entry":
-            return kind, message.digest_id
-        return None
 
     def _send(self, pending: list[_Pending], results: list) -> None:
         sent = [p for p in pending if p.line is not None]
@@ -732,6 +724,19 @@ class Device:
             yield p4runtime_pb2.Entity(register_entry=p4runtime_pb2.RegisterEntry(
                 register_id=register.preamble.id, index=p4runtime_pb2.Index(index=i),
                 data=p4data_pb2.P4Data(bitstring=canonical(value))))
+
+
+def _identity(kind: Optional[str], entity) -> Optional[tuple]:
+    """The entity an update creates or changes when the switch cannot tell two updates of it in a
+    batch apart (ids it does not know); None for the others."""
+    message = getattr(entity, kind) if kind else None
+    if kind == "action_profile_member":
+        return kind, message.action_profile_id, message.member_id
+    if kind == "action_profile_group":
+        return kind, message.action_profile_id, message.group_id
+    if kind == "digest_entry":
+        return kind, message.digest_id
+    return None
 
 
 # The entities written and read, by the Entity oneof's name: the Device method for each.

@@ -109,7 +109,7 @@ def _digest(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
         name = ir.type_control_name(decl) if decl is not None else typ.name
     else:
         name = f"digest_{sum(1 for d in ctx.gen.digests if d.anonymous)}"
-    leaves = _digest_leaves(data)
+    leaves = _digest_leaves(ctx, data)
     fields = [(width, names) for _, width, names in leaves]
     index = ctx.gen.digest_index(name, fields, anonymous=not named)
     if ctx.gen.digests[index].fields != fields:
@@ -133,15 +133,15 @@ def _digest(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
 DIGEST_BYTES = 256  # P4ODP_DIGEST_BYTES
 
 
-def _digest_leaves(data: ir.Expression) -> list:
+def _digest_leaves(ctx: FunctionContext, data: ir.Expression) -> list:
     """The fields of a digest's data, nested structs flattened: (value, bits, member names or None)."""
     leaves = []
     for value in _data_elements(data):
         typ = value.type
         if isinstance(typ, t.StructLike) and typ.kind == "struct":
-            leaves += _digest_leaves(value)
+            leaves += _digest_leaves(ctx, value)
         elif isinstance(typ, t.ErrorT):
-            leaves.append((value, 32, "errors"))
+            leaves.append((value, 32, tuple(ctx.gen.errors)))
         elif isinstance(typ, t.EnumT) and typ.underlying is None:
             leaves.append((value, 32, tuple(name for name, _ in typ.members)))
         elif t.bit_width(typ) is not None:
