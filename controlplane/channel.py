@@ -5,8 +5,9 @@
 
 Protocol version 1: the switch greets with `p4odp-control 1 PROGRAM`; each command line is
 answered `ok N` or `error N` followed by N bytes (what the command printed, or why it failed).
-A client that sent `digest_listen` also gets `event N` and an N-byte line between answers (a
-digest message: `listen_digests` and `next_event`).
+A client that sent `digest_listen` or `packet_listen` also gets `event N` and an N-byte line
+between answers (a digest message, a packet the program sent to the CPU port: `listen` and
+`next_event`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ __all__ = ["DEFAULT_ADDRESS", "ChannelError", "CommandError", "SwitchChannel"]
 
 DEFAULT_ADDRESS = "unix:p4odp.sock"  # the switch's default, in its run directory
 PROTOCOL_VERSION = 1
-MAX_LINE = 8191  # the longest line the switch takes, without its newline
+MAX_LINE = 20479  # the longest line the switch takes, without its newline
 
 
 class ChannelError(Exception):
@@ -95,13 +96,17 @@ class SwitchChannel:
         except OSError as err:
             raise ChannelError(f"{self.address}: {err.strerror or err}") from None
 
-    def listen_digests(self) -> None:
-        """From now on, the switch's digest messages come as events (next_event)."""
-        self.command("digest_listen")
+    EVENTS = ("digest", "packet")
+
+    def listen(self, events: str, on: bool = True) -> None:
+        """From now on (`on`) or no longer, the switch's events of a kind of EVENTS come
+        (next_event): its digest messages, or the packets its program sends to the CPU port."""
+        self.command(f"{events}_listen" if on else f"{events}_unlisten")
 
     def next_event(self, timeout: Optional[float] = None) -> Optional[str]:
-        """The next event line (`digest NAME VALUE...`, `digests_dropped N`, `digests_missed N`),
-        waiting at most `timeout` seconds for it (None: as long as it takes); None when none came."""
+        """The next event line (`digest NAME VALUE...`, `digests_dropped N`, `packet_in HEX`,
+        `events_missed N`), waiting at most `timeout` seconds for it (None: as long as it takes);
+        None when none came."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self.events:
             if not self._frame_received():

@@ -1,6 +1,6 @@
 """`p4odp cli`: simple_switch_CLI's commands against a running switch, from a file, from standard
-input or typed at a prompt (with history and completion of the command names); with --digests,
-the digest messages the switch sends, as they come."""
+input or typed at a prompt (with history and completion of the command names); with --digests
+or --packets, the digest messages or the packets sent to the CPU port, as they come."""
 
 from __future__ import annotations
 
@@ -24,23 +24,24 @@ COMMANDS = (
     "meter_set_rates", "meter_get_rates", "meter_reset", "mc_mgrp_create", "mc_node_create", "mc_node_associate",
     "mirroring_add", "mirroring_add_mc", "mirroring_delete", "mirroring_get", "pvs_add", "pvs_remove",
     "pvs_clear", "set_crc16_parameters", "set_crc32_parameters", "table_num_entries", "table_dump",
-    "table_dump_entry", "table_dump_entry_from_key", "mc_dump", "p4info", "digest_listen", "digest_unlisten",
+    "table_dump_entry", "table_dump_entry_from_key", "mc_dump", "p4info", "packet_out", "digest_listen", "digest_unlisten",
+    "packet_listen", "packet_unlisten",
 )
 HISTORY = os.path.expanduser("~/.p4odp_cli_history")
 
 
-def run_cli(address: str, source: str | None, digests: bool = False) -> int:
+def run_cli(address: str, source: str | None, events: tuple = ()) -> int:
     """Run the commands of `source` (a file; None: standard input, a prompt when it is a terminal)
-    against the switch at `address`, or with `digests` print its digest messages until interrupted;
-    0, or 1 when a command failed or the switch cannot be reached."""
+    against the switch at `address`, or print its `events` (kinds of SwitchChannel.EVENTS) until
+    interrupted; 0, or 1 when a command failed or the switch cannot be reached."""
     try:
         channel = SwitchChannel(address)
     except ChannelError as err:
         sys.stderr.write(f"error: {err}\n")
         return 1
     with channel:
-        if digests:
-            return _print_digests(channel)
+        if events:
+            return _print_events(channel, events)
         if source is None and sys.stdin.isatty():
             return _interactive(channel)
         if source is None:
@@ -54,10 +55,11 @@ def run_cli(address: str, source: str | None, digests: bool = False) -> int:
             return 1
 
 
-def _print_digests(channel: SwitchChannel) -> int:
-    """Each digest message (`digest NAME VALUE...`) on a line of its own, until interrupted."""
+def _print_events(channel: SwitchChannel, events: tuple) -> int:
+    """Each event (`digest NAME VALUE...`, `packet_in HEX`) on a line of its own, until interrupted."""
     try:
-        channel.listen_digests()
+        for kind in events:
+            channel.listen(kind)
         while True:
             sys.stdout.write(channel.next_event() + "\n")
             sys.stdout.flush()

@@ -20,6 +20,8 @@ import grpc
 from p4odp.controlplane.bytestrings import canonical
 from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 from p4odp.controlplane.digests import DigestLists
+from p4odp.controlplane.events import SwitchEvents
+from p4odp.controlplane.packets import PacketIO
 from p4odp.controlplane.pipeline import Pipeline, TableInfo
 from p4odp.controlplane.protos import p4data_pb2, p4info_pb2, p4runtime_pb2
 
@@ -92,8 +94,8 @@ class Device:
 
     def __init__(self, switch: str, device_id: int, deliver) -> None:
         """The switch at control channel address `switch`; `deliver(StreamMessageResponse)` sends
-        a message to the primary controller (False: there is none).  ChannelError when the switch
-        cannot be reached."""
+        a digest list or a packet-in to the primary controller (False: there is none).
+        ChannelError when the switch cannot be reached."""
         self.channel = SwitchChannel(switch, timeout=None)
         self.device_id = device_id
         self.p4info = p4info_pb2.P4Info.FromString(bytes.fromhex(self.channel.command("p4info").strip()))
@@ -102,14 +104,16 @@ class Device:
         self.profiles: dict[int, _ProfileState] = {}
         # Meter configs set: (meter id, index) of indexed meters, (table id, entry key) of direct ones.
         self.meter_configs: dict[tuple, p4runtime_pb2.MeterConfig] = {}
+        self.digests = DigestLists(self.p4info, deliver)
+        self.packets = PacketIO(self.p4info, deliver)
         try:
-            self.digests = DigestLists(switch, self.p4info, deliver)
+            self.events = SwitchEvents(switch, [self.digests, self.packets])
         except ChannelError:
             self.channel.close()
             raise
 
     def close(self) -> None:
-        self.digests.stop()
+        self.events.stop()
         self.channel.close()
 
     # --- the forwarding state -------------------------------------------------------------
@@ -557,8 +561,8 @@ class Device:
     # --- digests ---------------------------------------------------------------------------
 
     def _plan_digest(self, index: int, kind: int, entry) -> _Pending:
-        if self.digests.failure is not None:
-            raise P4RuntimeError(Code.UNAVAILABLE, f"the switch's digests cannot be received: {self.digests.failure}")
+        if self.events.failure is not None:
+            raise P4RuntimeError(Code.UNAVAILABLE, f"the switch's digests cannot be received: {self.events.failure}")
         if not self.digests.known(entry.digest_id):
             raise P4RuntimeError(Code.NOT_FOUND, f"no digest has id {entry.digest_id}")
         configured = self.digests.configured(entry.digest_id) is not None

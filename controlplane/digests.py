@@ -2,8 +2,8 @@
 into DigestLists for the primary controller, as each digest's DigestEntry config says (section
 "DigestEntry" of the specification): a list goes when it holds max_list_size messages or its
 first has waited max_timeout_ns; a message already in a list not yet acknowledged (for
-ack_timeout_ns) is not sent again.  A thread of its own reads the events, on a channel of its
-own; the switch sends digests only while some digest is configured."""
+ack_timeout_ns) is not sent again.  The switch's events thread (events.py) hands it the
+messages; the switch sends them only while some digest is configured."""
 
 from __future__ import annotations
 
@@ -13,12 +13,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
 
 from p4odp.controlplane.bytestrings import canonical
-from p4odp.controlplane.channel import ChannelError, SwitchChannel
 from p4odp.controlplane.protos import p4data_pb2, p4info_pb2, p4runtime_pb2
 
 __all__ = ["DigestLists"]
-
-TICK = 0.005  # seconds between looks at the lists' timeouts
 
 
 @dataclass
@@ -32,7 +29,11 @@ class _Digest:
 
 
 class DigestLists:
-    def __init__(self, switch: str, info: p4info_pb2.P4Info, deliver: Callable[[object], bool]) -> None:
+    """The switch's digest events (an EventListener of events.SwitchEvents)."""
+    events = "digest"
+    words = ("digest",)  # digests_dropped: the specification allows losing digests
+
+    def __init__(self, info: p4info_pb2.P4Info, deliver: Callable[[object], bool]) -> None:
         """`deliver(StreamMessageResponse)` sends a list to the primary controller; False when
         there is none (the list is then dropped, as the specification allows)."""
         self.info = info
@@ -42,11 +43,6 @@ class DigestLists:
         self.lock = threading.Lock()
         self.digests: dict[int, _Digest] = {}
         self.list_ids = 0
-        self.stopping = False
-        self.failure: Optional[ChannelError] = None  # why the thread stopped receiving, if it did
-        self.channel = SwitchChannel(switch, timeout=None)
-        self.thread = threading.Thread(target=self._run, daemon=True, name="p4odp-digests")
-        self.thread.start()
 
     # --- from the server's requests (any thread) ------------------------------------------
 
@@ -85,34 +81,16 @@ class DigestLists:
         with self.lock:
             self.digests.clear()
 
-    def stop(self) -> None:
-        self.stopping = True
-        self.thread.join()
-        self.channel.close()
+    # --- from the events' thread ------------------------------------------------------------
 
-    # --- the thread -----------------------------------------------------------------------
+    def wanted(self) -> bool:
+        with self.lock:
+            return bool(self.digests)
 
-    def _run(self) -> None:
-        listening = False
-        try:
-            while not self.stopping:
-                with self.lock:
-                    wanted = bool(self.digests)
-                if wanted != listening:
-                    self.channel.command("digest_listen" if wanted else "digest_unlisten")
-                    listening = wanted
-                event = self.channel.next_event(timeout=TICK)
-                while event is not None:
-                    self._take(event)
-                    event = self.channel.next_event(timeout=0)
-                self._send_due()
-        except ChannelError as err:  # the switch is gone, or dropped this client: no more digests
-            self.failure = err
-
-    def _take(self, event: str) -> None:
+    def take(self, event: str) -> None:
         words = event.split(" ")
-        if words[0] != "digest" or len(words) < 2 or words[1] not in self.ids:
-            return  # digests_dropped, digests_missed: the specification allows losing digests
+        if len(words) < 2 or words[1] not in self.ids:
+            return
         digest_id = self.ids[words[1]]
         try:
             data = self._data(self.specs[digest_id], iter(words[2:]))
@@ -133,7 +111,9 @@ class DigestLists:
                     config.max_list_size and len(digest.gathering) >= config.max_list_size:
                 self._send(digest_id, digest, now)
 
-    def _send_due(self) -> None:
+    def tick(self) -> None:
+        """Send the lists whose first message has waited max_timeout_ns; forget the lists not
+        acknowledged for ack_timeout_ns."""
         now = time.monotonic_ns()
         with self.lock:
             for digest_id, digest in self.digests.items():

@@ -22,8 +22,9 @@ from typing import Optional
 import grpc
 from google.rpc import code_pb2, status_pb2
 
-from p4odp.controlplane.channel import ChannelError
+from p4odp.controlplane.channel import ChannelError, CommandError
 from p4odp.controlplane.device import Device, P4RuntimeError
+from p4odp.controlplane.packets import PacketOutError
 from p4odp.controlplane.pipeline import same_program
 from p4odp.controlplane.protos import p4runtime_pb2, p4runtime_pb2_grpc
 
@@ -105,15 +106,19 @@ class _Arbiter:
             primary = self.primary.get(role)
             return primary is not None and election_id is not None and primary.election_id == election_id
 
-    def to_primary(self, message, role: str = "") -> bool:
-        """Send `message` to the role's primary; False when it has none, or has not taken the last
-        OUTBOX_LIMIT messages (the message is dropped, as the specification allows for digests)."""
+    def deliver(self, message) -> bool:
+        """Send a digest list to the default role's primary, a packet-in to every role's (no role
+        config here keeps them from it); False when none took it: there is none, or it has not
+        taken the last OUTBOX_LIMIT messages (the message is dropped, as the specification allows
+        for both)."""
         with self.lock:
-            primary = self.primary.get(role)
-            if primary is None or primary.outbox.qsize() >= OUTBOX_LIMIT:
-                return False
-            primary.outbox.put(message)
-            return True
+            primaries = self.primary.values() if message.HasField("packet") else [self.primary.get("")]
+            taken = False
+            for primary in primaries:
+                if primary is not None and primary.outbox.qsize() < OUTBOX_LIMIT:
+                    primary.outbox.put(message)
+                    taken = True
+            return taken
 
     def _notify(self, role: str, only: Optional[_Controller] = None) -> None:
         """Tell the role's controllers (or `only` one) who is primary (the lock is held)."""
@@ -140,7 +145,7 @@ class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
     def __init__(self, switch: str, device_id: int = 0) -> None:
         self.device_id = device_id
         self.arbiter = _Arbiter(device_id)
-        self.device = Device(switch, device_id, self.arbiter.to_primary)
+        self.device = Device(switch, device_id, self.arbiter.deliver)
         self.lock = threading.Lock()  # one request at a time on the switch's channel (_switch)
         self.config = p4runtime_pb2.ForwardingPipelineConfig(p4info=self.device.p4info)
         self.saved: Optional[p4runtime_pb2.ForwardingPipelineConfig] = None  # by VERIFY_AND_SAVE
@@ -290,17 +295,38 @@ class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
             return None
         if kind == "digest_ack":
             self.device.digests.acknowledge(request.digest_ack.digest_id, request.digest_ack.list_id)
-            return None
-        error = p4runtime_pb2.StreamMessageResponse()
-        error.error.canonical_code = code_pb2.UNIMPLEMENTED
-        error.error.message = f"{kind or 'an empty message'}: not supported yet on this stream"
-        if kind == "packet":
-            error.error.packet_out.packet_out.CopyFrom(request.packet)
-        controller.outbox.put(error)
+        elif kind == "packet":
+            self._packet_out(controller, request.packet)
+        else:
+            controller.outbox.put(_stream_error(Code.UNIMPLEMENTED, f"{kind or 'an empty message'}: not supported "
+                                                                    "on this stream"))
         return None
+
+    def _packet_out(self, controller: _Controller, packet) -> None:
+        """Send `packet` in through the switch's CPU port; a StreamError to the controller when it
+        cannot go (the packet is dropped)."""
+        try:
+            if not self.arbiter.is_primary(controller.role, controller.election_id):
+                raise PacketOutError(Code.PERMISSION_DENIED, "not the primary controller: a packet-out is dropped")
+            line = self.device.packets.out_line(packet)
+            with self.lock:
+                self.device.channel.command(line)
+        except (PacketOutError, CommandError, ChannelError) as err:
+            code = err.code if isinstance(err, PacketOutError) else \
+                Code.UNAVAILABLE if isinstance(err, ChannelError) else Code.FAILED_PRECONDITION
+            error = _stream_error(code, f"packet-out dropped: {err}")
+            error.error.packet_out.packet_out.CopyFrom(packet)
+            controller.outbox.put(error)
 
 
 _STREAM_ENDED = object()
+
+
+def _stream_error(code: grpc.StatusCode, message: str) -> p4runtime_pb2.StreamMessageResponse:
+    error = p4runtime_pb2.StreamMessageResponse()
+    error.error.canonical_code = code.value[0]
+    error.error.message = message
+    return error
 
 
 def _abort_with_errors(context, errors: list[Optional[P4RuntimeError]]) -> None:

@@ -146,6 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
                                              "it is a terminal)")
     cli.add_argument("--digests", action="store_true",
                      help="print the digest messages the switch sends (`digest NAME VALUE...`) until interrupted")
+    cli.add_argument("--packets", action="store_true",
+                     help="print the packets the program sends to the CPU port (`packet_in HEX`; the switch's "
+                          "--cpu-port) until interrupted")
     cli.set_defaults(run=run_switch_cli)
 
     runtime = commands.add_parser("runtime", help="serve P4Runtime (gRPC) for a running switch")
@@ -274,7 +277,8 @@ def run_switch_cli(args: argparse.Namespace, diags: Diagnostics) -> int:
     from p4odp.controlplane.channel import DEFAULT_ADDRESS
     from p4odp.controlplane.cli import run_cli
 
-    return run_cli(args.switch or DEFAULT_ADDRESS, args.file, args.digests)
+    events = ("digest",) * args.digests + ("packet",) * args.packets
+    return run_cli(args.switch or DEFAULT_ADDRESS, args.file, events)
 
 
 def run_runtime(args: argparse.Namespace, diags: Diagnostics) -> int:

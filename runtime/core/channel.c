@@ -11,8 +11,10 @@
  * that fails, is answered with an error and changes nothing; the connection
  * stays open.  After `digest_listen` (until `digest_unlisten`) the client also
  * gets events, between answers: "event N\n" and an N-byte line, a digest
- * message (digests.c); events a client is too far behind to take are counted
- * and said in the next one that goes ("digests_missed N").  Clients are served in turn, each for the lines it has sent
+ * message (digests.c); after `packet_listen` (until `packet_unlisten`), the
+ * packets sent to the CPU port (cpu_port.c).  Events a client is too far
+ * behind to take are counted and said in the next one that goes
+ * ("events_missed N").  Clients are served in turn, each for the lines it has sent
  * and whose answers it has read: a command sees the effect of every command
  * answered before it.  An answer the client does not read is kept and sent
  * as it reads; a client that reads nothing of it for SEND_TIMEOUT_S is
@@ -210,27 +212,39 @@ static bool is_command(const char *line, const char *command)
 	return !strncmp(line, command, n) && line[n + strspn(line + n, " \t\r")] == '\0';
 }
 
-void p4odp_channel_event(struct p4odp_channel *ch, const char *text, size_t len)
+void p4odp_channel_event(struct p4odp_channel *ch, uint8_t kind, const char *text, size_t len)
 {
 	for (int i = 0; i < P4ODP_CONTROL_CLIENTS; i++) {
 		struct p4odp_control_client *c = &ch->clients[i];
-		if (c->fd < 0 || !c->digests)
+		if (c->fd < 0 || !(c->listens & kind))
 			continue;
 		if (c->pending_len > EVENT_BACKLOG) {
-			c->digests_missed++;
+			c->events_missed++;
 			continue;
 		}
-		if (c->digests_missed) {
+		if (c->events_missed) {
 			char missed[64];
-			int n = snprintf(missed, sizeof missed, "digests_missed %llu\n", (unsigned long long)c->digests_missed);
-			c->digests_missed = 0;
+			int n = snprintf(missed, sizeof missed, "events_missed %llu\n", (unsigned long long)c->events_missed);
+			c->events_missed = 0;
 			if (!answer(c, "event", missed, (size_t)n))
-				c->digests = false;	/* out of memory: it gets no more */
+				c->listens = 0;	/* out of memory: it gets no more */
 		}
 		if (!answer(c, "event", text, len))
-			c->digests = false;
+			c->listens = 0;
 	}
 }
+
+/* The commands that start and stop a client's events. */
+static const struct {
+	const char *command;
+	uint8_t kind;
+	bool listen;
+} listen_commands[] = {
+	{ "digest_listen", P4ODP_EVENT_DIGESTS, true },
+	{ "digest_unlisten", P4ODP_EVENT_DIGESTS, false },
+	{ "packet_listen", P4ODP_EVENT_PACKETS, true },
+	{ "packet_unlisten", P4ODP_EVENT_PACKETS, false },
+};
 
 /* Run one line of a client and queue its answer. */
 static bool serve_line(struct p4odp_switch *sw, struct p4odp_control_client *c, const char *line, size_t len)
@@ -239,11 +253,12 @@ static bool serve_line(struct p4odp_switch *sw, struct p4odp_control_client *c, 
 	if (memchr(line, '\0', len))
 		return answer_error(c, "a NUL byte in the line");
 	/* The commands about the connection itself. */
-	bool listen = is_command(line, "digest_listen");
-	if (listen || is_command(line, "digest_unlisten")) {
-		c->digests = listen;
-		return answer(c, "ok", "", 0);
-	}
+	for (size_t i = 0; i < sizeof listen_commands / sizeof listen_commands[0]; i++)
+		if (is_command(line, listen_commands[i].command)) {
+			c->listens = (uint8_t)(listen_commands[i].listen ? c->listens | listen_commands[i].kind
+									 : c->listens & ~listen_commands[i].kind);
+			return answer(c, "ok", "", 0);
+		}
 	char *output = NULL;
 	size_t output_len = 0;
 	FILE *out = open_memstream(&output, &output_len);
@@ -344,10 +359,14 @@ void p4odp_channel_serve(struct p4odp_switch *sw, struct p4odp_channel *ch, int 
 	}
 	if (first_client && (fds[0].revents & POLLIN))
 		accept_client(sw, ch);
-	uint32_t listeners = 0;
+	uint32_t digest_listeners = 0, packet_listeners = 0;
 	for (int i = 0; i < P4ODP_CONTROL_CLIENTS; i++)
-		listeners += ch->clients[i].fd >= 0 && ch->clients[i].digests;
-	__atomic_store_n(&sw->digest_listeners, listeners, __ATOMIC_RELAXED);
+		if (ch->clients[i].fd >= 0) {
+			digest_listeners += !!(ch->clients[i].listens & P4ODP_EVENT_DIGESTS);
+			packet_listeners += !!(ch->clients[i].listens & P4ODP_EVENT_PACKETS);
+		}
+	__atomic_store_n(&sw->digest_listeners, digest_listeners, __ATOMIC_RELAXED);
+	__atomic_store_n(&sw->packet_listeners, packet_listeners, __ATOMIC_RELAXED);
 }
 
 void p4odp_channel_close(struct p4odp_channel *ch)

@@ -27,7 +27,9 @@
  *   table_num_entries TABLE / table_dump TABLE / table_dump_entry TABLE HANDLE /
  *   table_dump_entry_from_key TABLE KEY... [PRIORITY] / mc_dump
  *   p4info: the program's P4Info, serialized, in hex (what a P4Runtime server serves)
- * (and, served by the control channel itself, digest_listen / digest_unlisten: channel.c)
+ *   packet_out HEX: a packet into the pipeline as received on the CPU port (cpu_port.c)
+ * (and, served by the control channel itself, digest_listen / digest_unlisten /
+ * packet_listen / packet_unlisten: channel.c)
  *   set_crc16_parameters CALC POLYNOMIAL INIT FINAL_XOR REFLECT_DATA REFLECT_REMAINDER (and
  *     set_crc32_parameters): a custom CRC's, as p4c names the calculation ("calc", "calc_0", ...)
  *
@@ -1831,9 +1833,9 @@ static int cmd_mirroring_add(struct p4odp_switch *sw, struct command *c, bool to
 	if (parse_session(c, 2, to_group ? "mirroring_add_mc SESSION GROUP" : "mirroring_add SESSION PORT", &session) ||
 	    parse_uint(c, c->tokens[2], &target))
 		return -1;
-	if (to_group ? target == 0 || target >= P4ODP_MAX_MC_GROUPS : target >= P4ODP_TX_PORT_NUMBERS)
+	if (to_group ? target == 0 || target >= P4ODP_MAX_MC_GROUPS : target >= P4ODP_PORT_NUMBERS)
 		return to_group ? fail(c, "multicast group %u is out of range 1..%d", target, P4ODP_MAX_MC_GROUPS - 1)
-				: fail(c, "port %u is out of range 0..%d", target, P4ODP_TX_PORT_NUMBERS - 1);
+				: fail(c, "port %u is out of range 0..%d", target, P4ODP_PORT_NUMBERS - 1);
 	__atomic_store_n(&sw->mirror_sessions[session], P4ODP_MIRROR_USED | (to_group ? P4ODP_MIRROR_GROUP : 0) | target,
 			 __ATOMIC_RELEASE);
 	return 0;
@@ -1882,7 +1884,7 @@ static int tokenize(struct command *c, char *line)
 int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, char *err, size_t err_len)
 {
 	struct command c = { .err = err, .err_len = err_len };
-	char line[8192];
+	char line[P4ODP_CONTROL_LINE];
 
 	if (strlen(text) >= sizeof line) {
 		snprintf(err, err_len, "line too long");
@@ -1953,6 +1955,8 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_mc_dump(sw, &c, out);
 	if (!strcmp(cmd, "p4info"))
 		return cmd_p4info(sw, &c, out);
+	if (!strcmp(cmd, "packet_out"))
+		return c.n == 2 ? p4odp_packet_out(sw, c.tokens[1], err, err_len) : fail(&c, "usage: packet_out HEX");
 	if (!strcmp(cmd, "act_prof_create_member"))
 		return cmd_act_prof_create_member(sw, &c, out);
 	if (!strcmp(cmd, "act_prof_modify_member"))

@@ -66,7 +66,7 @@ static void deliver(struct p4odp_channel *ch, const struct p4odp_digest_info *d,
 	if (used <= 0 || (size_t)used >= sizeof line - 1)
 		return;
 	line[used++] = '\n';
-	p4odp_channel_event(ch, line, (size_t)used);
+	p4odp_channel_event(ch, P4ODP_EVENT_DIGESTS, line, (size_t)used);
 }
 
 void p4odp_digests_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch)
@@ -89,6 +89,6 @@ void p4odp_digests_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch)
 		char line[64];
 		int n = snprintf(line, sizeof line, "digests_dropped %llu\n", (unsigned long long)dropped);
 		ch->digests_dropped = dropped;
-		p4odp_channel_event(ch, line, (size_t)n);
+		p4odp_channel_event(ch, P4ODP_EVENT_DIGESTS, line, (size_t)n);
 	}
 }

@@ -73,7 +73,7 @@ static void usage(FILE *out, const char *prog)
 {
 	fprintf(out,
 		"usage: %s -i PORT=INTERFACE [-i ...] [--commands FILE] [-w WORKERS] [-c CPUS]\n"
-		"          [--control ADDR] [--exit-when-done] [--asserts] [--log-msg]\n"
+		"          [--control ADDR] [--cpu-port N] [--exit-when-done] [--asserts] [--log-msg]\n"
 		"  -i PORT=INTERFACE  attach P4 port PORT (0..%d) to an ODP interface, e.g.\n"
 		"                     pcap:in=in.pcap:out=out.pcap, loop, or a Linux interface name\n"
 		"  --commands FILE    run simple_switch_CLI commands from FILE before forwarding; a line\n"
@@ -81,6 +81,9 @@ static void usage(FILE *out, const char *prog)
 		"  --control ADDR     serve simple_switch_CLI commands while forwarding (p4odp cli) at\n"
 		"                     unix:PATH or tcp:HOST:PORT, or none; default unix:%s, but\n"
 		"                     none with --exit-when-done or when another switch serves it\n"
+		"  --cpu-port N       port N (0..%d, no -i) is the controllers': what the program sends\n"
+		"                     there goes to the control channel's clients (packet-in), and what\n"
+		"                     they send (packet_out) comes in as received on N\n"
 		"  -w, --workers N    forwarding threads (1..%d, default 1, or one per CPU of -c); each\n"
 		"                     receives from one input queue of every port\n"
 		"  -c, --cpus LIST    pin worker k to the k-th CPU of LIST (e.g. 2 or 0-1 or 1,3)\n"
@@ -91,7 +94,8 @@ static void usage(FILE *out, const char *prog)
 		"                     per worker, the others counted)\n"
 		"signals: SIGUSR1 prints the counters to stderr; SIGINT or SIGTERM stops\n"
 		"program: %s\n",
-		prog, P4ODP_MAX_PORTS - 1, DEFAULT_CONTROL_PATH, P4ODP_MAX_WORKERS, P4ODP_LOG_MSG_RATE, p4odp_program.name);
+		prog, P4ODP_MAX_PORTS - 1, DEFAULT_CONTROL_PATH, P4ODP_PORT_NUMBERS - 1, P4ODP_MAX_WORKERS,
+		P4ODP_LOG_MSG_RATE, p4odp_program.name);
 }
 
 /* A CPU list as taskset -c and DPDK's -l take it ("0-3,6") into an ODP cpumask. */
@@ -274,7 +278,7 @@ static int receive_one(struct p4odp_switch *sw, struct p4odp_worker *w, const ch
 static int run_commands(struct p4odp_switch *sw, struct p4odp_worker *w, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char line[8192], err[512];
+	char line[P4ODP_CONTROL_LINE], err[512];
 	int number = 0, status = 0;
 
 	if (!f) {
@@ -295,10 +299,11 @@ static int run_commands(struct p4odp_switch *sw, struct p4odp_worker *w, const c
 	return status;
 }
 
-/* A worker: the input queue it owns of each port, a burst at a time, until
- * the switch stops.  Between bursts it holds no table entry: a quiescent
- * state for the tables' RCU.  Idle, it goes offline while it sleeps so that
- * the control plane never waits for it. */
+/* A worker: the input queue it owns of each port, a burst at a time, and
+ * (worker 0) the packets sent in through the CPU port, until the switch
+ * stops.  Between bursts it holds no table entry: a quiescent state for the
+ * tables' RCU.  Idle, it goes offline while it sleeps so that the control
+ * plane never waits for it. */
 static void forward(struct p4odp_worker *w)
 {
 	struct p4odp_switch *sw = w->sw;
@@ -316,6 +321,11 @@ static void forward(struct p4odp_worker *w)
 				continue;
 			received += n;
 			p4odp_tm_burst(w, ports[k], pkts, (uint32_t)n);
+		}
+		uint32_t injected = w->from_cpu ? p4odp_ring_take(w->from_cpu, pkts, P4ODP_BURST) : 0;
+		if (injected) {
+			received += (int)injected;
+			p4odp_tm_burst(w, sw->cpu_port, pkts, injected);
 		}
 		if (received) {
 			p4odp_rcu_quiescent(&w->rcu);
@@ -430,6 +440,7 @@ static int run(struct p4odp_switch *sw, const odp_cpumask_t *cpus, bool exit_whe
 		 * this thread may share a CPU with a worker (taskset, -c). */
 		if (channel) {
 			p4odp_digests_deliver(sw, channel);
+			p4odp_packets_deliver(sw, channel);
 			p4odp_channel_serve(sw, channel, 1);
 		}
 		else
@@ -449,6 +460,7 @@ int main(int argc, char **argv)
 	static const struct option options[] = {
 		{ "commands", required_argument, NULL, 'C' },
 		{ "control", required_argument, NULL, 'K' },
+		{ "cpu-port", required_argument, NULL, 'P' },
 		{ "workers", required_argument, NULL, 'w' },
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "exit-when-done", no_argument, NULL, 'x' },
@@ -484,6 +496,17 @@ int main(int argc, char **argv)
 		case 'K':
 			control = optarg;
 			break;
+		case 'P': {
+			unsigned long long port = strtoull(optarg, &end, 10);
+			if (!isdigit((unsigned char)*optarg) || *end || port >= P4ODP_PORT_NUMBERS) {
+				fprintf(stderr, "error: --cpu-port %s: expected a port number in 0..%d\n", optarg,
+					P4ODP_PORT_NUMBERS - 1);
+				return 2;
+			}
+			sw->has_cpu_port = true;
+			sw->cpu_port = (uint32_t)port;
+			break;
+		}
 		case 'w':
 			n_workers = strtoull(optarg, &end, 10);
 			if (!isdigit((unsigned char)*optarg) || *end || n_workers < 1 || n_workers > P4ODP_MAX_WORKERS) {
@@ -578,6 +601,12 @@ int main(int argc, char **argv)
 			status = 1;
 			goto out;
 		}
+	if (sw->has_cpu_port && p4odp_port_open(sw, sw->cpu_port)) {
+		fprintf(stderr, "error: --cpu-port %u: port %u has an interface (-i): the CPU port has none\n",
+			sw->cpu_port, sw->cpu_port);
+		status = 1;
+		goto out;
+	}
 	/* After the ports: a worker's transmit batches are those of the open ports. */
 	for (; sw->n_workers < n_workers; sw->n_workers++)
 		if (p4odp_worker_init(&sw->workers[sw->n_workers], sw, sw->n_workers)) {

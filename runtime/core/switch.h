@@ -98,6 +98,12 @@ struct p4odp_switch {
 	bool asserts;		/* --asserts: a false assert() or assume() stops the switch */
 	bool log_msgs;		/* --log-msg: log_msg() prints */
 	uint32_t digest_listeners;	/* control channel clients listening to digests (0: workers skip them) */
+	uint32_t packet_listeners;	/* and to packet-ins (0: workers drop what goes to the CPU port) */
+	/* The CPU port (--cpu-port): the port number whose packets go to the
+	 * control channel's clients (packet-in) and whose input is what they send
+	 * (packet-out). */
+	bool has_cpu_port;
+	uint32_t cpu_port;
 	volatile sig_atomic_t stop;
 };
 
@@ -108,8 +114,9 @@ static inline bool p4odp_port_open(const struct p4odp_switch *sw, uint32_t port)
 	return port < P4ODP_MAX_PORTS && sw->open_ports >> port & 1;
 }
 
-#define P4ODP_TX_PORT_NUMBERS 512
-_Static_assert(P4ODP_MAX_PORTS <= P4ODP_TX_PORT_NUMBERS, "tx_n has every port");
+/* Every 9-bit port number (v1model's egress_spec). */
+#define P4ODP_PORT_NUMBERS 512
+_Static_assert(P4ODP_MAX_PORTS <= P4ODP_PORT_NUMBERS, "tx_n has every port");
 
 /* A meter cell's lock (zero, as the extern state starts, is unlocked): the workers that meter
  * through it and the control plane that sets its rates take it. */
@@ -124,9 +131,10 @@ static inline void p4odp_meter_unlock(struct p4odp_meter *m)
 	__atomic_store_n(&m->lock, 0, __ATOMIC_RELEASE);
 }
 
-/* tx_n of a port that is not open: more than a full batch. */
+/* tx_n of a port that is not open, and of the CPU port: more than a full batch. */
 #define P4ODP_TX_CLOSED 0xFF
-_Static_assert(P4ODP_BURST < P4ODP_TX_CLOSED, "a batch count never reads as a closed port");
+#define P4ODP_TX_CPU 0xFE
+_Static_assert(P4ODP_BURST < P4ODP_TX_CPU, "a batch count never reads as a closed port or the CPU port");
 
 /* A pass through the pipeline that waits for the passes before it (v1model's
  * resubmit, recirculate and clones at egress), on `pkt`, which it owns: into
@@ -153,14 +161,13 @@ struct p4odp_worker {
 	void *state;		/* the program's per-worker extern state (counter cells) */
 	/* The copies queued per port, sent together at the end of a burst: tx_n[i]
 	 * of them in tx[i]; P4ODP_TX_CLOSED for a port that is not open, so that
-	 * sending tests one number for a full batch or no port.  tx_n has every
-	 * 9-bit port number (v1model's egress_spec): a send to one needs no
-	 * bounds check. */
-	uint8_t tx_n[P4ODP_TX_PORT_NUMBERS];
+	 * sending tests one number for a full batch, no port or the CPU port.
+	 * tx_n has every port number: a send to one needs no bounds check. */
+	uint8_t tx_n[P4ODP_PORT_NUMBERS];
 	odp_packet_t tx[P4ODP_MAX_PORTS][P4ODP_BURST];
 	odp_pktout_queue_t out[P4ODP_MAX_PORTS];	/* its queue of each open port */
-	uint64_t received[P4ODP_MAX_PORTS];
-	uint64_t sent[P4ODP_MAX_PORTS];
+	uint64_t received[P4ODP_PORT_NUMBERS];	/* the CPU port's too */
+	uint64_t sent[P4ODP_PORT_NUMBERS];
 	uint64_t drops[P4ODP_DROP_COUNT];
 	/* The passes the packet being processed caused, run in order after its
 	 * own (n_passes of them; at most P4ODP_MAX_PASSES for one received
@@ -174,7 +181,48 @@ struct p4odp_worker {
 	uint32_t log_lines;	/* the lines printed in it, */
 	uint64_t log_dropped;	/* and those left out since the last said so */
 	struct p4odp_digest_ring *digests;	/* NULL when the program sends none */
+	/* With a CPU port: the packets it sent there, for the main thread to
+	 * deliver, and (worker 0 alone) those the main thread injects as received
+	 * there; NULL without one. */
+	struct p4odp_packet_ring *to_cpu;
+	struct p4odp_packet_ring *from_cpu;
 } ODP_ALIGNED_CACHE;
+
+/* Packets on their way between one thread and another: the producer puts at
+ * head, the consumer takes at tail; whoever holds a packet in it is the ring. */
+#define P4ODP_PACKET_RING 256
+
+struct p4odp_packet_ring {
+	uint32_t head;
+	uint32_t tail;
+	odp_packet_t slots[P4ODP_PACKET_RING];
+};
+
+/* Put `pkt` in the ring (its one producer); false when it is full. */
+static inline bool p4odp_ring_put(struct p4odp_packet_ring *r, odp_packet_t pkt)
+{
+	uint32_t head = r->head;
+
+	if (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) == P4ODP_PACKET_RING)
+		return false;
+	r->slots[head % P4ODP_PACKET_RING] = pkt;
+	__atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* Take at most `max` packets from the ring (its one consumer); how many. */
+static inline uint32_t p4odp_ring_take(struct p4odp_packet_ring *r, odp_packet_t *pkts, uint32_t max)
+{
+	uint32_t tail = r->tail, n = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE) - tail;
+
+	if (n > max)
+		n = max;
+	for (uint32_t i = 0; i < n; i++)
+		pkts[i] = r->slots[(tail + i) % P4ODP_PACKET_RING];
+	if (n)	/* not a write per look at an empty ring: the producer reads this line */
+		__atomic_store_n(&r->tail, tail + n, __ATOMIC_RELEASE);
+	return n;
+}
 
 /* A worker's digest messages on their way to the control channel's clients:
  * the worker writes at head, the main thread reads at tail (one producer,
@@ -223,7 +271,7 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *line, FILE *out, 
 /* The control channel (channel.c): command lines from clients of a unix or
  * TCP socket, served between the main thread's other duties. */
 #define P4ODP_CONTROL_CLIENTS 8
-#define P4ODP_CONTROL_LINE 8192
+#define P4ODP_CONTROL_LINE 20480	/* a packet_out of the largest packet, in hex */
 
 struct p4odp_control_client {
 	int fd;			/* -1: a free slot */
@@ -233,8 +281,8 @@ struct p4odp_control_client {
 	size_t pending_len;
 	size_t answer_left;	/* bytes of pending up to the end of the last answer: its next line waits for them */
 	uint64_t stalled_since_ns;	/* when the client last took some of them */
-	bool digests;		/* it listens to digests (digest_listen) */
-	uint64_t digests_missed;	/* digests not queued for it: it was too far behind */
+	uint8_t listens;	/* the events it gets: P4ODP_EVENT_* (digest_listen, packet_listen) */
+	uint64_t events_missed;	/* events not queued for it: it was too far behind */
 	char buf[P4ODP_CONTROL_LINE];	/* a line and its newline at most */
 };
 
@@ -248,8 +296,12 @@ struct p4odp_channel {
 
 /* Listen at `addr` (unix:PATH or tcp:HOST:PORT); -1 after saying why in `err`. */
 int p4odp_channel_open(struct p4odp_channel *ch, const char *addr, char *err, size_t err_len);
-/* Queue an event (`text`, a line) for every client listening to digests. */
-void p4odp_channel_event(struct p4odp_channel *ch, const char *text, size_t len);
+/* The kinds of event a client may listen to. */
+#define P4ODP_EVENT_DIGESTS 1
+#define P4ODP_EVENT_PACKETS 2
+
+/* Queue an event (`text`, a line) of `kind` for every client listening to that kind. */
+void p4odp_channel_event(struct p4odp_channel *ch, uint8_t kind, const char *text, size_t len);
 /* Accept and serve what clients sent, waiting at most `timeout_ms` for it. */
 void p4odp_channel_serve(struct p4odp_switch *sw, struct p4odp_channel *ch, int timeout_ms);
 void p4odp_channel_close(struct p4odp_channel *ch);
@@ -258,5 +310,12 @@ void p4odp_channel_close(struct p4odp_channel *ch);
  * as events "digest NAME VALUE..." to the channel's listening clients, and
  * "digests_dropped N" when some found no room. */
 void p4odp_digests_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch);
+
+/* The CPU port (cpu_port.c): the packets the workers sent to it since the
+ * last call, as events "packet_in HEX" to the channel's listening clients;
+ * and a packet (`hex`, its bytes) into worker 0 as received on the CPU port,
+ * or -1 after saying why not in `err`. */
+void p4odp_packets_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch);
+int p4odp_packet_out(struct p4odp_switch *sw, const char *hex, char *err, size_t err_len);
 
 #endif /* P4ODP_SWITCH_H_ */

@@ -61,6 +61,13 @@ int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t 
 			return -1;
 	}
 	memset(w->tx_n, P4ODP_TX_CLOSED, sizeof w->tx_n);
+	if (sw->has_cpu_port) {
+		w->to_cpu = calloc(1, sizeof *w->to_cpu);
+		w->from_cpu = id == 0 ? calloc(1, sizeof *w->from_cpu) : NULL;
+		if (!w->to_cpu || (id == 0 && !w->from_cpu))
+			return -1;
+		w->tx_n[sw->cpu_port] = P4ODP_TX_CPU;
+	}
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
 		const struct p4odp_port *port = &sw->ports[i];
 
@@ -102,14 +109,28 @@ static void flush_all(struct p4odp_worker *w)
 	}
 }
 
+/* Free the packets left in `ring` and the ring. */
+static void free_ring(struct p4odp_packet_ring *ring)
+{
+	odp_packet_t pkts[P4ODP_PACKET_RING];
+
+	if (ring)
+		odp_packet_free_multi(pkts, (int)p4odp_ring_take(ring, pkts, P4ODP_PACKET_RING));
+	free(ring);
+}
+
 void p4odp_worker_term(struct p4odp_worker *w)
 {
 	free(w->state);
 	free(w->pass_states);
 	free(w->digests);
+	free_ring(w->to_cpu);
+	free_ring(w->from_cpu);
 	w->state = NULL;
 	w->pass_states = NULL;
 	w->digests = NULL;
+	w->to_cpu = NULL;
+	w->from_cpu = NULL;
 }
 
 void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason)
@@ -185,27 +206,62 @@ static odp_packet_t deparsed(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_
 	return out;
 }
 
+/* The packet to send, deparsed and cut as the program asked (truncate);
+ * ODP_PACKET_INVALID, counted, when there is none. */
+static odp_packet_t outgoing(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len)
+{
+	odp_packet_t out = deparsed(pc, hdrs, hdr_len);
+
+	if (out == ODP_PACKET_INVALID)
+		return out;
+	if (odp_unlikely(pc->truncate_to) && !truncated(out, pc->truncate_to - 1)) {
+		odp_packet_free(out);
+		p4odp_count_drop(pc, P4ODP_DROP_TRUNCATED);
+		return ODP_PACKET_INVALID;
+	}
+	return out;
+}
+
+/* A packet to the CPU port: queued for the main thread, which sends it to
+ * the control channel's clients that listen to packet-ins. */
+__attribute__((noinline)) static void send_to_cpu(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs,
+						  uint32_t hdr_len)
+{
+	if (!__atomic_load_n(&pc->sw->packet_listeners, __ATOMIC_RELAXED)) {
+		p4odp_count_drop(pc, P4ODP_DROP_CPU_NO_LISTENER);
+		return;
+	}
+	odp_packet_t out = outgoing(pc, hdrs, hdr_len);
+	if (out == ODP_PACKET_INVALID)
+		return;
+	if (!p4odp_ring_put(pc->worker->to_cpu, out)) {
+		odp_packet_free(out);
+		p4odp_count_drop(pc, P4ODP_DROP_CPU_FULL);
+		return;
+	}
+	p4odp_counter_add(&pc->worker->sent[port_index], 1);
+}
+
 void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs, uint32_t hdr_len)
 {
 	struct p4odp_worker *w = pc->worker;
-	uint32_t queued = port_index < P4ODP_TX_PORT_NUMBERS ? w->tx_n[port_index] : P4ODP_TX_CLOSED;
+	uint32_t queued = port_index < P4ODP_PORT_NUMBERS ? w->tx_n[port_index] : P4ODP_TX_CLOSED;
 
 	if (odp_unlikely(queued >= P4ODP_BURST)) {
 		if (queued == P4ODP_TX_CLOSED) {
 			p4odp_count_drop(pc, P4ODP_DROP_NO_PORT);
 			return;
 		}
+		if (queued == P4ODP_TX_CPU) {
+			send_to_cpu(pc, port_index, hdrs, hdr_len);
+			return;
+		}
 		flush_port(w, port_index);
 		queued = 0;
 	}
-	odp_packet_t out = deparsed(pc, hdrs, hdr_len);
+	odp_packet_t out = outgoing(pc, hdrs, hdr_len);
 	if (out == ODP_PACKET_INVALID)
 		return;
-	if (odp_unlikely(pc->truncate_to) && !truncated(out, pc->truncate_to - 1)) {
-		odp_packet_free(out);
-		p4odp_count_drop(pc, P4ODP_DROP_TRUNCATED);
-		return;
-	}
 	w->tx[port_index][queued] = out;
 	w->tx_n[port_index] = (uint8_t)(queued + 1);
 }
@@ -506,13 +562,14 @@ void p4odp_print_counters(const struct p4odp_switch *sw, const struct p4odp_work
 			  FILE *out)
 {
 	fprintf(out, "port  rx  tx  interface\n");
-	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
-		if (!p4odp_port_open(sw, i))
+	for (uint32_t i = 0; i < P4ODP_PORT_NUMBERS; i++) {
+		bool cpu = sw->has_cpu_port && i == sw->cpu_port;
+		if (!p4odp_port_open(sw, i) && !cpu)
 			continue;
 		uint64_t rx = sum(workers, n_workers, offsetof(struct p4odp_worker, received[i]));
 		uint64_t tx = sum(workers, n_workers, offsetof(struct p4odp_worker, sent[i]));
 		fprintf(out, "%4u  %llu  %llu  %s\n", i, (unsigned long long)rx, (unsigned long long)tx,
-			sw->ports[i].name);
+			cpu ? "(CPU port: the control channel)" : sw->ports[i].name);
 	}
 	for (uint32_t r = 0; r < P4ODP_DROP_COUNT; r++) {
 		uint64_t drops = sum(workers, n_workers, offsetof(struct p4odp_worker, drops[r]));

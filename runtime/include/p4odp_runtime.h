@@ -86,7 +86,9 @@
 	X(TX_FULL, "the port's transmit queue was full")                           \
 	X(TRUNCATED, "truncated to 0 bytes by the program")                        \
 	X(TOO_MANY_PASSES, "resubmitted, recirculated or cloned at egress more than " \
-			   P4ODP_STRINGIFY(P4ODP_MAX_PASSES) " times")
+			   P4ODP_STRINGIFY(P4ODP_MAX_PASSES) " times")                 \
+	X(CPU_NO_LISTENER, "sent to the CPU port with no controller listening")    \
+	X(CPU_FULL, "sent to the CPU port faster than the control channel took it")
 
 enum p4odp_drop_reason {
 #define P4ODP_DROP_ENUM(name, text) P4ODP_DROP_##name,

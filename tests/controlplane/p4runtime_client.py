@@ -22,10 +22,11 @@ __all__ = ["Controller", "entry", "update", "rejected", "p4runtime_switch"]
 
 
 @contextmanager
-def p4runtime_switch(binary: Path, folder: Path, frames: tuple):
-    """The switch `binary` replaying `frames` and a P4Runtime server for it: the server's HOST:PORT."""
+def p4runtime_switch(binary: Path, folder: Path, frames: tuple, options: tuple = ()):
+    """The switch `binary` (run with `options` too) replaying `frames` and a P4Runtime server for
+    it: the server's HOST:PORT."""
     address = f"unix:{folder / 'control.sock'}"
-    process = start_switch(binary, folder, address, frames)
+    process = start_switch(binary, folder, address, frames, options)
     server = None
     try:
         server = serve(address, "127.0.0.1:0")

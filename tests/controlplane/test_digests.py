@@ -42,7 +42,7 @@ def test_listening_clients_get_every_digest_as_a_line(digest_binary: Path, tmp_p
     process = start_switch(digest_binary, tmp_path, address, FRAMES)
     try:
         with SwitchChannel(address) as listener, SwitchChannel(address) as other:
-            listener.listen_digests()
+            listener.listen("digest")
             seen = set()
             for _ in range(200):
                 event = listener.next_event(timeout=10)

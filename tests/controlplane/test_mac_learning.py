@@ -55,7 +55,7 @@ def test_the_controller_learns_an_unknown_source(tmp_path: Path):
         assert controller.stdout.readline() == "learned 00:00:00:00:00:0a on port 0\n"
         assert eventually(lambda: (b"\x0a", b"\x00") in dmac_entries(target))
         with SwitchChannel(address) as channel:  # known now: the switch sends no more digests for it
-            channel.listen_digests()
+            channel.listen("digest")
             assert channel.next_event(timeout=0.5) is None
         controller.send_signal(signal.SIGINT)
         assert controller.wait(timeout=30) == 0, controller.stderr.read()

@@ -1,0 +1,66 @@
+"""A switch's events (digest messages, packets sent to its CPU port) for the P4Runtime server:
+read by a thread of its own on a channel of its own, and handed to the listener of their kind,
+which turns them into stream messages for the controllers."""
+
+from __future__ import annotations
+
+import threading
+from typing import Optional, Protocol
+
+from p4odp.controlplane.channel import ChannelError, SwitchChannel
+
+__all__ = ["EventListener", "SwitchEvents"]
+
+TICK = 0.005  # seconds between the listeners' ticks while no event comes
+
+
+class EventListener(Protocol):
+    events: str  # the kind of event it listens to: one of SwitchChannel.EVENTS
+    words: tuple  # the first words of the event lines it takes
+
+    def wanted(self) -> bool:
+        """Whether the switch should send these events now."""
+
+    def take(self, event: str) -> None:
+        """One event line (called by the events' thread)."""
+
+    def tick(self) -> None:
+        """Called every TICK at most (by the events' thread): for what is due by time."""
+
+
+class SwitchEvents:
+    def __init__(self, switch: str, listeners: list[EventListener]) -> None:
+        """The events of the switch at control channel address `switch`; ChannelError when it
+        cannot be reached."""
+        self.listeners = listeners
+        self.takers = {word: listener for listener in listeners for word in listener.words}
+        self.failure: Optional[ChannelError] = None  # why the thread stopped receiving, if it did
+        self.stopping = False
+        self.channel = SwitchChannel(switch, timeout=None)
+        self.thread = threading.Thread(target=self._run, daemon=True, name="p4odp-events")
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopping = True
+        self.thread.join()
+        self.channel.close()
+
+    def _run(self) -> None:
+        listening = {listener.events: False for listener in self.listeners}
+        try:
+            while not self.stopping:
+                for listener in self.listeners:
+                    wanted = listener.wanted()
+                    if wanted != listening[listener.events]:
+                        self.channel.listen(listener.events, wanted)
+                        listening[listener.events] = wanted
+                event = self.channel.next_event(timeout=TICK)
+                while event is not None:
+                    taker = self.takers.get(event.partition(" ")[0])
+                    if taker is not None:  # events_missed: the specification allows losing both kinds
+                        taker.take(event)
+                    event = self.channel.next_event(timeout=0)
+                for listener in self.listeners:
+                    listener.tick()
+        except ChannelError as err:  # the switch is gone, or dropped this client: no more events
+            self.failure = err

@@ -1,0 +1,94 @@
+/*
+ * The CPU port (--cpu-port N), as BMv2 simple_switch_grpc's: what the program
+ * sends to port N goes to the controllers (packet-in), and what they send
+ * (packet-out) enters the program as received on port N.  The bytes are the
+ * packet's whole, headers the program adds for the controller included (the
+ * P4Runtime server reads and writes its @controller_header fields).
+ *
+ * A worker queues the packets it sends to the CPU port in its ring, without
+ * waiting; the main thread sends each as an event line "packet_in HEX" to the
+ * control channel's clients that sent packet_listen, and puts the packets of
+ * `packet_out HEX` in worker 0's ring, which worker 0 runs between its bursts.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "switch.h"
+
+static void deliver(struct p4odp_channel *ch, odp_packet_t pkt)
+{
+	static const char digits[] = "0123456789abcdef";
+	static const char head[] = "packet_in ";
+	uint32_t len = odp_packet_len(pkt);
+	const uint8_t *data = odp_packet_data(pkt);
+	char *line = malloc(sizeof head + 2 * (size_t)len);
+
+	if (!line)
+		return;	/* out of memory: lost, as a packet-in may be */
+	memcpy(line, head, sizeof head - 1);
+	char *at = line + sizeof head - 1;
+	for (uint32_t i = 0; i < len; i++) {
+		*at++ = digits[data[i] >> 4];
+		*at++ = digits[data[i] & 15];
+	}
+	*at++ = '\n';
+	p4odp_channel_event(ch, P4ODP_EVENT_PACKETS, line, (size_t)(at - line));
+	free(line);
+}
+
+void p4odp_packets_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch)
+{
+	odp_packet_t pkts[P4ODP_BURST];
+
+	if (!sw->has_cpu_port)
+		return;
+	for (uint32_t k = 0; k < sw->n_workers; k++) {
+		uint32_t n;
+		while ((n = p4odp_ring_take(sw->workers[k].to_cpu, pkts, P4ODP_BURST))) {
+			for (uint32_t i = 0; i < n; i++)
+				deliver(ch, pkts[i]);
+			odp_packet_free_multi(pkts, (int)n);
+		}
+	}
+}
+
+static int hex_digit(char c)
+{
+	return isdigit((unsigned char)c) ? c - '0' : tolower((unsigned char)c) - 'a' + 10;
+}
+
+int p4odp_packet_out(struct p4odp_switch *sw, const char *hex, char *err, size_t err_len)
+{
+	size_t digits = strlen(hex);
+
+	if (!sw->has_cpu_port) {
+		snprintf(err, err_len, "this switch has no CPU port: start it with --cpu-port N");
+		return -1;
+	}
+	if (!digits || digits % 2 || strspn(hex, "0123456789abcdefABCDEF") != digits) {
+		snprintf(err, err_len, "usage: packet_out HEX, the packet's bytes as an even number of hex digits");
+		return -1;
+	}
+	odp_packet_t pkt = odp_packet_alloc(sw->pool, (uint32_t)(digits / 2));
+	if (pkt == ODP_PACKET_INVALID) {
+		snprintf(err, err_len, "no packet buffer of %zu bytes left", digits / 2);
+		return -1;
+	}
+	if (odp_packet_is_segmented(pkt)) {	/* longer than a buffer: the datapath reads one */
+		odp_packet_free(pkt);
+		snprintf(err, err_len, "a packet of %zu bytes is longer than the switch's buffers", digits / 2);
+		return -1;
+	}
+	uint8_t *data = odp_packet_data(pkt);
+	for (size_t i = 0; i < digits / 2; i++)
+		data[i] = (uint8_t)(hex_digit(hex[2 * i]) << 4 | hex_digit(hex[2 * i + 1]));
+	if (!p4odp_ring_put(sw->workers[0].from_cpu, pkt)) {
+		odp_packet_free(pkt);
+		snprintf(err, err_len, "the CPU port's input is full: worker 0 has not taken the last %d packets",
+			 P4ODP_PACKET_RING);
+		return -1;
+	}
+	return 0;
+}
