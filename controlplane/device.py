@@ -33,10 +33,17 @@ Update = p4runtime_pb2.Update
 
 # simple_switch_CLI's priorities: the smaller wins, from 0; P4Runtime's: the larger wins, from 1.
 CLI_PRIORITY_TOP = 2**31 - 1
+# The switch's packet replication engine (runtime/core/switch.h): groups 1..4095, ports of 9
+# bits, replication ids (v1model's egress_rid) of 16, mirror sessions 0..32767, as BMv2's.
+MC_GROUPS = 4096
+PORT_NUMBERS = 512
+INSTANCES = 1 << 16
+CLONE_SESSIONS = 32768
 
 _ONEOF = {MatchField.EXACT: "exact", MatchField.LPM: "lpm", MatchField.TERNARY: "ternary",
           MatchField.RANGE: "range", MatchField.OPTIONAL: "optional"}
 _HANDLE = re.compile(r"handle (\d+)")
+_NODE_HANDLE = re.compile(r"Node was created with handle (\d+)")
 _COUNTER = re.compile(r"= \((\d+) bytes, (\d+) packets\)")
 _REGISTER = re.compile(r"= (-?\d+)")
 
@@ -81,6 +88,15 @@ class _ProfileState:
 
 
 @dataclass
+class _McGroup:
+    """A multicast group written by a controller: the switch's node of each instance and its
+    ports, and the group as written."""
+    message: p4runtime_pb2.MulticastGroupEntry
+    nodes: dict = field(default_factory=dict)  # instance -> node handle
+    ports: dict = field(default_factory=dict)  # instance -> its node's ports
+
+
+@dataclass
 class _Pending:
     """An update sent to the switch whose answer is awaited, and what to record when it succeeds."""
     index: int  # of the update in its batch
@@ -104,6 +120,8 @@ class Device:
         self.profiles: dict[int, _ProfileState] = {}
         # Meter configs set: (meter id, index) of indexed meters, (table id, entry key) of direct ones.
         self.meter_configs: dict[tuple, p4runtime_pb2.MeterConfig] = {}
+        self.multicast_groups: dict[int, _McGroup] = {}
+        self.clone_sessions: dict[int, p4runtime_pb2.CloneSessionEntry] = {}
         self.digests = DigestLists(self.p4info, deliver)
         self.packets = PacketIO(self.p4info, deliver)
         try:
@@ -135,10 +153,15 @@ class Device:
         lines += [f"counter_reset {c.preamble.name}" for c in self.pipeline.direct_counters.values()]
         lines += [f"register_reset {r.preamble.name}" for r in self.pipeline.registers.values()]
         lines += [f"meter_reset {m.preamble.name}" for m in self.pipeline.meters.values()]
+        for group_id, group in self.multicast_groups.items():
+            lines += [f"mc_mgrp_destroy {group_id}"] + [f"mc_node_destroy {h}" for h in group.nodes.values()]
+        lines += [f"mirroring_delete {session_id}" for session_id in self.clone_sessions]
         failed = [text for ok, text in self.channel.commands(lines) if not ok]
         self.tables.clear()
         self.profiles.clear()
         self.meter_configs.clear()
+        self.multicast_groups.clear()
+        self.clone_sessions.clear()
         self.digests.clear()
         if failed:
             raise P4RuntimeError(Code.INTERNAL, f"the switch could not reset its state: {failed[0]}")
@@ -502,6 +525,110 @@ class Device:
                 if not wanted_id or entity_id == wanted_id:
                     yield p4runtime_pb2.Entity(**{kind: entry.message})
 
+    # --- the packet replication engine ----------------------------------------------------
+
+    def _plan_replication(self, index: int, kind: int, entry) -> _Pending:
+        which = entry.WhichOneof("type")
+        if which == "multicast_group_entry":
+            return self._plan_multicast_group(index, kind, entry.multicast_group_entry)
+        if which == "clone_session_entry":
+            return self._plan_clone_session(index, kind, entry.clone_session_entry)
+        raise P4RuntimeError(Code.INVALID_ARGUMENT, "the packet replication engine entry has no type set")
+
+    def _plan_multicast_group(self, index: int, kind: int, group) -> _Pending:
+        """A group is a node of the switch per instance (replication id), holding the ports of
+        that instance's replicas: copies go out node by node, in the order of each instance's
+        first replica, a node's ports ascending.  A change is made a node at a time."""
+        group_id = group.multicast_group_id
+        if not 0 < group_id < MC_GROUPS:
+            raise P4RuntimeError(Code.OUT_OF_RANGE, f"multicast group {group_id}: this switch has groups 1.."
+                                                     f"{MC_GROUPS - 1}")
+        present = self.multicast_groups.get(group_id)
+        _presence(kind, present, "the packet replication engine", f"multicast group {group_id}")
+        if kind == Update.DELETE:
+            def delete() -> None:
+                self._command(f"mc_mgrp_destroy {group_id}")  # no copy from here on; its nodes then
+                del self.multicast_groups[group_id]
+                for handle in present.nodes.values():
+                    self._command(f"mc_node_destroy {handle}")
+            return _Pending(index, None, None, run=delete)
+        ports = _replica_ports(group.replicas, f"multicast group {group_id}")
+        stored = p4runtime_pb2.MulticastGroupEntry()
+        stored.CopyFrom(group)
+
+        def change() -> None:
+            """Create or change the group a node at a time; when a command fails halfway, the group
+            is kept (and read) as the switch has it."""
+            if present is None:
+                self._command(f"mc_mgrp_create {group_id}")
+                kept = self.multicast_groups[group_id] = _McGroup(stored)
+            else:
+                kept = present
+            try:
+                for instance, handle in list(kept.nodes.items()):
+                    if instance in ports:
+                        self._command(f"mc_node_update {handle} {' '.join(map(str, ports[instance]))}")
+                        kept.ports[instance] = ports[instance]
+                    else:
+                        self._command(f"mc_node_destroy {handle}")
+                        del kept.nodes[instance], kept.ports[instance]
+                for instance, instance_ports in ports.items():
+                    if instance not in kept.nodes:
+                        output = self._command(f"mc_node_create {instance} {' '.join(map(str, instance_ports))}")
+                        handle = int(_NODE_HANDLE.search(output).group(1))
+                        try:
+                            self._command(f"mc_node_associate {group_id} {handle}")
+                        except P4RuntimeError:
+                            self._command(f"mc_node_destroy {handle}")
+                            raise
+                        kept.nodes[instance], kept.ports[instance] = handle, instance_ports
+                kept.message = stored
+            except P4RuntimeError:
+                kept.message = p4runtime_pb2.MulticastGroupEntry(multicast_group_id=group_id)
+                for instance, instance_ports in kept.ports.items():
+                    kept.message.replicas.extend(p4runtime_pb2.Replica(egress_port=port, instance=instance)
+                                                 for port in instance_ports)
+                raise
+        return _Pending(index, None, None, run=change)
+
+    def _plan_clone_session(self, index: int, kind: int, session) -> _Pending:
+        session_id = session.session_id
+        if not session_id < CLONE_SESSIONS:
+            raise P4RuntimeError(Code.OUT_OF_RANGE, f"clone session {session_id}: this switch has sessions 0.."
+                                                     f"{CLONE_SESSIONS - 1}")
+        present = self.clone_sessions.get(session_id)
+        _presence(kind, present, "the packet replication engine", f"clone session {session_id}")
+        if kind == Update.DELETE:
+            return _Pending(index, f"mirroring_delete {session_id}", lambda _: self.clone_sessions.pop(session_id))
+        ports = _replica_ports(session.replicas, f"clone session {session_id}")
+        if session.class_of_service or session.packet_length_bytes:
+            raise P4RuntimeError(Code.UNIMPLEMENTED, f"clone session {session_id}: a class of service and a "
+                                                      "truncation length are not supported")
+        if list(ports) != [0] or len(ports[0]) != 1:
+            raise P4RuntimeError(Code.UNIMPLEMENTED, f"clone session {session_id}: only sessions of one replica, "
+                                                      "of instance 0, are supported")
+        stored = p4runtime_pb2.CloneSessionEntry()
+        stored.CopyFrom(session)
+        return _Pending(index, f"mirroring_add {session_id} {ports[0][0]}",
+                        lambda _: self.clone_sessions.__setitem__(session_id, stored))
+
+    def _read_replication(self, wanted) -> Iterator:
+        which = wanted.WhichOneof("type")
+        if which == "multicast_group_entry":
+            wanted_id = wanted.multicast_group_entry.multicast_group_id
+            found = [g.message for group_id, g in sorted(self.multicast_groups.items())
+                     if not wanted_id or group_id == wanted_id]
+        elif which == "clone_session_entry":
+            wanted_id = wanted.clone_session_entry.session_id
+            found = [s for session_id, s in sorted(self.clone_sessions.items())
+                     if not wanted_id or session_id == wanted_id]
+        else:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, "the packet replication engine entry has no type set")
+        for message in found:
+            entity = p4runtime_pb2.Entity()
+            getattr(entity.packet_replication_engine_entry, which).CopyFrom(message)
+            yield entity
+
     # --- counters and registers -----------------------------------------------------------
 
     def _cell(self, what: str, entities: dict, entity_id: int, kind: int, message) -> tuple:
@@ -740,6 +867,11 @@ def _identity(kind: Optional[str], entity) -> Optional[tuple]:
         return kind, message.action_profile_id, message.group_id
     if kind == "digest_entry":
         return kind, message.digest_id
+    if kind == "packet_replication_engine_entry":
+        which = message.WhichOneof("type")
+        inner = getattr(message, which) if which else None
+        return kind, which, inner.multicast_group_id if which == "multicast_group_entry" else \
+            inner.session_id if inner is not None else None
     return None
 
 
@@ -747,11 +879,13 @@ def _identity(kind: Optional[str], entity) -> Optional[tuple]:
 _WRITTEN = {"table_entry": "_plan_table_entry", "counter_entry": "_plan_counter",
             "direct_counter_entry": "_plan_direct_counter", "register_entry": "_plan_register",
             "digest_entry": "_plan_digest", "meter_entry": "_plan_meter", "direct_meter_entry": "_plan_direct_meter",
-            "action_profile_member": "_plan_member", "action_profile_group": "_plan_group"}
+            "action_profile_member": "_plan_member", "action_profile_group": "_plan_group",
+            "packet_replication_engine_entry": "_plan_replication"}
 _READ = {"table_entry": "_read_table_entries", "counter_entry": "_read_counters",
          "direct_counter_entry": "_read_direct_counter", "register_entry": "_read_registers",
          "digest_entry": "_read_digests", "meter_entry": "_read_meters", "direct_meter_entry": "_read_direct_meters",
-         "action_profile_member": "_read_members", "action_profile_group": "_read_groups"}
+         "action_profile_member": "_read_members", "action_profile_group": "_read_groups",
+         "packet_replication_engine_entry": "_read_replication"}
 
 
 def _match_key(table: TableInfo, entry) -> tuple[tuple, list[str], list]:
@@ -846,6 +980,28 @@ def _presence(kind: int, present, owner: str, what: str) -> None:
         raise P4RuntimeError(Code.ALREADY_EXISTS, f"{owner} has a {what}")
     if kind != Update.INSERT and present is None:
         raise P4RuntimeError(Code.NOT_FOUND, f"{owner} has no {what}")
+
+
+def _replica_ports(replicas, owner: str) -> dict[int, list[int]]:
+    """The ports of each instance of `replicas`, the instances in the order of their first
+    replica, each one's ports ascending."""
+    ports: dict[int, list[int]] = {}
+    for replica in replicas:
+        port = replica.egress_port if replica.WhichOneof("port_kind") == "egress_port" else \
+            _number(replica.port, 9, f"{owner}: a replica's port") if replica.port else None
+        if port is None:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{owner}: a replica has no port")
+        if port >= PORT_NUMBERS:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{owner}: port {port} is not a port number (0.."
+                                                         f"{PORT_NUMBERS - 1})")
+        if replica.instance >= INSTANCES:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{owner}: instance {replica.instance} does not fit in "
+                                                         "16 bits (v1model's egress_rid)")
+        if port in ports.get(replica.instance, []):
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{owner}: the replica of port {port} and instance "
+                                                         f"{replica.instance} is given twice")
+        ports.setdefault(replica.instance, []).append(port)
+    return {instance: sorted(instance_ports) for instance, instance_ports in ports.items()}
 
 
 def _rates(meter_entry) -> str:

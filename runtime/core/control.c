@@ -6,7 +6,9 @@
  *   table_modify TABLE ACTION HANDLE => PARAM...
  *   table_delete TABLE HANDLE
  *   table_clear TABLE
- *   mc_mgrp_create GROUP / mc_node_create RID PORT... / mc_node_associate GROUP NODE
+ *   mc_mgrp_create GROUP / mc_mgrp_destroy GROUP / mc_node_create RID PORT... /
+ *   mc_node_update NODE PORT... / mc_node_associate GROUP NODE / mc_node_dissociate GROUP NODE /
+ *   mc_node_destroy NODE
  *   mirroring_add SESSION PORT / mirroring_add_mc SESSION GROUP / mirroring_delete SESSION /
  *   mirroring_get SESSION
  *   act_prof_create_member PROFILE ACTION PARAM... / act_prof_modify_member PROFILE ACTION MEMBER
@@ -1680,6 +1682,73 @@ static int cmd_pvs_clear(struct p4odp_switch *sw, struct command *c)
 	return 0;
 }
 
+/* Publish group `group`'s copies as its nodes now are; the old ones are freed once no worker
+ * holds them.  -1 (out of memory: the workers still see the old ones) after saying why. */
+static int publish_group(struct p4odp_switch *sw, struct command *c, uint32_t group)
+{
+	struct p4odp_mc_group *g = &sw->mc_groups[group];
+	struct p4odp_mc_copies *copies = NULL;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; g->used && i < g->n_nodes; i++)
+		for (uint32_t w = 0; w < P4ODP_PORT_NUMBERS / 64; w++)
+			n += (uint32_t)__builtin_popcountll(sw->mc_nodes[g->nodes[i]].ports[w]);
+	if (n) {
+		copies = malloc(sizeof *copies + n * sizeof copies->copy[0]);
+		if (!copies)
+			return fail(c, "out of memory");
+		copies->n = 0;
+		for (uint32_t i = 0; i < g->n_nodes; i++) {
+			const struct p4odp_mc_node *node = &sw->mc_nodes[g->nodes[i]];
+			for (uint32_t w = 0; w < P4ODP_PORT_NUMBERS / 64; w++)
+				for (uint64_t bits = node->ports[w]; bits; bits &= bits - 1) {
+					copies->copy[copies->n].port = w * 64 + (uint32_t)__builtin_ctzll(bits);
+					copies->copy[copies->n++].rid = node->rid;
+				}
+		}
+	}
+	struct p4odp_mc_copies *old = __atomic_exchange_n(&g->copies, copies, __ATOMIC_ACQ_REL);
+	if (old) {
+		p4odp_rcu_synchronize(sw->rcu);
+		free(old);
+	}
+	return 0;
+}
+
+static int parse_group(struct p4odp_switch *sw, struct command *c, const char *text, uint32_t *group)
+{
+	if (parse_uint(c, text, group))
+		return -1;
+	if (*group == 0 || *group >= P4ODP_MAX_MC_GROUPS || !sw->mc_groups[*group].used)
+		return fail(c, "no multicast group %s", text);
+	return 0;
+}
+
+static int parse_node(struct p4odp_switch *sw, struct command *c, const char *text, uint32_t *handle)
+{
+	if (parse_uint(c, text, handle))
+		return -1;
+	if (*handle >= P4ODP_MAX_MC_NODES || !sw->mc_nodes[*handle].used)
+		return fail(c, "no multicast node %s", text);
+	return 0;
+}
+
+/* A node's ports from `c`'s tokens from `first` on: a set, as BMv2's (its copies go out in
+ * ascending port order, each port once, whatever order the command gives them in). */
+static int parse_node_ports(struct command *c, int first, uint64_t ports[P4ODP_PORT_NUMBERS / 64])
+{
+	memset(ports, 0, P4ODP_PORT_NUMBERS / 8);
+	for (int i = first; i < c->n; i++) {
+		uint32_t port;
+		if (parse_uint(c, c->tokens[i], &port))
+			return -1;
+		if (port >= P4ODP_PORT_NUMBERS)
+			return fail(c, "port %u is out of range 0..%d", port, P4ODP_PORT_NUMBERS - 1);
+		ports[port / 64] |= UINT64_C(1) << port % 64;
+	}
+	return 0;
+}
+
 static int cmd_mc_mgrp_create(struct p4odp_switch *sw, struct command *c)
 {
 	uint32_t group;
@@ -1689,38 +1758,47 @@ static int cmd_mc_mgrp_create(struct p4odp_switch *sw, struct command *c)
 		return fail(c, "multicast group %u is out of range 1..%d", group, P4ODP_MAX_MC_GROUPS - 1);
 	if (sw->mc_groups[group].used)
 		return fail(c, "multicast group %u exists", group);
+	sw->mc_groups[group].used = true;
 	sw->mc_groups[group].n_nodes = 0;
-	__atomic_store_n(&sw->mc_groups[group].used, true, __ATOMIC_RELEASE);	/* workers replicate to it now */
 	return 0;
 }
 
-/* As BMv2, a node's ports are a set: its replicas go out in ascending port
- * order, each port once, whatever order the command gives them in. */
+/* mc_mgrp_destroy GROUP: its nodes stay, associated with none (as BMv2). */
+static int cmd_mc_mgrp_destroy(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t group;
+	if (c->n != 2)
+		return fail(c, "usage: mc_mgrp_destroy GROUP");
+	if (parse_group(sw, c, c->tokens[1], &group))
+		return -1;
+	struct p4odp_mc_group *g = &sw->mc_groups[group];
+	g->used = false;
+	if (publish_group(sw, c, group)) {
+		g->used = true;
+		return -1;
+	}
+	for (uint32_t i = 0; i < g->n_nodes; i++)
+		sw->mc_nodes[g->nodes[i]].group = 0;
+	g->n_nodes = 0;
+	return 0;
+}
+
 static int cmd_mc_node_create(struct p4odp_switch *sw, struct command *c, FILE *out)
 {
-	uint32_t rid, port;
-	bool member[P4ODP_MAX_PORTS] = { false };
+	uint32_t rid;
+	uint64_t ports[P4ODP_PORT_NUMBERS / 64];
 	if (c->n < 2)
 		return fail(c, "usage: mc_node_create RID PORT...");
-	if (parse_uint(c, c->tokens[1], &rid))
+	if (parse_uint(c, c->tokens[1], &rid) || parse_node_ports(c, 2, ports))
 		return -1;
-	for (int i = 2; i < c->n; i++) {
-		if (parse_uint(c, c->tokens[i], &port))
-			return -1;
-		if (port >= P4ODP_MAX_PORTS)
-			return fail(c, "port %u is out of range", port);
-		member[port] = true;
-	}
+	if (rid > UINT16_MAX)
+		return fail(c, "replication id %u is out of range 0..%u", rid, UINT16_MAX);
 	for (uint32_t h = 0; h < P4ODP_MAX_MC_NODES; h++) {
 		struct p4odp_mc_node *node = &sw->mc_nodes[h];
 		if (node->used)
 			continue;
-		node->rid = rid;
-		node->n_ports = 0;
-		for (port = 0; port < P4ODP_MAX_PORTS; port++)
-			if (member[port])
-				node->ports[node->n_ports++] = port;
-		__atomic_store_n(&node->used, true, __ATOMIC_RELEASE);
+		*node = (struct p4odp_mc_node){ .used = true, .rid = rid };
+		memcpy(node->ports, ports, sizeof ports);
 		if (out)
 			fprintf(out, "Node was created with handle %u\n", h);
 		return 0;
@@ -1728,23 +1806,99 @@ static int cmd_mc_node_create(struct p4odp_switch *sw, struct command *c, FILE *
 	return fail(c, "no room for another multicast node");
 }
 
+/* mc_node_update NODE PORT...: its ports replaced. */
+static int cmd_mc_node_update(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t handle;
+	uint64_t ports[P4ODP_PORT_NUMBERS / 64];
+	if (c->n < 2)
+		return fail(c, "usage: mc_node_update NODE PORT...");
+	if (parse_node(sw, c, c->tokens[1], &handle) || parse_node_ports(c, 2, ports))
+		return -1;
+	struct p4odp_mc_node *node = &sw->mc_nodes[handle], before = *node;
+	memcpy(node->ports, ports, sizeof ports);
+	if (node->group && publish_group(sw, c, node->group)) {
+		*node = before;
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_mc_node_associate(struct p4odp_switch *sw, struct command *c)
 {
 	uint32_t group, handle;
 	if (c->n != 3)
 		return fail(c, "usage: mc_node_associate GROUP NODE");
-	if (parse_uint(c, c->tokens[1], &group) || parse_uint(c, c->tokens[2], &handle))
+	if (parse_group(sw, c, c->tokens[1], &group) || parse_node(sw, c, c->tokens[2], &handle))
 		return -1;
-	if (group >= P4ODP_MAX_MC_GROUPS || !sw->mc_groups[group].used)
-		return fail(c, "no multicast group %u", group);
-	if (handle >= P4ODP_MAX_MC_NODES || !sw->mc_nodes[handle].used)
-		return fail(c, "no multicast node %u", handle);
 	struct p4odp_mc_group *g = &sw->mc_groups[group];
-	if (g->n_nodes == sizeof g->nodes / sizeof g->nodes[0])
+	struct p4odp_mc_node *node = &sw->mc_nodes[handle];
+	if (node->group)
+		return fail(c, "multicast node %u is associated with group %u", handle, node->group);
+	if (g->n_nodes == P4ODP_MAX_GROUP_NODES)
 		return fail(c, "multicast group %u is full", group);
-	g->nodes[g->n_nodes] = handle;
-	__atomic_store_n(&g->n_nodes, g->n_nodes + 1, __ATOMIC_RELEASE);	/* the node, then the count workers read */
+	g->nodes[g->n_nodes++] = handle;
+	if (publish_group(sw, c, group)) {
+		g->n_nodes--;
+		return -1;
+	}
+	node->group = group;
 	return 0;
+}
+
+/* Take node `handle` out of its group; -1 (nothing changed) after saying why. */
+static int dissociate(struct p4odp_switch *sw, struct command *c, uint32_t handle)
+{
+	struct p4odp_mc_node *node = &sw->mc_nodes[handle];
+	struct p4odp_mc_group *g = &sw->mc_groups[node->group];
+	uint32_t at = 0;
+
+	while (g->nodes[at] != handle)
+		at++;
+	memmove(&g->nodes[at], &g->nodes[at + 1], (g->n_nodes - at - 1) * sizeof g->nodes[0]);
+	g->n_nodes--;
+	if (publish_group(sw, c, node->group)) {
+		memmove(&g->nodes[at + 1], &g->nodes[at], (g->n_nodes - at) * sizeof g->nodes[0]);
+		g->nodes[at] = handle;
+		g->n_nodes++;
+		return -1;
+	}
+	node->group = 0;
+	return 0;
+}
+
+static int cmd_mc_node_dissociate(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t group, handle;
+	if (c->n != 3)
+		return fail(c, "usage: mc_node_dissociate GROUP NODE");
+	if (parse_group(sw, c, c->tokens[1], &group) || parse_node(sw, c, c->tokens[2], &handle))
+		return -1;
+	if (sw->mc_nodes[handle].group != group)
+		return fail(c, "multicast node %u is not associated with group %u", handle, group);
+	return dissociate(sw, c, handle);
+}
+
+/* mc_node_destroy NODE: out of its group first. */
+static int cmd_mc_node_destroy(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t handle;
+	if (c->n != 2)
+		return fail(c, "usage: mc_node_destroy NODE");
+	if (parse_node(sw, c, c->tokens[1], &handle))
+		return -1;
+	if (sw->mc_nodes[handle].group && dissociate(sw, c, handle))
+		return -1;
+	sw->mc_nodes[handle].used = false;
+	return 0;
+}
+
+void p4odp_multicast_destroy(struct p4odp_switch *sw)
+{
+	for (uint32_t group = 0; group < P4ODP_MAX_MC_GROUPS; group++) {
+		free(sw->mc_groups[group].copies);
+		sw->mc_groups[group].copies = NULL;
+	}
 }
 
 /* mc_dump: the groups, each node with its replication id and ports, as simple_switch_CLI prints
@@ -1761,9 +1915,13 @@ static int cmd_mc_dump(struct p4odp_switch *sw, struct command *c, FILE *out)
 		fprintf(out, "**********\nmgrp(%u)\n", group);
 		for (uint32_t i = 0; i < g->n_nodes; i++) {
 			const struct p4odp_mc_node *node = &sw->mc_nodes[g->nodes[i]];
+			const char *sep = "";
 			fprintf(out, "  -> (L1h=%u, rid=%u) -> (ports=[", g->nodes[i], node->rid);
-			for (uint32_t k = 0; k < node->n_ports; k++)
-				fprintf(out, "%s%u", k ? ", " : "", node->ports[k]);
+			for (uint32_t port = 0; port < P4ODP_PORT_NUMBERS; port++)
+				if (node->ports[port / 64] >> port % 64 & 1) {
+					fprintf(out, "%s%u", sep, port);
+					sep = ", ";
+				}
 			fprintf(out, "], lags=[])\n");
 		}
 	}
@@ -1949,8 +2107,16 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return cmd_mc_mgrp_create(sw, &c);
 	if (!strcmp(cmd, "mc_node_create"))
 		return cmd_mc_node_create(sw, &c, out);
+	if (!strcmp(cmd, "mc_mgrp_destroy"))
+		return cmd_mc_mgrp_destroy(sw, &c);
+	if (!strcmp(cmd, "mc_node_update"))
+		return cmd_mc_node_update(sw, &c);
 	if (!strcmp(cmd, "mc_node_associate"))
 		return cmd_mc_node_associate(sw, &c);
+	if (!strcmp(cmd, "mc_node_dissociate"))
+		return cmd_mc_node_dissociate(sw, &c);
+	if (!strcmp(cmd, "mc_node_destroy"))
+		return cmd_mc_node_destroy(sw, &c);
 	if (!strcmp(cmd, "mc_dump"))
 		return cmd_mc_dump(sw, &c, out);
 	if (!strcmp(cmd, "p4info"))

@@ -656,6 +656,7 @@ out:
 		p4odp_worker_term(&sw->workers[k]);
 	free(sw->workers);
 	p4odp_crcs_destroy(sw);
+	p4odp_multicast_destroy(sw);
 	p4odp_tables_destroy(sw);
 	free(sw->state);
 	odp_pool_destroy(sw->pool);

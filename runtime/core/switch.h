@@ -13,9 +13,12 @@
 #include "p4odp_table.h"
 
 #define P4ODP_MAX_WORKERS 64
+/* Every 9-bit port number (v1model's egress_spec). */
+#define P4ODP_PORT_NUMBERS 512
+_Static_assert(P4ODP_MAX_PORTS <= P4ODP_PORT_NUMBERS, "tx_n has every port");
 #define P4ODP_MAX_MC_GROUPS 4096
 #define P4ODP_MAX_MC_NODES 4096
-#define P4ODP_MAX_NODE_PORTS P4ODP_MAX_PORTS
+#define P4ODP_MAX_GROUP_NODES (P4ODP_MAX_MC_NODES / 16)
 
 /* A port's queues: worker k receives from in[k] (when k < n_in: the device
  * spreads flows over its input queues by a hash) and sends on out[k % n_out]
@@ -29,17 +32,33 @@ struct p4odp_port {
 	odp_pktout_queue_t out[P4ODP_MAX_WORKERS];
 };
 
+/* Multicast (BMv2's PRE): groups of nodes, each node a replication id and a
+ * set of ports (any port number: the CPU port too), in a group at most.  The
+ * control plane's own; the workers read a group's copies. */
 struct p4odp_mc_node {
 	bool used;
 	uint32_t rid;
-	uint32_t n_ports;
-	uint32_t ports[P4ODP_MAX_NODE_PORTS];
+	uint32_t group;		/* the group it is associated with; 0: none */
+	uint64_t ports[P4ODP_PORT_NUMBERS / 64];	/* bit p: port p */
+};
+
+/* A multicast group's copies, as BMv2 makes them: its nodes in the order they
+ * were associated, each node's ports ascending.  Made anew when the group or
+ * one of its nodes changes, published whole, the old one freed after a grace
+ * period: a packet sees the group before or after a change. */
+struct p4odp_mc_copies {
+	uint32_t n;
+	struct {
+		uint32_t port;
+		uint32_t rid;
+	} copy[];
 };
 
 struct p4odp_mc_group {
 	bool used;
 	uint32_t n_nodes;
-	uint32_t nodes[P4ODP_MAX_MC_NODES / 16];
+	uint32_t nodes[P4ODP_MAX_GROUP_NODES];
+	struct p4odp_mc_copies *copies;	/* what the workers read; NULL: no copy */
 };
 
 /* Mirror sessions (v1model's clone): BMv2's ids, 0 to 32767.  A session is
@@ -113,10 +132,6 @@ static inline bool p4odp_port_open(const struct p4odp_switch *sw, uint32_t port)
 {
 	return port < P4ODP_MAX_PORTS && sw->open_ports >> port & 1;
 }
-
-/* Every 9-bit port number (v1model's egress_spec). */
-#define P4ODP_PORT_NUMBERS 512
-_Static_assert(P4ODP_MAX_PORTS <= P4ODP_PORT_NUMBERS, "tx_n has every port");
 
 /* A meter cell's lock (zero, as the extern state starts, is unlocked): the workers that meter
  * through it and the control plane that sets its rates take it. */
@@ -267,6 +282,8 @@ int p4odp_crc_set(struct p4odp_switch *sw, uint32_t calc, const struct p4odp_crc
 /* The control plane (control.c): run one simple_switch_CLI command.
  * Returns 0, or -1 after writing a message to `err` (nothing was changed). */
 int p4odp_control_command(struct p4odp_switch *sw, const char *line, FILE *out, char *err, size_t err_len);
+/* Free the multicast groups' copies the commands made (once no worker runs). */
+void p4odp_multicast_destroy(struct p4odp_switch *sw);
 
 /* The control channel (channel.c): command lines from clients of a unix or
  * TCP socket, served between the main thread's other duties. */

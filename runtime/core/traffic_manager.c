@@ -313,25 +313,19 @@ static void egress_on_copy(struct p4odp_pctx *pc, const struct p4odp_packet_stat
 static void replicate(struct p4odp_pctx *pc, uint32_t group, const struct p4odp_packet_state *packet,
 		      enum p4odp_copy_kind kind)
 {
-	const struct p4odp_switch *sw = pc->sw;
-	uint32_t copies = 0;
+	/* Acquire: the copies are whole once the control plane has published them (control.c);
+	 * they stay until the worker's next quiescent state, after its burst. */
+	const struct p4odp_mc_copies *copies =
+		group < P4ODP_MAX_MC_GROUPS ? __atomic_load_n(&pc->sw->mc_groups[group].copies, __ATOMIC_ACQUIRE) : NULL;
 
-	/* Acquire: a group and its nodes are whole once the control plane, which only adds to them,
-	 * has published them (control.c). */
-	if (group < P4ODP_MAX_MC_GROUPS && __atomic_load_n(&sw->mc_groups[group].used, __ATOMIC_ACQUIRE)) {
-		const struct p4odp_mc_group *g = &sw->mc_groups[group];
-		uint32_t n_nodes = __atomic_load_n(&g->n_nodes, __ATOMIC_ACQUIRE);
-		for (uint32_t i = 0; i < n_nodes; i++) {
-			const struct p4odp_mc_node *node = &sw->mc_nodes[g->nodes[i]];
-			for (uint32_t j = 0; j < node->n_ports; j++) {
-				struct p4odp_copy copy = { node->ports[j], node->rid, kind };
-				egress_on_copy(pc, packet, &copy);
-				copies++;
-			}
-		}
-	}
-	if (!copies)
+	if (!copies) {
 		p4odp_count_drop(pc, P4ODP_DROP_EMPTY_GROUP);
+		return;
+	}
+	for (uint32_t i = 0; i < copies->n; i++) {
+		struct p4odp_copy copy = { copies->copy[i].port, copies->copy[i].rid, kind };
+		egress_on_copy(pc, packet, &copy);
+	}
 }
 
 /* Mirror session `request` (1 + its id) as the control plane last set it. */

@@ -328,6 +328,7 @@ static void switch_down(void)
 		}
 	for (uint32_t i = 0; i < 2; i++)
 		p4odp_worker_term(&workers[i]);
+	p4odp_multicast_destroy(&sw);
 	p4odp_tables_destroy(&sw);
 	free(sw.state);
 	CHECK(odp_pool_destroy(sw.pool) == 0);
@@ -362,7 +363,7 @@ static char *command(const char *fmt, ...)
 struct node {
 	uint32_t rid;
 	uint32_t n_ports;
-	uint32_t ports[P4ODP_MAX_NODE_PORTS];
+	uint32_t ports[P4ODP_MAX_PORTS];
 	uint32_t handle;
 };
 
@@ -375,7 +376,7 @@ struct node {
 struct group {
 	uint32_t id;
 	uint32_t n_nodes;
-	const struct node *nodes[P4ODP_MAX_MC_NODES / 16];
+	const struct node *nodes[P4ODP_MAX_GROUP_NODES];
 };
 
 static void node_create(struct node *n)
@@ -686,13 +687,15 @@ static void test_unicast(void)
  * order, each with its rid, P4ODP_COPY_REPLICA and the state as ingress left it. */
 static void test_multicast(void)
 {
-	static struct node a = NODE(10, 1, 2), b = NODE(11, 3), c = NODE(12, 2, 4, 5), d = NODE(13, 6);
+	/* a2: a's twin, as a node is in one group at most. */
+	static struct node a = NODE(10, 1, 2), b = NODE(11, 3), c = NODE(12, 2, 4, 5), d = NODE(13, 6), a2 = NODE(10, 1, 2);
 	static struct group g1, g2;
 
 	node_create(&a);
 	node_create(&b);
 	node_create(&c);
 	node_create(&d);
+	node_create(&a2);
 	CHECK(a.handle == 0 && b.handle == 1 && c.handle == 2 && d.handle == 3);
 	group_create(&g1, 1);
 	group_add(&g1, &c);
@@ -700,7 +703,7 @@ static void test_multicast(void)
 	group_add(&g1, &b);
 	group_create(&g2, 2);
 	group_add(&g2, &d);
-	group_add(&g2, &a);
+	group_add(&g2, &a2);
 
 	odp_packet_t pkts[4] = { multicast(1), unicast(7), multicast(2), multicast(1) };
 	burst(0, pkts, 4);
@@ -723,6 +726,56 @@ static void test_multicast(void)
 	burst(5, again, 2);
 	want_multicast(4, &g2);
 	want_multicast(5, &g1);
+	check();
+}
+
+/* Groups and nodes changed between bursts: the copies follow each change (mc_node_update,
+ * mc_node_dissociate, mc_node_destroy, mc_mgrp_destroy); a node is in one group at most, and a
+ * refused command changes nothing. */
+static void test_multicast_changes(void)
+{
+	static struct node a = NODE(10, 1, 2), b = NODE(11, 3), c = NODE(12, 4);
+	static struct group g, other;
+	char line[64], err[256];
+
+	node_create(&a);
+	node_create(&b);
+	node_create(&c);
+	group_create(&g, 5);
+	group_add(&g, &a);
+	group_add(&g, &b);
+	group_add(&g, &c);
+	group_create(&other, 6);
+	snprintf(line, sizeof line, "mc_node_associate 6 %u", a.handle);
+	CHECK(p4odp_control_command(&sw, line, NULL, err, sizeof err) == -1);
+	CHECK(p4odp_control_command(&sw, "mc_node_update 999 1", NULL, err, sizeof err) == -1);
+	snprintf(line, sizeof line, "mc_node_update %u 1 512", a.handle);
+	CHECK(p4odp_control_command(&sw, line, NULL, err, sizeof err) == -1);
+	odp_packet_t before[1] = { multicast(5) };
+	burst(0, before, 1);
+	want_multicast(0, &g);
+	check();
+
+	free(command("mc_node_update %u 5 1", a.handle));
+	a.n_ports = 2;
+	a.ports[0] = 1;
+	a.ports[1] = 5;
+	free(command("mc_node_dissociate 5 %u", b.handle));
+	free(command("mc_node_destroy %u", c.handle));
+	g.nodes[1] = NULL;
+	g.n_nodes = 1;
+	group_add(&other, &b);	/* free again */
+	odp_packet_t after[2] = { multicast(5), multicast(6) };
+	burst(0, after, 2);
+	want_multicast(1, &g);
+	want_multicast(2, &other);
+	check();
+
+	free(command("mc_mgrp_destroy 5"));
+	g.n_nodes = 0;
+	odp_packet_t gone[1] = { multicast(5) };
+	burst(0, gone, 1);
+	want_multicast(3, &g);
 	check();
 }
 
@@ -936,8 +989,8 @@ static void test_big_group(void)
 	}
 	group_create(&g64, 2);
 	for (uint32_t k = 0; k < 8; k++, n++) {
-		*n = (struct node){ .rid = 200 + k, .n_ports = P4ODP_MAX_NODE_PORTS };
-		for (uint32_t j = 0; j < P4ODP_MAX_NODE_PORTS; j++)
+		*n = (struct node){ .rid = 200 + k, .n_ports = P4ODP_MAX_PORTS };
+		for (uint32_t j = 0; j < P4ODP_MAX_PORTS; j++)
 			n->ports[j] = j;
 		node_create(n);
 		group_add(&g64, n);
@@ -1165,6 +1218,7 @@ static const struct {
 } tests[] = {
 	{ "unicast", test_unicast, PORTS(4), 0, 1024 },
 	{ "multicast", test_multicast, PORTS(8), 0, 1024 },
+	{ "multicast_changes", test_multicast_changes, PORTS(8), 0, 1024 },
 	{ "egress_drop", test_egress_drop, PORTS(4), 0, 1024 },
 	{ "empty_group", test_empty_group, PORTS(3), 0, 1024 },
 	{ "drop", test_drop, PORTS(4), 0, 1024 },
