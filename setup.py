@@ -12,6 +12,7 @@ PACKAGES = {
     "p4odp.backend.targets": "backend/targets",
     "p4odp.controlplane": "controlplane",
     "p4odp.stf": "stf",
+    "p4odp.ptfharness": "ptfharness",
     "p4odp.throughput": "throughput",
     "p4odp.templates": "templates",
     "p4odp.runtime": "runtime",
@@ -36,7 +37,8 @@ setup(
     # the package holds.  p4runtime 1.4.1 is what p4runtime-shell, the reference client, asks for.
     install_requires=["Jinja2>=3.1,<4", "protobuf>=4.25,<7", "p4runtime==1.4.1", "grpcio>=1.49",
                       "googleapis-common-protos>=1.63,<2"],
-    extras_require={"test": ["pytest>=7", "pytest-xdist>=3"], "bench": ["matplotlib>=3.5"]},
+    extras_require={"test": ["pytest>=7", "pytest-xdist>=3"], "bench": ["matplotlib>=3.5"],
+                    "ptf": ["ptf>=0.10", "scapy>=2.5"]},
     entry_points={
         "console_scripts": ["p4odp = p4odp.cli:main"],
         # Built-in architectures and targets register like third-party ones.

@@ -212,6 +212,8 @@ class Device:
             if identity is not None:
                 in_flight.add(identity)
         self._send(pending, results)
+        if any(update.entity.WhichOneof("entity") == "digest_entry" for update in updates):
+            self.events.settle()  # the digests configured are sent for the packets from now on
         return results
 
     def _send(self, pending: list[_Pending], results: list) -> None:

@@ -36,9 +36,20 @@ class SwitchEvents:
         self.takers = {word: listener for listener in listeners for word in listener.words}
         self.failure: Optional[ChannelError] = None  # why the thread stopped receiving, if it did
         self.stopping = False
+        self.changed = threading.Condition()
+        self.asked = 0  # settle() calls, counted
+        self.settled = 0  # of those, the last whose listeners' wishes the switch has been told
         self.channel = SwitchChannel(switch, timeout=None)
         self.thread = threading.Thread(target=self._run, daemon=True, name="p4odp-events")
         self.thread.start()
+
+    def settle(self, timeout: float = 5) -> None:
+        """Return once the switch has been told what the listeners want now (a digest a controller
+        has just configured is sent for every packet from here on)."""
+        with self.changed:
+            self.asked += 1
+            asked = self.asked
+            self.changed.wait_for(lambda: self.settled >= asked or self.failure is not None, timeout)
 
     def stop(self) -> None:
         self.stopping = True
@@ -49,11 +60,16 @@ class SwitchEvents:
         listening = {listener.events: False for listener in self.listeners}
         try:
             while not self.stopping:
+                with self.changed:
+                    asked = self.asked
                 for listener in self.listeners:
                     wanted = listener.wanted()
                     if wanted != listening[listener.events]:
                         self.channel.listen(listener.events, wanted)
                         listening[listener.events] = wanted
+                with self.changed:
+                    self.settled = asked
+                    self.changed.notify_all()
                 event = self.channel.next_event(timeout=TICK)
                 while event is not None:
                     taker = self.takers.get(event.partition(" ")[0])
@@ -63,4 +79,6 @@ class SwitchEvents:
                 for listener in self.listeners:
                     listener.tick()
         except ChannelError as err:  # the switch is gone, or dropped this client: no more events
-            self.failure = err
+            with self.changed:
+                self.failure = err
+                self.changed.notify_all()

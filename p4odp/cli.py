@@ -89,6 +89,27 @@ def build_parser() -> argparse.ArgumentParser:
     stf.add_argument("-v", "--verbose", action="store_true", help="show the compiler commands")
     stf.set_defaults(run=run_stf)
 
+    ptf = commands.add_parser(
+        "ptf", help="run PTF tests against a switch of a program, on veth pairs (as root)",
+        description="Build PROG for the x86 target and run it in a network namespace of its own, port N on a veth "
+                    "pair whose other end, ptfN, is PTF's port N; serve it P4Runtime on a unix socket (the tests' "
+                    "grpcaddr parameter; p4odp.ptfharness.base_test.P4RuntimeTest uses it); run PTF on the tests "
+                    "of TESTDIR. The exit status is PTF's.")
+    _add_frontend_options(ptf)
+    ptf.add_argument("test_dir", metavar="TESTDIR", help="the folder of the PTF tests")
+    ptf.add_argument("tests", nargs="*", metavar="TEST", help="the tests to run, as PTF names them (module.Class, "
+                                                              "module); default all")
+    ptf.add_argument("--ports", type=int, default=4, metavar="N", help="the switch's ports 0..N-1 (default 4)")
+    ptf.add_argument("--cpu-port", type=int, metavar="N", help="the switch's CPU port (packet-in and packet-out)")
+    ptf.add_argument("--ptf", default="ptf", metavar="CMD", help="the ptf command (default ptf, from the PATH)")
+    ptf.add_argument("--test-params", default="", metavar="P",
+                     help="more of PTF's --test-params (name='text';name=number)")
+    ptf.add_argument("--keep", metavar="DIR", help="build and run in DIR and keep the logs: switch.log, ptf.log, "
+                                                   "ptf.pcap")
+    ptf.add_argument("--cc", help="the C compiler (default: $CC, else the target's)")
+    ptf.add_argument("-v", "--verbose", action="store_true", help="show the compiler commands")
+    ptf.set_defaults(run=run_ptf, target="x86")
+
     bench = commands.add_parser(
         "bench", help="measure the switch's packet rate per frame size on traffic replayed from memory",
         description="Build PROG for the target, then for each frame size run the switch with the traffic's input "
@@ -271,6 +292,27 @@ def run_stf(args: argparse.Namespace, diags: Diagnostics) -> int:
         return EXIT_USER_ERROR
     sys.stdout.write(result.report + "\n")
     return EXIT_OK if result.passed else EXIT_USER_ERROR
+
+
+def run_ptf(args: argparse.Namespace, diags: Diagnostics) -> int:
+    from p4odp.backend.build import BuildOptions
+    from p4odp.ptfharness.runner import PtfOptions, run_ptf as run
+
+    if not 1 <= args.ports <= 64:
+        diags.error(Loc("<command line>", 0, 0), f"--ports {args.ports}: expected 1..64")
+        return EXIT_USER_ERROR
+    if args.cpu_port is not None and not args.ports <= args.cpu_port <= 511:
+        diags.error(Loc("<command line>", 0, 0), f"--cpu-port {args.cpu_port}: expected {args.ports}..511, a port "
+                                                 "without a veth")
+        return EXIT_USER_ERROR
+    loaded = _target_and_program(args, diags)
+    if loaded is None:
+        return EXIT_USER_ERROR
+    target, program = loaded
+    options = PtfOptions(args.test_dir, args.tests, args.ports, args.cpu_port, args.ptf, args.test_params,
+                         Path(args.keep) if args.keep else None, BuildOptions(cc=args.cc, verbose=args.verbose))
+    status = run(program, args.program, target, options, diags)
+    return EXIT_USER_ERROR if status is None else status
 
 
 def run_switch_cli(args: argparse.Namespace, diags: Diagnostics) -> int:

@@ -246,8 +246,24 @@ static const struct {
 	{ "packet_unlisten", P4ODP_EVENT_PACKETS, false },
 };
 
+/* How many clients listen to each kind of event, for the workers: before a client is told that
+ * it listens, so that every packet after the answer is seen. */
+static void count_listeners(struct p4odp_switch *sw, const struct p4odp_channel *ch)
+{
+	uint32_t digest_listeners = 0, packet_listeners = 0;
+
+	for (int i = 0; i < P4ODP_CONTROL_CLIENTS; i++)
+		if (ch->clients[i].fd >= 0) {
+			digest_listeners += !!(ch->clients[i].listens & P4ODP_EVENT_DIGESTS);
+			packet_listeners += !!(ch->clients[i].listens & P4ODP_EVENT_PACKETS);
+		}
+	__atomic_store_n(&sw->digest_listeners, digest_listeners, __ATOMIC_RELAXED);
+	__atomic_store_n(&sw->packet_listeners, packet_listeners, __ATOMIC_RELAXED);
+}
+
 /* Run one line of a client and queue its answer. */
-static bool serve_line(struct p4odp_switch *sw, struct p4odp_control_client *c, const char *line, size_t len)
+static bool serve_line(struct p4odp_switch *sw, struct p4odp_channel *ch, struct p4odp_control_client *c,
+		       const char *line, size_t len)
 {
 	char err[512];
 	if (memchr(line, '\0', len))
@@ -257,6 +273,7 @@ static bool serve_line(struct p4odp_switch *sw, struct p4odp_control_client *c, 
 		if (is_command(line, listen_commands[i].command)) {
 			c->listens = (uint8_t)(listen_commands[i].listen ? c->listens | listen_commands[i].kind
 									 : c->listens & ~listen_commands[i].kind);
+			count_listeners(sw, ch);
 			return answer(c, "ok", "", 0);
 		}
 	char *output = NULL;
@@ -272,13 +289,13 @@ static bool serve_line(struct p4odp_switch *sw, struct p4odp_control_client *c, 
 }
 
 /* Serve the whole lines the client has sent, while it has read every answer. */
-static void serve_lines(struct p4odp_switch *sw, struct p4odp_control_client *c)
+static void serve_lines(struct p4odp_switch *sw, struct p4odp_channel *ch, struct p4odp_control_client *c)
 {
 	char *newline;
 	while (c->fd >= 0 && !c->answer_left && (newline = memchr(c->buf, '\n', c->len))) {
 		size_t line_len = (size_t)(newline - c->buf);
 		*newline = '\0';
-		bool queued = c->overlong ? answer_error(c, "line too long") : serve_line(sw, c, c->buf, line_len);
+		bool queued = c->overlong ? answer_error(c, "line too long") : serve_line(sw, ch, c, c->buf, line_len);
 		c->overlong = false;
 		memmove(c->buf, newline + 1, c->len - line_len - 1);
 		c->len -= line_len + 1;
@@ -355,18 +372,11 @@ void p4odp_channel_serve(struct p4odp_switch *sw, struct p4odp_channel *ch, int 
 		}
 		if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
 			receive(c);
-		serve_lines(sw, c);
+		serve_lines(sw, ch, c);
 	}
 	if (first_client && (fds[0].revents & POLLIN))
 		accept_client(sw, ch);
-	uint32_t digest_listeners = 0, packet_listeners = 0;
-	for (int i = 0; i < P4ODP_CONTROL_CLIENTS; i++)
-		if (ch->clients[i].fd >= 0) {
-			digest_listeners += !!(ch->clients[i].listens & P4ODP_EVENT_DIGESTS);
-			packet_listeners += !!(ch->clients[i].listens & P4ODP_EVENT_PACKETS);
-		}
-	__atomic_store_n(&sw->digest_listeners, digest_listeners, __ATOMIC_RELAXED);
-	__atomic_store_n(&sw->packet_listeners, packet_listeners, __ATOMIC_RELAXED);
+	count_listeners(sw, ch);	/* clients gone, or out of memory for their events */
 }
 
 void p4odp_channel_close(struct p4odp_channel *ch)

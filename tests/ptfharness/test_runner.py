@@ -1,0 +1,172 @@
+"""`p4odp ptf`: PTF (the ptf package, from an environment of its own, build/ptf-VERSION) runs test
+suites against a switch on veth pairs in a network namespace the run makes and removes, the
+switch programmed through P4Runtime by the tests (p4odp.ptfharness.base_test)."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import subprocess
+import sys
+import textwrap
+import venv
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PTF_VERSION = "0.12.0"
+SCAPY_VERSION = "2.8.0"
+
+
+def _namespaces_usable() -> str | None:
+    """Why network namespaces cannot be made here, or None."""
+    if os.geteuid() != 0:
+        return "p4odp ptf makes network namespaces: the tests run as root"
+    probe = f"p4odp-probe-{os.getpid()}"
+    made = subprocess.run(["ip", "netns", "add", probe], capture_output=True, text=True)
+    if made.returncode != 0:
+        return f"ip netns add fails here: {made.stderr.strip()}"
+    subprocess.run(["ip", "netns", "del", probe], capture_output=True)
+    return None
+
+
+pytestmark = pytest.mark.skipif(bool(_namespaces_usable()), reason=_namespaces_usable() or "")
+
+
+@pytest.fixture(scope="module")
+def ptf_command() -> Path:
+    """The ptf command of an environment that also sees p4odp; a skip when ptf cannot be installed."""
+    home = REPO / "build" / f"ptf-{PTF_VERSION}"
+    home.parent.mkdir(exist_ok=True)
+    with open(home.parent / "ptf.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one test process makes it; the others wait and use it
+        if not (home / "installed").exists():
+            venv.create(home, with_pip=True, clear=True, system_site_packages=True)
+            install = subprocess.run([str(home / "bin" / "python"), "-m", "pip", "install", "-q",
+                                      "--disable-pip-version-check", f"ptf=={PTF_VERSION}", f"scapy=={SCAPY_VERSION}"],
+                                     capture_output=True, text=True, timeout=900)
+            if install.returncode != 0:
+                reason = (install.stderr.strip().splitlines() or ["pip failed"])[-1]
+                pytest.skip(f"ptf {PTF_VERSION} cannot be installed here: {reason}")
+            (home / "installed").touch()
+    return home / "bin" / "ptf"
+
+
+def p4odp_ptf(ptf_command: Path, *args: str) -> subprocess.CompletedProcess:
+    """The run; its `args` are followed by the process id, which names its namespace."""
+    process = subprocess.Popen([sys.executable, "-m", "p4odp.cli", "ptf", *args, "--ptf", str(ptf_command)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stdout, stderr = process.communicate(timeout=600)
+    return subprocess.CompletedProcess([*args, process.pid], process.returncode, stdout, stderr)
+
+
+def namespaces() -> list[str]:
+    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    return [line.split()[0] for line in listed.splitlines()]
+
+
+@pytest.mark.parametrize("example, tests", [("l2fwd", 4), ("l3fwd", 5)])
+def test_the_examples_ptf_suites_pass(ptf_command: Path, example: str, tests: int):
+    run = p4odp_ptf(ptf_command, f"examples/{example}/{example}.p4", f"examples/{example}/ptf")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"Ran {tests} tests" in run.stderr and "\nOK" in run.stderr
+
+
+# A program that sends LLDP frames to the CPU port and a controller's packets where their header says.
+PACKET_IO = """\
+#include <core.p4>
+#include <v1model.p4>
+@controller_header("packet_in") header packet_in_t { bit<9> ingress_port; bit<7> _pad; }
+@controller_header("packet_out") header packet_out_t { bit<9> egress_port; bit<7> _pad; }
+header ethernet_t { bit<48> dst; bit<48> src; bit<16> ether_type; }
+struct headers_t { packet_out_t packet_out; packet_in_t packet_in; ethernet_t ethernet; }
+struct meta_t { }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    state start { transition select(sm.ingress_port) { 64: from_cpu; default: ethernet; } }
+    state from_cpu { pkt.extract(hdr.packet_out); transition ethernet; }
+    state ethernet { pkt.extract(hdr.ethernet); transition accept; }
+}
+control Nop(inout headers_t hdr, inout meta_t meta) { apply { } }
+control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    apply {
+        if (hdr.packet_out.isValid()) {
+            sm.egress_spec = hdr.packet_out.egress_port;
+            hdr.packet_out.setInvalid();
+        } else if (hdr.ethernet.ether_type == 0x88cc) {
+            sm.egress_spec = 64;
+        } else {
+            mark_to_drop(sm);
+        }
+    }
+}
+control Eg(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    apply {
+        if (sm.egress_port == 64) {
+            hdr.packet_in.setValid();
+            hdr.packet_in.ingress_port = sm.ingress_port;
+        }
+    }
+}
+control Dep(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr.packet_in); pkt.emit(hdr.ethernet); } }
+V1Switch(P(), Nop(), Ing(), Eg(), Nop(), Dep()) main;
+"""
+
+PACKET_IO_TESTS = '''\
+from ptf import testutils
+from p4odp.ptfharness.base_test import P4RuntimeTest
+
+LLDP = testutils.simple_eth_packet(eth_dst="01:80:c2:00:00:0e", eth_src="00:00:00:00:00:07", eth_type=0x88cc)
+OTHER = testutils.simple_eth_packet(eth_dst="00:00:00:00:00:02", eth_src="00:00:00:00:00:07", eth_type=0x88b5)
+
+
+class PacketIn(P4RuntimeTest):
+    def runTest(self):
+        testutils.send_packet(self, 1, LLDP)
+        payload, metadata = self.packet_in()
+        self.assertEqual((payload, metadata), (bytes(LLDP), {"ingress_port": 1, "_pad": 0}))
+        testutils.send_packet(self, 1, OTHER)
+        self.assertIsNone(self.packet_in(timeout=0.3))
+
+
+class PacketOut(P4RuntimeTest):
+    def runTest(self):
+        self.packet_out(bytes(OTHER), egress_port=2, _pad=0)
+        testutils.verify_packets(self, OTHER, [2])
+'''
+
+
+def test_packet_in_and_packet_out_through_the_cpu_port(ptf_command: Path, tmp_path: Path):
+    (tmp_path / "packet_io.p4").write_text(PACKET_IO)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "packet_io_tests.py").write_text(PACKET_IO_TESTS)
+    run = p4odp_ptf(ptf_command, str(tmp_path / "packet_io.p4"), str(tmp_path / "tests"), "--ports", "3",
+                    "--cpu-port", "64")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Ran 2 tests" in run.stderr
+
+
+def test_a_failing_test_fails_the_run_which_leaves_nothing_behind(ptf_command: Path, tmp_path: Path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "wrong_tests.py").write_text(textwrap.dedent('''\
+        from ptf import testutils
+        from p4odp.ptfharness.base_test import P4RuntimeTest
+
+        class WrongPort(P4RuntimeTest):
+            def runTest(self):
+                self.insert("ipv4_lpm", {"dstAddr": ("10.0.1.0", 24)}, "ipv4_forward",
+                            dstAddr="00:00:00:00:01:01", port=1)
+                packet = testutils.simple_tcp_packet(ip_dst="10.0.1.5")
+                testutils.send_packet(self, 0, packet)
+                testutils.verify_packets(self, packet, [2])  # it goes to port 1, rewritten
+        '''))
+    run = p4odp_ptf(ptf_command, "examples/l3fwd/l3fwd.p4", str(tmp_path / "tests"), "--keep", str(tmp_path / "run"))
+    assert run.returncode == 1
+    assert "wrong_tests.WrongPort ... FAIL" in run.stderr
+    assert f"p4odp-ptf-{run.args[-1]}" not in namespaces()
+    assert (tmp_path / "run" / "ptf.log").exists() and (tmp_path / "run" / "switch.log").exists()
+
+
+def test_a_missing_test_folder_is_an_error(ptf_command: Path):
+    run = p4odp_ptf(ptf_command, "examples/l3fwd/l3fwd.p4", "no/such/folder")
+    assert run.returncode == 1 and "no/such/folder: no such folder of PTF tests" in run.stderr
