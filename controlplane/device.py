@@ -122,6 +122,7 @@ class Device:
         self.meter_configs: dict[tuple, p4runtime_pb2.MeterConfig] = {}
         self.multicast_groups: dict[int, _McGroup] = {}
         self.clone_sessions: dict[int, p4runtime_pb2.CloneSessionEntry] = {}
+        self.value_sets: dict[int, dict] = {}  # value set id -> {value: its ValueSetMember}
         self.digests = DigestLists(self.p4info, deliver)
         self.packets = PacketIO(self.p4info, deliver)
         try:
@@ -156,12 +157,14 @@ class Device:
         for group_id, group in self.multicast_groups.items():
             lines += [f"mc_mgrp_destroy {group_id}"] + [f"mc_node_destroy {h}" for h in group.nodes.values()]
         lines += [f"mirroring_delete {session_id}" for session_id in self.clone_sessions]
+        lines += [f"pvs_clear {self.pipeline.value_sets[v].preamble.name}" for v in self.value_sets]
         failed = [text for ok, text in self.channel.commands(lines) if not ok]
         self.tables.clear()
         self.profiles.clear()
         self.meter_configs.clear()
         self.multicast_groups.clear()
         self.clone_sessions.clear()
+        self.value_sets.clear()
         self.digests.clear()
         if failed:
             raise P4RuntimeError(Code.INTERNAL, f"the switch could not reset its state: {failed[0]}")
@@ -631,6 +634,51 @@ class Device:
             getattr(entity.packet_replication_engine_entry, which).CopyFrom(message)
             yield entity
 
+    # --- value sets ------------------------------------------------------------------------
+
+    def _value_set(self, value_set_id: int):
+        value_set = self.pipeline.value_sets.get(value_set_id)
+        if value_set is None:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"no value set has id {value_set_id}")
+        return value_set
+
+    def _plan_value_set(self, index: int, kind: int, entry) -> _Pending:
+        """A value set's members replaced by a controller's (only MODIFY, as the specification
+        has it): the values gone are removed and the new ones added, each on its own, so that a
+        value in both sets matches throughout."""
+        value_set = self._value_set(entry.value_set_id)
+        name = value_set.preamble.name
+        if kind != Update.MODIFY:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"value set {name}: its members are only modified, as a whole")
+        values, members = [], []
+        for member in entry.members:
+            value, canonical_member = _value_set_member(value_set, member)
+            if value in values:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"value set {name}: a member is given twice")
+            values.append(value)
+            members.append(canonical_member)
+        if len(values) > value_set.size:
+            raise P4RuntimeError(Code.RESOURCE_EXHAUSTED, f"value set {name} holds at most {value_set.size} values")
+        kept = self.value_sets.setdefault(value_set.preamble.id, {})
+
+        def change() -> None:
+            for value in [v for v in kept if v not in values]:
+                self._command(f"pvs_remove {name} {hex(value)}")
+                del kept[value]
+            for value, member in zip(values, members):
+                if value not in kept:
+                    self._command(f"pvs_add {name} {hex(value)}")
+                kept[value] = member
+        return _Pending(index, None, None, run=change)
+
+    def _read_value_sets(self, wanted) -> Iterator:
+        value_sets = [self._value_set(wanted.value_set_id)] if wanted.value_set_id else \
+            list(self.pipeline.value_sets.values())
+        for value_set in value_sets:
+            found = p4runtime_pb2.ValueSetEntry(value_set_id=value_set.preamble.id)
+            found.members.extend(self.value_sets.get(value_set.preamble.id, {}).values())
+            yield p4runtime_pb2.Entity(value_set_entry=found)
+
     # --- counters and registers -----------------------------------------------------------
 
     def _cell(self, what: str, entities: dict, entity_id: int, kind: int, message) -> tuple:
@@ -882,12 +930,12 @@ _WRITTEN = {"table_entry": "_plan_table_entry", "counter_entry": "_plan_counter"
             "direct_counter_entry": "_plan_direct_counter", "register_entry": "_plan_register",
             "digest_entry": "_plan_digest", "meter_entry": "_plan_meter", "direct_meter_entry": "_plan_direct_meter",
             "action_profile_member": "_plan_member", "action_profile_group": "_plan_group",
-            "packet_replication_engine_entry": "_plan_replication"}
+            "packet_replication_engine_entry": "_plan_replication", "value_set_entry": "_plan_value_set"}
 _READ = {"table_entry": "_read_table_entries", "counter_entry": "_read_counters",
          "direct_counter_entry": "_read_direct_counter", "register_entry": "_read_registers",
          "digest_entry": "_read_digests", "meter_entry": "_read_meters", "direct_meter_entry": "_read_direct_meters",
          "action_profile_member": "_read_members", "action_profile_group": "_read_groups",
-         "packet_replication_engine_entry": "_read_replication"}
+         "packet_replication_engine_entry": "_read_replication", "value_set_entry": "_read_value_sets"}
 
 
 def _match_key(table: TableInfo, entry) -> tuple[tuple, list[str], list]:
@@ -1004,6 +1052,30 @@ def _replica_ports(replicas, owner: str) -> dict[int, list[int]]:
                                                          f"{replica.instance} is given twice")
         ports.setdefault(replica.instance, []).append(port)
     return {instance: sorted(instance_ports) for instance, instance_ports in ports.items()}
+
+
+def _value_set_member(value_set, member) -> tuple[int, p4runtime_pb2.ValueSetMember]:
+    """A member's value as the switch takes it (its fields one after the other, the first in the
+    high bits, as BMv2 packs them) and the member, canonical."""
+    name = value_set.preamble.name
+    given = {}
+    for m in member.match:
+        if m.field_id in given:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"value set {name}: match field {m.field_id} is given twice")
+        given[m.field_id] = m
+    value, kept = 0, p4runtime_pb2.ValueSetMember()
+    for f in value_set.match:
+        m = given.pop(f.id, None)
+        if f.match_type != MatchField.EXACT:
+            raise P4RuntimeError(Code.UNIMPLEMENTED, f"value set {name}: only exact members are supported")
+        if m is None or m.WhichOneof("field_match_type") != "exact":
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"value set {name}: match field {f.id} needs an exact value")
+        number = _number(m.exact.value, f.bitwidth, f"value set {name}, match field {f.id}")
+        value = value << f.bitwidth | number
+        kept.match.add(field_id=f.id).exact.value = canonical(number)
+    if given:
+        raise P4RuntimeError(Code.INVALID_ARGUMENT, f"value set {name} has no match field {next(iter(given))}")
+    return value, kept
 
 
 def _rates(meter_entry) -> str:

@@ -18,7 +18,7 @@ from p4odp.controlplane.protos import p4runtime_pb2 as p4r
 from p4odp.controlplane.protos import p4runtime_pb2_grpc
 from p4odp.controlplane.server import serve
 
-__all__ = ["Controller", "entry", "update", "rejected", "p4runtime_switch"]
+__all__ = ["Controller", "entry", "update", "rejected", "p4runtime_switch", "counts", "growing"]
 
 
 @contextmanager
@@ -164,3 +164,22 @@ def rejected(call) -> tuple[grpc.StatusCode, list]:
                 detail.Unpack(error)
                 details.append((error.canonical_code, error.message))
     return failure.value.code(), details
+
+
+def counts(controller: Controller, counter: str) -> list[int]:
+    """Every cell of `counter` (packets), in one read."""
+    entity = p4r.Entity()
+    entity.counter_entry.counter_id = controller.id_of("counters", counter)
+    return [e.counter_entry.data.packet_count for e in controller.read(entity)]
+
+
+def growing(controller: Controller, counter: str) -> set:
+    """The cells of `counter` that grow within a second (the switch replays its frames all the
+    while)."""
+    before = counts(controller, counter)
+    grown: set = set()
+    deadline = time.monotonic() + 1
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        grown |= {i for i, n in enumerate(counts(controller, counter)) if n > before[i]}
+    return grown

@@ -3,13 +3,12 @@ deleted and read back, their copies counted by the program's egress while the sw
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import grpc
 import pytest
 from one_header_switch import build_switch
-from p4runtime_client import Controller, p4runtime_switch, rejected, update
+from p4runtime_client import Controller, growing, p4runtime_switch, rejected, update
 
 from p4odp.controlplane.protos import p4runtime_pb2 as p4r
 
@@ -68,25 +67,6 @@ def controller(replication_binary: Path, tmp_path: Path):
             yield controller
         finally:
             controller.close()
-
-
-def counts(controller: Controller, counter: str) -> list[int]:
-    """Every cell of `counter`, in one read."""
-    entity = p4r.Entity()
-    entity.counter_entry.counter_id = controller.id_of("counters", counter)
-    return [e.counter_entry.data.packet_count for e in controller.read(entity)]
-
-
-def growing(controller: Controller, counter: str) -> set:
-    """The cells of `counter` that grow within a second (the switch replays its frames all the
-    while)."""
-    before = counts(controller, counter)
-    grown: set = set()
-    deadline = time.monotonic() + 1
-    while time.monotonic() < deadline:
-        time.sleep(0.1)
-        grown |= {i for i, n in enumerate(counts(controller, counter)) if n > before[i]}
-    return grown
 
 
 def replication(**kind) -> p4r.Entity:
