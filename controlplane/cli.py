@@ -1,6 +1,7 @@
 """`p4odp cli`: simple_switch_CLI's commands against a running switch, from a file, from standard
-input or typed at a prompt (with history and completion of the command names); with --digests
-or --packets, the digest messages or the packets sent to the CPU port, as they come."""
+input or typed at a prompt (with history, and completion of the command names and of the names of
+the program's tables, actions, counters, registers, meters, value sets and action profiles); with
+--digests or --packets, the digest messages or the packets sent to the CPU port, as they come."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Iterable
 
 from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 
-__all__ = ["run_cli", "COMMANDS"]
+__all__ = ["run_cli", "COMMANDS", "Completer"]
 
 # The commands the switch serves (runtime/core/control.c), for completion and `help`.
 COMMANDS = (
@@ -71,6 +72,19 @@ def _print_events(channel: SwitchChannel, events: tuple) -> int:
         return 1
 
 
+def _p4info(channel: SwitchChannel):
+    """The program's P4Info, from the switch; None when it cannot be had (completion then offers
+    the command names alone)."""
+    from google.protobuf.message import DecodeError
+
+    from p4odp.controlplane.protos import p4info_pb2
+
+    try:
+        return p4info_pb2.P4Info.FromString(bytes.fromhex(channel.command("p4info").strip()))
+    except (CommandError, ValueError, DecodeError):
+        return None
+
+
 def _run_lines(channel: SwitchChannel, lines: Iterable[str], name: str) -> int:
     """Each line in turn; a refused one is reported with its place and the others still run."""
     status = 0
@@ -86,11 +100,55 @@ def _run_lines(channel: SwitchChannel, lines: Iterable[str], name: str) -> int:
     return status
 
 
+class Completer:
+    """The words that may come at a point of a command line: a command's name first, then the
+    names of what its arguments name, from the program's P4Info (in full or by alias, as the
+    switch takes them)."""
+
+    def __init__(self, info=None) -> None:
+        """`info`: the program's P4Info (None: command names only)."""
+        def names(*entities) -> list[str]:
+            return sorted({n for group in entities for e in group for n in (e.preamble.name, e.preamble.alias) if n})
+        self.entities: dict[str, list[str]] = {}  # command prefix -> the names its first argument takes
+        self.actions: dict[str, list[str]] = {}  # a table's or action profile's name -> its actions' names
+        if info is None:
+            return
+        self.entities = {"table_": names(info.tables), "counter_": names(info.counters, info.direct_counters),
+                         "register_": names(info.registers), "meter_": names(info.meters, info.direct_meters),
+                         "pvs_": names(info.value_sets), "act_prof_": names(info.action_profiles)}
+        actions = {a.preamble.id: a for a in info.actions}
+        for table in info.tables:
+            table_actions = names([actions[ref.id] for ref in table.action_refs if ref.id in actions])
+            for name in (table.preamble.name, table.preamble.alias):
+                self.actions[name] = table_actions
+        for profile in info.action_profiles:
+            profile_actions = sorted({a for table in info.tables if table.preamble.id in profile.table_ids
+                                      for a in self.actions[table.preamble.name]})
+            for name in (profile.preamble.name, profile.preamble.alias):
+                self.actions[name] = profile_actions
+
+    def candidates(self, before: str, text: str) -> list[str]:
+        """The completions of `text`, the word being typed after `before` (the line up to it)."""
+        words = before.split()
+        if not words:
+            choices = list(COMMANDS)
+        elif len(words) == 1:
+            choices = next((names for prefix, names in self.entities.items() if words[0].startswith(prefix)), [])
+        elif len(words) == 2 and words[0] in ("table_add", "table_set_default", "table_modify",
+                                              "act_prof_create_member", "act_prof_modify_member"):
+            choices = self.actions.get(words[1], [])
+        else:
+            choices = []
+        return [c for c in choices if c.startswith(text)]
+
+
 def _interactive(channel: SwitchChannel) -> int:
     import readline
 
-    readline.set_completer(lambda text, state: ([c for c in COMMANDS if c.startswith(text)] + [None])[state]
-                           if readline.get_begidx() == 0 else None)
+    completer = Completer(_p4info(channel))
+    readline.set_completer_delims(" \t")
+    readline.set_completer(lambda text, state: (completer.candidates(
+        readline.get_line_buffer()[:readline.get_begidx()], text) + [None])[state])
     readline.parse_and_bind("tab: complete")
     try:
         readline.read_history_file(HISTORY)

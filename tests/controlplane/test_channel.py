@@ -273,3 +273,21 @@ def test_mc_dump_lists_groups_and_their_nodes_as_simple_switch_cli(running: str)
             "==========\n"
             "LAGS\n"
             "==========\n")
+
+
+def test_p4odp_cli_completes_the_programs_names(tmp_path: Path):
+    from p4odp.controlplane.cli import COMMANDS, Completer
+    from p4odp.controlplane.protos import p4info_pb2
+
+    example = Path(__file__).parents[2] / "examples/l3fwd/l3fwd.p4"
+    subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(example), "--emit", "p4info",
+                    "--p4runtime-files", str(tmp_path / "p4info.bin")], check=True)
+    completer = Completer(p4info_pb2.P4Info.FromString((tmp_path / "p4info.bin").read_bytes()))
+    assert completer.candidates("", "table_a") == ["table_add"]
+    assert completer.candidates("table_add ", "") == ["L3Ingress.ipv4_lpm", "ipv4_lpm"]
+    assert completer.candidates("table_add ipv4_lpm ", "") == ["L3Ingress.drop", "L3Ingress.ipv4_forward", "NoAction",
+                                                              "drop", "ipv4_forward"]
+    assert completer.candidates("table_set_default L3Ingress.ipv4_lpm ", "d") == ["drop"]
+    assert completer.candidates("table_add ipv4_lpm ipv4_forward ", "") == []  # keys: no names
+    assert completer.candidates("counter_read ", "") == []  # l3fwd has no counter
+    assert Completer().candidates("", "") == list(COMMANDS) and Completer().candidates("table_add ", "") == []
