@@ -11,24 +11,8 @@ from typing import Iterable
 
 from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 
-__all__ = ["run_cli", "COMMANDS", "Completer"]
+__all__ = ["run_cli", "Completer"]
 
-# The commands the switch serves (runtime/core/control.c), for completion and `help`.
-COMMANDS = (
-    "table_add", "table_set_default", "table_reset_default", "table_modify", "table_delete", "table_clear",
-    "table_indirect_add", "table_indirect_add_with_group", "table_indirect_modify",
-    "table_indirect_modify_with_group", "table_indirect_delete", "table_indirect_set_default",
-    "table_indirect_set_default_with_group", "act_prof_create_member", "act_prof_modify_member",
-    "act_prof_delete_member", "act_prof_create_group", "act_prof_delete_group",
-    "act_prof_add_member_to_group", "act_prof_remove_member_from_group", "counter_read", "counter_write",
-    "counter_reset", "register_read", "register_write", "register_reset", "meter_array_set_rates",
-    "meter_set_rates", "meter_get_rates", "meter_reset", "mc_mgrp_create", "mc_mgrp_destroy", "mc_node_create",
-    "mc_node_update", "mc_node_associate", "mc_node_dissociate", "mc_node_destroy",
-    "mirroring_add", "mirroring_add_mc", "mirroring_delete", "mirroring_get", "pvs_add", "pvs_remove",
-    "pvs_clear", "set_crc16_parameters", "set_crc32_parameters", "table_num_entries", "table_dump",
-    "table_dump_entry", "table_dump_entry_from_key", "mc_dump", "p4info", "packet_out", "digest_listen", "digest_unlisten",
-    "packet_listen", "packet_unlisten",
-)
 HISTORY = os.path.expanduser("~/.p4odp_cli_history")
 
 
@@ -105,8 +89,10 @@ class Completer:
     names of what its arguments name, from the program's P4Info (in full or by alias, as the
     switch takes them)."""
 
-    def __init__(self, info=None) -> None:
-        """`info`: the program's P4Info (None: command names only)."""
+    def __init__(self, commands: list[str], info=None) -> None:
+        """`commands`: the names of the switch's commands; `info`: the program's P4Info (None:
+        command names only)."""
+        self.commands = commands
         def names(*entities) -> list[str]:
             return sorted({n for group in entities for e in group for n in (e.preamble.name, e.preamble.alias) if n})
         self.entities: dict[str, list[str]] = {}  # command prefix -> the names its first argument takes
@@ -131,7 +117,7 @@ class Completer:
         """The completions of `text`, the word being typed after `before` (the line up to it)."""
         words = before.split()
         if not words:
-            choices = list(COMMANDS)
+            choices = self.commands
         elif len(words) == 1:
             choices = next((names for prefix, names in self.entities.items() if words[0].startswith(prefix)), [])
         elif len(words) == 2 and words[0] in ("table_add", "table_set_default", "table_modify",
@@ -145,7 +131,11 @@ class Completer:
 def _interactive(channel: SwitchChannel) -> int:
     import readline
 
-    completer = Completer(_p4info(channel))
+    try:
+        commands = channel.command("help").split()
+    except CommandError:  # a switch that does not list its commands: no completion of them
+        commands = []
+    completer = Completer(commands, _p4info(channel))
     readline.set_completer_delims(" \t")
     readline.set_completer(lambda text, state: (completer.candidates(
         readline.get_line_buffer()[:readline.get_begidx()], text) + [None])[state])
@@ -154,7 +144,8 @@ def _interactive(channel: SwitchChannel) -> int:
         readline.read_history_file(HISTORY)
     except OSError:
         pass
-    sys.stdout.write(f"p4odp cli: {channel.program} at {channel.address}; `help` lists the commands, Ctrl-D quits\n")
+    sys.stdout.write(f"p4odp cli: {channel.program} at {channel.address}; `help` lists the commands, Tab completes "
+                     "them and the program's names, Ctrl-D quits\n")
     try:
         while True:
             try:
@@ -162,9 +153,8 @@ def _interactive(channel: SwitchChannel) -> int:
             except EOFError:
                 sys.stdout.write("\n")
                 return 0
-            if line.strip() in ("help", "?"):
-                sys.stdout.write(" ".join(COMMANDS) + "\n")
-                continue
+            if line.strip() == "?":
+                line = "help"
             try:
                 sys.stdout.write(channel.command(line))
             except CommandError as err:

@@ -28,6 +28,7 @@
  *   pvs_add VALUE_SET VALUE / pvs_remove VALUE_SET VALUE / pvs_clear VALUE_SET
  *   table_num_entries TABLE / table_dump TABLE / table_dump_entry TABLE HANDLE /
  *   table_dump_entry_from_key TABLE KEY... [PRIORITY] / mc_dump
+ *   help: the commands' names, a line each
  *   p4info: the program's P4Info, serialized, in hex (what a P4Runtime server serves)
  *   packet_out HEX: a packet into the pipeline as received on the CPU port (cpu_port.c)
  * (and, served by the control channel itself, digest_listen / digest_unlisten /
@@ -57,6 +58,7 @@
 struct command {
 	char *tokens[MAX_TOKENS];
 	int n;
+	FILE *out;		/* where what the command prints goes; NULL: nowhere (the program's const entries) */
 	char *err;
 	size_t err_len;
 };
@@ -442,8 +444,9 @@ static int add_entry(struct p4odp_switch *sw, struct command *c, FILE *out, int 
 	return 0;
 }
 
-static int cmd_table_add(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_table_add(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	if (c->n < 3)
 		return fail(c, "usage: table_add TABLE ACTION KEY... => PARAM... [PRIORITY]");
 	int ti = find_table(c, sw->program, c->tokens[1]);
@@ -661,8 +664,9 @@ static const struct p4odp_action_info *profile_action(struct command *c, const s
 	return find_action_of(c, prog, owner, p->info->n_actions, p->info->actions, name);
 }
 
-static int cmd_act_prof_create_member(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_act_prof_create_member(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	if (c->n < 3)
 		return fail(c, "usage: act_prof_create_member PROFILE ACTION PARAM...");
 	struct p4odp_runtime_profile *p = find_profile(sw, c, c->tokens[1]);
@@ -725,8 +729,9 @@ static struct p4odp_runtime_profile *find_selector(struct p4odp_switch *sw, stru
 	return p && need_groups(c, p) == 0 ? p : NULL;
 }
 
-static int cmd_act_prof_create_group(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_act_prof_create_group(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	if (c->n != 2)
 		return fail(c, "usage: act_prof_create_group PROFILE");
 	struct p4odp_runtime_profile *p = find_selector(sw, c, c->tokens[1]);
@@ -822,8 +827,9 @@ static int parse_reference(struct p4odp_switch *sw, struct command *c, const str
 	return 0;
 }
 
-static int cmd_table_indirect_add(struct p4odp_switch *sw, struct command *c, FILE *out, bool group)
+static int cmd_table_indirect_add(struct p4odp_switch *sw, struct command *c, bool group)
 {
+	FILE *out = c->out;
 	if (c->n < 3)
 		return fail(c, group ? "usage: table_indirect_add_with_group TABLE KEY... => GROUP [PRIORITY]"
 				     : "usage: table_indirect_add TABLE KEY... => MEMBER [PRIORITY]");
@@ -996,8 +1002,9 @@ static int dump_entry(void *arg, int64_t handle, const struct p4odp_match *m, co
 }
 
 /* table_num_entries TABLE */
-static int cmd_table_num_entries(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_table_num_entries(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	if (c->n != 2)
 		return fail(c, "usage: table_num_entries TABLE");
 	int ti = find_table(c, sw->program, c->tokens[1]);
@@ -1008,8 +1015,9 @@ static int cmd_table_num_entries(struct p4odp_switch *sw, struct command *c, FIL
 }
 
 /* p4info */
-static int cmd_p4info(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_p4info(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	if (c->n != 1)
 		return fail(c, "usage: p4info");
 	for (size_t i = 0; i < sw->program->p4info_size; i++)
@@ -1019,8 +1027,9 @@ static int cmd_p4info(struct p4odp_switch *sw, struct command *c, FILE *out)
 }
 
 /* table_dump_entry TABLE HANDLE */
-static int cmd_table_dump_entry(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_table_dump_entry(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	int64_t handle;
 	if (c->n != 3)
 		return fail(c, "usage: table_dump_entry TABLE HANDLE");
@@ -1035,8 +1044,9 @@ static int cmd_table_dump_entry(struct p4odp_switch *sw, struct command *c, FILE
 
 /* table_dump_entry_from_key TABLE KEY... [PRIORITY]: the entry of that key (and priority, in a
  * table that needs one), as table_dump_entry prints it. */
-static int cmd_table_dump_entry_from_key(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_table_dump_entry_from_key(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	if (c->n < 2)
 		return fail(c, "usage: table_dump_entry_from_key TABLE KEY... [PRIORITY]");
 	int ti = find_table(c, sw->program, c->tokens[1]);
@@ -1065,8 +1075,9 @@ static int cmd_table_dump_entry_from_key(struct p4odp_switch *sw, struct command
 }
 
 /* table_dump TABLE: every entry, in handle order, then the default entry. */
-static int cmd_table_dump(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_table_dump(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	if (c->n != 2)
 		return fail(c, "usage: table_dump TABLE");
 	int ti = find_table(c, sw->program, c->tokens[1]);
@@ -1243,8 +1254,9 @@ static const struct p4odp_counter_info *counter_at(struct p4odp_switch *sw, stru
 }
 
 /* counter_read COUNTER INDEX, printed as simple_switch_CLI prints it. */
-static int cmd_counter_read(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_counter_read(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	uint64_t index = 0;
 	uint64_t packets = 0, bytes = 0;
 	if (c->n != 3)
@@ -1265,8 +1277,9 @@ static int cmd_counter_read(struct p4odp_switch *sw, struct command *c, FILE *ou
 
 /* counter_write COUNTER INDEX PACKETS BYTES: the totals the cell reads as
  * from now on (the first worker holds them, the others start from 0). */
-static int cmd_counter_write(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_counter_write(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	uint64_t index = 0;
 	uint64_t packets, bytes;
 	if (c->n != 5)
@@ -1285,8 +1298,9 @@ static int cmd_counter_write(struct p4odp_switch *sw, struct command *c, FILE *o
 }
 
 /* counter_reset COUNTER: every cell back to 0. */
-static int cmd_counter_reset(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_counter_reset(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	uint64_t index = 0;
 	if (c->n != 2)
 		return fail(c, "usage: counter_reset COUNTER");
@@ -1391,8 +1405,9 @@ static void print_decimal(FILE *out, const uint8_t *bytes, uint32_t width, bool 
 }
 
 /* register_read REGISTER INDEX, printed as simple_switch_CLI prints it. */
-static int cmd_register_read(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_register_read(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	uint32_t index = 0;
 	uint8_t bytes[MAX_VALUE_BYTES];
 	if (c->n != 3)
@@ -1570,8 +1585,9 @@ static void print_rate(FILE *out, double rate)
 
 /* meter_get_rates METER INDEX, printed as simple_switch_CLI prints it: the committed rate and
  * burst, then the peak ones; a warning instead for a meter whose rates are not set. */
-static int cmd_meter_get_rates(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_meter_get_rates(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	uint64_t index;
 	if (c->n != 3)
 		return fail(c, "usage: meter_get_rates METER INDEX");
@@ -1783,8 +1799,9 @@ static int cmd_mc_mgrp_destroy(struct p4odp_switch *sw, struct command *c)
 	return 0;
 }
 
-static int cmd_mc_node_create(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_mc_node_create(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	uint32_t rid;
 	uint64_t ports[P4ODP_PORT_NUMBERS / 64];
 	if (c->n < 2)
@@ -1903,8 +1920,9 @@ void p4odp_multicast_destroy(struct p4odp_switch *sw)
 
 /* mc_dump: the groups, each node with its replication id and ports, as simple_switch_CLI prints
  * them (no LAGs: simple_switch's are never set here). */
-static int cmd_mc_dump(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_mc_dump(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	if (c->n != 1)
 		return fail(c, "usage: mc_dump");
 	fprintf(out, "==========\nMC ENTRIES\n");
@@ -2011,8 +2029,9 @@ static int cmd_mirroring_delete(struct p4odp_switch *sw, struct command *c)
 }
 
 /* As simple_switch_CLI prints the session's Thrift struct. */
-static int cmd_mirroring_get(struct p4odp_switch *sw, struct command *c, FILE *out)
+static int cmd_mirroring_get(struct p4odp_switch *sw, struct command *c)
 {
+	FILE *out = c->out;
 	uint32_t session;
 	if (parse_session(c, 1, "mirroring_get SESSION", &session))
 		return -1;
@@ -2025,6 +2044,146 @@ static int cmd_mirroring_get(struct p4odp_switch *sw, struct command *c, FILE *o
 		else
 			fprintf(out, "MirroringSessionConfig(port=%u, mgid=None)\n", (uint32_t)word);
 	}
+	return 0;
+}
+
+/* The variants of a command that one function runs. */
+static int cmd_act_prof_add_member_to_group(struct p4odp_switch *sw, struct command *c)
+{
+	return cmd_act_prof_group_member(sw, c, true);
+}
+
+static int cmd_act_prof_remove_member_from_group(struct p4odp_switch *sw, struct command *c)
+{
+	return cmd_act_prof_group_member(sw, c, false);
+}
+
+static int cmd_table_indirect_add_member(struct p4odp_switch *sw, struct command *c)
+{
+	return cmd_table_indirect_add(sw, c, false);
+}
+
+static int cmd_table_indirect_add_with_group(struct p4odp_switch *sw, struct command *c)
+{
+	return cmd_table_indirect_add(sw, c, true);
+}
+
+static int cmd_table_indirect_modify_member(struct p4odp_switch *sw, struct command *c)
+{
+	return cmd_table_indirect_modify(sw, c, false);
+}
+
+static int cmd_table_indirect_modify_with_group(struct p4odp_switch *sw, struct command *c)
+{
+	return cmd_table_indirect_modify(sw, c, true);
+}
+
+static int cmd_table_indirect_set_default_member(struct p4odp_switch *sw, struct command *c)
+{
+	return cmd_table_indirect_set_default(sw, c, false);
+}
+
+static int cmd_table_indirect_set_default_with_group(struct p4odp_switch *sw, struct command *c)
+{
+	return cmd_table_indirect_set_default(sw, c, true);
+}
+
+static int cmd_mirroring_add_port(struct p4odp_switch *sw, struct command *c)
+{
+	return cmd_mirroring_add(sw, c, false);
+}
+
+static int cmd_mirroring_add_mc(struct p4odp_switch *sw, struct command *c)
+{
+	return cmd_mirroring_add(sw, c, true);
+}
+
+static int cmd_set_crc16_parameters(struct p4odp_switch *sw, struct command *c)
+{
+	return cmd_set_crc_parameters(sw, c, 16);
+}
+
+static int cmd_set_crc32_parameters(struct p4odp_switch *sw, struct command *c)
+{
+	return cmd_set_crc_parameters(sw, c, 32);
+}
+
+static int cmd_packet_out(struct p4odp_switch *sw, struct command *c)
+{
+	return c->n == 2 ? p4odp_packet_out(sw, c->tokens[1], c->err, c->err_len) : fail(c, "usage: packet_out HEX");
+}
+
+static int cmd_help(struct p4odp_switch *sw, struct command *c);
+
+/* Every command, by name. */
+static const struct {
+	const char *name;
+	int (*run)(struct p4odp_switch *sw, struct command *c);
+} handlers[] = {
+	{ "table_add", cmd_table_add },
+	{ "table_set_default", cmd_table_set_default },
+	{ "table_reset_default", cmd_table_reset_default },
+	{ "table_modify", cmd_table_modify },
+	{ "table_delete", cmd_table_delete },
+	{ "table_clear", cmd_table_clear },
+	{ "table_num_entries", cmd_table_num_entries },
+	{ "table_dump", cmd_table_dump },
+	{ "table_dump_entry", cmd_table_dump_entry },
+	{ "table_dump_entry_from_key", cmd_table_dump_entry_from_key },
+	{ "table_indirect_add", cmd_table_indirect_add_member },
+	{ "table_indirect_add_with_group", cmd_table_indirect_add_with_group },
+	{ "table_indirect_modify", cmd_table_indirect_modify_member },
+	{ "table_indirect_modify_with_group", cmd_table_indirect_modify_with_group },
+	{ "table_indirect_delete", cmd_table_delete },
+	{ "table_indirect_set_default", cmd_table_indirect_set_default_member },
+	{ "table_indirect_set_default_with_group", cmd_table_indirect_set_default_with_group },
+	{ "act_prof_create_member", cmd_act_prof_create_member },
+	{ "act_prof_modify_member", cmd_act_prof_modify_member },
+	{ "act_prof_delete_member", cmd_act_prof_delete_member },
+	{ "act_prof_create_group", cmd_act_prof_create_group },
+	{ "act_prof_delete_group", cmd_act_prof_delete_group },
+	{ "act_prof_add_member_to_group", cmd_act_prof_add_member_to_group },
+	{ "act_prof_remove_member_from_group", cmd_act_prof_remove_member_from_group },
+	{ "counter_read", cmd_counter_read },
+	{ "counter_write", cmd_counter_write },
+	{ "counter_reset", cmd_counter_reset },
+	{ "register_read", cmd_register_read },
+	{ "register_write", cmd_register_write },
+	{ "register_reset", cmd_register_reset },
+	{ "meter_array_set_rates", cmd_meter_array_set_rates },
+	{ "meter_set_rates", cmd_meter_set_rates },
+	{ "meter_get_rates", cmd_meter_get_rates },
+	{ "meter_reset", cmd_meter_reset },
+	{ "pvs_add", cmd_pvs_add },
+	{ "pvs_remove", cmd_pvs_remove },
+	{ "pvs_clear", cmd_pvs_clear },
+	{ "mc_mgrp_create", cmd_mc_mgrp_create },
+	{ "mc_mgrp_destroy", cmd_mc_mgrp_destroy },
+	{ "mc_node_create", cmd_mc_node_create },
+	{ "mc_node_update", cmd_mc_node_update },
+	{ "mc_node_associate", cmd_mc_node_associate },
+	{ "mc_node_dissociate", cmd_mc_node_dissociate },
+	{ "mc_node_destroy", cmd_mc_node_destroy },
+	{ "mc_dump", cmd_mc_dump },
+	{ "mirroring_add", cmd_mirroring_add_port },
+	{ "mirroring_add_mc", cmd_mirroring_add_mc },
+	{ "mirroring_delete", cmd_mirroring_delete },
+	{ "mirroring_get", cmd_mirroring_get },
+	{ "set_crc16_parameters", cmd_set_crc16_parameters },
+	{ "set_crc32_parameters", cmd_set_crc32_parameters },
+	{ "p4info", cmd_p4info },
+	{ "packet_out", cmd_packet_out },
+	{ "help", cmd_help },
+};
+
+/* help: the commands' names, a line each (the control channel adds its own). */
+static int cmd_help(struct p4odp_switch *sw, struct command *c)
+{
+	(void)sw;
+	if (c->n != 1)
+		return fail(c, "usage: help");
+	for (size_t i = 0; c->out && i < sizeof handlers / sizeof handlers[0]; i++)
+		fprintf(c->out, "%s\n", handlers[i].name);
 	return 0;
 }
 
@@ -2041,7 +2200,7 @@ static int tokenize(struct command *c, char *line)
 
 int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, char *err, size_t err_len)
 {
-	struct command c = { .err = err, .err_len = err_len };
+	struct command c = { .out = out, .err = err, .err_len = err_len };
 	char line[P4ODP_CONTROL_LINE];
 
 	if (strlen(text) >= sizeof line) {
@@ -2056,112 +2215,8 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 		return -1;
 	if (c.n == 0)
 		return 0;
-	const char *cmd = c.tokens[0];
-	if (!strcmp(cmd, "table_add"))
-		return cmd_table_add(sw, &c, out);
-	if (!strcmp(cmd, "table_set_default"))
-		return cmd_table_set_default(sw, &c);
-	if (!strcmp(cmd, "table_reset_default"))
-		return cmd_table_reset_default(sw, &c);
-	if (!strcmp(cmd, "table_modify"))
-		return cmd_table_modify(sw, &c);
-	if (!strcmp(cmd, "table_delete"))
-		return cmd_table_delete(sw, &c);
-	if (!strcmp(cmd, "table_clear"))
-		return cmd_table_clear(sw, &c);
-	if (!strcmp(cmd, "table_num_entries"))
-		return cmd_table_num_entries(sw, &c, out);
-	if (!strcmp(cmd, "table_dump_entry"))
-		return cmd_table_dump_entry(sw, &c, out);
-	if (!strcmp(cmd, "table_dump_entry_from_key"))
-		return cmd_table_dump_entry_from_key(sw, &c, out);
-	if (!strcmp(cmd, "table_dump"))
-		return cmd_table_dump(sw, &c, out);
-	if (!strcmp(cmd, "counter_read"))
-		return cmd_counter_read(sw, &c, out);
-	if (!strcmp(cmd, "counter_write"))
-		return cmd_counter_write(sw, &c, out);
-	if (!strcmp(cmd, "counter_reset"))
-		return cmd_counter_reset(sw, &c, out);
-	if (!strcmp(cmd, "register_read"))
-		return cmd_register_read(sw, &c, out);
-	if (!strcmp(cmd, "register_write"))
-		return cmd_register_write(sw, &c);
-	if (!strcmp(cmd, "register_reset"))
-		return cmd_register_reset(sw, &c);
-	if (!strcmp(cmd, "meter_array_set_rates"))
-		return cmd_meter_array_set_rates(sw, &c);
-	if (!strcmp(cmd, "meter_set_rates"))
-		return cmd_meter_set_rates(sw, &c);
-	if (!strcmp(cmd, "meter_get_rates"))
-		return cmd_meter_get_rates(sw, &c, out);
-	if (!strcmp(cmd, "meter_reset"))
-		return cmd_meter_reset(sw, &c);
-	if (!strcmp(cmd, "pvs_add"))
-		return cmd_pvs_add(sw, &c);
-	if (!strcmp(cmd, "pvs_remove"))
-		return cmd_pvs_remove(sw, &c);
-	if (!strcmp(cmd, "pvs_clear"))
-		return cmd_pvs_clear(sw, &c);
-	if (!strcmp(cmd, "mc_mgrp_create"))
-		return cmd_mc_mgrp_create(sw, &c);
-	if (!strcmp(cmd, "mc_node_create"))
-		return cmd_mc_node_create(sw, &c, out);
-	if (!strcmp(cmd, "mc_mgrp_destroy"))
-		return cmd_mc_mgrp_destroy(sw, &c);
-	if (!strcmp(cmd, "mc_node_update"))
-		return cmd_mc_node_update(sw, &c);
-	if (!strcmp(cmd, "mc_node_associate"))
-		return cmd_mc_node_associate(sw, &c);
-	if (!strcmp(cmd, "mc_node_dissociate"))
-		return cmd_mc_node_dissociate(sw, &c);
-	if (!strcmp(cmd, "mc_node_destroy"))
-		return cmd_mc_node_destroy(sw, &c);
-	if (!strcmp(cmd, "mc_dump"))
-		return cmd_mc_dump(sw, &c, out);
-	if (!strcmp(cmd, "p4info"))
-		return cmd_p4info(sw, &c, out);
-	if (!strcmp(cmd, "packet_out"))
-		return c.n == 2 ? p4odp_packet_out(sw, c.tokens[1], err, err_len) : fail(&c, "usage: packet_out HEX");
-	if (!strcmp(cmd, "act_prof_create_member"))
-		return cmd_act_prof_create_member(sw, &c, out);
-	if (!strcmp(cmd, "act_prof_modify_member"))
-		return cmd_act_prof_modify_member(sw, &c);
-	if (!strcmp(cmd, "act_prof_delete_member"))
-		return cmd_act_prof_delete_member(sw, &c);
-	if (!strcmp(cmd, "act_prof_create_group"))
-		return cmd_act_prof_create_group(sw, &c, out);
-	if (!strcmp(cmd, "act_prof_delete_group"))
-		return cmd_act_prof_delete_group(sw, &c);
-	if (!strcmp(cmd, "act_prof_add_member_to_group"))
-		return cmd_act_prof_group_member(sw, &c, true);
-	if (!strcmp(cmd, "act_prof_remove_member_from_group"))
-		return cmd_act_prof_group_member(sw, &c, false);
-	if (!strcmp(cmd, "table_indirect_add"))
-		return cmd_table_indirect_add(sw, &c, out, false);
-	if (!strcmp(cmd, "table_indirect_add_with_group"))
-		return cmd_table_indirect_add(sw, &c, out, true);
-	if (!strcmp(cmd, "table_indirect_modify"))
-		return cmd_table_indirect_modify(sw, &c, false);
-	if (!strcmp(cmd, "table_indirect_modify_with_group"))
-		return cmd_table_indirect_modify(sw, &c, true);
-	if (!strcmp(cmd, "table_indirect_delete"))
-		return cmd_table_delete(sw, &c);
-	if (!strcmp(cmd, "table_indirect_set_default"))
-		return cmd_table_indirect_set_default(sw, &c, false);
-	if (!strcmp(cmd, "table_indirect_set_default_with_group"))
-		return cmd_table_indirect_set_default(sw, &c, true);
-	if (!strcmp(cmd, "mirroring_add"))
-		return cmd_mirroring_add(sw, &c, false);
-	if (!strcmp(cmd, "mirroring_add_mc"))
-		return cmd_mirroring_add(sw, &c, true);
-	if (!strcmp(cmd, "mirroring_delete"))
-		return cmd_mirroring_delete(sw, &c);
-	if (!strcmp(cmd, "mirroring_get"))
-		return cmd_mirroring_get(sw, &c, out);
-	if (!strcmp(cmd, "set_crc16_parameters"))
-		return cmd_set_crc_parameters(sw, &c, 16);
-	if (!strcmp(cmd, "set_crc32_parameters"))
-		return cmd_set_crc_parameters(sw, &c, 32);
-	return fail(&c, "unknown command '%s'", cmd);
+	for (size_t i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
+		if (!strcmp(c.tokens[0], handlers[i].name))
+			return handlers[i].run(sw, &c);
+	return fail(&c, "unknown command '%s' (help lists them)", c.tokens[0]);
 }
