@@ -22,7 +22,7 @@ __all__ = ["DEFAULT_ADDRESS", "ChannelError", "CommandError", "SwitchChannel"]
 
 DEFAULT_ADDRESS = "unix:p4odp.sock"  # the switch's default, in its run directory
 PROTOCOL_VERSION = 1
-MAX_LINE = 20479  # the longest line the switch takes, without its newline
+MAX_LINE = 20223  # the longest line the switch takes, without its newline
 
 
 class ChannelError(Exception):

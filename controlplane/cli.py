@@ -105,12 +105,12 @@ class Completer:
         actions = {a.preamble.id: a for a in info.actions}
         for table in info.tables:
             table_actions = names([actions[ref.id] for ref in table.action_refs if ref.id in actions])
-            for name in (table.preamble.name, table.preamble.alias):
+            for name in filter(None, (table.preamble.name, table.preamble.alias)):
                 self.actions[name] = table_actions
         for profile in info.action_profiles:
             profile_actions = sorted({a for table in info.tables if table.preamble.id in profile.table_ids
                                       for a in self.actions[table.preamble.name]})
-            for name in (profile.preamble.name, profile.preamble.alias):
+            for name in filter(None, (profile.preamble.name, profile.preamble.alias)):
                 self.actions[name] = profile_actions
 
     def candidates(self, before: str, text: str) -> list[str]:

@@ -33,9 +33,11 @@ Update = p4runtime_pb2.Update
 
 # simple_switch_CLI's priorities: the smaller wins, from 0; P4Runtime's: the larger wins, from 1.
 CLI_PRIORITY_TOP = 2**31 - 1
-# The switch's packet replication engine (runtime/core/switch.h): groups 1..4095, ports of 9
-# bits, replication ids (v1model's egress_rid) of 16, mirror sessions 0..32767, as BMv2's.
+# The switch's packet replication engine (runtime/core/switch.h): groups 1..4095 of 256 nodes at
+# most, ports of 9 bits, replication ids (v1model's egress_rid) of 16, mirror sessions 0..32767,
+# as BMv2's.
 MC_GROUPS = 4096
+GROUP_NODES = 256
 PORT_NUMBERS = 512
 INSTANCES = 1 << 16
 CLONE_SESSIONS = 32768
@@ -89,11 +91,10 @@ class _ProfileState:
 
 @dataclass
 class _McGroup:
-    """A multicast group written by a controller: the switch's node of each instance and its
-    ports, and the group as written."""
+    """A multicast group written by a controller: the group as written and the switch's node of
+    each instance."""
     message: p4runtime_pb2.MulticastGroupEntry
-    nodes: dict = field(default_factory=dict)  # instance -> node handle
-    ports: dict = field(default_factory=dict)  # instance -> its node's ports
+    nodes: dict  # instance -> node handle
 
 
 @dataclass
@@ -543,7 +544,9 @@ class Device:
     def _plan_multicast_group(self, index: int, kind: int, group) -> _Pending:
         """A group is a node of the switch per instance (replication id), holding the ports of
         that instance's replicas: copies go out node by node, in the order of each instance's
-        first replica, a node's ports ascending.  A change is made a node at a time."""
+        first replica, a node's ports ascending.  A change makes the new nodes, sets them as the
+        group's at once (mc_mgrp_set: a packet sees the group before or after), then destroys
+        the old ones; when it fails, what it made is undone."""
         group_id = group.multicast_group_id
         if not 0 < group_id < MC_GROUPS:
             raise P4RuntimeError(Code.OUT_OF_RANGE, f"multicast group {group_id}: this switch has groups 1.."
@@ -554,52 +557,44 @@ class Device:
             def delete() -> None:
                 self._command(f"mc_mgrp_destroy {group_id}")  # no copy from here on; its nodes then
                 del self.multicast_groups[group_id]
-                for handle in present.nodes.values():
-                    self._command(f"mc_node_destroy {handle}")
+                self._destroy_nodes(present.nodes.values())
             return _Pending(index, None, None, run=delete)
         ports = _replica_ports(group.replicas, f"multicast group {group_id}")
+        if len(ports) > GROUP_NODES:
+            raise P4RuntimeError(Code.RESOURCE_EXHAUSTED, f"multicast group {group_id}: {len(ports)} instances, "
+                                                           f"this switch's groups take {GROUP_NODES} at most")
         stored = p4runtime_pb2.MulticastGroupEntry()
         stored.CopyFrom(group)
 
         def change() -> None:
-            """Create or change the group a node at a time; when a command fails halfway, the group
-            is kept (and read) as the switch has it."""
             if present is None:
                 self._command(f"mc_mgrp_create {group_id}")
-                kept = self.multicast_groups[group_id] = _McGroup(stored)
-            else:
-                kept = present
+            nodes: dict[int, int] = {}
             try:
-                for instance, handle in list(kept.nodes.items()):
-                    if instance in ports:
-                        self._command(f"mc_node_update {handle} {' '.join(map(str, ports[instance]))}")
-                        kept.ports[instance] = ports[instance]
-                    else:
-                        self._command(f"mc_node_destroy {handle}")
-                        del kept.nodes[instance], kept.ports[instance]
                 for instance, instance_ports in ports.items():
-                    if instance not in kept.nodes:
-                        output = self._command(f"mc_node_create {instance} {' '.join(map(str, instance_ports))}")
-                        handle = int(_NODE_HANDLE.search(output).group(1))
-                        try:
-                            self._command(f"mc_node_associate {group_id} {handle}")
-                        except P4RuntimeError:
-                            self._command(f"mc_node_destroy {handle}")
-                            raise
-                        kept.nodes[instance], kept.ports[instance] = handle, instance_ports
-                kept.message = stored
+                    output = self._command(f"mc_node_create {instance} {' '.join(map(str, instance_ports))}")
+                    nodes[instance] = int(_NODE_HANDLE.search(output).group(1))
+                self._command(f"mc_mgrp_set {group_id} {' '.join(map(str, nodes.values()))}")
             except P4RuntimeError:
-                kept.message = p4runtime_pb2.MulticastGroupEntry(multicast_group_id=group_id)
-                for instance, instance_ports in kept.ports.items():
-                    kept.message.replicas.extend(p4runtime_pb2.Replica(egress_port=port, instance=instance)
-                                                 for port in instance_ports)
+                self._destroy_nodes(nodes.values())
+                if present is None:
+                    self._command(f"mc_mgrp_destroy {group_id}")
                 raise
+            self.multicast_groups[group_id] = _McGroup(stored, nodes)
+            if present is not None:
+                self._destroy_nodes(present.nodes.values())
         return _Pending(index, None, None, run=change)
+
+    def _destroy_nodes(self, handles) -> None:
+        """Destroy the switch's multicast nodes `handles`, each whatever the others' outcome."""
+        failed = [text for ok, text in self.channel.commands([f"mc_node_destroy {h}" for h in handles]) if not ok]
+        if failed:
+            raise _switch_error(failed[0])
 
     def _plan_clone_session(self, index: int, kind: int, session) -> _Pending:
         session_id = session.session_id
-        if not session_id < CLONE_SESSIONS:
-            raise P4RuntimeError(Code.OUT_OF_RANGE, f"clone session {session_id}: this switch has sessions 0.."
+        if not 0 < session_id < CLONE_SESSIONS:  # 0 names every session in a read
+            raise P4RuntimeError(Code.OUT_OF_RANGE, f"clone session {session_id}: this switch has sessions 1.."
                                                      f"{CLONE_SESSIONS - 1}")
         present = self.clone_sessions.get(session_id)
         _presence(kind, present, "the packet replication engine", f"clone session {session_id}")
@@ -919,9 +914,10 @@ def _identity(kind: Optional[str], entity) -> Optional[tuple]:
         return kind, message.digest_id
     if kind == "packet_replication_engine_entry":
         which = message.WhichOneof("type")
-        inner = getattr(message, which) if which else None
-        return kind, which, inner.multicast_group_id if which == "multicast_group_entry" else \
-            inner.session_id if inner is not None else None
+        if which == "multicast_group_entry":
+            return kind, which, message.multicast_group_entry.multicast_group_id
+        if which == "clone_session_entry":
+            return kind, which, message.clone_session_entry.session_id
     return None
 
 

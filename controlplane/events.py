@@ -7,16 +7,17 @@ from __future__ import annotations
 import threading
 from typing import Optional, Protocol
 
-from p4odp.controlplane.channel import ChannelError, SwitchChannel
+from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 
 __all__ = ["EventListener", "SwitchEvents"]
 
 TICK = 0.005  # seconds between the listeners' ticks while no event comes
+EVENTS_PER_TICK = 1000  # events taken between two ticks: a flood of them delays no digest list
 
 
 class EventListener(Protocol):
     events: str  # the kind of event it listens to: one of SwitchChannel.EVENTS
-    words: tuple  # the first words of the event lines it takes
+    words: tuple[str, ...]  # the first words of the event lines it takes
 
     def wanted(self) -> bool:
         """Whether the switch should send these events now."""
@@ -34,7 +35,7 @@ class SwitchEvents:
         cannot be reached."""
         self.listeners = listeners
         self.takers = {word: listener for listener in listeners for word in listener.words}
-        self.failure: Optional[ChannelError] = None  # why the thread stopped receiving, if it did
+        self.failure: Optional[Exception] = None  # why the thread stopped receiving, if it did
         self.stopping = False
         self.changed = threading.Condition()
         self.asked = 0  # settle() calls, counted
@@ -70,15 +71,19 @@ class SwitchEvents:
                 with self.changed:
                     self.settled = asked
                     self.changed.notify_all()
-                event = self.channel.next_event(timeout=TICK)
-                while event is not None:
+                timeout = TICK  # for the first event; those after it are taken while they are there
+                for _ in range(EVENTS_PER_TICK):
+                    event = self.channel.next_event(timeout=timeout)
+                    if event is None:
+                        break
+                    timeout = 0
                     taker = self.takers.get(event.partition(" ")[0])
                     if taker is not None:  # events_missed: the specification allows losing both kinds
                         taker.take(event)
-                    event = self.channel.next_event(timeout=0)
                 for listener in self.listeners:
                     listener.tick()
-        except ChannelError as err:  # the switch is gone, or dropped this client: no more events
+        except (ChannelError, CommandError) as err:  # the switch is gone, dropped this client or cannot send
+            # these events (one built before them): no more events
             with self.changed:
                 self.failure = err
                 self.changed.notify_all()

@@ -16,6 +16,8 @@ from p4odp.controlplane.protos import p4info_pb2, p4runtime_pb2
 
 __all__ = ["PacketIO", "PacketOutError"]
 
+MAX_PACKET = 9600  # the switch's largest packet (P4ODP_MAX_PACKET, runtime/core/switch.h)
+
 
 class PacketOutError(Exception):
     """A PacketOut that cannot be sent: the status code and message of its StreamError."""
@@ -90,7 +92,13 @@ class PacketIO:
 
     def out_line(self, packet: p4runtime_pb2.PacketOut) -> str:
         """The switch's command that sends `packet` in through the CPU port; PacketOutError."""
-        return "packet_out " + self.packet_out.join(packet.metadata, packet.payload).hex()
+        whole = self.packet_out.join(packet.metadata, packet.payload)
+        if not whole:
+            raise PacketOutError(grpc.StatusCode.INVALID_ARGUMENT, "an empty packet")
+        if len(whole) > MAX_PACKET:
+            raise PacketOutError(grpc.StatusCode.INVALID_ARGUMENT, f"a packet of {len(whole)} bytes is longer than "
+                                                                    f"the switch's largest ({MAX_PACKET})")
+        return "packet_out " + whole.hex()
 
     # --- from the events' thread ------------------------------------------------------------
 

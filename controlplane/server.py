@@ -311,12 +311,16 @@ class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
             line = self.device.packets.out_line(packet)
             with self.lock:
                 self.device.channel.command(line)
-        except (PacketOutError, CommandError, ChannelError) as err:
-            code = err.code if isinstance(err, PacketOutError) else \
-                Code.UNAVAILABLE if isinstance(err, ChannelError) else Code.FAILED_PRECONDITION
-            error = _stream_error(code, f"packet-out dropped: {err}")
-            error.error.packet_out.packet_out.CopyFrom(packet)
-            controller.outbox.put(error)
+            return
+        except PacketOutError as err:
+            code, why = err.code, err.message
+        except CommandError as err:  # no CPU port, or its input full
+            code, why = Code.UNAVAILABLE, str(err)
+        except ChannelError as err:
+            code, why = Code.UNAVAILABLE, f"the switch is gone: {err}"
+        error = _stream_error(code, f"packet-out dropped: {why}")
+        error.error.packet_out.packet_out.CopyFrom(packet)
+        controller.outbox.put(error)
 
 
 _STREAM_ENDED = object()

@@ -49,6 +49,7 @@ class P4RuntimeTest(BaseTest):
         self.device_id = testutils.test_param_get("device_id", 0)
         self.election_id = testutils.test_param_get("election_id", 1)
         self.channel = grpc.insecure_channel(testutils.test_param_get("grpcaddr", "127.0.0.1:9559"))
+        self.addCleanup(self.channel.close)  # cleanups run when setUp fails too, unlike tearDown
         self.stub = p4runtime_pb2_grpc.P4RuntimeStub(self.channel)
         self.info = self.stub.GetForwardingPipelineConfig(p4runtime_pb2.GetForwardingPipelineConfigRequest(
             device_id=self.device_id, response_type=p4runtime_pb2.GetForwardingPipelineConfigRequest.P4INFO_AND_COOKIE
@@ -57,6 +58,7 @@ class P4RuntimeTest(BaseTest):
         self.requests: queue.Queue = queue.Queue()
         self.received: dict[str, queue.Queue] = {}  # the stream's messages by kind
         self.stream = self.stub.StreamChannel(iter(self.requests.get, None))
+        self.addCleanup(self.requests.put, None)  # the stream ends: another test's controller may be primary
         self.receiver = threading.Thread(target=self._receive, daemon=True)
         self.receiver.start()
         arbitration = p4runtime_pb2.StreamMessageRequest()
@@ -72,8 +74,6 @@ class P4RuntimeTest(BaseTest):
             if self.undo:
                 self.write(*reversed(self.undo), undo=False)
         finally:
-            self.requests.put(None)
-            self.channel.close()
             BaseTest.tearDown(self)
 
     def _receive(self) -> None:
@@ -211,8 +211,8 @@ class P4RuntimeTest(BaseTest):
         message = self.stream_message("packet", timeout)
         if message is None:
             return None
-        header = next(h for h in self.info.controller_packet_metadata if h.preamble.name == "packet_in")
-        names = {m.id: m.name for m in header.metadata}
+        header = next((h for h in self.info.controller_packet_metadata if h.preamble.name == "packet_in"), None)
+        names = {m.id: m.name for m in header.metadata} if header is not None else {}
         return message.packet.payload, {names[m.metadata_id]: int.from_bytes(m.value, "big")
                                         for m in message.packet.metadata}
 
@@ -243,8 +243,8 @@ def _bytes(value, width: int) -> bytes:
         number = int.from_bytes(value, "big")
     elif isinstance(value, int):
         number = value
-    elif ":" in value and len(value.split(":")) == 6 and all(len(part) <= 2 for part in value.split(":")):
-        number = int(value.replace(":", ""), 16)
+    elif len(value) == 17 and value.count(":") == 5 and all(len(part) == 2 for part in value.split(":")):
+        number = int(value.replace(":", ""), 16)  # a MAC address
     elif "." in value or ":" in value:
         number = int(ipaddress.ip_address(value))
     else:

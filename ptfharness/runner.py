@@ -78,16 +78,18 @@ def _run(program: ir.Program, program_path: str, target: Target, options: PtfOpt
     if binary is None:
         return None
     namespace = f"p4odp-ptf-{os.getpid()}"
+    # SIGTERM ends the run as Ctrl-C does: through the cleanups below.
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
-        _make_namespace(namespace, options.ports)
-    except subprocess.CalledProcessError as err:
-        diags.error(SETUP, f"cannot make network namespace {namespace}: {err.stderr.strip()}")
-        subprocess.run(["ip", "netns", "del", namespace], capture_output=True)
-        return None
-    try:
+        try:
+            _make_namespace(namespace, options.ports)
+        except subprocess.CalledProcessError as err:
+            diags.error(SETUP, f"cannot make network namespace {namespace}: {err.stderr.strip()}")
+            return None
         return _with_switch(binary, namespace, options, work, diags)
     finally:
         subprocess.run(["ip", "netns", "del", namespace], capture_output=True)
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _make_namespace(namespace: str, ports: int) -> None:
@@ -127,7 +129,11 @@ def _with_switch(binary: Path, namespace: str, options: PtfOptions, work: Path, 
                     diags.error(SETUP, f"the switch did not start: {(work / 'switch.log').read_text().strip()}")
                     return None
                 time.sleep(0.05)
-        server = serve(control, f"unix:{work / 'p4runtime.sock'}")
+        try:
+            server = serve(control, f"unix:{work / 'p4runtime.sock'}")
+        except (ChannelError, OSError) as err:
+            diags.error(SETUP, f"cannot serve P4Runtime for the switch: {err}")
+            return None
         params = f"grpcaddr='unix:{work / 'p4runtime.sock'}'"
         if options.cpu_port is not None:
             params += f";cpu_port={options.cpu_port}"
@@ -139,11 +145,19 @@ def _with_switch(binary: Path, namespace: str, options: PtfOptions, work: Path, 
         sys.stdout.flush()
         return subprocess.run(command + options.tests).returncode
     finally:
-        if server is not None:
-            server.stop()
-        switch.send_signal(signal.SIGINT)
         try:
-            switch.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            switch.kill()
-            switch.wait()
+            if server is not None:
+                server.stop()
+        finally:
+            _stop(switch)
+
+
+def _stop(switch: subprocess.Popen) -> None:
+    """SIGINT, and SIGKILL when that is not enough within 10 s."""
+    switch.send_signal(signal.SIGINT)
+    try:
+        switch.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        switch.kill()
+        switch.wait()
+

@@ -282,8 +282,9 @@ static bool serve_line(struct p4odp_switch *sw, struct p4odp_channel *ch, struct
 	if (!out)
 		return answer_error(c, "out of memory");
 	int status = p4odp_control_command(sw, line, out, err, sizeof err);
-	for (size_t i = 0; !status && is_command(line, "help") && i < sizeof listen_commands / sizeof listen_commands[0]; i++)
-		fprintf(out, "%s\n", listen_commands[i].command);
+	if (!status && is_command(line, "help"))	/* the control commands, then the channel's own */
+		for (size_t i = 0; i < sizeof listen_commands / sizeof listen_commands[0]; i++)
+			fprintf(out, "%s\n", listen_commands[i].command);
 	fclose(out);
 	bool queued = status ? answer_error(c, err) : answer(c, "ok", output, output_len);
 	free(output);

@@ -8,7 +8,7 @@
  *   table_clear TABLE
  *   mc_mgrp_create GROUP / mc_mgrp_destroy GROUP / mc_node_create RID PORT... /
  *   mc_node_update NODE PORT... / mc_node_associate GROUP NODE / mc_node_dissociate GROUP NODE /
- *   mc_node_destroy NODE
+ *   mc_node_destroy NODE / mc_mgrp_set GROUP [NODE...] (p4odp's: a group's nodes set at once)
  *   mirroring_add SESSION PORT / mirroring_add_mc SESSION GROUP / mirroring_delete SESSION /
  *   mirroring_get SESSION
  *   act_prof_create_member PROFILE ACTION PARAM... / act_prof_modify_member PROFILE ACTION MEMBER
@@ -52,7 +52,7 @@
 
 #include "switch.h"
 
-#define MAX_TOKENS 256
+#define MAX_TOKENS 512	/* mc_mgrp_set of a full group: 2 + P4ODP_MAX_GROUP_NODES */
 #define MAX_VALUE_BYTES 256
 
 struct command {
@@ -1789,10 +1789,7 @@ static int cmd_mc_mgrp_destroy(struct p4odp_switch *sw, struct command *c)
 		return -1;
 	struct p4odp_mc_group *g = &sw->mc_groups[group];
 	g->used = false;
-	if (publish_group(sw, c, group)) {
-		g->used = true;
-		return -1;
-	}
+	publish_group(sw, c, group);	/* of no copy: nothing to allocate, so it cannot fail */
 	for (uint32_t i = 0; i < g->n_nodes; i++)
 		sw->mc_nodes[g->nodes[i]].group = 0;
 	g->n_nodes = 0;
@@ -1860,6 +1857,43 @@ static int cmd_mc_node_associate(struct p4odp_switch *sw, struct command *c)
 		return -1;
 	}
 	node->group = group;
+	return 0;
+}
+
+/* mc_mgrp_set GROUP [NODE...]: the group's nodes become these, in this order, published at once
+ * (p4odp's: how P4Runtime changes a group); those it had and are not listed are dissociated. */
+static int cmd_mc_mgrp_set(struct p4odp_switch *sw, struct command *c)
+{
+	uint32_t group, nodes[P4ODP_MAX_GROUP_NODES];
+	if (c->n < 2)
+		return fail(c, "usage: mc_mgrp_set GROUP [NODE...]");
+	if (parse_group(sw, c, c->tokens[1], &group))
+		return -1;
+	_Static_assert(2 + P4ODP_MAX_GROUP_NODES <= MAX_TOKENS, "a full group's mc_mgrp_set fits a line");
+	uint32_t n = (uint32_t)c->n - 2;
+	if (n > P4ODP_MAX_GROUP_NODES)
+		return fail(c, "multicast group %u is full: %d nodes at most", group, P4ODP_MAX_GROUP_NODES);
+	for (uint32_t i = 0; i < n; i++) {
+		if (parse_node(sw, c, c->tokens[i + 2], &nodes[i]))
+			return -1;
+		uint32_t other = sw->mc_nodes[nodes[i]].group;
+		if (other && other != group)
+			return fail(c, "multicast node %u is associated with group %u", nodes[i], other);
+		for (uint32_t j = 0; j < i; j++)
+			if (nodes[j] == nodes[i])
+				return fail(c, "multicast node %u is given twice", nodes[i]);
+	}
+	struct p4odp_mc_group *g = &sw->mc_groups[group], before = *g;
+	memcpy(g->nodes, nodes, n * sizeof nodes[0]);
+	g->n_nodes = n;
+	if (publish_group(sw, c, group)) {
+		*g = before;
+		return -1;
+	}
+	for (uint32_t i = 0; i < before.n_nodes; i++)
+		sw->mc_nodes[before.nodes[i]].group = 0;
+	for (uint32_t i = 0; i < n; i++)
+		sw->mc_nodes[nodes[i]].group = group;
 	return 0;
 }
 
@@ -2159,6 +2193,7 @@ static const struct {
 	{ "pvs_clear", cmd_pvs_clear },
 	{ "mc_mgrp_create", cmd_mc_mgrp_create },
 	{ "mc_mgrp_destroy", cmd_mc_mgrp_destroy },
+	{ "mc_mgrp_set", cmd_mc_mgrp_set },
 	{ "mc_node_create", cmd_mc_node_create },
 	{ "mc_node_update", cmd_mc_node_update },
 	{ "mc_node_associate", cmd_mc_node_associate },

@@ -38,19 +38,19 @@ static void deliver(struct p4odp_channel *ch, odp_packet_t pkt)
 	free(line);
 }
 
+/* At most a ring's worth of each worker's packets a call: workers that keep sending to the CPU
+ * port never keep the main thread from its other duties (serving the channel). */
 void p4odp_packets_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch)
 {
-	odp_packet_t pkts[P4ODP_BURST];
+	odp_packet_t pkts[P4ODP_PACKET_RING];
 
 	if (!sw->has_cpu_port)
 		return;
 	for (uint32_t k = 0; k < sw->n_workers; k++) {
-		uint32_t n;
-		while ((n = p4odp_ring_take(sw->workers[k].to_cpu, pkts, P4ODP_BURST))) {
-			for (uint32_t i = 0; i < n; i++)
-				deliver(ch, pkts[i]);
-			odp_packet_free_multi(pkts, (int)n);
-		}
+		uint32_t n = p4odp_ring_take(sw->workers[k].to_cpu, pkts, P4ODP_PACKET_RING);
+		for (uint32_t i = 0; i < n; i++)
+			deliver(ch, pkts[i]);
+		odp_packet_free_multi(pkts, (int)n);
 	}
 }
 
@@ -71,14 +71,14 @@ int p4odp_packet_out(struct p4odp_switch *sw, const char *hex, char *err, size_t
 		snprintf(err, err_len, "usage: packet_out HEX, the packet's bytes as an even number of hex digits");
 		return -1;
 	}
-	odp_packet_t pkt = odp_packet_alloc(sw->pool, (uint32_t)(digits / 2));
-	if (pkt == ODP_PACKET_INVALID) {
-		snprintf(err, err_len, "no packet buffer of %zu bytes left", digits / 2);
+	if (digits / 2 > P4ODP_MAX_PACKET) {
+		snprintf(err, err_len, "a packet of %zu bytes is longer than the switch's largest (%d)", digits / 2,
+			 P4ODP_MAX_PACKET);
 		return -1;
 	}
-	if (odp_packet_is_segmented(pkt)) {	/* longer than a buffer: the datapath reads one */
-		odp_packet_free(pkt);
-		snprintf(err, err_len, "a packet of %zu bytes is longer than the switch's buffers", digits / 2);
+	odp_packet_t pkt = odp_packet_alloc(sw->pool, (uint32_t)(digits / 2));
+	if (pkt == ODP_PACKET_INVALID) {
+		snprintf(err, err_len, "no packet buffer left");
 		return -1;
 	}
 	uint8_t *data = odp_packet_data(pkt);

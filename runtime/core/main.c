@@ -34,7 +34,6 @@
 #endif
 
 #define POOL_PACKETS 8192
-#define POOL_PACKET_LEN 9600
 
 static struct p4odp_switch the_switch;
 static volatile sig_atomic_t report_requested;
@@ -377,7 +376,7 @@ static void *worker_main(void *arg)
 static uint64_t received_by(const struct p4odp_worker *w)
 {
 	uint64_t received = 0;
-	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
+	for (uint32_t i = 0; i < P4ODP_PORT_NUMBERS; i++)	/* the CPU port's too */
 		received += __atomic_load_n(&w->received[i], __ATOMIC_RELAXED);
 	return received;
 }
@@ -576,9 +575,9 @@ int main(int argc, char **argv)
 	odp_pool_param_init(&pool_param);
 	pool_param.type = ODP_POOL_PACKET;
 	pool_param.pkt.num = POOL_PACKETS;
-	pool_param.pkt.len = POOL_PACKET_LEN;
-	pool_param.pkt.seg_len = POOL_PACKET_LEN;
-	pool_param.pkt.max_len = POOL_PACKET_LEN;	/* never segmented: the datapath reads packets as one buffer */
+	pool_param.pkt.len = P4ODP_MAX_PACKET;
+	pool_param.pkt.seg_len = P4ODP_MAX_PACKET;
+	pool_param.pkt.max_len = P4ODP_MAX_PACKET;	/* never segmented: the datapath reads packets as one buffer */
 	/* Each worker allocates (replicas, receive rings) and frees a burst at a time:
 	 * a per-thread cache as large as the pool allows keeps that off the shared pool. */
 	odp_pool_capability_t pool_capa;

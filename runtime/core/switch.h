@@ -288,7 +288,9 @@ void p4odp_multicast_destroy(struct p4odp_switch *sw);
 /* The control channel (channel.c): command lines from clients of a unix or
  * TCP socket, served between the main thread's other duties. */
 #define P4ODP_CONTROL_CLIENTS 8
-#define P4ODP_CONTROL_LINE 20480	/* a packet_out of the largest packet, in hex */
+/* The largest packet: the packet pool's buffers, which the datapath reads whole. */
+#define P4ODP_MAX_PACKET 9600
+#define P4ODP_CONTROL_LINE (2 * P4ODP_MAX_PACKET + 1024)	/* a packet_out of the largest packet, in hex */
 
 struct p4odp_control_client {
 	int fd;			/* -1: a free slot */

@@ -119,6 +119,10 @@ def test_multicast_groups_replicate_as_written_changed_and_deleted(controller: C
     (p4r.Update.MODIFY, group(2, (1, 1)), grpc.StatusCode.NOT_FOUND, "has no multicast group 2"),
     (p4r.Update.DELETE, group(2), grpc.StatusCode.NOT_FOUND, "has no multicast group 2"),
     (p4r.Update.INSERT, replication(), grpc.StatusCode.INVALID_ARGUMENT, "has no type set"),
+    (p4r.Update.INSERT, group(2, *[(1, i) for i in range(300)]), grpc.StatusCode.RESOURCE_EXHAUSTED, "256 at most"),
+    (p4r.Update.MODIFY, group(3, *[(1, i) for i in range(300)]), grpc.StatusCode.RESOURCE_EXHAUSTED, "256 at most"),
+    (p4r.Update.INSERT, replication(clone_session_entry=p4r.CloneSessionEntry(session_id=0)),
+     grpc.StatusCode.OUT_OF_RANGE, "sessions 1..32767"),
 ])
 def test_a_bad_replication_update_is_refused_and_changes_nothing(controller: Controller, kind, entity, code, message):
     controller.write(update(p4r.Update.INSERT, group(3, (4, 2))))
@@ -137,6 +141,7 @@ class _Contains(str):
 
 
 def session(session_id: int, *replicas: tuple, **fields) -> p4r.Entity:
+    """Clone session `session_id` of `replicas` (port, instance)."""
     entry = p4r.CloneSessionEntry(session_id=session_id, **fields)
     for port, instance in replicas:
         entry.replicas.add(egress_port=port, instance=instance)
@@ -159,3 +164,12 @@ def test_clone_sessions_send_the_clones_where_written(controller: Controller):
     controller.write(update(p4r.Update.DELETE, session(7)))
     assert INGRESS_CLONE not in growing(controller, "by_instance_type")
     assert controller.read(replication(clone_session_entry=p4r.CloneSessionEntry())) == []
+
+
+def test_a_group_of_as_many_instances_as_a_group_holds(controller: Controller):
+    full = group(1, *[(1 + i % 8, i) for i in range(256)])
+    controller.write(update(p4r.Update.INSERT, full))
+    assert read_groups(controller, 1) == [full.packet_replication_engine_entry.multicast_group_entry]
+    assert growing(controller, "by_rid") == set(range(16))  # the counter's cells: rids 0..15
+    controller.write(update(p4r.Update.MODIFY, group(1, (2, 1))))
+    assert growing(controller, "by_rid") == {0, 1}

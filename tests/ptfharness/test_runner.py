@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 import venv
 from pathlib import Path
 
@@ -170,3 +171,30 @@ def test_a_failing_test_fails_the_run_which_leaves_nothing_behind(ptf_command: P
 def test_a_missing_test_folder_is_an_error(ptf_command: Path):
     run = p4odp_ptf(ptf_command, "examples/l3fwd/l3fwd.p4", "no/such/folder")
     assert run.returncode == 1 and "no/such/folder: no such folder of PTF tests" in run.stderr
+
+
+def test_sigterm_ends_the_run_and_removes_what_it_made(ptf_command: Path, tmp_path: Path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "slow_tests.py").write_text(textwrap.dedent('''\
+        import time
+        from p4odp.ptfharness.base_test import P4RuntimeTest
+
+        class Slow(P4RuntimeTest):
+            def runTest(self):
+                time.sleep(120)
+        '''))
+    run = tmp_path / "run"
+    process = subprocess.Popen([sys.executable, "-m", "p4odp.cli", "ptf", "examples/l3fwd/l3fwd.p4",
+                                str(tmp_path / "tests"), "--keep", str(run), "--ptf", str(ptf_command)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (run / "ptf.log").exists() and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.2)
+        assert f"p4odp-ptf-{process.pid}" in namespaces()
+        process.terminate()
+        process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert f"p4odp-ptf-{process.pid}" not in namespaces()
+    assert subprocess.run(["pgrep", "-f", str(run / "switch")], capture_output=True).returncode == 1  # none left
