@@ -21,7 +21,8 @@ from support import ODP_DIR, SANITIZE, SANITIZER_REPORTS, require_command
 RUNTIME = Path(__file__).resolve().parents[2] / "runtime"
 SOURCE = Path(__file__).resolve().parent / "c" / "tm_test.c"
 SUBTESTS = ["unicast", "multicast", "multicast_changes", "egress_drop", "empty_group", "drop", "no_port",
-            "headers_too_long", "burst_flush", "big_group", "tx_full", "no_buffer", "counters", "meter_workers"]
+            "headers_too_long", "burst_flush", "big_group", "tx_full", "no_buffer", "counters", "cpu_port",
+            "meter_workers"]
 WARNINGS = ["-Wall", "-Wextra", "-Werror"]
 SANITIZER_ENV = {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0",
                  "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}

@@ -317,6 +317,8 @@ static void switch_up(uint64_t ports, uint64_t small_rings, uint32_t packets)
 	/* After the ports, as main.c: a worker's transmit batches are those of the open ports. */
 	for (uint32_t i = 0; i < 2; i++)
 		CHECK(p4odp_worker_init(&workers[i], &sw, i) == 0);
+	sw.workers = workers;
+	sw.n_workers = 2;
 }
 
 static void switch_down(void)
@@ -409,7 +411,7 @@ static void group_add(struct group *g, const struct node *n)
 
 /* ---- Test packets and what the test expects of them ---- */
 
-#define MAX_PACKETS 128
+#define MAX_PACKETS 512
 #define PACKET_MAX_LEN 256
 
 struct test_packet {
@@ -435,7 +437,7 @@ struct copy_want {
 
 static struct copy_want want_calls[MAX_CALLS];
 static uint32_t n_want;
-static uint64_t want_rx[P4ODP_MAX_PORTS], want_tx[P4ODP_MAX_PORTS], want_drops[P4ODP_DROP_COUNT];
+static uint64_t want_rx[P4ODP_PORT_NUMBERS], want_tx[P4ODP_PORT_NUMBERS], want_drops[P4ODP_DROP_COUNT];
 
 static uint32_t parsed_of(uint32_t seq)
 {
@@ -621,7 +623,7 @@ static void check(void)
 			k++;
 		CHECK_EQ(k, n_want);
 	}
-	for (uint32_t port = 0; port < P4ODP_MAX_PORTS; port++) {
+	for (uint32_t port = 0; port < P4ODP_PORT_NUMBERS; port++) {	/* the CPU port's too */
 		set_context("port %u: counters", port);
 		CHECK_EQ(w->received[port], want_rx[port]);
 		CHECK_EQ(w->sent[port], want_tx[port]);
@@ -776,6 +778,64 @@ static void test_multicast_changes(void)
 	odp_packet_t gone[1] = { multicast(5) };
 	burst(0, gone, 1);
 	want_multicast(3, &g);
+	check();
+}
+
+/* The CPU port: what is sent there is dropped while no control channel client listens, goes to
+ * the worker's ring while one does, and is dropped when the ring is full; a packet_out enters as
+ * received on the CPU port. */
+#define CPU_PORT 100
+
+static void test_cpu_port(void)
+{
+	char err[256];
+
+	CHECK(p4odp_packet_out(&sw, "00", err, sizeof err) == -1);	/* no CPU port yet */
+	sw.has_cpu_port = true;
+	sw.cpu_port = CPU_PORT;
+	p4odp_worker_term(w);
+	CHECK(p4odp_worker_init(w, &sw, 0) == 0);
+
+	odp_packet_t unheard[1] = { unicast(CPU_PORT) };
+	burst(0, unheard, 1);
+	want_copy_fate(0, CPU_PORT, 0, P4ODP_COPY_NORMAL, P4ODP_DROP_CPU_NO_LISTENER);
+	check();
+
+	sw.packet_listeners = 1;
+	uint32_t first = n_packets;
+	for (uint32_t sent = 0; sent < P4ODP_PACKET_RING + 2; sent += P4ODP_BURST / 2) {
+		odp_packet_t heard[P4ODP_BURST / 2];
+		for (uint32_t i = 0; i < P4ODP_BURST / 2; i++)
+			heard[i] = unicast(CPU_PORT);
+		burst(0, heard, P4ODP_BURST / 2);
+	}
+	for (uint32_t seq = first; seq < n_packets; seq++)
+		want_copy_fate(seq, CPU_PORT, 0, P4ODP_COPY_NORMAL,
+			       seq - first < P4ODP_PACKET_RING ? SENT : P4ODP_DROP_CPU_FULL);
+	/* The ring holds the first P4ODP_PACKET_RING as sent, in order. */
+	static uint8_t frame[P4ODP_MAX_HEADER_BITS / 8 + PACKET_MAX_LEN];
+	odp_packet_t queued[P4ODP_PACKET_RING];
+	CHECK_EQ(p4odp_ring_take(w->to_cpu, queued, P4ODP_PACKET_RING), P4ODP_PACKET_RING);
+	for (uint32_t k = 0; k < P4ODP_PACKET_RING; k++) {
+		set_context("packet-in %u", k);
+		uint32_t len = expected_frame(&want_calls[k], frame);
+		CHECK_EQ(odp_packet_len(queued[k]), len);
+		CHECK(memcmp(odp_packet_data(queued[k]), frame, len) == 0);
+	}
+	odp_packet_free_multi(queued, P4ODP_PACKET_RING);
+	check();
+
+	odp_packet_t model = unicast(1);	/* its bytes come back through packet_out */
+	uint32_t seq = n_packets - 1;
+	char hex[2 * PACKET_MAX_LEN + 1];
+	for (uint32_t i = 0; i < packets[seq].len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", packets[seq].bytes[i]);
+	odp_packet_free(model);
+	CHECK(p4odp_packet_out(&sw, hex, err, sizeof err) == 0);
+	odp_packet_t injected[1];
+	CHECK_EQ(p4odp_ring_take(w->from_cpu, injected, 1), 1);
+	burst_on(w, CPU_PORT, injected, 1);
+	want_unicast(seq, 1);
 	check();
 }
 
@@ -1229,6 +1289,7 @@ static const struct {
 	{ "tx_full", test_tx_full, PORTS(3), 1u << 1, 1024 },
 	{ "no_buffer", test_no_buffer, PORTS(6), 0, 8 },
 	{ "counters", test_counters, PORTS(4) | UINT64_C(1) << 63, 0, 1024 },
+	{ "cpu_port", test_cpu_port, PORTS(2), 0, 1024 },
 	{ "meter_workers", test_meter_workers, PORTS(1), 0, 1024 },
 };
 
