@@ -780,6 +780,9 @@ class Device:
                 found.append((table, self._default_entry(table)))
                 continue
             state = self.tables.get(table.message.preamble.id, _TableState())
+            if table.message.is_const_table and not state.entries:  # the program's, read once
+                state = self.tables.setdefault(table.message.preamble.id, _TableState())
+                state.entries = self._const_entries(table)
             if wanted.match:
                 key, _, _ = _match_key(table, wanted)
                 present = state.entries.get(key)
@@ -813,15 +816,40 @@ class Device:
             dump = self.channel.command(f"table_dump {table.name}")
         except CommandError as err:
             raise P4RuntimeError(Code.INTERNAL, f"the switch could not dump table {table.name}: {err}") from None
-        line = dump.partition("Dumping default entry\n")[2].split("\n", 1)[0]
-        if line.startswith("Action entry: "):  # "Action entry: NAME - 0a, 01"
-            name, _, values = line[len("Action entry: "):].partition(" - ")
-            action = next((a for a in self.pipeline.actions.values() if a.preamble.name == name), None)
-            if action is not None:
-                entry.action.action.action_id = action.preamble.id
-                for param, value in zip(action.params, [v for v in values.split(", ") if v]):
-                    entry.action.action.params.add(param_id=param.id, value=canonical(int(value, 16)))
+        self._dumped_action(dump.partition("Dumping default entry\n")[2].split("\n", 1)[0], entry)
         return entry
+
+    def _dumped_action(self, line: str, entry: p4runtime_pb2.TableEntry) -> None:
+        """The action of a table_dump's "Action entry: NAME - 0a, 01" line into `entry`."""
+        if not line.startswith("Action entry: "):
+            return
+        name, _, values = line[len("Action entry: "):].partition(" - ")
+        action = next((a for a in self.pipeline.actions.values() if a.preamble.name == name), None)
+        if action is not None:
+            entry.action.action.action_id = action.preamble.id
+            for param, value in zip(action.params, [v for v in values.split(", ") if v]):
+                entry.action.action.params.add(param_id=param.id, value=canonical(int(value, 16)))
+
+    def _const_entries(self, table: TableInfo) -> dict:
+        """A const table's entries, the program's, as P4Runtime reads them (is_const set), from
+        the switch's dump of the table."""
+        entries = {}
+        for block in self._command(f"table_dump {table.name}").split("Dumping entry 0x")[1:]:
+            handle, _, body = block.partition("\n")
+            lines = body.partition("Dumping default entry")[0].splitlines()
+            entry = p4runtime_pb2.TableEntry(table_id=table.message.preamble.id, is_const=True)
+            dumped = [line.partition(": ")[2].split(None, 1) for line in lines if line.startswith("* ")]
+            for match_field, (kind, text) in zip(table.message.match_fields, dumped):
+                match = _dumped_match(match_field, kind, text.strip())
+                if match is not None:
+                    entry.match.append(match)
+            for line in lines:
+                if line.startswith("Priority: "):
+                    entry.priority = CLI_PRIORITY_TOP - int(line[len("Priority: "):])
+                self._dumped_action(line, entry)
+            key, _, _ = _match_key(table, entry)
+            entries[key] = _Entry(int(handle, 16), entry)
+        return entries
 
     def _read_counters(self, wanted) -> Iterator:
         counters = [self.pipeline.counters.get(wanted.counter_id)] if wanted.counter_id \
@@ -1026,6 +1054,33 @@ def _presence(kind: int, present, owner: str, what: str) -> None:
         raise P4RuntimeError(Code.ALREADY_EXISTS, f"{owner} has a {what}")
     if kind != Update.INSERT and present is None:
         raise P4RuntimeError(Code.NOT_FOUND, f"{owner} has no {what}")
+
+
+def _dumped_match(field, kind: str, text: str) -> Optional[p4runtime_pb2.FieldMatch]:
+    """A match field as a table_dump prints it (`EXACT 0a`, `LPM 0a000000/8`, `TERNARY 0a &&& ff`,
+    which optional fields are too, `RANGE 01 -> 0a`), canonical; None for a don't-care."""
+    match = p4runtime_pb2.FieldMatch(field_id=field.id)
+    if kind == "EXACT":
+        match.exact.value = canonical(int(text, 16))
+    elif kind == "LPM":
+        value, length = text.split("/")
+        if int(length) == 0:
+            return None
+        match.lpm.value, match.lpm.prefix_len = canonical(int(value, 16)), int(length)
+    elif kind == "TERNARY":
+        value, mask = (int(part, 16) for part in text.split("&&&"))
+        if mask == 0:
+            return None
+        if field.match_type == MatchField.OPTIONAL:
+            match.optional.value = canonical(value)
+        else:
+            match.ternary.value, match.ternary.mask = canonical(value), canonical(mask)
+    else:
+        low, high = (int(part, 16) for part in text.split("->"))
+        if low == 0 and high == (1 << field.bitwidth) - 1:
+            return None
+        match.range.low, match.range.high = canonical(low), canonical(high)
+    return match
 
 
 def _replica_ports(replicas, owner: str) -> dict[int, list[int]]:
