@@ -67,14 +67,12 @@ def run_ptf(program: ir.Program, program_path: str, target: Target, options: Ptf
 
 def _run(program: ir.Program, program_path: str, target: Target, options: PtfOptions, work: Path,
          diags: Diagnostics) -> Optional[int]:
-    from p4odp.transpiler import transpile
-    from p4odp.transpiler.emit import render_datapath
+    from p4odp.transpiler import generate_c
 
-    model = transpile(program, program_path, diags)
-    if model is None:
+    c_files = generate_c(program, program_path, diags, template_dirs=target.template_dirs)
+    if c_files is None:
         return None
-    binary = build_switch({"datapath.c": render_datapath(model, target.template_dirs, diags=diags)}, work, target,
-                          options.build, diags)
+    binary = build_switch(c_files, work, target, options.build, diags)
     if binary is None:
         return None
     namespace = f"p4odp-ptf-{os.getpid()}"

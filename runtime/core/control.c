@@ -59,6 +59,7 @@ struct command {
 	char *tokens[MAX_TOKENS];
 	int n;
 	FILE *out;		/* where what the command prints goes; NULL: nowhere (the program's const entries) */
+	uint32_t form;		/* which of its forms the handler runs (the handlers table's): a flag, a CRC width */
 	char *err;
 	size_t err_len;
 };
@@ -768,8 +769,9 @@ static int cmd_act_prof_delete_group(struct p4odp_switch *sw, struct command *c)
 
 /* act_prof_add_member_to_group and act_prof_remove_member_from_group: the group replaced by a copy
  * with the member added (in handle order) or left out. */
-static int cmd_act_prof_group_member(struct p4odp_switch *sw, struct command *c, bool add)
+static int cmd_act_prof_group_member(struct p4odp_switch *sw, struct command *c)
 {
+	bool add = c->form;
 	uint32_t member, handle;
 	if (c->n != 4)
 		return fail(c, add ? "usage: act_prof_add_member_to_group PROFILE MEMBER GROUP"
@@ -827,8 +829,9 @@ static int parse_reference(struct p4odp_switch *sw, struct command *c, const str
 	return 0;
 }
 
-static int cmd_table_indirect_add(struct p4odp_switch *sw, struct command *c, bool group)
+static int cmd_table_indirect_add(struct p4odp_switch *sw, struct command *c)
 {
+	bool group = c->form;
 	FILE *out = c->out;
 	if (c->n < 3)
 		return fail(c, group ? "usage: table_indirect_add_with_group TABLE KEY... => GROUP [PRIORITY]"
@@ -853,8 +856,9 @@ static int cmd_table_indirect_add(struct p4odp_switch *sw, struct command *c, bo
 	return 0;
 }
 
-static int cmd_table_indirect_modify(struct p4odp_switch *sw, struct command *c, bool group)
+static int cmd_table_indirect_modify(struct p4odp_switch *sw, struct command *c)
 {
+	bool group = c->form;
 	int64_t handle;
 	if (c->n != 4)
 		return fail(c, group ? "usage: table_indirect_modify_with_group TABLE ENTRY GROUP"
@@ -876,8 +880,9 @@ static int cmd_table_indirect_modify(struct p4odp_switch *sw, struct command *c,
 	return 0;
 }
 
-static int cmd_table_indirect_set_default(struct p4odp_switch *sw, struct command *c, bool group)
+static int cmd_table_indirect_set_default(struct p4odp_switch *sw, struct command *c)
 {
+	bool group = c->form;
 	if (c->n != 3)
 		return fail(c, group ? "usage: table_indirect_set_default_with_group TABLE GROUP"
 				     : "usage: table_indirect_set_default TABLE MEMBER");
@@ -2008,8 +2013,9 @@ static int parse_flag(struct command *c, const char *text, bool *out)
 	return 0;
 }
 
-static int cmd_set_crc_parameters(struct p4odp_switch *sw, struct command *c, uint32_t width)
+static int cmd_set_crc_parameters(struct p4odp_switch *sw, struct command *c)
 {
+	uint32_t width = c->form;
 	const struct p4odp_program *prog = sw->program;
 	uint32_t values[3], calc;
 	struct p4odp_crc_params params;
@@ -2037,8 +2043,9 @@ static int cmd_set_crc_parameters(struct p4odp_switch *sw, struct command *c, ui
 
 /* A session's word (switch.h) is stored whole: a worker cloning meanwhile
  * reads the old session or the new one. */
-static int cmd_mirroring_add(struct p4odp_switch *sw, struct command *c, bool to_group)
+static int cmd_mirroring_add(struct p4odp_switch *sw, struct command *c)
 {
+	bool to_group = c->form;
 	uint32_t session, target;
 	if (parse_session(c, 2, to_group ? "mirroring_add_mc SESSION GROUP" : "mirroring_add SESSION PORT", &session) ||
 	    parse_uint(c, c->tokens[2], &target))
@@ -2081,67 +2088,6 @@ static int cmd_mirroring_get(struct p4odp_switch *sw, struct command *c)
 	return 0;
 }
 
-/* The variants of a command that one function runs. */
-static int cmd_act_prof_add_member_to_group(struct p4odp_switch *sw, struct command *c)
-{
-	return cmd_act_prof_group_member(sw, c, true);
-}
-
-static int cmd_act_prof_remove_member_from_group(struct p4odp_switch *sw, struct command *c)
-{
-	return cmd_act_prof_group_member(sw, c, false);
-}
-
-static int cmd_table_indirect_add_member(struct p4odp_switch *sw, struct command *c)
-{
-	return cmd_table_indirect_add(sw, c, false);
-}
-
-static int cmd_table_indirect_add_with_group(struct p4odp_switch *sw, struct command *c)
-{
-	return cmd_table_indirect_add(sw, c, true);
-}
-
-static int cmd_table_indirect_modify_member(struct p4odp_switch *sw, struct command *c)
-{
-	return cmd_table_indirect_modify(sw, c, false);
-}
-
-static int cmd_table_indirect_modify_with_group(struct p4odp_switch *sw, struct command *c)
-{
-	return cmd_table_indirect_modify(sw, c, true);
-}
-
-static int cmd_table_indirect_set_default_member(struct p4odp_switch *sw, struct command *c)
-{
-	return cmd_table_indirect_set_default(sw, c, false);
-}
-
-static int cmd_table_indirect_set_default_with_group(struct p4odp_switch *sw, struct command *c)
-{
-	return cmd_table_indirect_set_default(sw, c, true);
-}
-
-static int cmd_mirroring_add_port(struct p4odp_switch *sw, struct command *c)
-{
-	return cmd_mirroring_add(sw, c, false);
-}
-
-static int cmd_mirroring_add_mc(struct p4odp_switch *sw, struct command *c)
-{
-	return cmd_mirroring_add(sw, c, true);
-}
-
-static int cmd_set_crc16_parameters(struct p4odp_switch *sw, struct command *c)
-{
-	return cmd_set_crc_parameters(sw, c, 16);
-}
-
-static int cmd_set_crc32_parameters(struct p4odp_switch *sw, struct command *c)
-{
-	return cmd_set_crc_parameters(sw, c, 32);
-}
-
 static int cmd_packet_out(struct p4odp_switch *sw, struct command *c)
 {
 	return c->n == 2 ? p4odp_packet_out(sw, c->tokens[1], c->err, c->err_len) : fail(c, "usage: packet_out HEX");
@@ -2153,62 +2099,63 @@ static int cmd_help(struct p4odp_switch *sw, struct command *c);
 static const struct {
 	const char *name;
 	int (*run)(struct p4odp_switch *sw, struct command *c);
+	uint32_t form;		/* to command.form */
 } handlers[] = {
-	{ "table_add", cmd_table_add },
-	{ "table_set_default", cmd_table_set_default },
-	{ "table_reset_default", cmd_table_reset_default },
-	{ "table_modify", cmd_table_modify },
-	{ "table_delete", cmd_table_delete },
-	{ "table_clear", cmd_table_clear },
-	{ "table_num_entries", cmd_table_num_entries },
-	{ "table_dump", cmd_table_dump },
-	{ "table_dump_entry", cmd_table_dump_entry },
-	{ "table_dump_entry_from_key", cmd_table_dump_entry_from_key },
-	{ "table_indirect_add", cmd_table_indirect_add_member },
-	{ "table_indirect_add_with_group", cmd_table_indirect_add_with_group },
-	{ "table_indirect_modify", cmd_table_indirect_modify_member },
-	{ "table_indirect_modify_with_group", cmd_table_indirect_modify_with_group },
-	{ "table_indirect_delete", cmd_table_delete },
-	{ "table_indirect_set_default", cmd_table_indirect_set_default_member },
-	{ "table_indirect_set_default_with_group", cmd_table_indirect_set_default_with_group },
-	{ "act_prof_create_member", cmd_act_prof_create_member },
-	{ "act_prof_modify_member", cmd_act_prof_modify_member },
-	{ "act_prof_delete_member", cmd_act_prof_delete_member },
-	{ "act_prof_create_group", cmd_act_prof_create_group },
-	{ "act_prof_delete_group", cmd_act_prof_delete_group },
-	{ "act_prof_add_member_to_group", cmd_act_prof_add_member_to_group },
-	{ "act_prof_remove_member_from_group", cmd_act_prof_remove_member_from_group },
-	{ "counter_read", cmd_counter_read },
-	{ "counter_write", cmd_counter_write },
-	{ "counter_reset", cmd_counter_reset },
-	{ "register_read", cmd_register_read },
-	{ "register_write", cmd_register_write },
-	{ "register_reset", cmd_register_reset },
-	{ "meter_array_set_rates", cmd_meter_array_set_rates },
-	{ "meter_set_rates", cmd_meter_set_rates },
-	{ "meter_get_rates", cmd_meter_get_rates },
-	{ "meter_reset", cmd_meter_reset },
-	{ "pvs_add", cmd_pvs_add },
-	{ "pvs_remove", cmd_pvs_remove },
-	{ "pvs_clear", cmd_pvs_clear },
-	{ "mc_mgrp_create", cmd_mc_mgrp_create },
-	{ "mc_mgrp_destroy", cmd_mc_mgrp_destroy },
-	{ "mc_mgrp_set", cmd_mc_mgrp_set },
-	{ "mc_node_create", cmd_mc_node_create },
-	{ "mc_node_update", cmd_mc_node_update },
-	{ "mc_node_associate", cmd_mc_node_associate },
-	{ "mc_node_dissociate", cmd_mc_node_dissociate },
-	{ "mc_node_destroy", cmd_mc_node_destroy },
-	{ "mc_dump", cmd_mc_dump },
-	{ "mirroring_add", cmd_mirroring_add_port },
-	{ "mirroring_add_mc", cmd_mirroring_add_mc },
-	{ "mirroring_delete", cmd_mirroring_delete },
-	{ "mirroring_get", cmd_mirroring_get },
-	{ "set_crc16_parameters", cmd_set_crc16_parameters },
-	{ "set_crc32_parameters", cmd_set_crc32_parameters },
-	{ "p4info", cmd_p4info },
-	{ "packet_out", cmd_packet_out },
-	{ "help", cmd_help },
+	{ "table_add", cmd_table_add, 0 },
+	{ "table_set_default", cmd_table_set_default, 0 },
+	{ "table_reset_default", cmd_table_reset_default, 0 },
+	{ "table_modify", cmd_table_modify, 0 },
+	{ "table_delete", cmd_table_delete, 0 },
+	{ "table_clear", cmd_table_clear, 0 },
+	{ "table_num_entries", cmd_table_num_entries, 0 },
+	{ "table_dump", cmd_table_dump, 0 },
+	{ "table_dump_entry", cmd_table_dump_entry, 0 },
+	{ "table_dump_entry_from_key", cmd_table_dump_entry_from_key, 0 },
+	{ "table_indirect_add", cmd_table_indirect_add, false },
+	{ "table_indirect_add_with_group", cmd_table_indirect_add, true },
+	{ "table_indirect_modify", cmd_table_indirect_modify, false },
+	{ "table_indirect_modify_with_group", cmd_table_indirect_modify, true },
+	{ "table_indirect_delete", cmd_table_delete, 0 },
+	{ "table_indirect_set_default", cmd_table_indirect_set_default, false },
+	{ "table_indirect_set_default_with_group", cmd_table_indirect_set_default, true },
+	{ "act_prof_create_member", cmd_act_prof_create_member, 0 },
+	{ "act_prof_modify_member", cmd_act_prof_modify_member, 0 },
+	{ "act_prof_delete_member", cmd_act_prof_delete_member, 0 },
+	{ "act_prof_create_group", cmd_act_prof_create_group, 0 },
+	{ "act_prof_delete_group", cmd_act_prof_delete_group, 0 },
+	{ "act_prof_add_member_to_group", cmd_act_prof_group_member, true },
+	{ "act_prof_remove_member_from_group", cmd_act_prof_group_member, false },
+	{ "counter_read", cmd_counter_read, 0 },
+	{ "counter_write", cmd_counter_write, 0 },
+	{ "counter_reset", cmd_counter_reset, 0 },
+	{ "register_read", cmd_register_read, 0 },
+	{ "register_write", cmd_register_write, 0 },
+	{ "register_reset", cmd_register_reset, 0 },
+	{ "meter_array_set_rates", cmd_meter_array_set_rates, 0 },
+	{ "meter_set_rates", cmd_meter_set_rates, 0 },
+	{ "meter_get_rates", cmd_meter_get_rates, 0 },
+	{ "meter_reset", cmd_meter_reset, 0 },
+	{ "pvs_add", cmd_pvs_add, 0 },
+	{ "pvs_remove", cmd_pvs_remove, 0 },
+	{ "pvs_clear", cmd_pvs_clear, 0 },
+	{ "mc_mgrp_create", cmd_mc_mgrp_create, 0 },
+	{ "mc_mgrp_destroy", cmd_mc_mgrp_destroy, 0 },
+	{ "mc_mgrp_set", cmd_mc_mgrp_set, 0 },
+	{ "mc_node_create", cmd_mc_node_create, 0 },
+	{ "mc_node_update", cmd_mc_node_update, 0 },
+	{ "mc_node_associate", cmd_mc_node_associate, 0 },
+	{ "mc_node_dissociate", cmd_mc_node_dissociate, 0 },
+	{ "mc_node_destroy", cmd_mc_node_destroy, 0 },
+	{ "mc_dump", cmd_mc_dump, 0 },
+	{ "mirroring_add", cmd_mirroring_add, false },
+	{ "mirroring_add_mc", cmd_mirroring_add, true },
+	{ "mirroring_delete", cmd_mirroring_delete, 0 },
+	{ "mirroring_get", cmd_mirroring_get, 0 },
+	{ "set_crc16_parameters", cmd_set_crc_parameters, 16 },
+	{ "set_crc32_parameters", cmd_set_crc_parameters, 32 },
+	{ "p4info", cmd_p4info, 0 },
+	{ "packet_out", cmd_packet_out, 0 },
+	{ "help", cmd_help, 0 },
 };
 
 /* help: the commands' names, a line each (the control channel adds its own). */
@@ -2251,7 +2198,9 @@ int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, 
 	if (c.n == 0)
 		return 0;
 	for (size_t i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
-		if (!strcmp(c.tokens[0], handlers[i].name))
+		if (!strcmp(c.tokens[0], handlers[i].name)) {
+			c.form = handlers[i].form;
 			return handlers[i].run(sw, &c);
+		}
 	return fail(&c, "unknown command '%s' (help lists them)", c.tokens[0]);
 }

@@ -12,7 +12,6 @@
  */
 #include <ctype.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "switch.h"
@@ -21,12 +20,12 @@ static void deliver(struct p4odp_channel *ch, odp_packet_t pkt)
 {
 	static const char digits[] = "0123456789abcdef";
 	static const char head[] = "packet_in ";
+	static char line[sizeof head + 2 * P4ODP_MAX_PACKET];	/* the main thread's alone */
 	uint32_t len = odp_packet_len(pkt);
 	const uint8_t *data = odp_packet_data(pkt);
-	char *line = malloc(sizeof head + 2 * (size_t)len);
 
-	if (!line)
-		return;	/* out of memory: lost, as a packet-in may be */
+	if (len > P4ODP_MAX_PACKET)	/* none is: the pool's buffers are no longer */
+		return;
 	memcpy(line, head, sizeof head - 1);
 	char *at = line + sizeof head - 1;
 	for (uint32_t i = 0; i < len; i++) {
@@ -35,7 +34,6 @@ static void deliver(struct p4odp_channel *ch, odp_packet_t pkt)
 	}
 	*at++ = '\n';
 	p4odp_channel_event(ch, P4ODP_EVENT_PACKETS, line, (size_t)(at - line));
-	free(line);
 }
 
 /* At most a ring's worth of each worker's packets a call: workers that keep sending to the CPU
