@@ -43,6 +43,7 @@ class BuildOptions:
     sysroot: Optional[str] = None
     verbose: bool = False
     extra_cflags: tuple = ()
+    datapath: bool = False  # also build datapath.so, the program as a running switch loads it
 
 
 _COMMAND_LINE = Loc("<command line>", 0, 0)
@@ -164,7 +165,14 @@ def _program_unit(out_dir: Path, generated: list[str], per_packet: list[Path]) -
 
 def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options: BuildOptions,
                  diags: Diagnostics) -> Optional[Path]:
-    """Write `c_files` to `out_dir` and build `out_dir/switch`; None after reporting a failure."""
+    """Write `c_files` to `out_dir` and build `out_dir/switch` (and, with options.datapath,
+    `out_dir/datapath.so`); None after reporting a failure.
+
+    A running switch loads a datapath.so built against the same runtime library (the same
+    sources, compiler and flags: its key, P4ODP_RUNTIME_BUILD, says which) to replace its
+    program (load_new_config_file).  The .so holds the program's unit alone, its symbols
+    hidden but `p4odp_datapath`; it takes the runtime's functions from the switch, which
+    exports them all (-rdynamic, the whole runtime library)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     generated = []
     for name, text in c_files.items():
@@ -198,13 +206,19 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
     try:
         library = runtime_library(compiler, cflags, runtime_sources + odp_sources, rt, out_dir)
         generated_stage = True
-        command = [*compiler, *cflags, *_string_op_flags(compiler), "-o", str(binary), *generated, str(library),
-                   *toolchain.all_ldflags(), *odp_libs]
-        if options.verbose:
-            sys.stderr.write(f"runtime library: {library}\n" + " ".join(command) + "\n")
-        result = subprocess.run(command, capture_output=True, text=True)
-        if result.returncode != 0:
-            raise BuildFailure(command, result.stdout + result.stderr)
+        unit_cflags = [*cflags, *_string_op_flags(compiler),
+                       f'-DP4ODP_RUNTIME_BUILD="{library.stem.removeprefix("libp4odp-runtime-")}"']
+        commands = [[*compiler, *unit_cflags, "-rdynamic", "-o", str(binary), *generated, "-Wl,--whole-archive",
+                     str(library), "-Wl,--no-whole-archive", *toolchain.all_ldflags(), *odp_libs]]
+        if options.datapath:
+            commands.append([*compiler, *unit_cflags, "-DP4ODP_DATAPATH_LIBRARY", "-fPIC", "-shared",
+                             "-fvisibility=hidden", "-o", str(out_dir / "datapath.so"), *generated])
+        for command in commands:
+            if options.verbose:
+                sys.stderr.write(f"runtime library: {library}\n" + " ".join(command) + "\n")
+            result = subprocess.run(command, capture_output=True, text=True)
+            if result.returncode != 0:
+                raise BuildFailure(command, result.stdout + result.stderr)
     except BuildFailure as failure:
         log = out_dir / "build.log"
         log.write_text(" ".join(failure.command) + "\n" + failure.output)

@@ -109,10 +109,12 @@ class _Pending:
 class Device:
     """The switch behind a channel, with the pipeline it runs."""
 
-    def __init__(self, switch: str, device_id: int, deliver) -> None:
+    def __init__(self, switch: str, device_id: int, deliver, events: Optional[SwitchEvents] = None) -> None:
         """The switch at control channel address `switch`; `deliver(StreamMessageResponse)` sends
-        a digest list or a packet-in to the primary controller (False: there is none).
-        ChannelError when the switch cannot be reached."""
+        a digest list or a packet-in to the primary controller (False: there is none).  With
+        `events`, another device's (this one being for the program loaded to replace that
+        one's), its events go to that device until this one takes over.  ChannelError when the
+        switch cannot be reached."""
         self.channel = SwitchChannel(switch, timeout=None)
         self.device_id = device_id
         self.p4info = p4info_pb2.P4Info.FromString(bytes.fromhex(self.channel.command("p4info").strip()))
@@ -126,6 +128,9 @@ class Device:
         self.value_sets: dict[int, dict] = {}  # value set id -> {value: its ValueSetMember}
         self.digests = DigestLists(self.p4info, deliver)
         self.packets = PacketIO(self.p4info, deliver)
+        if events is not None:
+            self.events = events
+            return
         try:
             self.events = SwitchEvents(switch, [self.digests, self.packets])
         except ChannelError:
@@ -140,7 +145,8 @@ class Device:
 
     def reset(self) -> None:
         """Every table back to the program's entries and default actions, every counter and
-        register to 0: the forwarding state of a freshly committed pipeline."""
+        register to 0, no multicast group or clone session: the forwarding state of a freshly
+        committed pipeline."""
         lines = []
         for table in self.pipeline.tables.values():
             if not table.message.is_const_table:
@@ -155,20 +161,73 @@ class Device:
         lines += [f"counter_reset {c.preamble.name}" for c in self.pipeline.direct_counters.values()]
         lines += [f"register_reset {r.preamble.name}" for r in self.pipeline.registers.values()]
         lines += [f"meter_reset {m.preamble.name}" for m in self.pipeline.meters.values()]
-        for group_id, group in self.multicast_groups.items():
-            lines += [f"mc_mgrp_destroy {group_id}"] + [f"mc_node_destroy {h}" for h in group.nodes.values()]
-        lines += [f"mirroring_delete {session_id}" for session_id in self.clone_sessions]
         lines += [f"pvs_clear {self.pipeline.value_sets[v].preamble.name}" for v in self.value_sets]
         failed = [text for ok, text in self.channel.commands(lines) if not ok]
         self.tables.clear()
         self.profiles.clear()
         self.meter_configs.clear()
-        self.multicast_groups.clear()
-        self.clone_sessions.clear()
         self.value_sets.clear()
         self.digests.clear()
+        self.reset_replication()
         if failed:
             raise P4RuntimeError(Code.INTERNAL, f"the switch could not reset its state: {failed[0]}")
+
+    def reset_replication(self) -> None:
+        """No multicast group and no clone session: the switch's, whatever program it runs."""
+        lines = []
+        for group_id, group in self.multicast_groups.items():
+            lines += [f"mc_mgrp_destroy {group_id}"] + [f"mc_node_destroy {h}" for h in group.nodes.values()]
+        lines += [f"mirroring_delete {session_id}" for session_id in self.clone_sessions]
+        failed = [text for ok, text in self.channel.commands(lines) if not ok]
+        self.multicast_groups.clear()
+        self.clone_sessions.clear()
+        if failed:
+            raise P4RuntimeError(Code.INTERNAL, f"the switch could not reset its replication: {failed[0]}")
+
+    def forwarding_state(self) -> list:
+        """What controllers wrote of the program's forwarding state, as the updates that write
+        it again (RECONCILE_AND_COMMIT keeps it in another program): action profile members and
+        groups, table entries, default entries, meter configs, value sets, digest configs.
+        Counter and register values are not in it, nor the switch's replication, which another
+        program shares (take_over)."""
+        updates = []
+
+        def add(kind: int, **entity) -> None:
+            updates.append(Update(type=kind, entity=p4runtime_pb2.Entity(**entity)))
+
+        for state in self.profiles.values():
+            for member in state.members.values():
+                add(Update.INSERT, action_profile_member=member.message)
+        for state in self.profiles.values():
+            for group in state.groups.values():
+                add(Update.INSERT, action_profile_group=group.message)
+        for state in self.tables.values():
+            for entry in state.entries.values():
+                add(Update.INSERT, table_entry=entry.message)
+            if state.default is not None:
+                add(Update.MODIFY, table_entry=state.default)
+        for (owner_id, cell), config in self.meter_configs.items():
+            if owner_id in self.pipeline.meters:
+                add(Update.MODIFY, meter_entry=p4runtime_pb2.MeterEntry(
+                    meter_id=owner_id, index=p4runtime_pb2.Index(index=cell), config=config))
+            else:  # a direct meter's: `cell` is its table entry's key
+                add(Update.MODIFY, direct_meter_entry=p4runtime_pb2.DirectMeterEntry(
+                    table_entry=self.tables[owner_id].entries[cell].message, config=config))
+        for value_set_id, members in self.value_sets.items():
+            add(Update.MODIFY, value_set_entry=p4runtime_pb2.ValueSetEntry(value_set_id=value_set_id,
+                                                                           members=list(members.values())))
+        for entry in self.digests.entries():
+            add(Update.INSERT, digest_entry=entry)
+        return updates
+
+    def take_over(self, other: "Device") -> None:
+        """This device's program now runs in place of `other`'s, whose events it shares: it takes
+        them, and the multicast groups and clone sessions other wrote (the switch's, whatever its
+        program); other is closed."""
+        self.events.hand_over([self.digests, self.packets])
+        self.multicast_groups, other.multicast_groups = other.multicast_groups, {}
+        self.clone_sessions, other.clone_sessions = other.clone_sessions, {}
+        other.channel.close()
 
     # --- Write ----------------------------------------------------------------------------
 

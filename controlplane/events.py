@@ -34,7 +34,7 @@ class SwitchEvents:
         """The events of the switch at control channel address `switch`; ChannelError when it
         cannot be reached."""
         self.listeners = listeners
-        self.takers = {word: listener for listener in listeners for word in listener.words}
+        self.takers = self._takers(listeners)
         self.failure: Optional[Exception] = None  # why the thread stopped receiving, if it did
         self.stopping = False
         self.changed = threading.Condition()
@@ -43,6 +43,17 @@ class SwitchEvents:
         self.channel = SwitchChannel(switch, timeout=None)
         self.thread = threading.Thread(target=self._run, daemon=True, name="p4odp-events")
         self.thread.start()
+
+    @staticmethod
+    def _takers(listeners: list[EventListener]) -> dict:
+        return {word: listener for listener in listeners for word in listener.words}
+
+    def hand_over(self, listeners: list[EventListener]) -> None:
+        """These listeners, of the same kinds, take the events from now on (those of the program
+        swapped in for the first listeners' one), once the switch has been told what they want."""
+        self.takers = self._takers(listeners)
+        self.listeners = listeners
+        self.settle()
 
     def settle(self, timeout: float = 5) -> None:
         """Return once the switch has been told what the listeners want now (a digest a controller

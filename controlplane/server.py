@@ -2,8 +2,11 @@
 through the switch's control channel.
 
 The switch runs the program it was built from, so the server starts with that program's
-pipeline in place (its P4Info, which the switch serves); a controller's
-SetForwardingPipelineConfig is accepted when its P4Info describes that same program.
+pipeline in place (its P4Info, which the switch serves).  A controller's
+SetForwardingPipelineConfig whose p4_device_config is a program's datapath.so (p4odp compile
+--datapath) swaps that program in, without a lost packet (VERIFY_AND_COMMIT: its state fresh;
+RECONCILE_AND_COMMIT: what controllers wrote is written again into it, or nothing changes);
+one without is accepted when its P4Info describes the program the switch runs.
 Arbitration follows the specification (section "Client Arbitration and Controller
 Replication"): per role, the controller with the highest election id ever seen is primary,
 and only the primary writes.
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import queue
+import tempfile
 import threading
 from concurrent import futures
 from contextlib import contextmanager
@@ -143,6 +147,7 @@ class _Arbiter:
 
 class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
     def __init__(self, switch: str, device_id: int = 0) -> None:
+        self.switch = switch
         self.device_id = device_id
         self.arbiter = _Arbiter(device_id)
         self.device = Device(switch, device_id, self.arbiter.deliver)
@@ -192,33 +197,102 @@ class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
         self._check_device(request.device_id, context)
         self._check_primary(request, context)
         action = request.action
+        if action == PipelineRequest.UNSPECIFIED:
+            context.abort(Code.INVALID_ARGUMENT, "the action is not set")
         if action == PipelineRequest.COMMIT:
             if request.HasField("config"):
                 context.abort(Code.INVALID_ARGUMENT, "COMMIT takes no config: it commits the one saved")
             if self.saved is None:
                 context.abort(Code.NOT_FOUND, "no config was saved (VERIFY_AND_SAVE) to commit")
-            self.config, self.saved = self.saved, None
-            return p4runtime_pb2.SetForwardingPipelineConfigResponse()
-        if action == PipelineRequest.UNSPECIFIED:
-            context.abort(Code.INVALID_ARGUMENT, "the action is not set")
-        if not request.HasField("config") or not request.config.HasField("p4info"):
+            config = self.saved
+        elif not request.HasField("config") or not request.config.HasField("p4info"):
             context.abort(Code.INVALID_ARGUMENT, "the request has no config with a P4Info")
-        if not same_program(request.config.p4info, self.device.p4info):
-            context.abort(Code.UNIMPLEMENTED, f"this switch runs {self.device.channel.program}, whose P4Info differs "
-                                              "from the one given; loading another program into a running switch "
-                                              "is not supported yet")
-        if action == PipelineRequest.VERIFY_AND_SAVE:
-            self.saved = request.config
-        elif action == PipelineRequest.VERIFY_AND_COMMIT:
-            with self._switch(context):
-                try:
-                    self.device.reset()
-                except P4RuntimeError as err:
-                    context.abort(err.code, err.message)
-            self.config = request.config
-        elif action == PipelineRequest.RECONCILE_AND_COMMIT:  # the same program: its state is kept
-            self.config = request.config
+        else:
+            config = request.config
+        with self._switch(context):
+            try:
+                if action == PipelineRequest.VERIFY_AND_SAVE:
+                    self._verify(config)
+                    self.saved = config
+                    return p4runtime_pb2.SetForwardingPipelineConfigResponse()
+                self._realize(config, reconcile=action == PipelineRequest.RECONCILE_AND_COMMIT)
+            except P4RuntimeError as err:
+                context.abort(err.code, err.message)
+        self.config, self.saved = config, None
         return p4runtime_pb2.SetForwardingPipelineConfigResponse()
+
+    # A config's p4_device_config: the program's datapath.so (p4odp compile --datapath), which the
+    # switch loads in place of the program it runs; anything else (empty, a BMv2 JSON a controller
+    # written for simple_switch_grpc sends) names no program, and the P4Info must then be that of
+    # the program the switch runs.
+    @staticmethod
+    def _names_program(config) -> bool:
+        return config.p4_device_config.startswith(b"\x7fELF")
+
+    def _verify(self, config) -> None:
+        if self._names_program(config):
+            self._discard(self._loaded(config))
+        elif not same_program(config.p4info, self.device.p4info):
+            raise self._another_program()
+
+    def _realize(self, config, reconcile: bool) -> None:
+        """The switch runs the program of `config` from now on; with `reconcile`, keeping what
+        controllers wrote (a table entry the new program cannot take refuses the whole), else
+        with the state of a freshly started program."""
+        if self._names_program(config):
+            self._swap_in(self._loaded(config), reconcile)
+        elif not same_program(config.p4info, self.device.p4info):
+            raise self._another_program()
+        elif not reconcile:
+            self.device.reset()
+
+    def _another_program(self) -> P4RuntimeError:
+        return P4RuntimeError(Code.INVALID_ARGUMENT, f"this switch runs {self.device.channel.program}, whose P4Info "
+                                                     "differs from the one given; for another program, give its "
+                                                     "datapath.so (p4odp compile --datapath) as p4_device_config")
+
+    def _loaded(self, config) -> Device:
+        """The program of `config` loaded into the switch beside the one it runs (every command
+        now goes to it), as a device that shares the running one's events."""
+        running = self.device
+        with tempfile.NamedTemporaryFile(prefix="p4odp-pipeline-", suffix=".so") as library:
+            library.write(config.p4_device_config)
+            library.flush()
+            try:
+                running.channel.command(f"load_new_config_file {library.name}")
+            except CommandError as err:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"the switch cannot load the p4_device_config: {err}") \
+                    from None
+        try:
+            loaded = Device(self.switch, self.device_id, self.arbiter.deliver, events=running.events)
+        except BaseException:
+            running.channel.command("discard_new_config")
+            raise
+        if not same_program(config.p4info, loaded.p4info):
+            self._discard(loaded)
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, "the p4_device_config is not the program the P4Info describes")
+        return loaded
+
+    def _discard(self, loaded: Device) -> None:
+        loaded.channel.close()  # its events are the running device's
+        self.device.channel.command("discard_new_config")
+
+    def _swap_in(self, loaded: Device, reconcile: bool) -> None:
+        running = self.device
+        try:
+            if reconcile:
+                refused = next((err for err in loaded.write(running.forwarding_state()) if err), None)
+                if refused is not None:
+                    raise P4RuntimeError(Code.FAILED_PRECONDITION, "the new program cannot keep the forwarding "
+                                                                   f"state: {refused.message}")
+            else:
+                running.reset_replication()
+        except BaseException:
+            self._discard(loaded)
+            raise
+        running.channel.command("swap_configs")
+        loaded.take_over(running)
+        self.device = loaded
 
     def GetForwardingPipelineConfig(self, request, context):
         self._check_device(request.device_id, context)

@@ -11,6 +11,7 @@ import json
 import os
 import signal
 import sys
+import tempfile
 import threading
 import traceback
 from pathlib import Path
@@ -58,6 +59,10 @@ def build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("--p4runtime-files", metavar="FILE[,FILE]",
                           help="write the program's P4Info (p4c's names and ids) to each FILE: protobuf text "
                                "(.txtpb, .txt), JSON (.json) or binary protobuf (.bin)")
+    compile_.add_argument("--datapath", action="store_true",
+                          help="also build out/datapath.so: the program as a running switch of the same p4odp, "
+                               "target and compiler loads it in place of its own (load_new_config_file, then "
+                               "swap_configs; p4odp swap; P4Runtime SetForwardingPipelineConfig)")
     compile_.add_argument("--cc", help="the C compiler (default: $CC, else the target's)")
     compile_.add_argument("--odp-prefix", metavar="DIR", help="build against the ODP installed under DIR")
     compile_.add_argument("--sysroot", metavar="DIR", help="cross builds: the target's root folder (libraries, a "
@@ -172,6 +177,20 @@ def build_parser() -> argparse.ArgumentParser:
                           "--cpu-port) until interrupted")
     cli.set_defaults(run=run_switch_cli)
 
+    swap = commands.add_parser("swap", help="replace the program of a running switch without a lost packet")
+    _add_frontend_options(swap)
+    swap.add_argument("--switch", metavar="ADDR", default=None,
+                      help="the switch's control channel: unix:PATH or tcp:HOST:PORT (default unix:p4odp.sock)")
+    swap.add_argument("--commands", metavar="FILE",
+                      help="simple_switch_CLI commands run on the new program before it forwards (its tables "
+                           "start empty; a refused one cancels the swap)")
+    swap.add_argument("--target", default="x86", help="the switch's target (default x86): the new program is built "
+                                                      "as the switch was")
+    swap.add_argument("--cc", help="the C compiler that built the switch (default: $CC, else the target's)")
+    swap.add_argument("--odp-prefix", metavar="DIR", help="the ODP the switch was built against")
+    swap.add_argument("-v", "--verbose", action="store_true", help="show the compiler commands")
+    swap.set_defaults(run=run_swap)
+
     runtime = commands.add_parser("runtime", help="serve P4Runtime (gRPC) for a running switch")
     runtime.add_argument("--switch", metavar="ADDR", default=None,
                          help="the switch's control channel: unix:PATH or tcp:HOST:PORT (default unix:p4odp.sock)")
@@ -265,7 +284,8 @@ def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
         return EXIT_OK
     from p4odp.backend.build import BuildOptions, build_switch
 
-    options = BuildOptions(cc=args.cc, odp_prefix=args.odp_prefix, sysroot=args.sysroot, verbose=args.verbose)
+    options = BuildOptions(cc=args.cc, odp_prefix=args.odp_prefix, sysroot=args.sysroot, verbose=args.verbose,
+                           datapath=args.datapath)
     binary = build_switch(c_files, out_dir, target, options, diags)
     if binary is None:
         return EXIT_USER_ERROR
@@ -321,6 +341,27 @@ def run_switch_cli(args: argparse.Namespace, diags: Diagnostics) -> int:
 
     events = ("digest",) * args.digests + ("packet",) * args.packets
     return run_cli(args.switch or DEFAULT_ADDRESS, args.file, events)
+
+
+def run_swap(args: argparse.Namespace, diags: Diagnostics) -> int:
+    from p4odp.backend.build import BuildOptions, build_switch
+    from p4odp.controlplane.channel import DEFAULT_ADDRESS
+    from p4odp.controlplane.swap import swap_program
+    from p4odp.transpiler import generate_c
+
+    loaded = _target_and_program(args, diags)
+    if loaded is None:
+        return EXIT_USER_ERROR
+    target, program = loaded
+    c_files = generate_c(program, args.program, diags, template_dirs=target.template_dirs)
+    if c_files is None:
+        return EXIT_USER_ERROR
+    options = BuildOptions(cc=args.cc, odp_prefix=args.odp_prefix, verbose=args.verbose, datapath=True)
+    # The switch reads the datapath.so when it loads it: the folder may go once it has.
+    with tempfile.TemporaryDirectory(prefix="p4odp-swap-") as folder:
+        if build_switch(c_files, Path(folder), target, options, diags) is None:
+            return EXIT_USER_ERROR
+        return swap_program(args.switch or DEFAULT_ADDRESS, Path(folder) / "datapath.so", args.commands)
 
 
 def run_runtime(args: argparse.Namespace, diags: Diagnostics) -> int:

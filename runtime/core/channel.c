@@ -14,7 +14,10 @@
  * message (digests.c); after `packet_listen` (until `packet_unlisten`), the
  * packets sent to the CPU port (cpu_port.c).  Events a client is too far
  * behind to take are counted and said in the next one that goes
- * ("events_missed N").  Clients are served in turn, each for the lines it has sent
+ * ("events_missed N").  `load_new_config_file PATH` loads another program
+ * (a datapath.so) beside the one forwarding: every command then changes the
+ * loaded one, until `swap_configs` makes it forward (BMv2's commands, to any
+ * client); `discard_new_config` drops it.  Clients are served in turn, each for the lines it has sent
  * and whose answers it has read: a command sees the effect of every command
  * answered before it.  An answer the client does not read is kept and sent
  * as it reads; a client that reads nothing of it for SEND_TIMEOUT_S is
@@ -261,30 +264,97 @@ static void count_listeners(struct p4odp_switch *sw, const struct p4odp_channel 
 	__atomic_store_n(&sw->packet_listeners, packet_listeners, __ATOMIC_RELAXED);
 }
 
-/* Run one line of a client and queue its answer. */
-static bool serve_line(struct p4odp_switch *sw, struct p4odp_channel *ch, struct p4odp_control_client *c,
+/* The commands that replace the switch's program (BMv2's): load_new_config_file
+ * PATH loads a datapath.so (p4odp compile --datapath) whose tables every command
+ * then fills, swap_configs makes it forward; p4odp's discard_new_config drops it.
+ * Each is given the line's words after its name. */
+static bool load_program(struct p4odp_switch **live, struct p4odp_channel *ch, struct p4odp_control_client *c,
+			 const char *args)
+{
+	char path[4096], err[512];
+	size_t n = strcspn(args, " \t\r");
+
+	if (!n || args[n + strspn(args + n, " \t\r")] || n >= sizeof path)
+		return answer_error(c, "usage: load_new_config_file PATH, PATH a datapath.so (p4odp compile --datapath)");
+	if (ch->loaded)
+		return answer_error(c, "a program is loaded already: swap_configs swaps it in");
+	memcpy(path, args, n);
+	path[n] = '\0';
+	ch->loaded = p4odp_program_load(*live, path, err, sizeof err);
+	return ch->loaded ? answer(c, "ok", "", 0) : answer_error(c, err);
+}
+
+static bool swap_program(struct p4odp_switch **live, struct p4odp_channel *ch, struct p4odp_control_client *c,
+			 const char *args)
+{
+	if (*args)
+		return answer_error(c, "usage: swap_configs");
+	if (!ch->loaded)
+		return answer_error(c, "no program is loaded: load_new_config_file PATH first");
+	*live = p4odp_program_swap(*live, ch->loaded, ch);
+	ch->loaded = NULL;
+	count_listeners(*live, ch);
+	return answer(c, "ok", "", 0);
+}
+
+static bool discard_program(struct p4odp_switch **live, struct p4odp_channel *ch, struct p4odp_control_client *c,
+			    const char *args)
+{
+	(void)live;
+	if (*args)
+		return answer_error(c, "usage: discard_new_config");
+	if (!ch->loaded)
+		return answer_error(c, "no program is loaded: load_new_config_file PATH first");
+	p4odp_program_discard(ch->loaded);
+	ch->loaded = NULL;
+	return answer(c, "ok", "", 0);
+}
+
+static const struct {
+	const char *command;
+	bool (*run)(struct p4odp_switch **live, struct p4odp_channel *ch, struct p4odp_control_client *c,
+		    const char *args);
+} program_commands[] = {
+	{ "load_new_config_file", load_program },
+	{ "swap_configs", swap_program },
+	{ "discard_new_config", discard_program },
+};
+
+/* Run one line of a client and queue its answer: on the program loaded, when one is. */
+static bool serve_line(struct p4odp_switch **live, struct p4odp_channel *ch, struct p4odp_control_client *c,
 		       const char *line, size_t len)
 {
 	char err[512];
 	if (memchr(line, '\0', len))
 		return answer_error(c, "a NUL byte in the line");
-	/* The commands about the connection itself. */
+	/* The commands about the connection and the channel. */
 	for (size_t i = 0; i < sizeof listen_commands / sizeof listen_commands[0]; i++)
 		if (is_command(line, listen_commands[i].command)) {
 			c->listens = (uint8_t)(listen_commands[i].listen ? c->listens | listen_commands[i].kind
 									 : c->listens & ~listen_commands[i].kind);
-			count_listeners(sw, ch);
+			count_listeners(*live, ch);
 			return answer(c, "ok", "", 0);
+		}
+	const char *word = line + strspn(line, " \t\r");
+	size_t word_len = strcspn(word, " \t\r");
+	for (size_t i = 0; i < sizeof program_commands / sizeof program_commands[0]; i++)
+		if (word_len == strlen(program_commands[i].command) &&
+		    !strncmp(word, program_commands[i].command, word_len)) {
+			const char *args = word + word_len + strspn(word + word_len, " \t\r");
+			return program_commands[i].run(live, ch, c, args);
 		}
 	char *output = NULL;
 	size_t output_len = 0;
 	FILE *out = open_memstream(&output, &output_len);
 	if (!out)
 		return answer_error(c, "out of memory");
-	int status = p4odp_control_command(sw, line, out, err, sizeof err);
-	if (!status && is_command(line, "help"))	/* the control commands, then the channel's own */
+	int status = p4odp_control_command(ch->loaded ? ch->loaded : *live, line, out, err, sizeof err);
+	if (!status && is_command(line, "help")) {	/* the control commands, then the channel's own */
 		for (size_t i = 0; i < sizeof listen_commands / sizeof listen_commands[0]; i++)
 			fprintf(out, "%s\n", listen_commands[i].command);
+		for (size_t i = 0; i < sizeof program_commands / sizeof program_commands[0]; i++)
+			fprintf(out, "%s\n", program_commands[i].command);
+	}
 	fclose(out);
 	bool queued = status ? answer_error(c, err) : answer(c, "ok", output, output_len);
 	free(output);
@@ -292,13 +362,13 @@ static bool serve_line(struct p4odp_switch *sw, struct p4odp_channel *ch, struct
 }
 
 /* Serve the whole lines the client has sent, while it has read every answer. */
-static void serve_lines(struct p4odp_switch *sw, struct p4odp_channel *ch, struct p4odp_control_client *c)
+static void serve_lines(struct p4odp_switch **live, struct p4odp_channel *ch, struct p4odp_control_client *c)
 {
 	char *newline;
 	while (c->fd >= 0 && !c->answer_left && (newline = memchr(c->buf, '\n', c->len))) {
 		size_t line_len = (size_t)(newline - c->buf);
 		*newline = '\0';
-		bool queued = c->overlong ? answer_error(c, "line too long") : serve_line(sw, ch, c, c->buf, line_len);
+		bool queued = c->overlong ? answer_error(c, "line too long") : serve_line(live, ch, c, c->buf, line_len);
 		c->overlong = false;
 		memmove(c->buf, newline + 1, c->len - line_len - 1);
 		c->len -= line_len + 1;
@@ -348,7 +418,7 @@ static void accept_client(struct p4odp_switch *sw, struct p4odp_channel *ch)
 		drop_client(c);
 }
 
-void p4odp_channel_serve(struct p4odp_switch *sw, struct p4odp_channel *ch, int timeout_ms)
+void p4odp_channel_serve(struct p4odp_switch **live, struct p4odp_channel *ch, int timeout_ms)
 {
 	struct pollfd fds[1 + P4ODP_CONTROL_CLIENTS];
 	struct p4odp_control_client *owners[1 + P4ODP_CONTROL_CLIENTS];
@@ -375,15 +445,18 @@ void p4odp_channel_serve(struct p4odp_switch *sw, struct p4odp_channel *ch, int 
 		}
 		if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
 			receive(c);
-		serve_lines(sw, ch, c);
+		serve_lines(live, ch, c);
 	}
 	if (first_client && (fds[0].revents & POLLIN))
-		accept_client(sw, ch);
-	count_listeners(sw, ch);	/* clients gone, or out of memory for their events */
+		accept_client(*live, ch);
+	count_listeners(*live, ch);	/* clients gone, or out of memory for their events */
 }
 
 void p4odp_channel_close(struct p4odp_channel *ch)
 {
+	if (ch->loaded)
+		p4odp_program_discard(ch->loaded);
+	ch->loaded = NULL;
 	for (int i = 0; i < P4ODP_CONTROL_CLIENTS; i++)
 		if (ch->clients[i].fd >= 0)
 			drop_client(&ch->clients[i]);

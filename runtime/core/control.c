@@ -1105,7 +1105,7 @@ static int cmd_table_dump(struct p4odp_switch *sw, struct command *c)
 static uint64_t *counter_cell(struct p4odp_switch *sw, const struct p4odp_counter_info *info, uint32_t k,
 			      uint64_t index)
 {
-	return (uint64_t *)((char *)sw->workers[k].state + info->offset) + 2 * (size_t)(uint32_t)index;
+	return (uint64_t *)((char *)sw->per_worker[k].state + info->offset) + 2 * (size_t)(uint32_t)index;
 }
 
 /* Cells `first` to `first + n - 1` of counter `info` back to 0 in every worker. */
@@ -1707,20 +1707,20 @@ static int cmd_pvs_clear(struct p4odp_switch *sw, struct command *c)
  * holds them.  -1 (out of memory: the workers still see the old ones) after saying why. */
 static int publish_group(struct p4odp_switch *sw, struct command *c, uint32_t group)
 {
-	struct p4odp_mc_group *g = &sw->mc_groups[group];
+	struct p4odp_mc_group *g = &sw->pre->mc_groups[group];
 	struct p4odp_mc_copies *copies = NULL;
 	uint32_t n = 0;
 
 	for (uint32_t i = 0; g->used && i < g->n_nodes; i++)
 		for (uint32_t w = 0; w < P4ODP_PORT_NUMBERS / 64; w++)
-			n += (uint32_t)__builtin_popcountll(sw->mc_nodes[g->nodes[i]].ports[w]);
+			n += (uint32_t)__builtin_popcountll(sw->pre->mc_nodes[g->nodes[i]].ports[w]);
 	if (n) {
 		copies = malloc(sizeof *copies + n * sizeof copies->copy[0]);
 		if (!copies)
 			return fail(c, "out of memory");
 		copies->n = 0;
 		for (uint32_t i = 0; i < g->n_nodes; i++) {
-			const struct p4odp_mc_node *node = &sw->mc_nodes[g->nodes[i]];
+			const struct p4odp_mc_node *node = &sw->pre->mc_nodes[g->nodes[i]];
 			for (uint32_t w = 0; w < P4ODP_PORT_NUMBERS / 64; w++)
 				for (uint64_t bits = node->ports[w]; bits; bits &= bits - 1) {
 					copies->copy[copies->n].port = w * 64 + (uint32_t)__builtin_ctzll(bits);
@@ -1740,7 +1740,7 @@ static int parse_group(struct p4odp_switch *sw, struct command *c, const char *t
 {
 	if (parse_uint(c, text, group))
 		return -1;
-	if (*group == 0 || *group >= P4ODP_MAX_MC_GROUPS || !sw->mc_groups[*group].used)
+	if (*group == 0 || *group >= P4ODP_MAX_MC_GROUPS || !sw->pre->mc_groups[*group].used)
 		return fail(c, "no multicast group %s", text);
 	return 0;
 }
@@ -1749,7 +1749,7 @@ static int parse_node(struct p4odp_switch *sw, struct command *c, const char *te
 {
 	if (parse_uint(c, text, handle))
 		return -1;
-	if (*handle >= P4ODP_MAX_MC_NODES || !sw->mc_nodes[*handle].used)
+	if (*handle >= P4ODP_MAX_MC_NODES || !sw->pre->mc_nodes[*handle].used)
 		return fail(c, "no multicast node %s", text);
 	return 0;
 }
@@ -1777,10 +1777,10 @@ static int cmd_mc_mgrp_create(struct p4odp_switch *sw, struct command *c)
 		return c->n != 2 ? fail(c, "usage: mc_mgrp_create GROUP") : -1;
 	if (group == 0 || group >= P4ODP_MAX_MC_GROUPS)
 		return fail(c, "multicast group %u is out of range 1..%d", group, P4ODP_MAX_MC_GROUPS - 1);
-	if (sw->mc_groups[group].used)
+	if (sw->pre->mc_groups[group].used)
 		return fail(c, "multicast group %u exists", group);
-	sw->mc_groups[group].used = true;
-	sw->mc_groups[group].n_nodes = 0;
+	sw->pre->mc_groups[group].used = true;
+	sw->pre->mc_groups[group].n_nodes = 0;
 	return 0;
 }
 
@@ -1792,11 +1792,11 @@ static int cmd_mc_mgrp_destroy(struct p4odp_switch *sw, struct command *c)
 		return fail(c, "usage: mc_mgrp_destroy GROUP");
 	if (parse_group(sw, c, c->tokens[1], &group))
 		return -1;
-	struct p4odp_mc_group *g = &sw->mc_groups[group];
+	struct p4odp_mc_group *g = &sw->pre->mc_groups[group];
 	g->used = false;
 	publish_group(sw, c, group);	/* of no copy: nothing to allocate, so it cannot fail */
 	for (uint32_t i = 0; i < g->n_nodes; i++)
-		sw->mc_nodes[g->nodes[i]].group = 0;
+		sw->pre->mc_nodes[g->nodes[i]].group = 0;
 	g->n_nodes = 0;
 	return 0;
 }
@@ -1813,7 +1813,7 @@ static int cmd_mc_node_create(struct p4odp_switch *sw, struct command *c)
 	if (rid > UINT16_MAX)
 		return fail(c, "replication id %u is out of range 0..%u", rid, UINT16_MAX);
 	for (uint32_t h = 0; h < P4ODP_MAX_MC_NODES; h++) {
-		struct p4odp_mc_node *node = &sw->mc_nodes[h];
+		struct p4odp_mc_node *node = &sw->pre->mc_nodes[h];
 		if (node->used)
 			continue;
 		*node = (struct p4odp_mc_node){ .used = true, .rid = rid };
@@ -1834,7 +1834,7 @@ static int cmd_mc_node_update(struct p4odp_switch *sw, struct command *c)
 		return fail(c, "usage: mc_node_update NODE PORT...");
 	if (parse_node(sw, c, c->tokens[1], &handle) || parse_node_ports(c, 2, ports))
 		return -1;
-	struct p4odp_mc_node *node = &sw->mc_nodes[handle], before = *node;
+	struct p4odp_mc_node *node = &sw->pre->mc_nodes[handle], before = *node;
 	memcpy(node->ports, ports, sizeof ports);
 	if (node->group && publish_group(sw, c, node->group)) {
 		*node = before;
@@ -1850,8 +1850,8 @@ static int cmd_mc_node_associate(struct p4odp_switch *sw, struct command *c)
 		return fail(c, "usage: mc_node_associate GROUP NODE");
 	if (parse_group(sw, c, c->tokens[1], &group) || parse_node(sw, c, c->tokens[2], &handle))
 		return -1;
-	struct p4odp_mc_group *g = &sw->mc_groups[group];
-	struct p4odp_mc_node *node = &sw->mc_nodes[handle];
+	struct p4odp_mc_group *g = &sw->pre->mc_groups[group];
+	struct p4odp_mc_node *node = &sw->pre->mc_nodes[handle];
 	if (node->group)
 		return fail(c, "multicast node %u is associated with group %u", handle, node->group);
 	if (g->n_nodes == P4ODP_MAX_GROUP_NODES)
@@ -1881,14 +1881,14 @@ static int cmd_mc_mgrp_set(struct p4odp_switch *sw, struct command *c)
 	for (uint32_t i = 0; i < n; i++) {
 		if (parse_node(sw, c, c->tokens[i + 2], &nodes[i]))
 			return -1;
-		uint32_t other = sw->mc_nodes[nodes[i]].group;
+		uint32_t other = sw->pre->mc_nodes[nodes[i]].group;
 		if (other && other != group)
 			return fail(c, "multicast node %u is associated with group %u", nodes[i], other);
 		for (uint32_t j = 0; j < i; j++)
 			if (nodes[j] == nodes[i])
 				return fail(c, "multicast node %u is given twice", nodes[i]);
 	}
-	struct p4odp_mc_group *g = &sw->mc_groups[group], before = *g;
+	struct p4odp_mc_group *g = &sw->pre->mc_groups[group], before = *g;
 	memcpy(g->nodes, nodes, n * sizeof nodes[0]);
 	g->n_nodes = n;
 	if (publish_group(sw, c, group)) {
@@ -1896,17 +1896,17 @@ static int cmd_mc_mgrp_set(struct p4odp_switch *sw, struct command *c)
 		return -1;
 	}
 	for (uint32_t i = 0; i < before.n_nodes; i++)
-		sw->mc_nodes[before.nodes[i]].group = 0;
+		sw->pre->mc_nodes[before.nodes[i]].group = 0;
 	for (uint32_t i = 0; i < n; i++)
-		sw->mc_nodes[nodes[i]].group = group;
+		sw->pre->mc_nodes[nodes[i]].group = group;
 	return 0;
 }
 
 /* Take node `handle` out of its group; -1 (nothing changed) after saying why. */
 static int dissociate(struct p4odp_switch *sw, struct command *c, uint32_t handle)
 {
-	struct p4odp_mc_node *node = &sw->mc_nodes[handle];
-	struct p4odp_mc_group *g = &sw->mc_groups[node->group];
+	struct p4odp_mc_node *node = &sw->pre->mc_nodes[handle];
+	struct p4odp_mc_group *g = &sw->pre->mc_groups[node->group];
 	uint32_t at = 0;
 
 	while (g->nodes[at] != handle)
@@ -1930,7 +1930,7 @@ static int cmd_mc_node_dissociate(struct p4odp_switch *sw, struct command *c)
 		return fail(c, "usage: mc_node_dissociate GROUP NODE");
 	if (parse_group(sw, c, c->tokens[1], &group) || parse_node(sw, c, c->tokens[2], &handle))
 		return -1;
-	if (sw->mc_nodes[handle].group != group)
+	if (sw->pre->mc_nodes[handle].group != group)
 		return fail(c, "multicast node %u is not associated with group %u", handle, group);
 	return dissociate(sw, c, handle);
 }
@@ -1943,17 +1943,17 @@ static int cmd_mc_node_destroy(struct p4odp_switch *sw, struct command *c)
 		return fail(c, "usage: mc_node_destroy NODE");
 	if (parse_node(sw, c, c->tokens[1], &handle))
 		return -1;
-	if (sw->mc_nodes[handle].group && dissociate(sw, c, handle))
+	if (sw->pre->mc_nodes[handle].group && dissociate(sw, c, handle))
 		return -1;
-	sw->mc_nodes[handle].used = false;
+	sw->pre->mc_nodes[handle].used = false;
 	return 0;
 }
 
 void p4odp_multicast_destroy(struct p4odp_switch *sw)
 {
 	for (uint32_t group = 0; group < P4ODP_MAX_MC_GROUPS; group++) {
-		free(sw->mc_groups[group].copies);
-		sw->mc_groups[group].copies = NULL;
+		free(sw->pre->mc_groups[group].copies);
+		sw->pre->mc_groups[group].copies = NULL;
 	}
 }
 
@@ -1966,12 +1966,12 @@ static int cmd_mc_dump(struct p4odp_switch *sw, struct command *c)
 		return fail(c, "usage: mc_dump");
 	fprintf(out, "==========\nMC ENTRIES\n");
 	for (uint32_t group = 0; group < P4ODP_MAX_MC_GROUPS; group++) {
-		const struct p4odp_mc_group *g = &sw->mc_groups[group];
+		const struct p4odp_mc_group *g = &sw->pre->mc_groups[group];
 		if (!g->used)
 			continue;
 		fprintf(out, "**********\nmgrp(%u)\n", group);
 		for (uint32_t i = 0; i < g->n_nodes; i++) {
-			const struct p4odp_mc_node *node = &sw->mc_nodes[g->nodes[i]];
+			const struct p4odp_mc_node *node = &sw->pre->mc_nodes[g->nodes[i]];
 			const char *sep = "";
 			fprintf(out, "  -> (L1h=%u, rid=%u) -> (ports=[", g->nodes[i], node->rid);
 			for (uint32_t port = 0; port < P4ODP_PORT_NUMBERS; port++)
@@ -2053,7 +2053,7 @@ static int cmd_mirroring_add(struct p4odp_switch *sw, struct command *c)
 	if (to_group ? target == 0 || target >= P4ODP_MAX_MC_GROUPS : target >= P4ODP_PORT_NUMBERS)
 		return to_group ? fail(c, "multicast group %u is out of range 1..%d", target, P4ODP_MAX_MC_GROUPS - 1)
 				: fail(c, "port %u is out of range 0..%d", target, P4ODP_PORT_NUMBERS - 1);
-	__atomic_store_n(&sw->mirror_sessions[session], P4ODP_MIRROR_USED | (to_group ? P4ODP_MIRROR_GROUP : 0) | target,
+	__atomic_store_n(&sw->pre->mirror_sessions[session], P4ODP_MIRROR_USED | (to_group ? P4ODP_MIRROR_GROUP : 0) | target,
 			 __ATOMIC_RELEASE);
 	return 0;
 }
@@ -2063,9 +2063,9 @@ static int cmd_mirroring_delete(struct p4odp_switch *sw, struct command *c)
 	uint32_t session;
 	if (parse_session(c, 1, "mirroring_delete SESSION", &session))
 		return -1;
-	if (!sw->mirror_sessions[session])
+	if (!sw->pre->mirror_sessions[session])
 		return fail(c, "no mirror session %u", session);
-	__atomic_store_n(&sw->mirror_sessions[session], 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&sw->pre->mirror_sessions[session], 0, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -2076,7 +2076,7 @@ static int cmd_mirroring_get(struct p4odp_switch *sw, struct command *c)
 	uint32_t session;
 	if (parse_session(c, 1, "mirroring_get SESSION", &session))
 		return -1;
-	uint64_t word = sw->mirror_sessions[session];
+	uint64_t word = sw->pre->mirror_sessions[session];
 	if (!word)
 		return fail(c, "no mirror session %u", session);
 	if (out) {

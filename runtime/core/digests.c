@@ -74,7 +74,7 @@ void p4odp_digests_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch)
 	uint64_t dropped = 0;
 
 	for (uint32_t k = 0; k < sw->n_workers; k++) {
-		struct p4odp_digest_ring *ring = sw->workers[k].digests;
+		struct p4odp_digest_ring *ring = sw->per_worker[k].digests;
 		if (!ring)
 			return;
 		uint32_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);

@@ -35,8 +35,7 @@
 
 #define POOL_PACKETS 8192
 
-static struct p4odp_switch the_switch;
-static volatile sig_atomic_t report_requested;
+static volatile sig_atomic_t stop_requested, report_requested;
 
 /* ODP's messages go to stderr, never mixed with the control output on stdout;
  * its informational prints (odp-linux dumps its configuration) only with
@@ -62,7 +61,7 @@ static void on_signal(int sig)
 	if (sig == SIGUSR1)
 		report_requested = 1;
 	else
-		the_switch.stop = 1;
+		stop_requested = 1;
 }
 
 /* The control channel's socket when --control does not give one: in the run directory. */
@@ -269,7 +268,7 @@ static int receive_one(struct p4odp_switch *sw, struct p4odp_worker *w, const ch
 		if (queue + 1 == port->n_in)
 			odp_time_wait_ns(10000);
 	}
-	p4odp_tm_burst(w, (uint32_t)index, &pkt, 1);
+	sw->datapath->burst(w, (uint32_t)index, &pkt, 1);
 	return 0;
 }
 
@@ -301,30 +300,35 @@ static int run_commands(struct p4odp_switch *sw, struct p4odp_worker *w, const c
 /* A worker: the input queue it owns of each port, a burst at a time, and
  * (worker 0) the packets sent in through the CPU port, until the switch
  * stops.  Between bursts it holds no table entry: a quiescent state for the
- * tables' RCU.  Idle, it goes offline while it sleeps so that the control
- * plane never waits for it. */
+ * tables' RCU, and where it moves to a program swapped in.  Idle, it goes
+ * offline while it sleeps so that the control plane never waits for it. */
 static void forward(struct p4odp_worker *w)
 {
-	struct p4odp_switch *sw = w->sw;
 	odp_packet_t pkts[P4ODP_BURST];
 	uint32_t ports[P4ODP_MAX_PORTS], n_ports = 0;	/* the ports it has an input queue of */
 
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
-		if (p4odp_port_open(sw, i) && w->id < sw->ports[i].n_in)
+		if (p4odp_port_open(w->sw, i) && w->id < w->sw->ports[i].n_in)
 			ports[n_ports++] = i;
-	while (!sw->stop) {
+	while (!w->sw->stop) {
+		struct p4odp_switch *next = __atomic_load_n(&w->next, __ATOMIC_ACQUIRE);
+		if (odp_unlikely(next != NULL)) {
+			p4odp_worker_adopt(w, next);
+			__atomic_store_n(&w->next, NULL, __ATOMIC_RELEASE);
+		}
+		struct p4odp_switch *sw = w->sw;
 		int received = 0;
 		for (uint32_t k = 0; k < n_ports; k++) {
 			int n = odp_pktin_recv(sw->ports[ports[k]].in[w->id], pkts, P4ODP_BURST);
 			if (n <= 0)
 				continue;
 			received += n;
-			p4odp_tm_burst(w, ports[k], pkts, (uint32_t)n);
+			sw->datapath->burst(w, ports[k], pkts, (uint32_t)n);
 		}
 		uint32_t injected = w->from_cpu ? p4odp_ring_take(w->from_cpu, pkts, P4ODP_BURST) : 0;
 		if (injected) {
 			received += (int)injected;
-			p4odp_tm_burst(w, sw->cpu_port, pkts, injected);
+			sw->datapath->burst(w, sw->cpu_port, pkts, injected);
 		}
 		if (received) {
 			p4odp_rcu_quiescent(&w->rcu);
@@ -400,26 +404,30 @@ static void print_worker_load(const struct p4odp_switch *sw, FILE *out)
  * prints the counters (`counters at T s`, T since forwarding started, then
  * the table the switch prints at exit); with `exit_when_done` the inputs'
  * end stops it too, idle time measured here from the workers' counters so
- * that they read no clock.  Returns 0, or -1 when a worker could not start. */
-static int run(struct p4odp_switch *sw, const odp_cpumask_t *cpus, bool exit_when_done, struct p4odp_channel *channel)
+ * that they read no clock.  *live is the switch forwarding, which the
+ * channel's swap_configs replaces.  Returns 0, or -1 when a worker could not
+ * start. */
+static int run(struct p4odp_switch **live, const odp_cpumask_t *cpus, bool exit_when_done,
+	       struct p4odp_channel *channel)
 {
 	pthread_t threads[P4ODP_MAX_WORKERS];
 	struct worker_start starts[P4ODP_MAX_WORKERS];
 	uint64_t started = odp_time_global_ns(), last_packet = started, received = 0;
-	uint32_t n_started = 0;
+	uint32_t n_started = 0, n_workers = (*live)->n_workers;
 	int cpu = cpus ? odp_cpumask_first(cpus) : -1;
 
-	for (; n_started < sw->n_workers; n_started++) {
-		starts[n_started] = (struct worker_start){ &sw->workers[n_started], cpu, 0 };
+	for (; n_started < n_workers; n_started++) {
+		starts[n_started] = (struct worker_start){ &(*live)->workers[n_started], cpu, 0 };
 		if (pthread_create(&threads[n_started], NULL, worker_main, &starts[n_started])) {
 			fprintf(stderr, "error: cannot start worker %u\n", n_started);
-			sw->stop = 1;
+			(*live)->stop = 1;
 			break;
 		}
 		if (cpus)
 			cpu = odp_cpumask_next(cpus, cpu);
 	}
-	while (!sw->stop) {
+	while (!(*live)->stop && !stop_requested) {
+		struct p4odp_switch *sw = *live;
 		if (report_requested) {
 			report_requested = 0;
 			fprintf(stderr, "counters at %.6f s\n", (double)(odp_time_global_ns() - started) / 1e9);
@@ -440,13 +448,13 @@ static int run(struct p4odp_switch *sw, const odp_cpumask_t *cpus, bool exit_whe
 		if (channel) {
 			p4odp_digests_deliver(sw, channel);
 			p4odp_packets_deliver(sw, channel);
-			p4odp_channel_serve(sw, channel, 1);
+			p4odp_channel_serve(live, channel, 1);
 		}
 		else
 			nanosleep(&(struct timespec){ .tv_nsec = 1000 * 1000 }, NULL);
 	}
-	sw->stop = 1;
-	int status = n_started == sw->n_workers ? 0 : -1;
+	(*live)->stop = 1;
+	int status = n_started == n_workers ? 0 : -1;
 	for (uint32_t k = 0; k < n_started; k++) {
 		pthread_join(threads[k], NULL);
 		status |= starts[k].status;
@@ -468,7 +476,8 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct p4odp_switch *sw = &the_switch;
+	struct p4odp_switch *sw = calloc(1, sizeof *sw);
+	struct p4odp_replication *pre = calloc(1, sizeof *pre);
 	const char *commands = NULL, *control = NULL;
 	const char *port_args[P4ODP_MAX_PORTS];
 	struct p4odp_channel channel;
@@ -479,6 +488,12 @@ int main(int argc, char **argv)
 	odp_cpumask_t cpus;
 	bool pinned = false;
 	char *end;
+
+	if (!sw || !pre) {
+		fprintf(stderr, "error: out of memory\n");
+		return 1;
+	}
+	sw->pre = pre;
 
 	while ((opt = getopt_long(argc, argv, "i:w:c:h", options, NULL)) != -1) {
 		switch (opt) {
@@ -551,7 +566,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	sw->program = &p4odp_program;
+	sw->datapath = &p4odp_datapath;
 	odp_init_t init_param;
 	odp_init_param_init(&init_param);
 	init_param.log_fn = odp_log;
@@ -588,10 +603,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "error: cannot create the packet pool\n");
 		return 1;
 	}
-	sw->state = calloc(1, sw->program->state_size ? sw->program->state_size : 1);
 	sw->started_ns = odp_time_global_ns();
+	sw->n_workers = (uint32_t)n_workers;
 	sw->workers = aligned_alloc(ODP_CACHE_LINE_SIZE, n_workers * sizeof *sw->workers);
-	if (!sw->state || !sw->workers || p4odp_tables_init(sw) || p4odp_crcs_init(sw)) {
+	if (sw->workers)
+		memset(sw->workers, 0, n_workers * sizeof *sw->workers);	/* each terminated, whether set up or not */
+	if (!sw->workers || p4odp_rcu_create(&sw->rcu) || p4odp_program_init(sw)) {
+		fprintf(stderr, "error: out of memory\n");
 		status = 1;
 		goto out;
 	}
@@ -607,8 +625,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* After the ports: a worker's transmit batches are those of the open ports. */
-	for (; sw->n_workers < n_workers; sw->n_workers++)
-		if (p4odp_worker_init(&sw->workers[sw->n_workers], sw, sw->n_workers)) {
+	for (uint32_t k = 0; k < sw->n_workers; k++)
+		if (p4odp_worker_init(&sw->workers[k], sw, k)) {
+			fprintf(stderr, "error: out of memory\n");
 			status = 1;
 			goto out;
 		}
@@ -638,7 +657,7 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGUSR1, on_signal);
-	if (run(sw, pinned ? &cpus : NULL, exit_when_done, serving ? &channel : NULL))
+	if (run(&sw, pinned ? &cpus : NULL, exit_when_done, serving ? &channel : NULL))
 		status = 1;
 	p4odp_print_counters(sw, sw->workers, sw->n_workers, stderr);
 	if (sw->n_workers > 1)
@@ -651,15 +670,19 @@ out:
 			odp_pktio_stop(sw->ports[i].pktio);
 			odp_pktio_close(sw->ports[i].pktio);
 		}
-	for (uint32_t k = 0; k < sw->n_workers; k++)
+	for (uint32_t k = 0; sw->workers && k < sw->n_workers; k++)
 		p4odp_worker_term(&sw->workers[k]);
 	free(sw->workers);
-	p4odp_crcs_destroy(sw);
 	p4odp_multicast_destroy(sw);
-	p4odp_tables_destroy(sw);
-	free(sw->state);
-	odp_pool_destroy(sw->pool);
+	free(pre);
+	struct p4odp_rcu *rcu = sw->rcu;
+	odp_pool_t pool = sw->pool;
+	odp_instance_t instance = sw->instance;
+	p4odp_program_discard(sw);
+	if (rcu)
+		p4odp_rcu_destroy(rcu);
+	odp_pool_destroy(pool);
 	odp_term_local();
-	odp_term_global(sw->instance);
+	odp_term_global(instance);
 	return status;
 }

@@ -12,6 +12,8 @@
 #include "p4odp_runtime.h"
 #include "p4odp_table.h"
 
+struct p4odp_channel;
+
 #define P4ODP_MAX_WORKERS 64
 /* Every 9-bit port number (v1model's egress_spec). */
 #define P4ODP_PORT_NUMBERS 512
@@ -97,8 +99,47 @@ struct p4odp_runtime_profile {
 	uint32_t *group_users;
 };
 
-struct p4odp_switch {
+/* The multicast groups and mirror sessions (BMv2's PRE and mirroring): the
+ * switch's, whatever program it runs, so shared by a program loaded to
+ * replace its own. */
+struct p4odp_replication {
+	struct p4odp_mc_node mc_nodes[P4ODP_MAX_MC_NODES];
+	struct p4odp_mc_group mc_groups[P4ODP_MAX_MC_GROUPS];
+	uint64_t mirror_sessions[P4ODP_MAX_MIRROR_SESSIONS];
+};
+
+/* What a program keeps per worker: its counter cells, the states its passes
+ * start from, its digests on their way to the control channel. */
+struct p4odp_program_worker {
+	void *state;
+	struct p4odp_packet_state *pass_states;	/* NULL when it makes no pass */
+	struct p4odp_digest_ring *digests;	/* NULL when it sends no digest */
+};
+
+/* A program as compiled (traffic_manager.c defines one per compiled unit):
+ * the switch binary's own, or that of a datapath.so loaded into a running
+ * switch.  A loaded one is accepted when it was compiled against the same
+ * runtime build: the structures they share have the same layout. */
+struct p4odp_datapath {
+	const char *runtime;	/* P4ODP_RUNTIME_BUILD: the runtime library's build key */
 	const struct p4odp_program *program;
+	/* Allocate its per-worker state (whose types only its unit knows); -1 when out of memory. */
+	int (*worker_init)(struct p4odp_program_worker *pw);
+	/* p4odp_tm_burst of its unit. */
+	void (*burst)(struct p4odp_worker *w, uint32_t port, odp_packet_t *pkts, uint32_t n);
+};
+
+extern const struct p4odp_datapath p4odp_datapath;
+
+/* A switch running a program.  A program loaded to replace the running one
+ * (load_new_config_file) is a second p4odp_switch that copies the first's
+ * ports, workers, RCU domain and replication, with tables and state of its
+ * own; swapping it in (swap_configs) moves each worker to it between two
+ * bursts. */
+struct p4odp_switch {
+	const struct p4odp_datapath *datapath;
+	const struct p4odp_program *program;	/* datapath->program */
+	void *library;		/* the dlopen handle of the datapath.so it came from; NULL: the binary's */
 	odp_instance_t instance;
 	odp_pool_t pool;
 	struct p4odp_port ports[P4ODP_MAX_PORTS];
@@ -108,11 +149,10 @@ struct p4odp_switch {
 	struct p4odp_rcu *rcu;	/* the tables' readers are the workers */
 	_Atomic(struct p4odp_crc_params *) *crcs;	/* by calculation (p4odp_program.crcs) */
 	void *state;		/* the program's extern state shared by the workers (registers) */
+	struct p4odp_program_worker *per_worker;	/* the program's state of each worker */
 	struct p4odp_worker *workers;
 	uint32_t n_workers;
-	struct p4odp_mc_node mc_nodes[P4ODP_MAX_MC_NODES];
-	struct p4odp_mc_group mc_groups[P4ODP_MAX_MC_GROUPS];
-	uint64_t mirror_sessions[P4ODP_MAX_MIRROR_SESSIONS];
+	struct p4odp_replication *pre;
 	uint64_t started_ns;	/* odp_time_global_ns() at start: the meters' time origin */
 	bool asserts;		/* --asserts: a false assert() or assume() stops the switch */
 	bool log_msgs;		/* --log-msg: log_msg() prints */
@@ -123,6 +163,9 @@ struct p4odp_switch {
 	 * (packet-out). */
 	bool has_cpu_port;
 	uint32_t cpu_port;
+	/* A swap that a stop interrupted leaves the program it replaced here,
+	 * still used by workers that had not moved, freed once they are joined. */
+	struct p4odp_switch *replaced;
 	volatile sig_atomic_t stop;
 };
 
@@ -171,9 +214,12 @@ struct p4odp_pass {
  * Passed explicitly (pc->worker): nothing on the packet path is global. */
 struct p4odp_worker {
 	struct p4odp_rcu_thread rcu;	/* its reader registration with sw->rcu */
-	struct p4odp_switch *sw;
+	struct p4odp_switch *sw;	/* the switch (program) it runs */
+	/* A switch for it to run from its next burst on (swap_configs), set by
+	 * the main thread; NULL again once it does. */
+	struct p4odp_switch *next;
 	uint32_t id;		/* 0..n_workers-1: which queue of each port it owns */
-	void *state;		/* the program's per-worker extern state (counter cells) */
+	void *state;		/* sw->per_worker[id]'s, as are pass_states and digests */
 	/* The copies queued per port, sent together at the end of a burst: tx_n[i]
 	 * of them in tx[i]; P4ODP_TX_CLOSED for a port that is not open, so that
 	 * sending tests one number for a full batch, no port or the CPU port.
@@ -195,7 +241,7 @@ struct p4odp_worker {
 	uint64_t log_second;	/* log_msg's rate limit: the second of its last lines, */
 	uint32_t log_lines;	/* the lines printed in it, */
 	uint64_t log_dropped;	/* and those left out since the last said so */
-	struct p4odp_digest_ring *digests;	/* NULL when the program sends none */
+	struct p4odp_digest_ring *digests;
 	/* With a CPU port: the packets it sent there, for the main thread to
 	 * deliver, and (worker 0 alone) those the main thread injects as received
 	 * there; NULL without one. */
@@ -254,8 +300,20 @@ struct p4odp_digest_ring {
 	} slots[P4ODP_DIGEST_RING];
 };
 
+/* Worker `w` runs switch `sw` (its program's state of w) from now on. */
+static inline void p4odp_worker_adopt(struct p4odp_worker *w, struct p4odp_switch *sw)
+{
+	const struct p4odp_program_worker *pw = &sw->per_worker[w->id];
+
+	w->sw = sw;
+	w->state = pw->state;
+	w->pass_states = pw->pass_states;
+	w->digests = pw->digests;
+}
+
 /* The traffic manager (traffic_manager.c): a worker's packets from receive to transmit.
- * A worker sends to the ports open when it is initialised. */
+ * A worker sends to the ports open when it is initialised, and runs sw's
+ * program (p4odp_program_init first). */
 int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t id);
 void p4odp_worker_term(struct p4odp_worker *w);
 /* Run `n` (at most P4ODP_BURST) packets received on `port` through the pipeline, send what it
@@ -265,6 +323,23 @@ void p4odp_tm_burst(struct p4odp_worker *w, uint32_t port, odp_packet_t *pkts, u
  * summed over `n_workers` workers. */
 void p4odp_print_counters(const struct p4odp_switch *sw, const struct p4odp_worker *workers, uint32_t n_workers,
 			  FILE *out);
+
+/* A switch's program (programs.c).  p4odp_program_init gives `sw` (its
+ * datapath, rcu and n_workers set) its tables, state and per-worker state;
+ * p4odp_program_destroy frees them (once no worker runs it). */
+int p4odp_program_init(struct p4odp_switch *sw);
+void p4odp_program_destroy(struct p4odp_switch *sw);
+/* load_new_config_file: the program of the datapath.so at `path` on `live`'s
+ * ports and workers, its tables empty, not yet forwarding; NULL after saying
+ * why in `err`. */
+struct p4odp_switch *p4odp_program_load(struct p4odp_switch *live, const char *path, char *err, size_t err_len);
+/* swap_configs: move every worker from `live` to `loaded` between two of its
+ * bursts, then deliver the digests `live` queued to `ch` (when not NULL) and
+ * free it.  Returns `loaded`, now the live switch. */
+struct p4odp_switch *p4odp_program_swap(struct p4odp_switch *live, struct p4odp_switch *loaded,
+					struct p4odp_channel *ch);
+/* Free a loaded program that is not swapped in. */
+void p4odp_program_discard(struct p4odp_switch *loaded);
 
 /* Tables (tables.c). */
 int p4odp_tables_init(struct p4odp_switch *sw);
@@ -310,6 +385,9 @@ struct p4odp_channel {
 	uint64_t accept_paused_until_ns;	/* after an accept failed for want of resources */
 	char unix_path[108];	/* removed at close; empty for TCP */
 	uint64_t digests_dropped;	/* the workers' dropped digests last reported */
+	/* The program load_new_config_file loaded, which every command changes
+	 * until swap_configs swaps it in; NULL: none. */
+	struct p4odp_switch *loaded;
 	struct p4odp_control_client clients[P4ODP_CONTROL_CLIENTS];
 };
 
@@ -321,8 +399,9 @@ int p4odp_channel_open(struct p4odp_channel *ch, const char *addr, char *err, si
 
 /* Queue an event (`text`, a line) of `kind` for every client listening to that kind. */
 void p4odp_channel_event(struct p4odp_channel *ch, uint8_t kind, const char *text, size_t len);
-/* Accept and serve what clients sent, waiting at most `timeout_ms` for it. */
-void p4odp_channel_serve(struct p4odp_switch *sw, struct p4odp_channel *ch, int timeout_ms);
+/* Accept and serve what clients sent, waiting at most `timeout_ms` for it;
+ * *live is the switch forwarding, which swap_configs replaces. */
+void p4odp_channel_serve(struct p4odp_switch **live, struct p4odp_channel *ch, int timeout_ms);
 void p4odp_channel_close(struct p4odp_channel *ch);
 
 /* Digests (digests.c): the messages the workers queued since the last call,

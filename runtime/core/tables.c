@@ -93,7 +93,7 @@ int p4odp_tables_init(struct p4odp_switch *sw)
 	uint32_t n = sw->program->n_tables, n_profiles = sw->program->n_profiles;
 	sw->tables = calloc(n ? n : 1, sizeof *sw->tables);
 	sw->profiles = calloc(n_profiles ? n_profiles : 1, sizeof *sw->profiles);
-	if (!sw->tables || !sw->profiles || p4odp_rcu_create(&sw->rcu))
+	if (!sw->tables || !sw->profiles)
 		return -1;
 	for (uint32_t i = 0; i < n_profiles; i++)
 		if (create_profile(sw, i))
@@ -118,9 +118,6 @@ void p4odp_tables_destroy(struct p4odp_switch *sw)
 		destroy_profile(&sw->profiles[i]);
 	free(sw->profiles);
 	sw->profiles = NULL;
-	if (sw->rcu)
-		p4odp_rcu_destroy(sw->rcu);
-	sw->rcu = NULL;
 }
 
 /* What a lookup in `table` gives: the entry found, else the default. */

@@ -36,30 +36,49 @@ static const char *const drop_reasons[P4ODP_DROP_COUNT] = {
 #undef P4ODP_DROP_TEXT
 };
 
+/* This unit's program's state of one worker (struct p4odp_datapath.worker_init). */
+static int program_worker_init(struct p4odp_program_worker *pw)
+{
+	/* Whole cache lines: no other worker's data shares one with its counters. */
+	size_t state_size = (p4odp_program.worker_state_size + ODP_CACHE_LINE_SIZE - 1) / ODP_CACHE_LINE_SIZE *
+			    ODP_CACHE_LINE_SIZE;
+
+	*pw = (struct p4odp_program_worker){ 0 };
+	pw->state = aligned_alloc(ODP_CACHE_LINE_SIZE, state_size ? state_size : ODP_CACHE_LINE_SIZE);
+	if (!pw->state)
+		return -1;
+	memset(pw->state, 0, state_size);
+	if (p4odp_program.copies && !(pw->pass_states = calloc(P4ODP_MAX_PASSES, sizeof *pw->pass_states)))
+		return -1;
+	if (p4odp_program.n_digests && !(pw->digests = calloc(1, sizeof *pw->digests)))
+		return -1;
+	return 0;
+}
+
+#ifndef P4ODP_RUNTIME_BUILD	/* set by backend/build.py */
+#define P4ODP_RUNTIME_BUILD "unknown"
+#endif
+
+/* A datapath.so's one exported symbol, what a switch loads (backend/build.py); the switch's own
+ * is not exported, so that it is not mistaken for a loaded one's. */
+#ifdef P4ODP_DATAPATH_LIBRARY
+__attribute__((visibility("default")))
+#else
+__attribute__((visibility("hidden")))
+#endif
+const struct p4odp_datapath p4odp_datapath = {
+	.runtime = P4ODP_RUNTIME_BUILD,
+	.program = &p4odp_program,
+	.worker_init = program_worker_init,
+	.burst = p4odp_tm_burst,
+};
+
 int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t id)
 {
-	const struct p4odp_program *program = sw->program;
-
 	memset(w, 0, sizeof *w);
-	w->sw = sw;
 	w->id = id;
+	p4odp_worker_adopt(w, sw);
 	w->random_state = (odp_time_global_ns() ^ UINT64_C(0x9E3779B97F4A7C15) * (id + 1)) | 1;
-	/* Whole cache lines: no other worker's data shares one with its counters. */
-	size_t state_size = (program->worker_state_size + ODP_CACHE_LINE_SIZE - 1) / ODP_CACHE_LINE_SIZE *
-			    ODP_CACHE_LINE_SIZE;
-	w->state = aligned_alloc(ODP_CACHE_LINE_SIZE, state_size ? state_size : ODP_CACHE_LINE_SIZE);
-	if (w->state)
-		memset(w->state, 0, state_size);
-	if (program->copies) {
-		w->pass_states = calloc(P4ODP_MAX_PASSES, sizeof *w->pass_states);
-		if (!w->pass_states)
-			return -1;
-	}
-	if (program->n_digests) {
-		w->digests = calloc(1, sizeof *w->digests);
-		if (!w->digests)
-			return -1;
-	}
 	memset(w->tx_n, P4ODP_TX_CLOSED, sizeof w->tx_n);
 	if (sw->has_cpu_port) {
 		w->to_cpu = calloc(1, sizeof *w->to_cpu);
@@ -76,7 +95,7 @@ int p4odp_worker_init(struct p4odp_worker *w, struct p4odp_switch *sw, uint32_t 
 			w->out[i] = port->out[id % port->n_out];
 		}
 	}
-	return w->state ? 0 : -1;
+	return 0;
 }
 
 static void flush_port(struct p4odp_worker *w, uint32_t port_index)
@@ -121,14 +140,8 @@ static void free_ring(struct p4odp_packet_ring *ring)
 
 void p4odp_worker_term(struct p4odp_worker *w)
 {
-	free(w->state);
-	free(w->pass_states);
-	free(w->digests);
 	free_ring(w->to_cpu);
 	free_ring(w->from_cpu);
-	w->state = NULL;
-	w->pass_states = NULL;
-	w->digests = NULL;
 	w->to_cpu = NULL;
 	w->from_cpu = NULL;
 }
@@ -316,7 +329,7 @@ static void replicate(struct p4odp_pctx *pc, uint32_t group, const struct p4odp_
 	/* Acquire: the copies are whole once the control plane has published them (control.c);
 	 * they stay until the worker's next quiescent state, after its burst. */
 	const struct p4odp_mc_copies *copies =
-		group < P4ODP_MAX_MC_GROUPS ? __atomic_load_n(&pc->sw->mc_groups[group].copies, __ATOMIC_ACQUIRE) : NULL;
+		group < P4ODP_MAX_MC_GROUPS ? __atomic_load_n(&pc->sw->pre->mc_groups[group].copies, __ATOMIC_ACQUIRE) : NULL;
 
 	if (!copies) {
 		p4odp_count_drop(pc, P4ODP_DROP_EMPTY_GROUP);
@@ -331,7 +344,7 @@ static void replicate(struct p4odp_pctx *pc, uint32_t group, const struct p4odp_
 /* Mirror session `request` (1 + its id) as the control plane last set it. */
 static uint64_t mirror_session(const struct p4odp_switch *sw, uint32_t request)
 {
-	return __atomic_load_n(&sw->mirror_sessions[(request - 1) % P4ODP_MAX_MIRROR_SESSIONS], __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&sw->pre->mirror_sessions[(request - 1) % P4ODP_MAX_MIRROR_SESSIONS], __ATOMIC_ACQUIRE);
 }
 
 /* The copies of mirror session `session` (its word), each through egress on

@@ -307,18 +307,19 @@ static void switch_up(uint64_t ports, uint64_t small_rings, uint32_t packets)
 	CHECK(probe != ODP_PACKET_INVALID);
 	pool_headroom = odp_packet_headroom(probe);
 	odp_packet_free(probe);
-	sw.program = &p4odp_program;
-	sw.state = calloc(1, sizeof(struct fake_state));
-	CHECK(sw.state != NULL);
-	CHECK(p4odp_tables_init(&sw) == 0);
+	static struct p4odp_replication pre;
+	sw.pre = &pre;
+	sw.datapath = &p4odp_datapath;
+	sw.workers = workers;
+	sw.n_workers = 2;
+	CHECK(p4odp_rcu_create(&sw.rcu) == 0);
+	CHECK(p4odp_program_init(&sw) == 0);
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
 		if (ports >> i & 1)
 			open_port(i, small_rings >> i & 1 ? SMALL_RING : 0);
 	/* After the ports, as main.c: a worker's transmit batches are those of the open ports. */
 	for (uint32_t i = 0; i < 2; i++)
 		CHECK(p4odp_worker_init(&workers[i], &sw, i) == 0);
-	sw.workers = workers;
-	sw.n_workers = 2;
 }
 
 static void switch_down(void)
@@ -331,8 +332,8 @@ static void switch_down(void)
 	for (uint32_t i = 0; i < 2; i++)
 		p4odp_worker_term(&workers[i]);
 	p4odp_multicast_destroy(&sw);
-	p4odp_tables_destroy(&sw);
-	free(sw.state);
+	p4odp_program_destroy(&sw);
+	CHECK(p4odp_rcu_destroy(sw.rcu) == 0);
 	CHECK(odp_pool_destroy(sw.pool) == 0);
 	CHECK(odp_term_local() == 0);
 	CHECK(odp_term_global(sw.instance) == 0);

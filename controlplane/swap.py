@@ -1,0 +1,55 @@
+"""`p4odp swap`: another program into a running switch, through its control channel (BMv2's
+load_new_config_file and swap_configs): the program's datapath.so is loaded beside the one
+forwarding, its tables filled from a commands file, then swapped in between two bursts of each
+worker, without a lost packet."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
+
+__all__ = ["swap_program"]
+
+
+def swap_program(address: str, datapath: Path, commands: Optional[str]) -> int:
+    """Swap the program of `datapath` into the switch at `address`, after running the commands
+    of file `commands` on it; 0, or 1 after saying why not (the switch then runs its program
+    still, unchanged)."""
+    try:
+        with SwitchChannel(address) as channel:
+            before = channel.program
+            try:
+                channel.command(f"load_new_config_file {datapath.resolve()}")
+            except CommandError as err:
+                sys.stderr.write(f"error: {address}: {err}\n")
+                return 1
+            if commands is not None and not _run_commands(channel, commands):
+                channel.command("discard_new_config")
+                sys.stderr.write(f"error: {address}: the new program was not swapped in; {before} runs on\n")
+                return 1
+            channel.command("swap_configs")
+    except (ChannelError, CommandError) as err:
+        sys.stderr.write(f"error: {err}\n")
+        return 1
+    sys.stderr.write(f"{address}: {before} replaced\n")
+    return 0
+
+
+def _run_commands(channel: SwitchChannel, path: str) -> bool:
+    """The commands of file `path` on the program loaded; False after reporting each refused one
+    (file:line) or a file that cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as source:
+            lines = source.read().splitlines()
+    except OSError as err:
+        sys.stderr.write(f"error: {path}: {err.strerror}\n")
+        return False
+    ok = True
+    for number, (done, text) in enumerate(channel.commands(lines), 1):
+        if not done:
+            sys.stderr.write(f"{path}:{number}: error: {text}\n")
+            ok = False
+    return ok

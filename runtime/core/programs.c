@@ -1,0 +1,137 @@
+/*
+ * A switch's program: its tables and state set up and freed; and another
+ * program, a datapath.so (p4odp compile --datapath), loaded into a running
+ * switch and swapped in without a lost packet.
+ *
+ * A loaded program is a second struct p4odp_switch on the same ports,
+ * workers, RCU domain and replication, with tables and state of its own,
+ * which the control plane fills before the swap.  The swap moves each worker
+ * to it between two bursts (at the top of its loop, where it holds no table
+ * entry and no packet): while a worker moves, what it receives waits in its
+ * input queues, so no packet is dropped and each is processed whole by one
+ * program or the other.  Once every worker has moved, the old program's
+ * digests are delivered and it is freed.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "switch.h"
+
+int p4odp_program_init(struct p4odp_switch *sw)
+{
+	sw->program = sw->datapath->program;
+	sw->state = calloc(1, sw->program->state_size ? sw->program->state_size : 1);
+	sw->per_worker = calloc(sw->n_workers ? sw->n_workers : 1, sizeof *sw->per_worker);
+	if (!sw->state || !sw->per_worker || p4odp_tables_init(sw) || p4odp_crcs_init(sw))
+		return -1;
+	for (uint32_t k = 0; k < sw->n_workers; k++)
+		if (sw->datapath->worker_init(&sw->per_worker[k]))
+			return -1;
+	return 0;
+}
+
+void p4odp_program_destroy(struct p4odp_switch *sw)
+{
+	for (uint32_t k = 0; sw->per_worker && k < sw->n_workers; k++) {
+		free(sw->per_worker[k].state);
+		free(sw->per_worker[k].pass_states);
+		free(sw->per_worker[k].digests);
+	}
+	free(sw->per_worker);
+	sw->per_worker = NULL;
+	p4odp_crcs_destroy(sw);
+	sw->crcs = NULL;
+	p4odp_tables_destroy(sw);
+	free(sw->state);
+	sw->state = NULL;
+}
+
+struct p4odp_switch *p4odp_program_load(struct p4odp_switch *live, const char *path, char *err, size_t err_len)
+{
+	/* A path without a slash would be looked up in the library path, not the run directory. */
+	char local[4096];
+	if (!strchr(path, '/') && snprintf(local, sizeof local, "./%s", path) < (int)sizeof local)
+		path = local;
+	void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!library) {
+		snprintf(err, err_len, "cannot load %s: %s", path, dlerror());
+		return NULL;
+	}
+	const struct p4odp_datapath *datapath = dlsym(library, "p4odp_datapath");
+	if (!datapath) {
+		snprintf(err, err_len, "%s is not a p4odp datapath (p4odp compile --datapath builds one)", path);
+		dlclose(library);
+		return NULL;
+	}
+	if (strcmp(datapath->runtime, live->datapath->runtime)) {
+		snprintf(err, err_len, "%s was built against another runtime than this switch's (%.16s, not %.16s): "
+			 "build it with the p4odp, --target and C compiler that built the switch", path,
+			 datapath->runtime, live->datapath->runtime);
+		dlclose(library);
+		return NULL;
+	}
+	struct p4odp_switch *sw = malloc(sizeof *sw);
+	if (!sw) {
+		snprintf(err, err_len, "out of memory");
+		dlclose(library);
+		return NULL;
+	}
+	*sw = *live;	/* its ports, workers, RCU domain, replication and options */
+	sw->datapath = datapath;
+	sw->library = library;
+	sw->tables = NULL;
+	sw->profiles = NULL;
+	sw->crcs = NULL;
+	sw->state = NULL;
+	sw->per_worker = NULL;
+	sw->replaced = NULL;
+	if (p4odp_program_init(sw)) {
+		snprintf(err, err_len, "out of memory for the tables of %s", sw->program->name);
+		p4odp_program_discard(sw);
+		return NULL;
+	}
+	return sw;
+}
+
+void p4odp_program_discard(struct p4odp_switch *sw)
+{
+	if (sw->replaced)
+		p4odp_program_discard(sw->replaced);
+	p4odp_program_destroy(sw);
+	if (sw->library)
+		dlclose(sw->library);
+	free(sw);
+}
+
+struct p4odp_switch *p4odp_program_swap(struct p4odp_switch *live, struct p4odp_switch *loaded,
+					struct p4odp_channel *ch)
+{
+	bool all_moved = true;
+
+	loaded->digest_listeners = live->digest_listeners;
+	loaded->packet_listeners = live->packet_listeners;
+	for (uint32_t k = 0; k < live->n_workers; k++)
+		__atomic_store_n(&live->workers[k].next, loaded, __ATOMIC_RELEASE);
+	/* A worker moves within a burst's time, an idle one within its nap. */
+	for (uint32_t k = 0; k < live->n_workers; k++)
+		while (__atomic_load_n(&live->workers[k].next, __ATOMIC_ACQUIRE)) {
+			if (live->stop) {	/* a worker failed: the switch stops, some workers on either program */
+				all_moved = false;
+				break;
+			}
+			nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 }, NULL);
+		}
+	if (!all_moved) {
+		loaded->stop = 1;
+		loaded->replaced = live;
+		return loaded;
+	}
+	if (ch)
+		p4odp_digests_deliver(live, ch);
+	p4odp_program_discard(live);
+	return loaded;
+}

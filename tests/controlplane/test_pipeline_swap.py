@@ -1,0 +1,240 @@
+"""Another program swapped into a running switch (load_new_config_file, swap_configs, `p4odp
+swap`) while it forwards, counting every packet: none lost, none misforwarded.
+
+Two programs forward port 0 to port 1 through a table `fwd` whose default drops, each counting
+what it forwards in a counter of its own name; the new program's entry is added after it is
+loaded and before it is swapped in, so a command that went to the running program instead would
+make the new one drop.  The switch replays a frame endlessly into port 0 (two workers: one
+receives, one is idle and must move too); at the end its counters must say that every frame
+received left on port 1 and none was dropped."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import grpc
+import pytest
+from one_header_switch import eventually, one_header_program, start_switch
+from p4runtime_client import Controller, rejected, update
+
+from p4odp.controlplane.channel import CommandError, SwitchChannel
+from p4odp.controlplane.protos import p4info_pb2
+from p4odp.controlplane.protos import p4runtime_pb2 as p4r
+from p4odp.controlplane.server import serve
+
+
+def forwarding_program(counter: str, action: str = "send") -> str:
+    return one_header_program(
+        "bit<8> kind;",
+        ingress="        fwd.apply();",
+        ingress_locals=f"""\
+    counter(1, CounterType.packets) {counter};
+    action {action}(bit<9> port) {{ sm.egress_spec = port; {counter}.count(0); }}
+    action drop_it() {{ mark_to_drop(sm); }}
+    table fwd {{ key = {{ sm.ingress_port: exact; }} actions = {{ {action}; drop_it; }} default_action = drop_it(); }}""")
+
+
+def compile_with_datapath(folder: Path, source: str) -> Path:
+    folder.mkdir()
+    (folder / "prog.p4").write_text(source)
+    build = subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(folder / "prog.p4"), "-o",
+                            str(folder / "out"), "--datapath", "--p4runtime-files", str(folder / "out" / "p4info.bin")],
+                           capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    return folder / "out"
+
+
+@pytest.fixture(scope="module")
+def programs(tmp_path_factory) -> dict:
+    """The first program's switch, and each program's build folder (its datapath.so and P4Info)."""
+    root = tmp_path_factory.mktemp("swap")
+    first = compile_with_datapath(root / "first", forwarding_program("first_count"))
+    second_source = forwarding_program("second_count")
+    second = compile_with_datapath(root / "second", second_source)
+    (root / "second.p4").write_text(second_source)
+    third = compile_with_datapath(root / "third", forwarding_program("third_count", action="send_to"))
+    return {"switch": first / "switch", "first": first / "datapath.so", "second": second / "datapath.so",
+            "second_source": root / "second.p4", "builds": {"first": first, "second": second, "third": third}}
+
+
+def packets(channel: SwitchChannel, counter: str) -> int:
+    return int(re.search(r"(\d+) packets", channel.command(f"counter_read {counter} 0")).group(1))
+
+
+def port_counters(stderr: str) -> dict[int, tuple[int, int]]:
+    """Port -> (received, sent), from the counters the switch prints at exit."""
+    return {int(m[1]): (int(m[2]), int(m[3])) for m in re.finditer(r"^\s*(\d+)\s+(\d+)\s+(\d+)\s", stderr, re.M)}
+
+
+@contextmanager
+def first_program_forwarding(programs: dict, folder: Path, *options: str):
+    """The first program's switch replaying a frame endlessly into port 0, its entry to port 1 in
+    place before the first frame: its control channel's address, and a function that stops it
+    and returns what it printed."""
+    address = f"unix:{folder / 'control.sock'}"
+    (folder / "first.txt").write_text("table_add fwd send 0 => 1\n")
+    process = start_switch(programs["switch"], folder, address,
+                           options=("-i", "1=null1", "--commands", str(folder / "first.txt"), *options))
+
+    def stop() -> str:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+        return process.stderr.read()
+    try:
+        yield address, stop
+    finally:
+        process.kill()
+        process.wait()
+        process.stderr.close()
+
+
+def p4odp_swap(programs: dict, address: str, commands: Path) -> subprocess.CompletedProcess:
+    """`p4odp swap` of the second program, with `commands`."""
+    return subprocess.run([sys.executable, "-m", "p4odp.cli", "swap", str(programs["second_source"]), "--switch",
+                           address, "--commands", str(commands)], capture_output=True, text=True, timeout=300)
+
+
+def test_swaps_under_traffic_lose_no_packet(programs: dict, tmp_path: Path):
+    with first_program_forwarding(programs, tmp_path, "-w", "2") as (address, stop):
+        with SwitchChannel(address) as channel:
+            assert eventually(lambda: packets(channel, "first_count") > 1000)
+            # p4odp swap: the second program, its entry from a commands file.
+            (tmp_path / "second.txt").write_text("table_add fwd send 0 => 1\n")
+            swap = p4odp_swap(programs, address, tmp_path / "second.txt")
+            assert swap.returncode == 0, swap.stderr
+            assert eventually(lambda: packets(channel, "second_count") > 1000)
+            with pytest.raises(CommandError, match="no counter named .first_count."):
+                packets(channel, "first_count")
+            # Back to the first program, by the channel's commands; then to the second once more.
+            for datapath, counter in ((programs["first"], "first_count"), (programs["second"], "second_count")):
+                channel.command(f"load_new_config_file {datapath}")
+                assert packets(channel, counter) == 0  # the loaded program's, not yet forwarding
+                channel.command("table_add fwd send 0 => 1")
+                channel.command("swap_configs")
+                assert eventually(lambda: packets(channel, counter) > 1000)
+        stderr = stop()
+    ports = port_counters(stderr)
+    assert ports[0][0] > 10000, stderr
+    assert ports[1][1] == ports[0][0], stderr  # every frame received left on port 1
+    assert "dropped" not in stderr, stderr
+
+
+def test_a_bad_load_or_swap_is_refused_and_the_switch_forwards_on(programs: dict, tmp_path: Path):
+    with first_program_forwarding(programs, tmp_path) as (address, stop):
+        with SwitchChannel(address) as channel:
+            with pytest.raises(CommandError, match="no program is loaded"):
+                channel.command("swap_configs")
+            with pytest.raises(CommandError, match="no program is loaded"):
+                channel.command("discard_new_config")
+            with pytest.raises(CommandError, match="cannot load"):
+                channel.command(f"load_new_config_file {tmp_path / 'missing.so'}")
+            with pytest.raises(CommandError, match="cannot load"):  # not a shared object at all
+                channel.command(f"load_new_config_file {tmp_path / 'in.pcap'}")
+            with pytest.raises(CommandError, match="usage: load_new_config_file PATH"):
+                channel.command("load_new_config_file")
+            not_a_datapath = tmp_path / "other.so"
+            subprocess.run(["cc", "-shared", "-fPIC", "-o", str(not_a_datapath), "-x", "c", "-"],
+                           input="int other;\n", text=True, check=True)
+            with pytest.raises(CommandError, match="not a p4odp datapath"):
+                channel.command(f"load_new_config_file {not_a_datapath}")
+            channel.command(f"load_new_config_file {programs['second']}")
+            with pytest.raises(CommandError, match="loaded already"):
+                channel.command(f"load_new_config_file {programs['second']}")
+            channel.command("discard_new_config")
+            # The first program forwards on, its entry in place.
+            before = packets(channel, "first_count")
+            assert eventually(lambda: packets(channel, "first_count") > before + 1000)
+        # A p4odp swap whose commands are refused swaps nothing.
+        (tmp_path / "bad.txt").write_text("table_add fwd send 0 => 1\ntable_add nosuch send 0 => 1\n")
+        swap = p4odp_swap(programs, address, tmp_path / "bad.txt")
+        assert swap.returncode == 1
+        assert "bad.txt:2: error:" in swap.stderr and "Traceback" not in swap.stderr
+        with SwitchChannel(address) as channel:
+            before = packets(channel, "first_count")
+            assert eventually(lambda: packets(channel, "first_count") > before + 1000)
+        stderr = stop()
+    assert "dropped" not in stderr, stderr
+
+
+def pipeline_config(build: Path, info_of: Path | None = None) -> p4r.ForwardingPipelineConfig:
+    """The config of the program built in `build`: its P4Info (or that of `info_of`) and datapath.so."""
+    info = p4info_pb2.P4Info.FromString(((info_of or build) / "p4info.bin").read_bytes())
+    return p4r.ForwardingPipelineConfig(p4info=info, p4_device_config=(build / "datapath.so").read_bytes())
+
+
+def set_config(controller: Controller, action: int, config: p4r.ForwardingPipelineConfig | None) -> None:
+    request = p4r.SetForwardingPipelineConfigRequest(device_id=0, action=action, election_id=p4r.Uint128(low=1))
+    if config is not None:
+        request.config.CopyFrom(config)
+    controller.stub.SetForwardingPipelineConfig(request)
+
+
+def forwarded(controller: Controller, counter: str) -> int:
+    entity = p4r.Entity()
+    entity.counter_entry.counter_id = controller.id_of("counters", counter)
+    entity.counter_entry.index.index = 0
+    return controller.read(entity)[0].counter_entry.data.packet_count
+
+
+def test_p4runtime_swaps_programs_keeping_or_clearing_what_controllers_wrote(programs: dict, tmp_path: Path):
+    builds = programs["builds"]
+    Request = p4r.SetForwardingPipelineConfigRequest
+    address = f"unix:{tmp_path / 'control.sock'}"
+    process = start_switch(programs["switch"], tmp_path, address, options=("-i", "1=null1"))
+    server = controller = None
+    try:
+        server = serve(address, "127.0.0.1:0")
+        controller = Controller(f"127.0.0.1:{server.port}", election_id=1)
+        controller.arbitrate()
+        fwd = p4r.Entity()
+        fwd.table_entry.table_id = controller.id_of("tables", "fwd")
+        fwd.table_entry.match.add(field_id=1).exact.value = b"\x00"
+        fwd.table_entry.action.action.action_id = controller.id_of("actions", "send")
+        fwd.table_entry.action.action.params.add(param_id=1, value=b"\x01")
+        controller.write(update(p4r.Update.INSERT, fwd))
+        assert eventually(lambda: forwarded(controller, "first_count") > 1000)
+
+        # RECONCILE_AND_COMMIT: the second program forwards at once, with the entry written to the first.
+        set_config(controller, Request.RECONCILE_AND_COMMIT, pipeline_config(builds["second"]))
+        controller.info = pipeline_config(builds["second"]).p4info
+        assert [e.action for e in controller.table_entries("fwd")] == [fwd.table_entry.action]
+        assert eventually(lambda: forwarded(controller, "second_count") > 1000)
+
+        # A program whose table cannot take the entry: refused, nothing changed.
+        code, _ = rejected(lambda: set_config(controller, Request.RECONCILE_AND_COMMIT,
+                                              pipeline_config(builds["third"])))
+        assert code == grpc.StatusCode.FAILED_PRECONDITION
+        # A datapath that is not the P4Info's program, a device config that is no program.
+        code, _ = rejected(lambda: set_config(controller, Request.VERIFY_AND_COMMIT,
+                                              pipeline_config(builds["first"], info_of=builds["second"])))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT
+        code, _ = rejected(lambda: set_config(controller, Request.VERIFY_AND_COMMIT,
+                                              p4r.ForwardingPipelineConfig(p4info=pipeline_config(builds["first"]).p4info,
+                                                                           p4_device_config=b"{}")))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT
+        before = forwarded(controller, "second_count")
+        assert eventually(lambda: forwarded(controller, "second_count") > before + 1000)
+        assert len(controller.table_entries("fwd")) == 1
+
+        # VERIFY_AND_SAVE changes nothing; COMMIT swaps the first program in, its state fresh.
+        set_config(controller, Request.VERIFY_AND_SAVE, pipeline_config(builds["first"]))
+        assert len(controller.table_entries("fwd")) == 1
+        set_config(controller, Request.COMMIT, None)
+        controller.info = pipeline_config(builds["first"]).p4info
+        got = controller.stub.GetForwardingPipelineConfig(p4r.GetForwardingPipelineConfigRequest(device_id=0))
+        assert got.config.p4info == controller.info
+        assert controller.table_entries("fwd") == []
+        assert forwarded(controller, "first_count") == 0  # its default action drops
+    finally:
+        if controller is not None:
+            controller.close()
+        if server is not None:
+            server.stop()
+        process.kill()
+        process.wait()
+        process.stderr.close()
