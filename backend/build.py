@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Optional
 
 from p4odp.backend.requirements import debian_hint
-from p4odp.backend.runtime_cache import BuildFailure, compiler_identity, runtime_library
+from p4odp.backend.runtime_cache import BuildFailure, build_key, compiler_identity, runtime_library
 from p4odp.backend.target import SYSTEM_ODPS, Target, first_installed, header_folder
 from p4odp.diagnostics import Diagnostics, InternalError, Loc
 
@@ -168,8 +168,8 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
     """Write `c_files` to `out_dir` and build `out_dir/switch` (and, with options.datapath,
     `out_dir/datapath.so`); None after reporting a failure.
 
-    A running switch loads a datapath.so built against the same runtime library (the same
-    sources, compiler and flags: its key, P4ODP_RUNTIME_BUILD, says which) to replace its
+    A running switch loads a datapath.so built against the same runtime (the same sources,
+    per-packet ones too, compiler and flags: P4ODP_RUNTIME_BUILD, their key, says which) to replace its
     program (load_new_config_file).  The .so holds the program's unit alone, its symbols
     hidden but `p4odp_datapath`; it takes the runtime's functions from the switch, which
     exports them all (-rdynamic, the whole runtime library)."""
@@ -206,8 +206,9 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
     try:
         library = runtime_library(compiler, cflags, runtime_sources + odp_sources, rt, out_dir)
         generated_stage = True
-        unit_cflags = [*cflags, *_string_op_flags(compiler),
-                       f'-DP4ODP_RUNTIME_BUILD="{library.stem.removeprefix("libp4odp-runtime-")}"']
+        # The runtime a datapath.so must match: the library's sources and the per-packet ones.
+        runtime_build = build_key(compiler, cflags, runtime_sources + odp_sources + list(map(str, per_packet)), rt)
+        unit_cflags = [*cflags, *_string_op_flags(compiler), f'-DP4ODP_RUNTIME_BUILD="{runtime_build}"']
         commands = [[*compiler, *unit_cflags, "-rdynamic", "-o", str(binary), *generated, "-Wl,--whole-archive",
                      str(library), "-Wl,--no-whole-archive", *toolchain.all_ldflags(), *odp_libs]]
         if options.datapath:

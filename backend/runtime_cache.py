@@ -53,7 +53,7 @@ def runtime_library(compiler: list[str], cflags: list[str], sources: list[str], 
     built now.  It is built in `private` (and not shared) when the cache folder cannot be
     written, or when a source or header changed while it was being compiled (its objects
     then match no key).  Raises BuildFailure."""
-    key = _key(compiler, cflags, sources, runtime)
+    key = build_key(compiler, cflags, sources, runtime)
     name = f"libp4odp-runtime-{key}.a"
     shared = _writable_folder(cache_dir(), key[:2])
     if shared is not None and (shared / name).exists():
@@ -70,7 +70,7 @@ def runtime_library(compiler: list[str], cflags: list[str], sources: list[str], 
         result = subprocess.run(archive, capture_output=True, text=True)
         if result.returncode != 0:
             raise BuildFailure(archive, result.stdout + result.stderr)
-        library = shared / name if shared is not None and _key(compiler, cflags, sources, runtime) == key \
+        library = shared / name if shared is not None and build_key(compiler, cflags, sources, runtime) == key \
             else private / "libp4odp-runtime.a"
         os.replace(Path(work) / "lib.a", library)
     return library
@@ -110,7 +110,9 @@ def compiler_identity(compiler: tuple) -> tuple[str, str]:
     return version.stdout, machine.stdout
 
 
-def _key(compiler: list[str], cflags: list[str], sources: list[str], runtime: Path) -> str:
+def build_key(compiler: list[str], cflags: list[str], sources: list[str], runtime: Path) -> str:
+    """What identifies a build of `sources` with `compiler` and `cflags`: their contents, the
+    compiler's identity and the headers they can include."""
     digest = hashlib.sha256()
     for part in (compiler, cflags, compiler_identity(tuple(compiler))):
         digest.update("\0".join(part).encode() + b"\1")

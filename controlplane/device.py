@@ -109,13 +109,22 @@ class _Pending:
 class Device:
     """The switch behind a channel, with the pipeline it runs."""
 
-    def __init__(self, switch: str, device_id: int, deliver, events: Optional[SwitchEvents] = None) -> None:
+    def __init__(self, switch: str, device_id: int, deliver, load: Optional[str] = None,
+                 events: Optional[SwitchEvents] = None) -> None:
         """The switch at control channel address `switch`; `deliver(StreamMessageResponse)` sends
         a digest list or a packet-in to the primary controller (False: there is none).  With
-        `events`, another device's (this one being for the program loaded to replace that
-        one's), its events go to that device until this one takes over.  ChannelError when the
-        switch cannot be reached."""
+        `load`, the program of that datapath.so, which this device's channel loads beside the
+        one running (swap_in swaps it in), and `events`, the running device's, which go to that
+        device until this one takes over.  ChannelError when the switch cannot be reached,
+        CommandError when it cannot load the program."""
         self.channel = SwitchChannel(switch, timeout=None)
+        self.program = self.channel.program
+        if load is not None:
+            try:
+                self.program = self.channel.command(f"load_new_config_file {load}").removeprefix("program ").strip()
+            except CommandError:
+                self.channel.close()
+                raise
         self.device_id = device_id
         self.p4info = p4info_pb2.P4Info.FromString(bytes.fromhex(self.channel.command("p4info").strip()))
         self.pipeline = Pipeline.of(self.p4info)
@@ -189,7 +198,7 @@ class Device:
         it again (RECONCILE_AND_COMMIT keeps it in another program): action profile members and
         groups, table entries, default entries, meter configs, value sets, digest configs.
         Counter and register values are not in it, nor the switch's replication, which another
-        program shares (take_over)."""
+        program shares (swap_in)."""
         updates = []
 
         def add(kind: int, **entity) -> None:
@@ -220,14 +229,24 @@ class Device:
             add(Update.INSERT, digest_entry=entry)
         return updates
 
-    def take_over(self, other: "Device") -> None:
-        """This device's program now runs in place of `other`'s, whose events it shares: it takes
+    def swap_in(self, other: "Device") -> None:
+        """Swap this device's program, loaded, in for `other`'s, whose events it shares: it takes
         them, and the multicast groups and clone sessions other wrote (the switch's, whatever its
-        program); other is closed."""
+        program); other is closed.  CommandError when the switch refuses (nothing changed)."""
+        self.channel.command("swap_configs")
         self.events.hand_over([self.digests, self.packets])
         self.multicast_groups, other.multicast_groups = other.multicast_groups, {}
         self.clone_sessions, other.clone_sessions = other.clone_sessions, {}
         other.channel.close()
+
+    def discard(self) -> None:
+        """Drop this device's program, loaded and not swapped in (closing its channel drops it
+        too, once the switch sees the connection gone: this does it at once)."""
+        try:
+            self.channel.command("discard_new_config")
+        except (ChannelError, CommandError):
+            pass  # gone with the connection
+        self.channel.close()
 
     # --- Write ----------------------------------------------------------------------------
 

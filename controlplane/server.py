@@ -197,28 +197,37 @@ class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
         self._check_device(request.device_id, context)
         self._check_primary(request, context)
         action = request.action
-        if action == PipelineRequest.UNSPECIFIED:
-            context.abort(Code.INVALID_ARGUMENT, "the action is not set")
         if action == PipelineRequest.COMMIT:
             if request.HasField("config"):
                 context.abort(Code.INVALID_ARGUMENT, "COMMIT takes no config: it commits the one saved")
             if self.saved is None:
                 context.abort(Code.NOT_FOUND, "no config was saved (VERIFY_AND_SAVE) to commit")
-            config = self.saved
-        elif not request.HasField("config") or not request.config.HasField("p4info"):
+            # What was written since the save is in place: the saved config is the running program's.
+            self.config, self.saved = self.saved, None
+            return p4runtime_pb2.SetForwardingPipelineConfigResponse()
+        if action not in (PipelineRequest.VERIFY, PipelineRequest.VERIFY_AND_SAVE, PipelineRequest.VERIFY_AND_COMMIT,
+                          PipelineRequest.RECONCILE_AND_COMMIT):
+            context.abort(Code.INVALID_ARGUMENT, "the action is not set" if action == PipelineRequest.UNSPECIFIED
+                          else f"unknown action {action}")
+        if not request.HasField("config") or not request.config.HasField("p4info"):
             context.abort(Code.INVALID_ARGUMENT, "the request has no config with a P4Info")
-        else:
-            config = request.config
+        config = request.config
         with self._switch(context):
             try:
-                if action == PipelineRequest.VERIFY_AND_SAVE:
-                    self._verify(config)
-                    self.saved = config
-                    return p4runtime_pb2.SetForwardingPipelineConfigResponse()
-                self._realize(config, reconcile=action == PipelineRequest.RECONCILE_AND_COMMIT)
+                if not self._names_program(config):
+                    self._same_program(config, reset=action == PipelineRequest.VERIFY_AND_COMMIT)
+                elif action == PipelineRequest.VERIFY_AND_SAVE:
+                    raise P4RuntimeError(Code.UNIMPLEMENTED, "VERIFY_AND_SAVE of a program's datapath.so: the "
+                                                             "writes until COMMIT would go to the program running; "
+                                                             "use VERIFY_AND_COMMIT or RECONCILE_AND_COMMIT")
+                else:
+                    self._other_program(config, action)
             except P4RuntimeError as err:
                 context.abort(err.code, err.message)
-        self.config, self.saved = config, None
+        if action == PipelineRequest.VERIFY_AND_SAVE:
+            self.saved = config
+        elif action != PipelineRequest.VERIFY:
+            self.config, self.saved = config, None
         return p4runtime_pb2.SetForwardingPipelineConfigResponse()
 
     # A config's p4_device_config: the program's datapath.so (p4odp compile --datapath), which the
@@ -229,70 +238,53 @@ class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
     def _names_program(config) -> bool:
         return config.p4_device_config.startswith(b"\x7fELF")
 
-    def _verify(self, config) -> None:
-        if self._names_program(config):
-            self._discard(self._loaded(config))
-        elif not same_program(config.p4info, self.device.p4info):
-            raise self._another_program()
-
-    def _realize(self, config, reconcile: bool) -> None:
-        """The switch runs the program of `config` from now on; with `reconcile`, keeping what
-        controllers wrote (a table entry the new program cannot take refuses the whole), else
-        with the state of a freshly started program."""
-        if self._names_program(config):
-            self._swap_in(self._loaded(config), reconcile)
-        elif not same_program(config.p4info, self.device.p4info):
-            raise self._another_program()
-        elif not reconcile:
+    def _same_program(self, config, reset: bool) -> None:
+        """A config of the program running; with `reset`, its forwarding state starts afresh."""
+        if not same_program(config.p4info, self.device.p4info):
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"this switch runs {self.device.program}, whose P4Info "
+                                                        "differs from the one given; for another program, give its "
+                                                        "datapath.so (p4odp compile --datapath) as p4_device_config")
+        if reset:
             self.device.reset()
 
-    def _another_program(self) -> P4RuntimeError:
-        return P4RuntimeError(Code.INVALID_ARGUMENT, f"this switch runs {self.device.channel.program}, whose P4Info "
-                                                     "differs from the one given; for another program, give its "
-                                                     "datapath.so (p4odp compile --datapath) as p4_device_config")
-
-    def _loaded(self, config) -> Device:
-        """The program of `config` loaded into the switch beside the one it runs (every command
-        now goes to it), as a device that shares the running one's events."""
+    def _other_program(self, config, action: int) -> None:
+        """The program of `config`'s datapath.so, loaded beside the running one (its P4Info must
+        be the config's) and, but for VERIFY, swapped in without a lost packet: with
+        RECONCILE_AND_COMMIT, after what controllers wrote is written into it (all of it, or
+        nothing changes); with VERIFY_AND_COMMIT, its state fresh, no multicast group or clone
+        session."""
         running = self.device
         with tempfile.NamedTemporaryFile(prefix="p4odp-pipeline-", suffix=".so") as library:
             library.write(config.p4_device_config)
             library.flush()
-            try:
-                running.channel.command(f"load_new_config_file {library.name}")
+            try:  # the switch copies the file as it loads it
+                loaded = Device(self.switch, self.device_id, self.arbiter.deliver, load=library.name,
+                                events=running.events)
             except CommandError as err:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"the switch cannot load the p4_device_config: {err}") \
                     from None
         try:
-            loaded = Device(self.switch, self.device_id, self.arbiter.deliver, events=running.events)
-        except BaseException:
-            running.channel.command("discard_new_config")
-            raise
-        if not same_program(config.p4info, loaded.p4info):
-            self._discard(loaded)
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, "the p4_device_config is not the program the P4Info describes")
-        return loaded
-
-    def _discard(self, loaded: Device) -> None:
-        loaded.channel.close()  # its events are the running device's
-        self.device.channel.command("discard_new_config")
-
-    def _swap_in(self, loaded: Device, reconcile: bool) -> None:
-        running = self.device
-        try:
-            if reconcile:
+            if not same_program(config.p4info, loaded.p4info):
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"the p4_device_config is {loaded.program}, not the "
+                                                            "program the P4Info describes")
+            if action == PipelineRequest.VERIFY:
+                loaded.discard()
+                return
+            if action == PipelineRequest.RECONCILE_AND_COMMIT:
                 refused = next((err for err in loaded.write(running.forwarding_state()) if err), None)
                 if refused is not None:
                     raise P4RuntimeError(Code.FAILED_PRECONDITION, "the new program cannot keep the forwarding "
                                                                    f"state: {refused.message}")
-            else:
-                running.reset_replication()
+            loaded.swap_in(running)
+        except CommandError as err:
+            loaded.discard()
+            raise P4RuntimeError(Code.INTERNAL, f"the switch refused the swap: {err}") from None
         except BaseException:
-            self._discard(loaded)
+            loaded.discard()
             raise
-        running.channel.command("swap_configs")
-        loaded.take_over(running)
         self.device = loaded
+        if action == PipelineRequest.VERIFY_AND_COMMIT:  # the running program kept its replication to the end
+            loaded.reset_replication()
 
     def GetForwardingPipelineConfig(self, request, context):
         self._check_device(request.device_id, context)

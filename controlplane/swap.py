@@ -22,19 +22,20 @@ def swap_program(address: str, datapath: Path, commands: Optional[str]) -> int:
         with SwitchChannel(address) as channel:
             before = channel.program
             try:
-                channel.command(f"load_new_config_file {datapath.resolve()}")
+                after = channel.command(f"load_new_config_file {datapath.resolve()}").removeprefix("program ").strip()
             except CommandError as err:
                 sys.stderr.write(f"error: {address}: {err}\n")
                 return 1
+            # From here, the loaded program is this connection's: the switch drops it if it closes.
             if commands is not None and not _run_commands(channel, commands):
                 channel.command("discard_new_config")
-                sys.stderr.write(f"error: {address}: the new program was not swapped in; {before} runs on\n")
+                sys.stderr.write(f"error: {address}: {after} was not swapped in; {before} runs on\n")
                 return 1
             channel.command("swap_configs")
     except (ChannelError, CommandError) as err:
         sys.stderr.write(f"error: {err}\n")
         return 1
-    sys.stderr.write(f"{address}: {before} replaced\n")
+    sys.stderr.write(f"{address}: {after} runs in place of {before}\n")
     return 0
 
 

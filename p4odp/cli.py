@@ -188,6 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                       "as the switch was")
     swap.add_argument("--cc", help="the C compiler that built the switch (default: $CC, else the target's)")
     swap.add_argument("--odp-prefix", metavar="DIR", help="the ODP the switch was built against")
+    swap.add_argument("--sysroot", metavar="DIR", help="cross builds: the target's root folder the switch was "
+                                                       "built with")
     swap.add_argument("-v", "--verbose", action="store_true", help="show the compiler commands")
     swap.set_defaults(run=run_swap)
 
@@ -356,7 +358,8 @@ def run_swap(args: argparse.Namespace, diags: Diagnostics) -> int:
     c_files = generate_c(program, args.program, diags, template_dirs=target.template_dirs)
     if c_files is None:
         return EXIT_USER_ERROR
-    options = BuildOptions(cc=args.cc, odp_prefix=args.odp_prefix, verbose=args.verbose, datapath=True)
+    options = BuildOptions(cc=args.cc, odp_prefix=args.odp_prefix, sysroot=args.sysroot, verbose=args.verbose,
+                           datapath=True)
     # The switch reads the datapath.so when it loads it: the folder may go once it has.
     with tempfile.TemporaryDirectory(prefix="p4odp-swap-") as folder:
         if build_switch(c_files, Path(folder), target, options, diags) is None:

@@ -15,9 +15,10 @@
  * packets sent to the CPU port (cpu_port.c).  Events a client is too far
  * behind to take are counted and said in the next one that goes
  * ("events_missed N").  `load_new_config_file PATH` loads another program
- * (a datapath.so) beside the one forwarding: every command then changes the
- * loaded one, until `swap_configs` makes it forward (BMv2's commands, to any
- * client); `discard_new_config` drops it.  Clients are served in turn, each for the lines it has sent
+ * (a datapath.so) beside the one forwarding: that client's commands then
+ * change the loaded one, until `swap_configs` makes it forward (BMv2's
+ * commands); `discard_new_config`, or the client's leaving, drops it.
+ * Clients are served in turn, each for the lines it has sent
  * and whose answers it has read: a command sees the effect of every command
  * answered before it.  An answer the client does not read is kept and sent
  * as it reads; a client that reads nothing of it for SEND_TIMEOUT_S is
@@ -207,12 +208,22 @@ static bool flush(struct p4odp_control_client *c)
 	return !c->pending_len || now_ns() - c->stalled_since_ns < (uint64_t)SEND_TIMEOUT_S * 1000000000u;
 }
 
-/* Whether `line` is `command` alone, between blanks. */
-static bool is_command(const char *line, const char *command)
+/* What follows `command` in `line`, blanks around it skipped, when `command` is the line's first
+ * word; NULL when it is another. */
+static const char *arguments_of(const char *line, const char *command)
 {
 	size_t n = strlen(command);
 	line += strspn(line, " \t\r");
-	return !strncmp(line, command, n) && line[n + strspn(line + n, " \t\r")] == '\0';
+	if (strncmp(line, command, n) || (line[n] && !strchr(" \t\r", line[n])))
+		return NULL;
+	return line + n + strspn(line + n, " \t\r");
+}
+
+/* Whether `line` is `command` alone, between blanks. */
+static bool is_command(const char *line, const char *command)
+{
+	const char *arguments = arguments_of(line, command);
+	return arguments && !*arguments;
 }
 
 void p4odp_channel_event(struct p4odp_channel *ch, uint8_t kind, const char *text, size_t len)
@@ -265,23 +276,34 @@ static void count_listeners(struct p4odp_switch *sw, const struct p4odp_channel 
 }
 
 /* The commands that replace the switch's program (BMv2's): load_new_config_file
- * PATH loads a datapath.so (p4odp compile --datapath) whose tables every command
- * then fills, swap_configs makes it forward; p4odp's discard_new_config drops it.
- * Each is given the line's words after its name. */
+ * PATH loads a datapath.so (p4odp compile --datapath) whose tables the commands
+ * of the client that loaded it then fill, swap_configs makes it forward;
+ * p4odp's discard_new_config drops it, as does the client's leaving.  One
+ * program is loaded at a time; other clients change the running one.  Each is
+ * given what follows its name on the line. */
 static bool load_program(struct p4odp_switch **live, struct p4odp_channel *ch, struct p4odp_control_client *c,
 			 const char *args)
 {
 	char path[4096], err[512];
-	size_t n = strcspn(args, " \t\r");
+	size_t n = strlen(args);
 
-	if (!n || args[n + strspn(args + n, " \t\r")] || n >= sizeof path)
+	while (n && strchr(" \t\r", args[n - 1]))
+		n--;
+	if (!n || n >= sizeof path)
 		return answer_error(c, "usage: load_new_config_file PATH, PATH a datapath.so (p4odp compile --datapath)");
 	if (ch->loaded)
-		return answer_error(c, "a program is loaded already: swap_configs swaps it in");
+		return answer_error(c, c == ch->loader ? "this connection has a program loaded: swap_configs swaps it in, "
+						       "discard_new_config drops it" :
+						       "another connection has a program loaded (one at a time)");
 	memcpy(path, args, n);
 	path[n] = '\0';
 	ch->loaded = p4odp_program_load(*live, path, err, sizeof err);
-	return ch->loaded ? answer(c, "ok", "", 0) : answer_error(c, err);
+	if (!ch->loaded)
+		return answer_error(c, err);
+	ch->loader = c;
+	char text[300];
+	int len = snprintf(text, sizeof text, "program %s\n", ch->loaded->program->name);
+	return answer(c, "ok", text, len > 0 && (size_t)len < sizeof text ? (size_t)len : 0);
 }
 
 static bool swap_program(struct p4odp_switch **live, struct p4odp_channel *ch, struct p4odp_control_client *c,
@@ -289,24 +311,28 @@ static bool swap_program(struct p4odp_switch **live, struct p4odp_channel *ch, s
 {
 	if (*args)
 		return answer_error(c, "usage: swap_configs");
-	if (!ch->loaded)
-		return answer_error(c, "no program is loaded: load_new_config_file PATH first");
+	if (c != ch->loader)
+		return answer_error(c, "this connection has no program loaded: load_new_config_file PATH first");
 	*live = p4odp_program_swap(*live, ch->loaded, ch);
 	ch->loaded = NULL;
+	ch->loader = NULL;
 	count_listeners(*live, ch);
+	if ((*live)->stop)
+		return answer_error(c, "the switch stopped before every worker had moved to the new program");
 	return answer(c, "ok", "", 0);
 }
 
 static bool discard_program(struct p4odp_switch **live, struct p4odp_channel *ch, struct p4odp_control_client *c,
 			    const char *args)
 {
-	(void)live;
+	(void)live;	/* every program command's form */
 	if (*args)
 		return answer_error(c, "usage: discard_new_config");
-	if (!ch->loaded)
-		return answer_error(c, "no program is loaded: load_new_config_file PATH first");
+	if (c != ch->loader)
+		return answer_error(c, "this connection has no program loaded: load_new_config_file PATH first");
 	p4odp_program_discard(ch->loaded);
 	ch->loaded = NULL;
+	ch->loader = NULL;
 	return answer(c, "ok", "", 0);
 }
 
@@ -320,7 +346,7 @@ static const struct {
 	{ "discard_new_config", discard_program },
 };
 
-/* Run one line of a client and queue its answer: on the program loaded, when one is. */
+/* Run one line of a client and queue its answer: on the program it loaded, when it did. */
 static bool serve_line(struct p4odp_switch **live, struct p4odp_channel *ch, struct p4odp_control_client *c,
 		       const char *line, size_t len)
 {
@@ -335,20 +361,17 @@ static bool serve_line(struct p4odp_switch **live, struct p4odp_channel *ch, str
 			count_listeners(*live, ch);
 			return answer(c, "ok", "", 0);
 		}
-	const char *word = line + strspn(line, " \t\r");
-	size_t word_len = strcspn(word, " \t\r");
-	for (size_t i = 0; i < sizeof program_commands / sizeof program_commands[0]; i++)
-		if (word_len == strlen(program_commands[i].command) &&
-		    !strncmp(word, program_commands[i].command, word_len)) {
-			const char *args = word + word_len + strspn(word + word_len, " \t\r");
+	for (size_t i = 0; i < sizeof program_commands / sizeof program_commands[0]; i++) {
+		const char *args = arguments_of(line, program_commands[i].command);
+		if (args)
 			return program_commands[i].run(live, ch, c, args);
-		}
+	}
 	char *output = NULL;
 	size_t output_len = 0;
 	FILE *out = open_memstream(&output, &output_len);
 	if (!out)
 		return answer_error(c, "out of memory");
-	int status = p4odp_control_command(ch->loaded ? ch->loaded : *live, line, out, err, sizeof err);
+	int status = p4odp_control_command(c == ch->loader ? ch->loaded : *live, line, out, err, sizeof err);
 	if (!status && is_command(line, "help")) {	/* the control commands, then the channel's own */
 		for (size_t i = 0; i < sizeof listen_commands / sizeof listen_commands[0]; i++)
 			fprintf(out, "%s\n", listen_commands[i].command);
@@ -446,6 +469,11 @@ void p4odp_channel_serve(struct p4odp_switch **live, struct p4odp_channel *ch, i
 		if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
 			receive(c);
 		serve_lines(live, ch, c);
+	}
+	if (ch->loaded && ch->loader->fd < 0) {	/* its client is gone: before its slot is reused */
+		p4odp_program_discard(ch->loaded);
+		ch->loaded = NULL;
+		ch->loader = NULL;
 	}
 	if (first_client && (fds[0].revents & POLLIN))
 		accept_client(*live, ch);

@@ -23,7 +23,7 @@ void p4odp_digest(struct p4odp_pctx *pc, uint32_t digest, const uint8_t *message
 		return;
 	uint32_t head = ring->head;
 	if (head - __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE) == P4ODP_DIGEST_RING) {
-		__atomic_store_n(&ring->dropped, ring->dropped + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&pc->worker->digests_dropped, pc->worker->digests_dropped + 1, __ATOMIC_RELAXED);
 		return;
 	}
 	ring->slots[head % P4ODP_DIGEST_RING].digest = digest;
@@ -73,17 +73,17 @@ void p4odp_digests_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch)
 {
 	uint64_t dropped = 0;
 
+	if (!sw->program->n_digests)
+		return;
 	for (uint32_t k = 0; k < sw->n_workers; k++) {
 		struct p4odp_digest_ring *ring = sw->per_worker[k].digests;
-		if (!ring)
-			return;
 		uint32_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
 		for (uint32_t tail = ring->tail; tail != head; tail++) {
 			uint32_t digest = ring->slots[tail % P4ODP_DIGEST_RING].digest;
 			deliver(ch, &sw->program->digests[digest], ring->slots[tail % P4ODP_DIGEST_RING].message);
 		}
 		__atomic_store_n(&ring->tail, head, __ATOMIC_RELEASE);
-		dropped += __atomic_load_n(&ring->dropped, __ATOMIC_RELAXED);
+		dropped += __atomic_load_n(&sw->workers[k].digests_dropped, __ATOMIC_RELAXED);
 	}
 	if (dropped != ch->digests_dropped) {
 		char line[64];

@@ -14,10 +14,14 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "switch.h"
 
@@ -50,39 +54,66 @@ void p4odp_program_destroy(struct p4odp_switch *sw)
 	sw->state = NULL;
 }
 
-struct p4odp_switch *p4odp_program_load(struct p4odp_switch *live, const char *path, char *err, size_t err_len)
+/* dlopen() of a private copy of the file at `path`: glibc hands back an object already loaded
+ * from the same name instead of reading the file again, so a datapath.so rebuilt in place would
+ * load as the program it replaces.  The copy is a memfd, open as long as the library is loaded
+ * (its /proc/self/fd name is then unique); *fd is it, or -1.  NULL after saying why in `err`. */
+static void *load_copy(const char *path, int *fd, char *err, size_t err_len)
 {
-	/* A path without a slash would be looked up in the library path, not the run directory. */
-	char local[4096];
-	if (!strchr(path, '/') && snprintf(local, sizeof local, "./%s", path) < (int)sizeof local)
-		path = local;
-	void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	char buf[65536], name[64];
+	int in = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0;
+
+	*fd = -1;
+	if (in < 0) {
+		snprintf(err, err_len, "cannot load %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	*fd = memfd_create("datapath.so", MFD_CLOEXEC);
+	while (*fd >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+		if (write(*fd, buf, (size_t)n) != n)
+			n = -1;
+	int saved_errno = errno;
+	close(in);
+	if (*fd < 0 || n < 0) {
+		snprintf(err, err_len, "cannot load %s: %s", path, strerror(saved_errno));
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+		return NULL;
+	}
+	snprintf(name, sizeof name, "/proc/self/fd/%d", *fd);
+	void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
 	if (!library) {
 		snprintf(err, err_len, "cannot load %s: %s", path, dlerror());
-		return NULL;
+		close(*fd);
+		*fd = -1;
 	}
+	return library;
+}
+
+struct p4odp_switch *p4odp_program_load(struct p4odp_switch *live, const char *path, char *err, size_t err_len)
+{
+	int fd;
+	void *library = load_copy(path, &fd, err, err_len);
+	if (!library)
+		return NULL;
 	const struct p4odp_datapath *datapath = dlsym(library, "p4odp_datapath");
-	if (!datapath) {
-		snprintf(err, err_len, "%s is not a p4odp datapath (p4odp compile --datapath builds one)", path);
-		dlclose(library);
-		return NULL;
-	}
-	if (strcmp(datapath->runtime, live->datapath->runtime)) {
-		snprintf(err, err_len, "%s was built against another runtime than this switch's (%.16s, not %.16s): "
-			 "build it with the p4odp, --target and C compiler that built the switch", path,
-			 datapath->runtime, live->datapath->runtime);
-		dlclose(library);
-		return NULL;
-	}
-	struct p4odp_switch *sw = malloc(sizeof *sw);
+	const char *refusal = !datapath ? "is not a p4odp datapath (p4odp compile --datapath builds one)" :
+			      strcmp(datapath->runtime, live->datapath->runtime) ?
+			      "was built against another runtime than this switch's: build it with the p4odp, --target "
+			      "and C compiler that built the switch" : NULL;
+	struct p4odp_switch *sw = refusal ? NULL : malloc(sizeof *sw);
 	if (!sw) {
-		snprintf(err, err_len, "out of memory");
+		snprintf(err, err_len, "%s %s", path, refusal ? refusal : "cannot be loaded: out of memory");
 		dlclose(library);
+		close(fd);
 		return NULL;
 	}
 	*sw = *live;	/* its ports, workers, RCU domain, replication and options */
 	sw->datapath = datapath;
 	sw->library = library;
+	sw->library_fd = fd;
 	sw->tables = NULL;
 	sw->profiles = NULL;
 	sw->crcs = NULL;
@@ -90,7 +121,8 @@ struct p4odp_switch *p4odp_program_load(struct p4odp_switch *live, const char *p
 	sw->per_worker = NULL;
 	sw->replaced = NULL;
 	if (p4odp_program_init(sw)) {
-		snprintf(err, err_len, "out of memory for the tables of %s", sw->program->name);
+		snprintf(err, err_len, "cannot set up %s: out of memory, or a table or const entry the runtime refuses "
+			 "(the switch's standard error says which)", datapath->program->name);
 		p4odp_program_discard(sw);
 		return NULL;
 	}
@@ -102,8 +134,10 @@ void p4odp_program_discard(struct p4odp_switch *sw)
 	if (sw->replaced)
 		p4odp_program_discard(sw->replaced);
 	p4odp_program_destroy(sw);
-	if (sw->library)
+	if (sw->library) {
 		dlclose(sw->library);
+		close(sw->library_fd);
+	}
 	free(sw);
 }
 
@@ -130,8 +164,7 @@ struct p4odp_switch *p4odp_program_swap(struct p4odp_switch *live, struct p4odp_
 		loaded->replaced = live;
 		return loaded;
 	}
-	if (ch)
-		p4odp_digests_deliver(live, ch);
+	p4odp_digests_deliver(live, ch);
 	p4odp_program_discard(live);
 	return loaded;
 }

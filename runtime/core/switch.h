@@ -140,6 +140,7 @@ struct p4odp_switch {
 	const struct p4odp_datapath *datapath;
 	const struct p4odp_program *program;	/* datapath->program */
 	void *library;		/* the dlopen handle of the datapath.so it came from; NULL: the binary's */
+	int library_fd;		/* the memfd holding its copy (programs.c) */
 	odp_instance_t instance;
 	odp_pool_t pool;
 	struct p4odp_port ports[P4ODP_MAX_PORTS];
@@ -241,6 +242,7 @@ struct p4odp_worker {
 	uint64_t log_second;	/* log_msg's rate limit: the second of its last lines, */
 	uint32_t log_lines;	/* the lines printed in it, */
 	uint64_t log_dropped;	/* and those left out since the last said so */
+	uint64_t digests_dropped;	/* digest messages its ring had no room for (whichever program's) */
 	struct p4odp_digest_ring *digests;
 	/* With a CPU port: the packets it sent there, for the main thread to
 	 * deliver, and (worker 0 alone) those the main thread injects as received
@@ -293,7 +295,6 @@ static inline uint32_t p4odp_ring_take(struct p4odp_packet_ring *r, odp_packet_t
 struct p4odp_digest_ring {
 	uint32_t head;
 	uint32_t tail;
-	uint64_t dropped;	/* messages the ring had no room for (written by the worker) */
 	struct {
 		uint32_t digest;
 		uint8_t message[P4ODP_DIGEST_BYTES];
@@ -334,8 +335,9 @@ void p4odp_program_destroy(struct p4odp_switch *sw);
  * why in `err`. */
 struct p4odp_switch *p4odp_program_load(struct p4odp_switch *live, const char *path, char *err, size_t err_len);
 /* swap_configs: move every worker from `live` to `loaded` between two of its
- * bursts, then deliver the digests `live` queued to `ch` (when not NULL) and
- * free it.  Returns `loaded`, now the live switch. */
+ * bursts, then deliver the digests `live` queued to `ch` and free it.
+ * Returns `loaded`, now the live switch (stopped, when the switch stopped
+ * before every worker moved). */
 struct p4odp_switch *p4odp_program_swap(struct p4odp_switch *live, struct p4odp_switch *loaded,
 					struct p4odp_channel *ch);
 /* Free a loaded program that is not swapped in. */
@@ -385,9 +387,10 @@ struct p4odp_channel {
 	uint64_t accept_paused_until_ns;	/* after an accept failed for want of resources */
 	char unix_path[108];	/* removed at close; empty for TCP */
 	uint64_t digests_dropped;	/* the workers' dropped digests last reported */
-	/* The program load_new_config_file loaded, which every command changes
-	 * until swap_configs swaps it in; NULL: none. */
+	/* The program load_new_config_file loaded, which the commands of the
+	 * client that loaded it change until swap_configs swaps it in; NULL: none. */
 	struct p4odp_switch *loaded;
+	struct p4odp_control_client *loader;
 	struct p4odp_control_client clients[P4ODP_CONTROL_CLIENTS];
 };
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from p4odp.backend import runtime_cache
-from p4odp.backend.runtime_cache import _key, cache_dir, runtime_library
+from p4odp.backend.runtime_cache import build_key, cache_dir, runtime_library
 
 
 @pytest.fixture
@@ -23,7 +23,7 @@ def tree(tmp_path: Path) -> Path:
 
 
 def _key_of(tree: Path, cflags: list[str]) -> str:
-    return _key(["cc"], cflags, [str(tree / "runtime" / "core" / "a.c")], tree / "runtime")
+    return build_key(["cc"], cflags, [str(tree / "runtime" / "core" / "a.c")], tree / "runtime")
 
 
 @pytest.mark.parametrize("flags", [["-I{ext}"], ["-I", "{ext}"], ["-isystem", "{ext}"], ["-iquote{ext}"],

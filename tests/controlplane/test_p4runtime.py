@@ -224,8 +224,13 @@ def test_pipeline_config(primary: Controller, p4runtime_binary: Path):
     assert primary.table_entries("classify") == []
     assert primary.cell(1) == 0
     assert rejected(lambda: set_config(Request.COMMIT, None))[0] == grpc.StatusCode.NOT_FOUND
+    primary.write(update(p4r.Update.INSERT, classify_entry(primary)))
+    set_config(Request.VERIFY)  # a dry run: nothing changes
+    assert len(primary.table_entries("classify")) == 1
     set_config(Request.VERIFY_AND_SAVE)
-    set_config(Request.COMMIT, None)
+    primary.write(update(p4r.Update.DELETE, classify_entry(primary)))
+    set_config(Request.COMMIT, None)  # the writes since the save stay
+    assert primary.table_entries("classify") == []
     other = p4r.ForwardingPipelineConfig(p4info=primary.info)
     other.p4info.tables[0].preamble.name = "Ing.another"
     assert rejected(lambda: set_config(Request.VERIFY, other))[0] == grpc.StatusCode.INVALID_ARGUMENT  # no datapath.so

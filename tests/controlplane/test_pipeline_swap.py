@@ -11,6 +11,7 @@ received left on port 1 and none was dropped."""
 from __future__ import annotations
 
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -110,9 +111,12 @@ def test_swaps_under_traffic_lose_no_packet(programs: dict, tmp_path: Path):
             assert eventually(lambda: packets(channel, "second_count") > 1000)
             with pytest.raises(CommandError, match="no counter named .first_count."):
                 packets(channel, "first_count")
-            # Back to the first program, by the channel's commands; then to the second once more.
+            # Back to the first program, by the channel's commands; then to the second once more, from
+            # the same path: a datapath.so rebuilt in place is the new program, not the one loaded from there.
+            same_path = tmp_path / "datapath.so"
             for datapath, counter in ((programs["first"], "first_count"), (programs["second"], "second_count")):
-                channel.command(f"load_new_config_file {datapath}")
+                shutil.copyfile(datapath, same_path)
+                channel.command(f"load_new_config_file {same_path}")
                 assert packets(channel, counter) == 0  # the loaded program's, not yet forwarding
                 channel.command("table_add fwd send 0 => 1")
                 channel.command("swap_configs")
@@ -127,9 +131,9 @@ def test_swaps_under_traffic_lose_no_packet(programs: dict, tmp_path: Path):
 def test_a_bad_load_or_swap_is_refused_and_the_switch_forwards_on(programs: dict, tmp_path: Path):
     with first_program_forwarding(programs, tmp_path) as (address, stop):
         with SwitchChannel(address) as channel:
-            with pytest.raises(CommandError, match="no program is loaded"):
+            with pytest.raises(CommandError, match="this connection has no program loaded"):
                 channel.command("swap_configs")
-            with pytest.raises(CommandError, match="no program is loaded"):
+            with pytest.raises(CommandError, match="this connection has no program loaded"):
                 channel.command("discard_new_config")
             with pytest.raises(CommandError, match="cannot load"):
                 channel.command(f"load_new_config_file {tmp_path / 'missing.so'}")
@@ -142,13 +146,33 @@ def test_a_bad_load_or_swap_is_refused_and_the_switch_forwards_on(programs: dict
                            input="int other;\n", text=True, check=True)
             with pytest.raises(CommandError, match="not a p4odp datapath"):
                 channel.command(f"load_new_config_file {not_a_datapath}")
-            channel.command(f"load_new_config_file {programs['second']}")
-            with pytest.raises(CommandError, match="loaded already"):
+            loaded = channel.command(f"load_new_config_file {programs['second']}")
+            assert loaded == f"program {programs['second'].parent.parent / 'prog.p4'}\n"
+            with pytest.raises(CommandError, match="this connection has a program loaded"):
                 channel.command(f"load_new_config_file {programs['second']}")
+            # The loaded program is its loader's: another connection changes the running one.
+            with SwitchChannel(address) as other:
+                assert packets(other, "first_count") > 0
+                with pytest.raises(CommandError, match="another connection has a program loaded"):
+                    other.command(f"load_new_config_file {programs['second']}")
+                with pytest.raises(CommandError, match="this connection has no program loaded"):
+                    other.command("swap_configs")
             channel.command("discard_new_config")
             # The first program forwards on, its entry in place.
             before = packets(channel, "first_count")
             assert eventually(lambda: packets(channel, "first_count") > before + 1000)
+        # A loader that leaves takes its program with it.
+        with SwitchChannel(address) as loader:
+            loader.command(f"load_new_config_file {programs['second']}")
+
+        def loadable() -> bool:
+            with SwitchChannel(address) as channel:
+                try:
+                    channel.command(f"load_new_config_file {programs['second']}")
+                except CommandError:
+                    return False
+                return True
+        assert eventually(loadable)
         # A p4odp swap whose commands are refused swaps nothing.
         (tmp_path / "bad.txt").write_text("table_add fwd send 0 => 1\ntable_add nosuch send 0 => 1\n")
         swap = p4odp_swap(programs, address, tmp_path / "bad.txt")
@@ -221,10 +245,15 @@ def test_p4runtime_swaps_programs_keeping_or_clearing_what_controllers_wrote(pro
         assert eventually(lambda: forwarded(controller, "second_count") > before + 1000)
         assert len(controller.table_entries("fwd")) == 1
 
-        # VERIFY_AND_SAVE changes nothing; COMMIT swaps the first program in, its state fresh.
-        set_config(controller, Request.VERIFY_AND_SAVE, pipeline_config(builds["first"]))
+        # VERIFY changes nothing; VERIFY_AND_SAVE of another program is not supported (the writes
+        # until COMMIT would reach the running one); VERIFY_AND_COMMIT swaps it in, its state fresh.
+        set_config(controller, Request.VERIFY, pipeline_config(builds["first"]))
+        code, _ = rejected(lambda: set_config(controller, Request.VERIFY_AND_SAVE, pipeline_config(builds["first"])))
+        assert code == grpc.StatusCode.UNIMPLEMENTED
         assert len(controller.table_entries("fwd")) == 1
-        set_config(controller, Request.COMMIT, None)
+        before = forwarded(controller, "second_count")
+        assert eventually(lambda: forwarded(controller, "second_count") > before + 1000)
+        set_config(controller, Request.VERIFY_AND_COMMIT, pipeline_config(builds["first"]))
         controller.info = pipeline_config(builds["first"]).p4info
         got = controller.stub.GetForwardingPipelineConfig(p4r.GetForwardingPipelineConfigRequest(device_id=0))
         assert got.config.p4info == controller.info
