@@ -99,11 +99,13 @@ def tokenize(text: str, filename: str, diags: Diagnostics) -> list[Token]:
             pos = end + 2
             continue
         loc = Loc(file, line, pos - line_start + 1)
-        if ch.isdigit():
+        # ASCII only: str.isdigit() and isalpha() accept other scripts' digits and letters, which
+        # are no P4 token (they are left for the parser, as any stray character).
+        if "0" <= ch <= "9":
             match = _NUMBER.match(text, pos)
             assert match is not None
             end = match.end()
-            if end < n and (text[end].isalnum() or text[end] == "_"):
+            if end < n and text[end].isascii() and (text[end].isalnum() or text[end] == "_"):
                 word = _WORD.match(text, end)
                 bad = text[pos : word.end() if word else end + 1]
                 diags.error(loc, f"malformed integer literal '{bad}'")
@@ -118,7 +120,7 @@ def tokenize(text: str, filename: str, diags: Diagnostics) -> list[Token]:
             tokens.append(Token("int", text[pos:end], loc, pos, end, value))
             pos = end
             continue
-        if ch.isalpha() or ch == "_":
+        if ch.isascii() and (ch.isalpha() or ch == "_"):
             match = _WORD.match(text, pos)
             assert match is not None
             word = match.group()

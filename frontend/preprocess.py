@@ -8,6 +8,7 @@ this module) are always on the include path, after the user's `-I` folders.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from importlib import resources
@@ -44,11 +45,15 @@ def preprocess(path: str, include_dirs: list[str], defines: list[str], undefines
     return result.stdout
 
 
+# cpp's errors: `file:line:col: error: message`, or without the column (an unterminated #ifdef:
+# the directive's line, whose start its caret shows).
+_CPP_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<message>.*)$")
+
+
 def _report_cpp_message(line: str, path: str, diags: Diagnostics) -> None:
-    """cpp prints `file:line:col: error: message`; keep the position."""
-    parts = line.split(":", 4)
-    if len(parts) == 5 and parts[1].strip().isdigit() and parts[3].strip() in ("error", "fatal error"):
-        col = parts[2].strip()
-        diags.error(Loc(parts[0], int(parts[1]), int(col) if col.isdigit() else 0), parts[4].strip())
+    """A line of cpp's output as a diagnostic, its position kept."""
+    found = _CPP_ERROR.match(line)
+    if found:
+        diags.error(Loc(found["file"], int(found["line"]), int(found["col"] or 1)), found["message"].strip())
     elif ": error:" in line or ": fatal error:" in line:
         diags.error(Loc(path, 0, 0), line.split("error:", 1)[1].strip())

@@ -1,6 +1,5 @@
-// xfail: cpp reports the line without a column; p4odp then drops the position and reports the error at line 0
 // An #ifdef without its #endif.
-// expect error@78:1: unterminated #ifdef
+// expect error@77:1: unterminated #ifdef
 
 #include <core.p4>
 #include <v1model.p4>
