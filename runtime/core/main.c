@@ -609,7 +609,8 @@ int main(int argc, char **argv)
 	if (sw->workers)
 		memset(sw->workers, 0, n_workers * sizeof *sw->workers);	/* each terminated, whether set up or not */
 	if (!sw->workers || p4odp_rcu_create(&sw->rcu) || p4odp_program_init(sw)) {
-		fprintf(stderr, "error: out of memory\n");
+		fprintf(stderr, "error: cannot set up the program's tables and state (out of memory, or what the "
+			"lines above say)\n");
 		status = 1;
 		goto out;
 	}
