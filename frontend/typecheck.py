@@ -361,6 +361,10 @@ class TypeChecker:
         params_types = self.signature_params(decl.params, inner)
         self.bind_params(decl.params, params_types, params)
         ctor_params = self.signature_params(decl.ctor_params, inner)
+        runtime_names = {p.name for p in decl.params}
+        for p in decl.ctor_params:  # one scope holds both lists
+            if p.name in runtime_names:
+                self.error(p.loc, f"{p.name}: duplicate parameter (a parameter of {decl.name}'s apply too)")
         self.ctor_params[id(decl)] = ctor_params
         self.bind_params(decl.ctor_params, ctor_params, params, ctor=True)
         return inner, params.nested(), _typed(decl.params, params_types), _typed(decl.ctor_params, ctor_params)
