@@ -68,6 +68,11 @@ class SwitchChannel:
             raise CommandError(text)
         return text
 
+    def load_program(self, datapath: str) -> str:
+        """Load the program of a datapath.so beside the running one (load_new_config_file: this
+        connection's commands then go to it); its name, or CommandError."""
+        return self.command(f"load_new_config_file {datapath}").removeprefix("program ").strip()
+
     def commands(self, lines: list[str]) -> list[tuple[bool, str]]:
         """Run command lines in order, each whatever the others' outcome: for each, whether it
         succeeded and what it printed or why it failed.  Lines are sent a window at a time

@@ -11,7 +11,7 @@ from typing import Iterable
 
 from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 
-__all__ = ["run_cli", "Completer"]
+__all__ = ["run_cli", "run_lines", "Completer"]
 
 HISTORY = os.path.expanduser("~/.p4odp_cli_history")
 
@@ -32,10 +32,10 @@ def run_cli(address: str, source: str | None, events: tuple = ()) -> int:
             return _interactive(channel)
         if source is None:
             stdin = open(sys.stdin.fileno(), encoding="utf-8", errors="surrogateescape", closefd=False)
-            return _run_lines(channel, stdin, "<stdin>")
+            return run_lines(channel, stdin, "<stdin>")
         try:
             with open(source, encoding="utf-8", errors="surrogateescape") as lines:
-                return _run_lines(channel, lines, source)
+                return run_lines(channel, lines, source)
         except OSError as err:
             sys.stderr.write(f"error: {source}: {err.strerror}\n")
             return 1
@@ -69,7 +69,7 @@ def _p4info(channel: SwitchChannel):
         return None
 
 
-def _run_lines(channel: SwitchChannel, lines: Iterable[str], name: str) -> int:
+def run_lines(channel: SwitchChannel, lines: Iterable[str], name: str) -> int:
     """Each line in turn; a refused one is reported with its place and the others still run."""
     status = 0
     for number, line in enumerate(lines, 1):

@@ -121,7 +121,7 @@ class Device:
         self.program = self.channel.program
         if load is not None:
             try:
-                self.program = self.channel.command(f"load_new_config_file {load}").removeprefix("program ").strip()
+                self.program = self.channel.load_program(load)
             except CommandError:
                 self.channel.close()
                 raise
@@ -204,10 +204,9 @@ class Device:
         def add(kind: int, **entity) -> None:
             updates.append(Update(type=kind, entity=p4runtime_pb2.Entity(**entity)))
 
-        for state in self.profiles.values():
+        for state in self.profiles.values():  # a group names members of its own profile
             for member in state.members.values():
                 add(Update.INSERT, action_profile_member=member.message)
-        for state in self.profiles.values():
             for group in state.groups.values():
                 add(Update.INSERT, action_profile_group=group.message)
         for state in self.tables.values():

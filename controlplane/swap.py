@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Optional
 
 from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
+from p4odp.controlplane.cli import run_lines
 
 __all__ = ["swap_program"]
 
@@ -22,12 +23,12 @@ def swap_program(address: str, datapath: Path, commands: Optional[str]) -> int:
         with SwitchChannel(address) as channel:
             before = channel.program
             try:
-                after = channel.command(f"load_new_config_file {datapath.resolve()}").removeprefix("program ").strip()
+                after = channel.load_program(str(datapath.resolve()))
             except CommandError as err:
                 sys.stderr.write(f"error: {address}: {err}\n")
                 return 1
             # From here, the loaded program is this connection's: the switch drops it if it closes.
-            if commands is not None and not _run_commands(channel, commands):
+            if commands is not None and _run_commands(channel, commands):
                 channel.command("discard_new_config")
                 sys.stderr.write(f"error: {address}: {after} was not swapped in; {before} runs on\n")
                 return 1
@@ -39,18 +40,12 @@ def swap_program(address: str, datapath: Path, commands: Optional[str]) -> int:
     return 0
 
 
-def _run_commands(channel: SwitchChannel, path: str) -> bool:
-    """The commands of file `path` on the program loaded; False after reporting each refused one
-    (file:line) or a file that cannot be read."""
+def _run_commands(channel: SwitchChannel, path: str) -> int:
+    """The commands of file `path` on the program loaded, as `p4odp cli FILE` runs them: 0, or 1
+    after reporting each refused one (file:line) or a file that cannot be read."""
     try:
-        with open(path, encoding="utf-8", errors="surrogateescape") as source:
-            lines = source.read().splitlines()
+        with open(path, encoding="utf-8", errors="surrogateescape") as lines:
+            return run_lines(channel, lines, path)
     except OSError as err:
         sys.stderr.write(f"error: {path}: {err.strerror}\n")
-        return False
-    ok = True
-    for number, (done, text) in enumerate(channel.commands(lines), 1):
-        if not done:
-            sys.stderr.write(f"{path}:{number}: error: {text}\n")
-            ok = False
-    return ok
+        return 1

@@ -275,6 +275,15 @@ static void count_listeners(struct p4odp_switch *sw, const struct p4odp_channel 
 	__atomic_store_n(&sw->packet_listeners, packet_listeners, __ATOMIC_RELAXED);
 }
 
+/* Drop the loaded program, if any. */
+static void drop_loaded(struct p4odp_channel *ch)
+{
+	if (ch->loaded)
+		p4odp_program_discard(ch->loaded);
+	ch->loaded = NULL;
+	ch->loader = NULL;
+}
+
 /* The commands that replace the switch's program (BMv2's): load_new_config_file
  * PATH loads a datapath.so (p4odp compile --datapath) whose tables the commands
  * of the client that loaded it then fill, swap_configs makes it forward;
@@ -330,9 +339,7 @@ static bool discard_program(struct p4odp_switch **live, struct p4odp_channel *ch
 		return answer_error(c, "usage: discard_new_config");
 	if (c != ch->loader)
 		return answer_error(c, "this connection has no program loaded: load_new_config_file PATH first");
-	p4odp_program_discard(ch->loaded);
-	ch->loaded = NULL;
-	ch->loader = NULL;
+	drop_loaded(ch);
 	return answer(c, "ok", "", 0);
 }
 
@@ -470,11 +477,8 @@ void p4odp_channel_serve(struct p4odp_switch **live, struct p4odp_channel *ch, i
 			receive(c);
 		serve_lines(live, ch, c);
 	}
-	if (ch->loaded && ch->loader->fd < 0) {	/* its client is gone: before its slot is reused */
-		p4odp_program_discard(ch->loaded);
-		ch->loaded = NULL;
-		ch->loader = NULL;
-	}
+	if (ch->loaded && ch->loader->fd < 0)	/* its client is gone: before its slot is reused */
+		drop_loaded(ch);
 	if (first_client && (fds[0].revents & POLLIN))
 		accept_client(*live, ch);
 	count_listeners(*live, ch);	/* clients gone, or out of memory for their events */
@@ -482,9 +486,7 @@ void p4odp_channel_serve(struct p4odp_switch **live, struct p4odp_channel *ch, i
 
 void p4odp_channel_close(struct p4odp_channel *ch)
 {
-	if (ch->loaded)
-		p4odp_program_discard(ch->loaded);
-	ch->loaded = NULL;
+	drop_loaded(ch);
 	for (int i = 0; i < P4ODP_CONTROL_CLIENTS; i++)
 		if (ch->clients[i].fd >= 0)
 			drop_client(&ch->clients[i]);
