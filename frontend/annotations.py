@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from p4odp import ir
@@ -16,17 +17,33 @@ __all__ = ["check_annotations"]
 _STRING_BODIES = ("name", "deprecated")
 
 
+# What @p4runtime_translation(URI, TYPE) may translate to: bit<W>, string or a width.
+_TRANSLATION_TARGET = re.compile(r"bit\s*<\s*\d+\s*>|string|\d+")
+
+
 def check_annotations(tc: "TypeChecker", annotations: tuple, ctx: "Context") -> None:
-    structured: set[str] = set()
+    seen: set[str] = set()
+    seen_structured: set[str] = set()
     for anno in annotations:
+        # A structured annotation's name is its own: no other annotation of the declaration has it.
+        if anno.structured and anno.name in seen or anno.name in seen_structured:
+            tc.error(anno.loc, f"@{anno.name}: duplicate structured annotation (its name is used twice here)")
+        seen.add(anno.name)
         if anno.structured:
-            if anno.name in structured:
-                tc.error(anno.loc, f"@{anno.name}: duplicate structured annotation")
-            structured.add(anno.name)
+            seen_structured.add(anno.name)
             _structured(tc, anno, ctx)
         elif anno.name in _STRING_BODIES and anno.items:
             if len(anno.items) != 1 or not isinstance(_fold_strings(anno.items[0]), str):
                 tc.error(anno.loc, f"@{anno.name}: should contain a string")
+        elif anno.name == "p4runtime_translation":
+            target = anno.body.split(",", 1)[1].strip() if anno.body and "," in anno.body else ""
+            if not _TRANSLATION_TARGET.fullmatch(target):
+                tc.error(anno.loc, f"@p4runtime_translation: the controller type must be bit<W>, string or "
+                                   f"a width, not `{target}`")
+        elif anno.name == "match":
+            typed = tc.expr(anno.items[0], ctx) if len(anno.items) == 1 else None
+            if typed is None or not isinstance(typed.type, (t.MatchKindT, t.Unknown)):
+                tc.error(anno.loc, f"@match({anno.body or ''}): the value must be a match_kind")
 
 
 def _structured(tc: "TypeChecker", anno: ir.Annotation, ctx: "Context") -> None:

@@ -182,7 +182,7 @@ class _Expressions:
                 self.error(expr.loc, f"{name}: extern {btype.name} has no method of this name")
                 return replace(result, type=UNKNOWN)
             return replace(result, type=t.CallableT(name, sigs))
-        if isinstance(btype, t.ObjectT) and name == "apply" and btype.apply is not None:
+        if isinstance(btype, t.ObjectT) and btype.kind != "package" and name == "apply" and btype.apply is not None:
             return replace(result, type=t.CallableT("apply", (btype.apply,)))
         if isinstance(btype, t.TableT) and name == "apply":
             return replace(result, type=_builtin("apply", (), self.apply_result(btype)))
@@ -209,7 +209,7 @@ class _Expressions:
             return typ
         if name in _SIZE_METHODS and isinstance(typ, (t.StructLike, t.Bits, t.Stack, t.Varbit, t.Bool)):
             return _builtin(name, (), INT)
-        if isinstance(typ, t.ObjectT) and name == "apply" and typ.apply is not None:
+        if isinstance(typ, t.ObjectT) and typ.kind != "package" and name == "apply" and typ.apply is not None:
             return t.CallableT("apply", (typ.apply,))
         if isinstance(typ, t.Unknown):
             return UNKNOWN
@@ -667,6 +667,8 @@ class _Expressions:
         if len(candidates) > 1:
             typed_probe = [self.argument_unknown(a) for a in args]
             fitting = [s for s in candidates if self._args_fit(s, typed_probe)]
+            if len(fitting) > 1:
+                self.error(loc, f"{ctype.name}: ambiguous call, {len(fitting)} overloads fit its arguments")
             if fitting:
                 candidates = fitting
         sig = candidates[0]
@@ -707,7 +709,10 @@ class _Expressions:
             if _has_var(ptype):
                 self.unify(ptype, value.type, bindings, sig.type_params)
                 ptype = substitute(ptype, bindings)
-                if isinstance(ptype, t.InfInt) and sig.kind != "builtin":
+                if isinstance(ptype, t.StructLiteral):
+                    self.error(arg.loc, f"{sig.name}: cannot infer a struct type for the initializer passed "
+                                        f"as {param.name}; cast it to one")
+                elif isinstance(ptype, t.InfInt) and sig.kind != "builtin":
                     self.error(arg.loc, f"{describe(arg.value)}: could not infer a width; cast the value")
                 elif isinstance(ptype, t.String) and param.direction:
                     self.error(arg.loc, f"{param.name}: a parameter with type string cannot have a direction")
@@ -733,6 +738,10 @@ class _Expressions:
             elif not _has_var(ptype):
                 value = self.tc.coerce(value, ptype, arg.loc, f"{sig.name}: argument {param.name}")
             typed_args.append(replace(arg, value=value))
+        for param, arg in pairs:
+            if arg.value is None and param.direction == "out" and _has_var(substitute(param.type, bindings)):
+                self.error(arg.loc, f"{sig.name}: could not infer a type for '_' ({param.name}); "
+                                    "give the type argument")
         returns = substitute(sig.returns, bindings)
         return sig, tuple(typed_args), returns
 
@@ -931,7 +940,7 @@ def _castable(tc: "TypeChecker", src: t.Type, dst: t.Type) -> bool:
         return True
     s, d = _underlying(src), _underlying(dst)
     if isinstance(src, t.NewTypeT) or isinstance(dst, t.NewTypeT):
-        return s == d or _castable(tc, s, d)
+        return s == d or isinstance(s, t.InfInt) and _castable(tc, s, d)
     if isinstance(s, t.InfInt):
         return isinstance(d, (t.Bits, t.InfInt)) or (isinstance(d, t.EnumT) and d.underlying is not None) or \
             isinstance(d, t.Bool)

@@ -124,6 +124,11 @@ class _Statements:
             cases.append(replace(case, label=typed_label, body=body))
         if not isinstance(typ, (t.ActionEnum, t.Bits, t.EnumT, t.ErrorT, t.Unknown, t.InfInt, t.NewTypeT)):
             self.error(stmt.expr.loc, f"cannot switch on a value of type {typ}")
+        elif not isinstance(typ, (t.ActionEnum, t.Unknown)) and \
+                any(c.body is not None and not isinstance(c.label, ir.DefaultExpression) for c in stmt.cases) and \
+                not any(s.kind == "match_kind" for s in self.tc.global_scope.local("exact")):
+            # p4c lowers a switch with other cases than the default to a table with an exact key.
+            self.error(stmt.loc, "a switch on a value needs match_kind exact; did you include core.p4?")
         return replace(stmt, expr=expr, cases=tuple(cases))
 
     def s_ReturnStatement(self, stmt: ir.ReturnStatement):

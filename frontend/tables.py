@@ -261,7 +261,8 @@ class _Table:
         return replace(prop, value=replace(ref, args=args))
 
     def same_bound_args(self, listed: ir.ActionRef, args: tuple) -> None:
-        """Arguments bound in the action list must be repeated unchanged by the default action."""
+        """Arguments bound in the action list must be repeated unchanged by the default action and
+        by entries."""
         for bound, given in zip(listed.args, args):
             if bound.value is None or given.value is None:
                 continue
@@ -294,6 +295,8 @@ class _Table:
                 elif any(a.name == "defaultonly" for a in self.actions[action.name].annotations):
                     self.error(action.loc, f"{action.name}: an action marked @defaultonly cannot be used in entries")
                 action = replace(action, args=self.bind(action, sig, complete=True))
+                if action.name in self.actions:
+                    self.same_bound_args(self.actions[action.name], action.args)
                 for arg in action.args:
                     if arg.value is not None and not self.tc.is_constant(arg.value, self.ctx):
                         self.error(arg.loc, "the action arguments of an entry must be compile-time constants")

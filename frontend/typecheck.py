@@ -125,6 +125,8 @@ class TypeChecker:
 
     def decl_Constant(self, decl: ir.Constant, ctx: Context):
         typ = self.resolve(decl.type_ref, ctx)
+        if isinstance(typ, (t.ExternT, t.ObjectT)):
+            self.error(decl.loc, f"{decl.name}: constants cannot have type {typ}")
         value = self.expr(decl.value, ctx, expected=typ)
         value = self.coerce(value, typ, decl.value.loc, "initializer")
         const = self.const_value(value, ctx)
@@ -211,6 +213,7 @@ class TypeChecker:
         self.decl_types[id(decl)] = placeholder
         fields, names = [], set()
         for f in decl.fields:
+            self.annotations(f.annotations, inner)
             if _mentions(f.type_ref, decl.name):
                 self.error(f.type_ref.loc, f"self-referencing types are not supported: '{decl.name}' within itself")
                 ftype: t.Type = UNKNOWN
@@ -279,12 +282,11 @@ class TypeChecker:
         sig = self.signature(proto, inner, "function", allow_optional=False)  # @optional is for externs
         if ctx.where not in ("global",):
             self.error(decl.loc, f"{decl.name}: functions can only be declared at the top level")
-        symbol = Symbol("function", decl.name, t.CallableT(decl.name, (sig,)), decl.loc, decl)
-        self.declare(ctx.scope, symbol)
         body_ctx = inner.nested(where="function", returns=sig.returns)
         self.check_param_kinds(sig, "function")
         self.bind_params(decl.params, sig.params, body_ctx)
-        body = self.body_block(decl.body, body_ctx)
+        body = self.body_block(decl.body, body_ctx)  # before its declaration: no recursion
+        self.declare(ctx.scope, Symbol("function", decl.name, t.CallableT(decl.name, (sig,)), decl.loc, decl))
         if not isinstance(sig.returns, (t.Void, t.Unknown)) and _can_fall_through(body):
             self.error(decl.loc, f"{decl.name}: function does not return a value on every path")
         return replace(decl, body=body, params=_typed(decl.params, sig.params))
@@ -360,7 +362,7 @@ class TypeChecker:
         self.check_runtime_params(decl, inner)
         params_types = self.signature_params(decl.params, inner)
         self.bind_params(decl.params, params_types, params)
-        ctor_params = self.signature_params(decl.ctor_params, inner)
+        ctor_params = self.signature_params(decl.ctor_params, inner, allow_optional=False)
         runtime_names = {p.name for p in decl.params}
         for p in decl.ctor_params:  # one scope holds both lists
             if p.name in runtime_names:
@@ -638,8 +640,8 @@ class TypeChecker:
         inner = ctx.nested()
         self._owner_ids += 1
         for p in type_params:
-            var = t.TypeVar(p.name, self._owner_ids)
-            self.decl_types[id(p)] = var
+            # A declaration's context may be made twice (a function's body, its signature): one variable.
+            var = self.decl_types.setdefault(id(p), t.TypeVar(p.name, self._owner_ids))
             self.declare(inner.scope, Symbol("type", p.name, var, p.loc, p))
         return inner
 
@@ -650,6 +652,8 @@ class TypeChecker:
             if p.name in names:
                 self.error(p.loc, f"{p.name}: duplicate parameter")
             names.add(p.name)
+            if any(isinstance(s.type, t.TypeVar) for s in ctx.scope.local(p.name)):
+                self.error(p.loc, f"{p.name}: a parameter cannot have the name of a type parameter")
             typ = self.resolve(p.type_ref, ctx, allow_generic=True)
             if isinstance(typ, t.Void):
                 self.error(p.type_ref.loc, f"{p.name}: a parameter cannot have type void")
@@ -659,7 +663,7 @@ class TypeChecker:
                 self.error(p.loc, f"{p.name}: a parameter with type string cannot have a direction")
             optional = any(a.name == "optional" for a in p.annotations)
             if optional and not allow_optional:
-                self.error(p.loc, f"{p.name}: an @optional parameter is only allowed in extern declarations")
+                self.error(p.loc, f"{p.name}: an @optional parameter is not allowed here")
             if isinstance(typ, t.ObjectT) and isinstance(typ.decl, (ir.Parser, ir.Control)):
                 self.error(p.loc, f"{p.name}: a parameter cannot have the type of {typ}; use a {typ.kind} type")
             if p.default is not None:
@@ -808,15 +812,18 @@ class TypeChecker:
         if len(type_params) != len(args):
             self.error(loc, f"{base}: expected {len(type_params)} type arguments, got {len(args)}")
             return UNKNOWN
+        if getattr(base, "type_args", ()) and not all(isinstance(a, t.TypeVar) for a in base.type_args):
+            self.error(loc, f"{base}: already specialized, it takes no more type arguments")
+            return UNKNOWN
+        if any(self.mentions_type(a, base.name) for a in args):
+            self.error(loc, f"{base.name}: contains itself as a type argument")
+            return UNKNOWN
         mapping = {self.decl_types[id(p)]: a for p, a in zip(type_params, args)}
         if isinstance(base, t.ExternT):
             return t.ExternT(base.name, args, base.decl)
         if isinstance(base, t.ObjectT):
             apply = substitute_signature(base.apply, mapping) if base.apply else None
             return t.ObjectT(base.kind, base.name, args, base.decl, apply)
-        if isinstance(base, t.ExternT) and any(_mentions_extern(a, base.name) for a in args):
-            self.error(loc, f"{base.name}: an extern cannot be its own type argument")
-            return UNKNOWN
         if isinstance(base, t.StructLike):
             for arg in args:
                 if not _is_data_type(arg):
@@ -831,6 +838,23 @@ class TypeChecker:
                     self.error(loc, f"{name}: field {f.name} cannot have type {f.type} in a {base.kind}")
             return t.StructLike(base.kind, name, fields)
         return base
+
+    def mentions_type(self, typ: t.Type, name: str) -> bool:
+        """Does `typ` use the type declared as `name`: as itself, a specialization of it, in a
+        type argument, a field, or a parameter of a parser or control?"""
+        if isinstance(typ, (t.ExternT, t.ObjectT)):
+            params = self.ctor_params.get(id(typ.decl), ()) + typ.apply.params \
+                if isinstance(typ, t.ObjectT) and typ.apply else ()
+            return typ.name == name or any(self.mentions_type(a, name) for a in typ.type_args) or \
+                any(self.mentions_type(p.type, name) for p in params)
+        if isinstance(typ, t.StructLike):
+            return typ.name == name or typ.name.startswith(name + "<") or \
+                any(self.mentions_type(f.type, name) for f in typ.fields)
+        if isinstance(typ, (t.Stack, t.ListT)):
+            return self.mentions_type(typ.element, name)
+        if isinstance(typ, t.TupleT):
+            return any(self.mentions_type(e, name) for e in typ.elements)
+        return False
 
     # ------------------------------------------------------------------
     # Statements
@@ -899,8 +923,10 @@ class TypeChecker:
         """Can a value of type `src` be used where `dst` is expected (implicit casts included)?"""
         if dst == src or isinstance(dst, t.Unknown) or isinstance(src, t.Unknown):
             return True
-        if isinstance(dst, (t.TypeVar, t.DontCareT)) or isinstance(src, (t.TypeVar,)):
+        if isinstance(dst, t.DontCareT):
             return True
+        if isinstance(dst, t.TypeVar) or isinstance(src, t.TypeVar):
+            return False  # in its generic declaration, a type parameter is a type of its own
         if isinstance(src, t.InfInt):
             return isinstance(dst, (t.Bits, t.InfInt))
         if isinstance(src, t.EnumT) and src.underlying is not None and isinstance(dst, (t.Bits, t.InfInt)):
@@ -1043,16 +1069,6 @@ def _has_typevar(typ: t.Type) -> bool:
 def _typed(decls: tuple, params: tuple) -> tuple:
     """Parameter declarations with the semantic types the checker gave them."""
     return tuple(replace(d, type=p.type) for d, p in zip(decls, params))
-
-
-def _mentions_extern(typ: t.Type, name: str) -> bool:
-    if isinstance(typ, t.ExternT):
-        return typ.name == name or any(_mentions_extern(a, name) for a in typ.type_args)
-    if isinstance(typ, (t.Stack, t.ListT)):
-        return _mentions_extern(typ.element, name)
-    if isinstance(typ, t.TupleT):
-        return any(_mentions_extern(e, name) for e in typ.elements)
-    return False
 
 
 def _overloads(previous: Symbol, new: Symbol) -> bool:

@@ -1,0 +1,6 @@
+// A function is declared after its body: it cannot call itself.
+// expect error@5:25: countdown: declaration not found
+#include <core.p4>
+bit<8> countdown(in bit<8> n) {
+    return n == 0 ? n : countdown(n - 1);
+}
