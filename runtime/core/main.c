@@ -2,7 +2,7 @@
  * The switch binary: command line, ODP set-up, the workers, clean stop.
  *
  *   switch -i 0=pcap:in=a.pcap:out=b.pcap -i 1=veth1 [--commands FILE]
- *          [-w WORKERS] [-c CPUS] [--exit-when-done] [--asserts] [--log-msg]
+ *          [-w WORKERS] [-c CPUS] [--packets N] [--exit-when-done] [--asserts] [--log-msg]
  *
  * The commands file holds simple_switch_CLI commands and `receive PORT`
  * lines, run in order before forwarding starts: `receive PORT` takes the next
@@ -33,7 +33,7 @@
 #include <odp_bundled_ext.h>
 #endif
 
-#define POOL_PACKETS 8192
+#define DEFAULT_POOL_PACKETS 8192
 
 static volatile sig_atomic_t stop_requested, report_requested;
 
@@ -71,7 +71,8 @@ static void usage(FILE *out, const char *prog)
 {
 	fprintf(out,
 		"usage: %s -i PORT=INTERFACE [-i ...] [--commands FILE] [-w WORKERS] [-c CPUS]\n"
-		"          [--control ADDR] [--cpu-port N] [--exit-when-done] [--asserts] [--log-msg]\n"
+		"          [--packets N] [--control ADDR] [--cpu-port N] [--exit-when-done] [--asserts]\n"
+		"          [--log-msg]\n"
 		"  -i PORT=INTERFACE  attach P4 port PORT (0..%d) to an ODP interface, e.g.\n"
 		"                     pcap:in=in.pcap:out=out.pcap, loop, or a Linux interface name\n"
 		"  --commands FILE    run simple_switch_CLI commands from FILE before forwarding; a line\n"
@@ -85,6 +86,9 @@ static void usage(FILE *out, const char *prog)
 		"  -w, --workers N    forwarding threads (1..%d, default 1, or one per CPU of -c); each\n"
 		"                     receives from one input queue of every port\n"
 		"  -c, --cpus LIST    pin worker k to the k-th CPU of LIST (e.g. 2 or 0-1 or 1,3)\n"
+		"  --packets N        packet buffers in the pool (default %d): every packet received,\n"
+		"                     queued or copied holds one; a copy with none left is dropped and\n"
+		"                     counted\n"
 		"  --exit-when-done   stop once every pcap input is read and its output written\n"
 		"  --asserts          check the program's assert() and assume(): a false one prints where\n"
 		"                     it is and aborts the switch, as BMv2 (without it they do nothing)\n"
@@ -93,7 +97,7 @@ static void usage(FILE *out, const char *prog)
 		"signals: SIGUSR1 prints the counters to stderr; SIGINT or SIGTERM stops\n"
 		"program: %s\n",
 		prog, P4ODP_MAX_PORTS - 1, DEFAULT_CONTROL_PATH, P4ODP_PORT_NUMBERS - 1, P4ODP_MAX_WORKERS,
-		P4ODP_LOG_MSG_RATE, p4odp_program.name);
+		DEFAULT_POOL_PACKETS, P4ODP_LOG_MSG_RATE, p4odp_program.name);
 }
 
 /* A CPU list as taskset -c and DPDK's -l take it ("0-3,6") into an ODP cpumask. */
@@ -470,6 +474,7 @@ int main(int argc, char **argv)
 		{ "cpu-port", required_argument, NULL, 'P' },
 		{ "workers", required_argument, NULL, 'w' },
 		{ "cpus", required_argument, NULL, 'c' },
+		{ "packets", required_argument, NULL, 'p' },
 		{ "exit-when-done", no_argument, NULL, 'x' },
 		{ "asserts", no_argument, NULL, 'a' },
 		{ "log-msg", no_argument, NULL, 'l' },
@@ -485,6 +490,7 @@ int main(int argc, char **argv)
 	int n_ports = 0, opt, status = 0;
 	bool exit_when_done = false;
 	unsigned long long n_workers = 0;	/* 0: as many as CPUs given, else 1 */
+	unsigned long long pool_packets = DEFAULT_POOL_PACKETS;
 	odp_cpumask_t cpus;
 	bool pinned = false;
 	char *end;
@@ -526,6 +532,14 @@ int main(int argc, char **argv)
 			if (!isdigit((unsigned char)*optarg) || *end || n_workers < 1 || n_workers > P4ODP_MAX_WORKERS) {
 				fprintf(stderr, "error: -w %s: expected a number of workers in 1..%d\n", optarg,
 					P4ODP_MAX_WORKERS);
+				return 2;
+			}
+			break;
+		case 'p':
+			pool_packets = strtoull(optarg, &end, 10);
+			if (!isdigit((unsigned char)*optarg) || *end || pool_packets < 1 || pool_packets > UINT32_MAX) {
+				fprintf(stderr, "error: --packets %s: expected a number of packet buffers in 1..%u\n", optarg,
+					UINT32_MAX);
 				return 2;
 			}
 			break;
@@ -589,15 +603,21 @@ int main(int argc, char **argv)
 	odp_pool_param_t pool_param;
 	odp_pool_param_init(&pool_param);
 	pool_param.type = ODP_POOL_PACKET;
-	pool_param.pkt.num = POOL_PACKETS;
+	pool_param.pkt.num = (uint32_t)pool_packets;
 	pool_param.pkt.len = P4ODP_MAX_PACKET;
 	pool_param.pkt.seg_len = P4ODP_MAX_PACKET;
 	pool_param.pkt.max_len = P4ODP_MAX_PACKET;	/* never segmented: the datapath reads packets as one buffer */
 	/* Each worker allocates (replicas, receive rings) and frees a burst at a time:
 	 * a per-thread cache as large as the pool allows keeps that off the shared pool. */
 	odp_pool_capability_t pool_capa;
-	if (odp_pool_capability(&pool_capa) == 0)
+	if (odp_pool_capability(&pool_capa) == 0) {
 		pool_param.pkt.cache_size = pool_capa.pkt.max_cache_size;
+		if (pool_capa.pkt.max_num && pool_packets > pool_capa.pkt.max_num) {
+			fprintf(stderr, "error: --packets %llu: this ODP's pools hold at most %u packets\n", pool_packets,
+				pool_capa.pkt.max_num);
+			return 2;
+		}
+	}
 	sw->pool = odp_pool_create("p4odp_packets", &pool_param);
 	if (sw->pool == ODP_POOL_INVALID) {
 		fprintf(stderr, "error: cannot create the packet pool\n");
@@ -639,7 +659,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* What the commands printed is out before the first packet: whoever reads it
-	 * through a pipe knows the switch is ready. */
+	 * through a pipe knows the switch is ready, to answer SIGUSR1 too. */
+	signal(SIGUSR1, on_signal);
 	fflush(stdout);
 	/* A run that stops when its pcap inputs are done has a channel only when asked for one. */
 	if (control ? strcmp(control, "none") != 0 : !exit_when_done) {
@@ -657,7 +678,6 @@ int main(int argc, char **argv)
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	signal(SIGUSR1, on_signal);
 	if (run(&sw, pinned ? &cpus : NULL, exit_when_done, serving ? &channel : NULL))
 		status = 1;
 	p4odp_print_counters(sw, sw->workers, sw->n_workers, stderr);
