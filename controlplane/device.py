@@ -17,7 +17,7 @@ from typing import Iterator, Optional
 
 import grpc
 
-from p4odp.controlplane.bytestrings import canonical
+from p4odp.controlplane.bytestrings import canonical, shown
 from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 from p4odp.controlplane.digests import DigestLists
 from p4odp.controlplane.events import SwitchEvents
@@ -66,7 +66,7 @@ def _number(value: bytes, width: int, what: str) -> int:
         raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: an empty byte string")
     number = int.from_bytes(value, "big")
     if number >> width:
-        raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: 0x{value.hex()} does not fit in {width} bits")
+        raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: {shown(value)} does not fit in {width} bits")
     return number
 
 
@@ -312,6 +312,8 @@ class Device:
     def _plan(self, index: int, update) -> _Pending:
         if update.type == Update.UNSPECIFIED:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "the update's type is not set")
+        if update.type not in (Update.INSERT, Update.MODIFY, Update.DELETE):
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"unknown update type {update.type}")
         kind = update.entity.WhichOneof("entity")
         if kind is None:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "the update has no entity")
@@ -371,8 +373,7 @@ class Device:
             if not (entry.HasField("counter_data") and table.direct_counter_id):
                 return _Pending(index, None, lambda _: None)
             counter = self.pipeline.direct_counters[table.direct_counter_id].preamble.name
-            data = entry.counter_data
-            return _Pending(index, f"counter_write {counter} {present.handle} {data.packet_count} {data.byte_count}",
+            return _Pending(index, f"counter_write {counter} {present.handle} {_counts(entry.counter_data)}",
                             lambda _: None)
         command, action_words, stored = self._entry_action(table, entry, match, "modify")
 
@@ -766,14 +767,12 @@ class Device:
 
     def _plan_counter(self, index: int, kind: int, counter_entry) -> _Pending:
         counter, cell = self._cell("counter", self.pipeline.counters, counter_entry.counter_id, kind, counter_entry)
-        data = counter_entry.data
-        return _Pending(index, f"counter_write {counter.preamble.name} {cell} {data.packet_count} {data.byte_count}",
+        return _Pending(index, f"counter_write {counter.preamble.name} {cell} {_counts(counter_entry.data)}",
                         lambda _: None)
 
     def _plan_direct_counter(self, index: int, kind: int, direct_entry) -> _Pending:
         _, _, present, name = self._direct_cell("counter", kind, direct_entry.table_entry)
-        data = direct_entry.data
-        return _Pending(index, f"counter_write {name} {present.handle} {data.packet_count} {data.byte_count}",
+        return _Pending(index, f"counter_write {name} {present.handle} {_counts(direct_entry.data)}",
                         lambda _: None)
 
     def _direct_cell(self, what: str, kind: int, table_entry) -> tuple:
@@ -1214,6 +1213,13 @@ def _rates(meter_entry) -> str:
         raise P4RuntimeError(Code.INVALID_ARGUMENT, "a meter's rates and bursts are not negative, and its "
                                                      "committed rate is not above its peak rate")
     return f"{config.cir / 1e6!r}:{config.cburst} {config.pir / 1e6!r}:{config.pburst}"
+
+
+def _counts(data) -> str:
+    """A CounterData as counter_write takes it: PACKETS BYTES."""
+    if data.packet_count < 0 or data.byte_count < 0:
+        raise P4RuntimeError(Code.INVALID_ARGUMENT, "a counter's packet and byte counts are not negative")
+    return f"{data.packet_count} {data.byte_count}"
 
 
 def _index(index: int, size: int, what: str) -> int:

@@ -11,7 +11,7 @@ from typing import Callable, Optional
 
 import grpc
 
-from p4odp.controlplane.bytestrings import canonical
+from p4odp.controlplane.bytestrings import canonical, shown
 from p4odp.controlplane.protos import p4info_pb2, p4runtime_pb2
 
 __all__ = ["PacketIO", "PacketOutError"]
@@ -64,7 +64,7 @@ class _ControllerHeader:
             value = int.from_bytes(item.value, "big")
             if not item.value or value >> width:
                 raise PacketOutError(grpc.StatusCode.INVALID_ARGUMENT,
-                                     f"metadata {name}: 0x{item.value.hex()} is not a value of {width} bits")
+                                     f"metadata {name}: {shown(item.value)} is not a value of {width} bits")
             values[item.metadata_id] = value
         missing = [name for metadata_id, name, _ in self.fields if metadata_id not in values]
         if missing:

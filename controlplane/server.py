@@ -40,6 +40,7 @@ ConfigResponseType = p4runtime_pb2.GetForwardingPipelineConfigRequest
 READ_BATCH = 1000  # entities per ReadResponse
 OUTBOX_LIMIT = 10000  # stream messages waiting for a controller beyond which digest lists are dropped
 MAX_RPCS = 64  # at once (each StreamChannel holds one of them as long as it is open)
+STOP_GRACE_S = 1  # for the RPCs under way when the server stops
 
 
 @dataclass(eq=False)
@@ -422,7 +423,9 @@ class RunningServer:
     port: int
 
     def stop(self) -> None:
-        self.grpc_server.stop(grace=1).wait()
+        # A bounded wait: grpcio (1.85) may never end a stream whose request it could not
+        # deserialize when its client leaves at once, and an unbounded one would last forever.
+        self.grpc_server.stop(grace=STOP_GRACE_S).wait(STOP_GRACE_S + 2)
         self.servicer.device.close()
 
 

@@ -168,6 +168,21 @@ static void negate(uint8_t *v, uint32_t width)
 		v[0] &= (uint8_t)(0xff >> (8 - width % 8));
 }
 
+/* A word of a command as an error message quotes it: "'%.*s%s'" of SHOWN(text), at most
+ * SHOWN_CHARS of it, so that a word of thousands of characters leaves room for the reason. */
+#define SHOWN_CHARS 40
+#define SHOWN(text) (int)(strlen(text) > SHOWN_CHARS ? SHOWN_CHARS : strlen(text)), (text), \
+		    strlen(text) > SHOWN_CHARS ? "..." : ""
+
+/* Whether `text` is a MAC address, aa:bb:cc:dd:ee:ff: six pairs of hex digits between colons. */
+static bool is_mac(const char *text)
+{
+	for (int i = 0; i < 17; i++)
+		if (i % 3 == 2 ? text[i] != ':' : !isxdigit((unsigned char)text[i]))
+			return false;
+	return text[17] == '\0';
+}
+
 /* Parse `text` as an unsigned number of `width` bits into `out`
  * (ceil(width/8) bytes, network order). */
 static int parse_value(struct command *c, const char *text, uint32_t width, uint8_t *out)
@@ -177,27 +192,28 @@ static int parse_value(struct command *c, const char *text, uint32_t width, uint
 	const char *s = text;
 
 	if (nbytes > MAX_VALUE_BYTES)
-		return fail(c, "value '%s' is wider than supported", text);
+		return fail(c, "value '%.*s%s' is wider than supported", SHOWN(text));
 	if (!*s)
 		return fail(c, "empty value");
 	if (strchr(s, ':') && !strchr(s, '.') && strlen(s) == 17 && width <= 48) {
 		unsigned int b[6];
-		if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) != 6)
+		if (!is_mac(s) || sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) != 6)
 			return fail(c, "bad MAC address '%s'", text);
 		for (int i = 0; i < 6; i++)
 			buf[MAX_VALUE_BYTES - 6 + i] = (uint8_t)b[i];
 	} else if (strchr(s, ':')) {
 		struct in6_addr a6;
 		if (inet_pton(AF_INET6, s, &a6) != 1)
-			return fail(c, "bad IPv6 address '%s'", text);
+			return fail(c, "bad IPv6 address '%.*s%s'", SHOWN(text));
 		memcpy(buf + MAX_VALUE_BYTES - 16, &a6, 16);
 	} else if (strchr(s, '.')) {
 		struct in_addr a4;
 		if (inet_pton(AF_INET, s, &a4) != 1)
-			return fail(c, "bad IPv4 address '%s'", text);
+			return fail(c, "bad IPv4 address '%.*s%s'", SHOWN(text));
 		memcpy(buf + MAX_VALUE_BYTES - 4, &a4, 4);
 	} else {
 		unsigned base = 10;
+		uint32_t used = 0;	/* the low bytes of buf the digits so far reach */
 		bool negative = false;
 		if (*s == '-') {
 			negative = true;
@@ -210,8 +226,8 @@ static int parse_value(struct command *c, const char *text, uint32_t width, uint
 			base = 2;
 			s += 2;
 		}
-		if (!*s)
-			return fail(c, "bad number '%s'", text);
+		if (!strpbrk(s, "0123456789abcdefABCDEF"))	/* no digit: "", "_" */
+			return fail(c, "bad number '%.*s%s'", SHOWN(text));
 		for (; *s; s++) {
 			unsigned digit;
 			if (*s == '_')
@@ -221,17 +237,20 @@ static int parse_value(struct command *c, const char *text, uint32_t width, uint
 			else if (isxdigit((unsigned char)*s))
 				digit = (unsigned)(tolower((unsigned char)*s) - 'a' + 10);
 			else
-				return fail(c, "bad number '%s'", text);
+				return fail(c, "bad number '%.*s%s'", SHOWN(text));
 			if (digit >= base)
-				return fail(c, "bad number '%s'", text);
+				return fail(c, "bad number '%.*s%s'", SHOWN(text));
+			/* buf = buf * base + digit, over the bytes in use and those the carry reaches */
 			unsigned carry = digit;
-			for (int i = MAX_VALUE_BYTES - 1; i >= 0; i--) {
-				unsigned v = buf[i] * base + carry;
-				buf[i] = (uint8_t)v;
+			uint32_t i = 0;
+			for (; i < used || carry; i++) {
+				if (i == MAX_VALUE_BYTES)
+					return fail(c, "value '%.*s%s' is too large", SHOWN(text));
+				unsigned v = buf[MAX_VALUE_BYTES - 1 - i] * base + carry;
+				buf[MAX_VALUE_BYTES - 1 - i] = (uint8_t)v;
 				carry = v >> 8;
 			}
-			if (carry)
-				return fail(c, "value '%s' is too large", text);
+			used = i;
 		}
 		if (negative) { /* two's complement, for int<W> parameters */
 			negate(buf + MAX_VALUE_BYTES - nbytes, width);
@@ -240,9 +259,9 @@ static int parse_value(struct command *c, const char *text, uint32_t width, uint
 	}
 	for (uint32_t i = 0; i < MAX_VALUE_BYTES - nbytes; i++)
 		if (buf[i])
-			return fail(c, "value '%s' does not fit in %u bits", text, width);
+			return fail(c, "value '%.*s%s' does not fit in %u bits", SHOWN(text), width);
 	if (width % 8 && buf[MAX_VALUE_BYTES - nbytes] >> (width % 8))
-		return fail(c, "value '%s' does not fit in %u bits", text, width);
+		return fail(c, "value '%.*s%s' does not fit in %u bits", SHOWN(text), width);
 	memcpy(out, buf + MAX_VALUE_BYTES - nbytes, nbytes);
 	return 0;
 }
@@ -255,7 +274,7 @@ static int parse_uint(struct command *c, const char *text, uint32_t *out)
 	 * UINT32_MAX; strtoull negates a sign silently, so a '-' is refused. */
 	unsigned long long v = strtoull(text, &end, 0);
 	if (errno || *end || end == text || strchr(text, '-') || v > UINT32_MAX)
-		return fail(c, "'%s' is not a number", text);
+		return fail(c, "'%.*s%s' is not a number", SHOWN(text));
 	*out = (uint32_t)v;
 	return 0;
 }
@@ -266,7 +285,7 @@ static int parse_handle(struct command *c, const char *text, int64_t *out)
 	errno = 0;
 	long long v = strtoll(text, &end, 10);	/* decimal, as simple_switch_CLI reads handles */
 	if (errno || *end || end == text || v < 0)
-		return fail(c, "'%s' is not an entry handle", text);
+		return fail(c, "'%.*s%s' is not an entry handle", SHOWN(text));
 	*out = v;
 	return 0;
 }
@@ -342,6 +361,9 @@ static int parse_key(struct command *c, const struct p4odp_table_info *t, char *
 			*sep = '\0';
 			if (parse_value(c, tok, k->width, value) || parse_value(c, sep + 2, k->width, high))
 				return -1;
+			if (memcmp(value, high, nbytes) > 0)
+				return fail(c, "key %s: the range %.*s%s->%.*s%s is empty", k->name, SHOWN(tok),
+					    SHOWN(sep + 2));
 			break;
 		default:
 			if (parse_value(c, tok, k->width, value))
@@ -378,10 +400,17 @@ static bool needs_priority(const struct p4odp_table_info *t)
 	return false;
 }
 
-/* simple_switch_CLI's priority (the smaller wins) as the tables take it (the larger wins). */
-static int32_t table_priority(uint32_t cli_priority)
+/* The simple_switch_CLI priority `text` (0..INT32_MAX, the smaller wins) as the tables take it (the
+ * larger wins) in *priority. */
+static int parse_priority(struct command *c, const char *text, int32_t *priority)
 {
-	return (int32_t)(INT32_MAX - (cli_priority & 0x7fffffff));
+	uint32_t cli_priority;
+	if (parse_uint(c, text, &cli_priority))
+		return -1;
+	if (cli_priority > INT32_MAX)
+		return fail(c, "priority %u is out of range 0..%d", cli_priority, INT32_MAX);
+	*priority = (int32_t)(INT32_MAX - cli_priority);
+	return 0;
 }
 
 static int find_arrow(struct command *c)
@@ -410,20 +439,20 @@ static int parse_entry_key(struct command *c, const struct p4odp_table_info *t, 
 			   int *n_values)
 {
 	int arrow = find_arrow(c);
-	uint32_t priority = 0;
+	int32_t priority = INT32_MAX;	/* simple_switch_CLI's 0, when none is given */
 
 	*values = arrow + 1;
 	*n_values = arrow < c->n ? c->n - arrow - 1 : 0;
 	if (needs_priority(t)) {
 		if (*n_values == (int)expected + 1) {
-			if (parse_uint(c, c->tokens[c->n - 1], &priority))
+			if (parse_priority(c, c->tokens[c->n - 1], &priority))
 				return -1;
 			--*n_values;
 		} else if (*n_values != (int)expected) {
 			return fail(c, "table %s needs a priority after the action parameters", t->name);
 		}
 	}
-	*m = (struct p4odp_match){ .fields = fields, .priority = table_priority(priority) };
+	*m = (struct p4odp_match){ .fields = fields, .priority = priority };
 	return parse_key(c, t, c->tokens + first, arrow - first, fields, bytes);
 }
 
@@ -1001,7 +1030,7 @@ static int dump_entry(void *arg, int64_t handle, const struct p4odp_match *m, co
 		fputc('\n', out);
 	}
 	if (needs_priority(t))
-		fprintf(out, "Priority: %d\n", INT32_MAX - m->priority);	/* table_priority's inverse */
+		fprintf(out, "Priority: %d\n", INT32_MAX - m->priority);	/* parse_priority's inverse */
 	print_action_entry(out, d->program, e->action_id, e->data);
 	return 0;
 }
@@ -1059,11 +1088,11 @@ static int cmd_table_dump_entry_from_key(struct p4odp_switch *sw, struct command
 		return -1;
 	const struct p4odp_table_info *t = &sw->program->tables[ti];
 	int n_keys = c->n - 2;
-	uint32_t priority = 0;
+	int32_t priority = INT32_MAX;
 	if (needs_priority(t)) {
 		if (n_keys != (int)t->n_keys + 1)
 			return fail(c, "table %s needs %u key fields and a priority", t->name, t->n_keys);
-		if (parse_uint(c, c->tokens[c->n - 1], &priority))
+		if (parse_priority(c, c->tokens[c->n - 1], &priority))
 			return -1;
 		n_keys--;
 	}
@@ -1071,7 +1100,7 @@ static int cmd_table_dump_entry_from_key(struct p4odp_switch *sw, struct command
 	uint8_t bytes[key_bytes(t)];
 	if (parse_key(c, t, c->tokens + 2, n_keys, fields, bytes))
 		return -1;
-	struct p4odp_match m = { .fields = fields, .priority = table_priority(priority) };
+	struct p4odp_match m = { .fields = fields, .priority = priority };
 	int64_t handle = p4odp_table_find(sw->tables[ti].table, &m);
 	struct entry_dump d = { out, sw->program, t, false };
 	if (handle < 0 || p4odp_table_get(sw->tables[ti].table, handle, dump_entry, &d))
@@ -1197,7 +1226,7 @@ static int parse_bits(struct command *c, const char *text, uint32_t width, uint6
 static int parse_u64(struct command *c, const char *text, uint64_t *out)
 {
 	if (*text == '-')
-		return fail(c, "'%s' is not a count", text);
+		return fail(c, "'%.*s%s' is not a count", SHOWN(text));
 	return parse_bits(c, text, 64, out);
 }
 
@@ -1435,7 +1464,12 @@ static int cmd_register_write(struct p4odp_switch *sw, struct command *c)
 	if (c->n != 4)
 		return fail(c, "usage: register_write REGISTER INDEX VALUE");
 	const struct p4odp_register_info *r = register_at(sw, c, &index);
-	if (!r || parse_value(c, c->tokens[3], r->width, bytes))
+	if (!r)
+		return -1;
+	if (!r->is_signed && c->tokens[3][0] == '-')
+		return fail(c, "register %s holds bit<%u> values: '%.*s%s' is negative", r->name, r->width,
+			    SHOWN(c->tokens[3]));
+	if (parse_value(c, c->tokens[3], r->width, bytes))
 		return -1;
 	bytes_to_cell(r, bytes, register_cell(sw, r, index));
 	return 0;
@@ -1490,10 +1524,11 @@ static int parse_rate(struct command *c, const char *text, struct p4odp_meter_bu
 	errno = 0;
 	double rate = strtod(text, &end);
 	if (!colon || end != colon || errno || !(rate >= 0 && rate <= 1e18))
-		return fail(c, "'%s' is not RATE:BURST (units per microsecond, not negative; then units)", text);
+		return fail(c, "'%.*s%s' is not RATE:BURST (units per microsecond, not negative; then units)",
+			    SHOWN(text));
 	unsigned long long burst = strtoull(colon + 1, &end, 10);
 	if (errno || *end || end == colon + 1 || strchr(colon + 1, '-'))
-		return fail(c, "'%s' is not RATE:BURST (the burst a number of units)", text);
+		return fail(c, "'%.*s%s' is not RATE:BURST (the burst a number of units)", SHOWN(text));
 	*b = (struct p4odp_meter_bucket){ .rate = rate, .burst = burst, .tokens = burst };
 	return 0;
 }
@@ -2008,7 +2043,7 @@ static int parse_flag(struct command *c, const char *text, bool *out)
 		return 0;
 	}
 	if (parse_uint(c, text, &v))
-		return fail(c, "'%s' is not a flag (true or false)", text);
+		return fail(c, "'%.*s%s' is not a flag (true or false)", SHOWN(text));
 	*out = v != 0;
 	return 0;
 }
@@ -2031,7 +2066,7 @@ static int cmd_set_crc_parameters(struct p4odp_switch *sw, struct command *c)
 		if (parse_uint(c, c->tokens[2 + i], &values[i]))
 			return -1;
 		if (width == 16 && values[i] > 0xffff)
-			return fail(c, "'%s' does not fit in 16 bits", c->tokens[2 + i]);
+			return fail(c, "'%.*s%s' does not fit in 16 bits", SHOWN(c->tokens[2 + i]));
 	}
 	params = (struct p4odp_crc_params){ .polynomial = values[0], .initial_remainder = values[1],
 					    .final_xor_value = values[2] };

@@ -290,6 +290,12 @@ static int run_commands(struct p4odp_switch *sw, struct p4odp_worker *w, const c
 	while (!status && fgets(line, sizeof line, f)) {
 		const char *text = line + strspn(line, " \t");
 		number++;
+		if (!strchr(line, '\n') && !feof(f)) {	/* a longer line is refused whole, never run in pieces */
+			fprintf(stderr, "%s:%d: error: line too long (at most %d characters)\n", path, number,
+				P4ODP_CONTROL_LINE - 2);
+			status = -1;
+			break;
+		}
 		if (!strncmp(text, "receive", 7) && (text[7] == ' ' || text[7] == '\t'))
 			status = receive_one(sw, w, text + 8, err, sizeof err);
 		else
