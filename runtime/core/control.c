@@ -52,7 +52,8 @@
 
 #include "switch.h"
 
-#define MAX_TOKENS 512	/* mc_mgrp_set of a full group: 2 + P4ODP_MAX_GROUP_NODES */
+/* mc_node_create of a node on every port number; mc_mgrp_set of a full group fits too. */
+#define MAX_TOKENS (2 + P4ODP_PORT_NUMBERS)
 #define MAX_VALUE_BYTES 256
 
 struct command {

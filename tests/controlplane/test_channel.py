@@ -275,6 +275,19 @@ def test_mc_dump_lists_groups_and_their_nodes_as_simple_switch_cli(running: str)
             "==========\n")
 
 
+def test_a_multicast_node_can_hold_every_port_number(running: str):
+    with SwitchChannel(running) as channel:
+        handle = channel.command("mc_node_create 7 " + " ".join(map(str, range(512))))
+        assert handle.startswith("Node was created with handle ")
+        node = handle.split()[-1]
+        channel.command("mc_mgrp_create 9")
+        channel.command(f"mc_node_associate 9 {node}")
+        assert f"(ports=[{', '.join(map(str, range(512)))}], lags=[])" in channel.command("mc_dump")
+        channel.command(f"mc_node_dissociate 9 {node}")  # the switch as the other tests found it
+        channel.command(f"mc_node_destroy {node}")
+        channel.command("mc_mgrp_destroy 9")
+
+
 def test_p4odp_cli_completes_the_programs_names(tmp_path: Path):
     from p4odp.controlplane.cli import Completer
     from p4odp.controlplane.protos import p4info_pb2
