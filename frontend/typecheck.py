@@ -261,6 +261,9 @@ class TypeChecker:
             for p in sig.params:
                 if isinstance(p.type, (t.ObjectT, t.TableT)):
                     self.error(method.loc, f"{p.name}: extern parameters cannot have type {p.type}")
+                elif self.mentions_type(p.type, decl.name):
+                    self.error(method.loc, f"{p.name}: self-referencing types are not supported: "
+                                           f"'{decl.name}' within {decl.name}")
             key = (method.name, tuple((p.name, p.type) for p in sig.params))
             if key in seen:
                 self.error(method.loc, f"{decl.name}.{method.name}: duplicate method")
