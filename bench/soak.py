@@ -58,6 +58,9 @@ FLOWS = 64
 TABLES = ("by_mac", "by_ip")
 FORWARDED, TORN, MISSED, LOST = 1, 2, 3, 4  # the program's output ports
 OUTPUTS = (FORWARDED, TORN, MISSED, LOST)
+# Versions are 128..255, above every flow number: a version byte read as the owner (the other
+# action's parameter order) never passes for the flow's.
+FIRST_VERSION, VERSIONS = 128, 128
 FILLERS = 1300  # by_mac's entries besides the flows': with them, 76% of its cuckoo slots are taken
 ENTRIES_PER_WINDOW = 128  # flows' entries changed per round trip of the channel (each once at most)
 FILLERS_PER_WINDOW = 16  # fillers replaced per round trip
@@ -92,7 +95,7 @@ def action_data(action: str, version: int, flow: int) -> str:
 
 class Churn:
     """The entries of every flow in both tables, changed in turn: each change makes the next
-    version (1 to 255, then 1 again), by table_modify (alternating the actions), but every fourth
+    version (128 to 255, then 128 again), by table_modify (alternating the actions), but every fourth
     change of an even flow's entry by table_delete and table_add.  Between them by_mac's fillers
     are replaced, the oldest first, by others at new random addresses: adds into a table 76% full,
     which move entries between their buckets, the flows' too."""
@@ -114,7 +117,8 @@ class Churn:
         flow order, then the fillers in theirs, so their handles are 0, 1, 2, ..."""
         self.handles = {(table, flow): flow for table, flow in self.entries}
         self.handles.update((address, FLOWS + n) for n, address in enumerate(self.fillers))
-        return "".join(line + "\n" for line in (*(self._add(entry, 1, "version_a") for entry in self.entries),
+        first = (self._add(entry, FIRST_VERSION, "version_a") for entry in self.entries)
+        return "".join(line + "\n" for line in (*first,
                                                 *(_filler(address) for address in self.fillers),
                                                 "table_add by_ip missed 10.0.0.0/8 =>"))
 
@@ -126,7 +130,7 @@ class Churn:
             entry = self.entries[self.next]
             self.next = (self.next + 1) % len(self.entries)
             n = self.changes[entry] = self.changes[entry] + 1
-            version, action = n % 255 + 1, ("version_a", "version_b")[n % 2]
+            version, action = FIRST_VERSION + n % VERSIONS, ("version_a", "version_b")[n % 2]
             table, flow = entry
             if flow % 2 == 0 and n % 4 == 3:
                 lines.append((f"table_delete {table} {self.handles.pop(entry)}", None))
@@ -156,7 +160,7 @@ class Churn:
 
 def _filler(address: int) -> str:
     mac = ":".join(f"{byte:02x}" for byte in (2, 1, *address.to_bytes(4, "big")))
-    return f"table_add by_mac version_a {mac} => {action_data('version_a', 1, 0)}"
+    return f"table_add by_mac version_a {mac} => {action_data('version_a', FIRST_VERSION, 0)}"
 
 
 @dataclass

@@ -17,8 +17,8 @@ __all__ = ["check_annotations"]
 _STRING_BODIES = ("name", "deprecated")
 
 
-# What @p4runtime_translation(URI, TYPE) may translate to: bit<W>, string or a width.
-_TRANSLATION_TARGET = re.compile(r"bit\s*<\s*\d+\s*>|string|\d+")
+# @p4runtime_translation("URI", TYPE), TYPE what the controller sees: bit<W>, string or a width.
+_TRANSLATION = re.compile(r'\s*"(?:[^"\\]|\\.)*"\s*,\s*(bit\s*<\s*\d+\s*>|string|\d+)\s*')
 
 
 def check_annotations(tc: "TypeChecker", annotations: tuple, ctx: "Context") -> None:
@@ -26,7 +26,7 @@ def check_annotations(tc: "TypeChecker", annotations: tuple, ctx: "Context") -> 
     seen_structured: set[str] = set()
     for anno in annotations:
         # A structured annotation's name is its own: no other annotation of the declaration has it.
-        if anno.structured and anno.name in seen or anno.name in seen_structured:
+        if (anno.structured and anno.name in seen) or anno.name in seen_structured:
             tc.error(anno.loc, f"@{anno.name}: duplicate structured annotation (its name is used twice here)")
         seen.add(anno.name)
         if anno.structured:
@@ -36,10 +36,9 @@ def check_annotations(tc: "TypeChecker", annotations: tuple, ctx: "Context") -> 
             if len(anno.items) != 1 or not isinstance(_fold_strings(anno.items[0]), str):
                 tc.error(anno.loc, f"@{anno.name}: should contain a string")
         elif anno.name == "p4runtime_translation":
-            target = anno.body.split(",", 1)[1].strip() if anno.body and "," in anno.body else ""
-            if not _TRANSLATION_TARGET.fullmatch(target):
-                tc.error(anno.loc, f"@p4runtime_translation: the controller type must be bit<W>, string or "
-                                   f"a width, not `{target}`")
+            if not _TRANSLATION.fullmatch(anno.body or ""):
+                tc.error(anno.loc, f"@p4runtime_translation({anno.body or ''}): expected a URI string and the "
+                                   "controller's type: bit<W>, string or a width")
         elif anno.name == "match":
             typed = tc.expr(anno.items[0], ctx) if len(anno.items) == 1 else None
             if typed is None or not isinstance(typed.type, (t.MatchKindT, t.Unknown)):

@@ -113,7 +113,10 @@ class _Expressions:
         scope = self.tc.global_scope if expr.is_global else self.ctx.scope
         symbols = scope.lookup(expr.name)
         if not symbols:
-            self.error(expr.loc, f"{expr.name}: declaration not found")
+            if expr.name == self.tc.function_checked:
+                self.error(expr.loc, f"{expr.name}: a function cannot call itself (P4 has no recursion)")
+            else:
+                self.error(expr.loc, f"{expr.name}: declaration not found")
             return replace(expr, type=UNKNOWN)
         symbol = symbols[-1]
         if symbol.kind == "type":
@@ -449,6 +452,8 @@ class _Expressions:
         lt, rt = left.type, right.type
         if lt == rt:
             return left, right, lt
+        if isinstance(lt, t.Unknown) or isinstance(rt, t.Unknown):
+            return left, right, UNKNOWN  # reported already
         if isinstance(lt, t.InfInt) and self.tc.compatible(rt, lt):
             return self.tc.coerce(left, rt, left.loc, where), right, rt
         if isinstance(rt, t.InfInt) and self.tc.compatible(lt, rt):

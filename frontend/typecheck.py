@@ -64,6 +64,7 @@ class TypeChecker:
         self.method_signatures: dict[int, t.Signature] = {}  # extern methods and constructors
         self.ctor_params: dict[int, tuple] = {}  # parsers and controls
         self.control_plane_names: dict[str, tuple] = {}  # name -> (declaration, kind)
+        self.function_checked: Optional[str] = None  # the function whose body is being checked
         self._owner_ids = 0
 
     def error(self, loc: Loc, message: str) -> None:
@@ -288,7 +289,9 @@ class TypeChecker:
         body_ctx = inner.nested(where="function", returns=sig.returns)
         self.check_param_kinds(sig, "function")
         self.bind_params(decl.params, sig.params, body_ctx)
+        self.function_checked = decl.name
         body = self.body_block(decl.body, body_ctx)  # before its declaration: no recursion
+        self.function_checked = None
         self.declare(ctx.scope, Symbol("function", decl.name, t.CallableT(decl.name, (sig,)), decl.loc, decl))
         if not isinstance(sig.returns, (t.Void, t.Unknown)) and _can_fall_through(body):
             self.error(decl.loc, f"{decl.name}: function does not return a value on every path")
@@ -641,10 +644,10 @@ class TypeChecker:
         if not type_params:
             return ctx
         inner = ctx.nested()
-        self._owner_ids += 1
+        owner = self._owner_ids = self._owner_ids + 1
         for p in type_params:
             # A declaration's context may be made twice (a function's body, its signature): one variable.
-            var = self.decl_types.setdefault(id(p), t.TypeVar(p.name, self._owner_ids))
+            var = self.decl_types.setdefault(id(p), t.TypeVar(p.name, owner))
             self.declare(inner.scope, Symbol("type", p.name, var, p.loc, p))
         return inner
 
@@ -832,21 +835,21 @@ class TypeChecker:
                 if not _is_data_type(arg):
                     self.error(loc, f"{arg}: cannot be used as the type argument of {base}")
                     return UNKNOWN
-            name = f"{base.name}<{', '.join(map(str, args))}>"
+            name = _specialized_name(base.name, args)
             fields = tuple(t.Field(f.name, substitute(f.type, mapping)) for f in base.fields)
             for f in fields:
                 if base.kind == "header" and not _is_header_field_type(f.type) and not _has_typevar(f.type) or \
                         base.kind == "header_union" and not (isinstance(f.type, t.StructLike) and
                                                              f.type.kind == "header") and not _has_typevar(f.type):
                     self.error(loc, f"{name}: field {f.name} cannot have type {f.type} in a {base.kind}")
-            return t.StructLike(base.kind, name, fields)
+            return t.StructLike(base.kind, name, fields, (base.name, args))
         return base
 
     def mentions_type(self, typ: t.Type, name: str) -> bool:
         """Does `typ` use the type declared as `name`: as itself, a specialization of it, in a
         type argument, a field, or a parameter of a parser or control?"""
         if isinstance(typ, (t.ExternT, t.ObjectT)):
-            params = self.ctor_params.get(id(typ.decl), ()) + typ.apply.params \
+            params = (self.ctor_params.get(id(typ.decl), ()) + typ.apply.params) \
                 if isinstance(typ, t.ObjectT) and typ.apply else ()
             return typ.name == name or any(self.mentions_type(a, name) for a in typ.type_args) or \
                 any(self.mentions_type(p.type, name) for p in params)
@@ -1048,10 +1051,18 @@ def substitute(typ: t.Type, mapping: dict) -> t.Type:
     if isinstance(typ, t.ObjectT) and typ.type_args:
         apply = substitute_signature(typ.apply, mapping) if typ.apply else None
         return t.ObjectT(typ.kind, typ.name, tuple(substitute(a, mapping) for a in typ.type_args), typ.decl, apply)
-    if isinstance(typ, t.StructLike) and any(_has_typevar(f.type) for f in typ.fields):
-        return t.StructLike(typ.kind, typ.name, tuple(t.Field(f.name, substitute(f.type, mapping))
-                                                      for f in typ.fields))
+    if isinstance(typ, t.StructLike) and _has_typevar(typ):
+        fields = tuple(t.Field(f.name, substitute(f.type, mapping)) for f in typ.fields)
+        if typ.generic is None:
+            return t.StructLike(typ.kind, typ.name, fields)
+        name, args = typ.generic
+        args = tuple(substitute(a, mapping) for a in args)
+        return t.StructLike(typ.kind, _specialized_name(name, args), fields, (name, args))
     return typ
+
+
+def _specialized_name(name: str, args: tuple) -> str:
+    return f"{name}<{', '.join(map(str, args))}>"
 
 
 def substitute_signature(sig: t.Signature, mapping: dict) -> t.Signature:
@@ -1066,6 +1077,10 @@ def _has_typevar(typ: t.Type) -> bool:
         return _has_typevar(typ.element)
     if isinstance(typ, t.TupleT):
         return any(_has_typevar(e) for e in typ.elements)
+    if isinstance(typ, t.StructLike):
+        return any(_has_typevar(f.type) for f in typ.fields)
+    if isinstance(typ, (t.ExternT, t.ObjectT)):
+        return any(_has_typevar(a) for a in typ.type_args)
     return False
 
 

@@ -110,6 +110,7 @@ class StructLike(Type):
     kind: str
     name: str
     fields: tuple = field(compare=False, default=())
+    generic: Optional[tuple] = field(compare=False, default=None)  # (name, type arguments) when specialized
 
     def field(self, name: str) -> Optional[Field]:
         for f in self.fields:

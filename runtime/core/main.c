@@ -614,10 +614,16 @@ int main(int argc, char **argv)
 	pool_param.pkt.seg_len = P4ODP_MAX_PACKET;
 	pool_param.pkt.max_len = P4ODP_MAX_PACKET;	/* never segmented: the datapath reads packets as one buffer */
 	/* Each worker allocates (replicas, receive rings) and frees a burst at a time:
-	 * a per-thread cache as large as the pool allows keeps that off the shared pool. */
+	 * a per-thread cache as large as the pool allows keeps that off the shared pool,
+	 * but no more than a quarter of a worker's share, or a small pool's buffers would
+	 * sit in one worker's cache while another has none. */
 	odp_pool_capability_t pool_capa;
 	if (odp_pool_capability(&pool_capa) == 0) {
-		pool_param.pkt.cache_size = pool_capa.pkt.max_cache_size;
+		unsigned long long share = pool_packets / (4 * n_workers);
+		pool_param.pkt.cache_size = pool_capa.pkt.max_cache_size < share ? pool_capa.pkt.max_cache_size
+										   : (uint32_t)share;
+		if (pool_param.pkt.cache_size < pool_capa.pkt.min_cache_size)
+			pool_param.pkt.cache_size = pool_capa.pkt.min_cache_size;
 		if (pool_capa.pkt.max_num && pool_packets > pool_capa.pkt.max_num) {
 			fprintf(stderr, "error: --packets %llu: this ODP's pools hold at most %u packets\n", pool_packets,
 				pool_capa.pkt.max_num);

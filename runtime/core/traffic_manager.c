@@ -592,13 +592,14 @@ void p4odp_print_counters(const struct p4odp_switch *sw, const struct p4odp_work
 			fprintf(out, "dropped %llu: %s\n", (unsigned long long)drops, drop_reasons[r]);
 	}
 	/* And what never reached a worker: frames an interface dropped on receiving, e.g. those that
-	 * overflowed its ring while the pool had no buffer to take them into (the interface's count). */
+	 * overflowed its ring while the pool had no buffer to take them into (the interface's count).
+	 * Not a "dropped N:" line: those count what the ports' rx column received. */
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++) {
 		odp_pktio_stats_t stats;
 		if (p4odp_port_open(sw, i) && odp_pktio_stats(sw->ports[i].pktio, &stats) == 0 &&
 		    stats.in_discards + stats.in_errors)
-			fprintf(out, "dropped %llu: received on port %u and dropped by its interface (no packet buffer, "
-				"its ring full, or a frame it cannot take)\n",
-				(unsigned long long)(stats.in_discards + stats.in_errors), i);
+			fprintf(out, "port %u's interface dropped %llu frame(s) before the switch received them (no "
+				"packet buffer, its ring full, or a frame it cannot take)\n",
+				i, (unsigned long long)(stats.in_discards + stats.in_errors));
 	}
 }

