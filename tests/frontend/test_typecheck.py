@@ -143,6 +143,25 @@ def test_generic_struct_is_specialized(tmp_path):
     assert c.type_of("p.first") == "bit<8>"
 
 
+def test_generic_structs_nested_are_specialized_all_the_way_down(tmp_path):
+    c = accept(tmp_path, """
+        struct box_t<T> { T v; }
+        struct mid_t<T> { box_t<T> b; }
+        struct outer_t<T> { mid_t<T> m; }
+        control C(inout bit<8> y) {
+            apply {
+                outer_t<bit<8>> x;
+                x.m.b.v = y;
+                outer_t<bit<8>> z = { m = { b = { v = y } } };
+                mid_t<bit<8>> q = x.m;
+                y = q.b.v + z.m.b.v;
+            }
+        }
+    """)
+    assert c.type_of("x.m.b.v") == "bit<8>"
+    assert c.type_of("x.m") == "struct mid_t<bit<8>>"
+
+
 def test_generic_struct_needs_type_arguments(tmp_path):
     accept(tmp_path, """
         struct pair_t<T> { T first; }
