@@ -7,7 +7,9 @@
 #   make test         run the test suite
 #   make bench        time the front end; instructions per packet of the examples; the
 #                     examples' switches side by side with DPDK's l2fwd and l3fwd; 10,000
-#                     P4Runtime inserts while forwarding; a minute of front-end fuzzing
+#                     P4Runtime inserts while forwarding; a minute of table churn under
+#                     traffic (soak); a minute of front-end fuzzing; the examples' datapaths
+#                     fuzzed for 10 s each
 #   make conformance  measure the front end on p4c's corpus (P4C_TESTDATA=.../p4c/testdata)
 
 PYTHON ?= python3
@@ -95,7 +97,9 @@ bench: setup
 	$(PYTHON) bench/burst_lookup.py
 	$(PYTHON) bench/dpdk_side_by_side.py --skip-unavailable
 	$(PYTHON) bench/p4runtime_inserts.py
+	$(PYTHON) bench/soak.py
 	$(PYTHON) bench/frontend_fuzz.py --out $(BUILD)/fuzz-out
+	$(PYTHON) bench/datapath_fuzz.py --examples --seconds 10 --out $(BUILD)/datapath-fuzz
 
 conformance: setup
 	@if [ -z "$(P4C_TESTDATA)" ]; then \

@@ -35,6 +35,12 @@ GENERATED_CFLAGS = ("-Wno-unused-label", "-Wno-unused-parameter", "-Wno-unused-v
 X86_GCC_STRING_OPS = ("-mmemset-strategy=vector_loop:256:noalign,libcall:-1:noalign",
                       "-mmemcpy-strategy=vector_loop:256:noalign,libcall:-1:noalign")
 
+# A fuzz build (clang): coverage for libFuzzer and the sanitizers in every object, the runtime's
+# and ODP's too; a sanitizer's first report stops the run (libFuzzer saves the input).  The
+# runtime library's cache key includes them: a fuzz build never shares the switch's.
+FUZZ_CFLAGS = ("-fsanitize=fuzzer-no-link,address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer")
+FUZZ_LDFLAGS = ("-fsanitize=fuzzer",)
+
 
 @dataclass
 class BuildOptions:
@@ -44,6 +50,7 @@ class BuildOptions:
     verbose: bool = False
     extra_cflags: tuple = ()
     datapath: bool = False  # also build datapath.so, the program as a running switch loads it
+    fuzz: bool = False  # build out/fuzzer instead of out/switch: the datapath under libFuzzer (runtime/fuzz)
 
 
 _COMMAND_LINE = Loc("<command line>", 0, 0)
@@ -180,16 +187,21 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
         path.write_text(_name_itself_in_full(text, name, path))
         if name.endswith(".c"):
             generated.append(str(path))
-    odp = _odp_flags(target, options, diags)
+    # The fuzzer's ports are null devices, which only the bundled ODP has.
+    odp = _bundled_odp(target, diags) if options.fuzz else _odp_flags(target, options, diags)
     if odp is None:
         return None
     odp_cflags, odp_sources, odp_libs = odp
     rt = runtime_dir()
     per_packet = [rt / "core" / name for name in PER_PACKET_SOURCES]
-    runtime_sources = sorted(str(p) for p in (rt / "core").glob("*.c") if p not in per_packet)
+    # A fuzz build's main is libFuzzer's, which calls runtime/fuzz's entry points.
+    left_out = [*per_packet, rt / "core" / "main.c"] if options.fuzz else per_packet
+    runtime_sources = sorted(str(p) for p in (rt / "core").glob("*.c") if p not in left_out)
     runtime_sources += sorted(str(p) for p in (rt / "tables").glob("*.c") if not p.name.startswith("bench"))
+    if options.fuzz:
+        runtime_sources += sorted(str(p) for p in (rt / "fuzz").glob("*.c"))
     generated = [_program_unit(out_dir, generated, per_packet)]
-    binary = out_dir / "switch"
+    binary = out_dir / ("fuzzer" if options.fuzz else "switch")
     toolchain = target.toolchain
     compiler = toolchain.compiler(options.cc)
     if options.sysroot and not Path(options.sysroot).is_dir():
@@ -197,7 +209,7 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
         return None
     sysroot = [f"--sysroot={options.sysroot}"] if options.sysroot else []
     cflags = ["-std=gnu11", "-pthread", *sysroot, *toolchain.all_cflags(), *GENERATED_CFLAGS, *options.extra_cflags,
-              f"-I{rt / 'include'}", f"-I{rt / 'core'}", *odp_cflags]
+              *(FUZZ_CFLAGS if options.fuzz else ()), f"-I{rt / 'include'}", f"-I{rt / 'core'}", *odp_cflags]
     if shutil.which(compiler[0]) is None:
         diags.error(_COMMAND_LINE, f"C compiler not found: {compiler[0]} (set CC or --cc)"
                                    f"{debian_hint(toolchain.debian)}")
@@ -210,7 +222,8 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
         runtime_build = build_key(compiler, cflags, runtime_sources + odp_sources + list(map(str, per_packet)), rt)
         unit_cflags = [*cflags, *_string_op_flags(compiler), f'-DP4ODP_RUNTIME_BUILD="{runtime_build}"']
         commands = [[*compiler, *unit_cflags, "-rdynamic", "-o", str(binary), *generated, "-Wl,--whole-archive",
-                     str(library), "-Wl,--no-whole-archive", *toolchain.all_ldflags(), *odp_libs]]
+                     str(library), "-Wl,--no-whole-archive", *toolchain.all_ldflags(), *odp_libs,
+                     *(FUZZ_LDFLAGS if options.fuzz else ())]]
         if options.datapath:
             commands.append([*compiler, *unit_cflags, "-DP4ODP_DATAPATH_LIBRARY", "-fPIC", "-shared",
                              "-fvisibility=hidden", "-o", str(out_dir / "datapath.so"), *generated])
@@ -225,15 +238,15 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
         log.write_text(" ".join(failure.command) + "\n" + failure.output)
         first = next((line for line in failure.output.splitlines() if "error" in line), failure.output.strip()[:500])
         if "ld returned" in failure.output:  # the code compiled: what it links against is missing
-            diags.error(Loc(str(out_dir / "switch"), 0, 0),
+            diags.error(Loc(str(binary), 0, 0),
                         f"linking the switch failed: {first}; a library the target's ODP needs is missing "
                         f"(for a cross-built ODP, --sysroot must hold its libraries); full log in {log}")
         elif generated_stage:  # the same compiler and flags built the runtime: the generated C is wrong
-            diags.error(Loc(str(out_dir / "switch"), 0, 0),
+            diags.error(Loc(str(binary), 0, 0),
                         f"the C compiler failed (this is a p4odp bug when the program was accepted): {first}; "
                         f"full log in {log}")
         else:  # the runtime, or the compiler's command line: the toolchain or its flags
-            diags.error(Loc(str(out_dir / "switch"), 0, 0),
+            diags.error(Loc(str(binary), 0, 0),
                         f"the C compiler failed on p4odp's runtime with this compiler and flags ({' '.join(compiler)}"
                         f"; --cc, CC, CROSS_COMPILE, CFLAGS, --sysroot): {first}; full log in {log}")
         return None

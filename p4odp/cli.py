@@ -1,7 +1,8 @@
 """The `p4odp` command line.
 
 Exit codes, for every subcommand: 0 success, 1 the user's input has errors
-(reported as positioned diagnostics), 2 an internal error of p4odp.
+(reported as positioned diagnostics), 2 an internal error of p4odp.  But for
+`fuzz`, whose finding is a crash: 0 none, 1 a crash found, 2 any error.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import signal
 import sys
 import tempfile
@@ -163,6 +165,30 @@ def build_parser() -> argparse.ArgumentParser:
                                                         "the switch under qemu-user")
     bench.add_argument("-v", "--verbose", action="store_true", help="show the compiler commands")
     bench.set_defaults(run=run_bench)
+
+    fuzz = commands.add_parser(
+        "fuzz", help="fuzz the program's datapath with libFuzzer: arbitrary frames on arbitrary ports",
+        description="Build PROG's datapath with libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer (clang) "
+                    "and feed it arbitrary frames on ports 0..N-1 (an input's first byte, modulo N, is the port), "
+                    "its tables filled by the commands file as the switch's --commands fills them. A crash is "
+                    "saved as a pcap of the frame with the switch command that replays it, which is run once. "
+                    "Exit status: 0 no crash, 1 a crash found, 2 the program, the commands or the build failed.")
+    _add_frontend_options(fuzz)
+    fuzz.add_argument("--commands", metavar="FILE", help="simple_switch_CLI commands run before the first input")
+    fuzz.add_argument("--seconds", type=float, default=60.0, metavar="N", help="fuzz for N seconds (default 60)")
+    fuzz.add_argument("--corpus", metavar="DIR", help="libFuzzer's corpus: the inputs to start from, where it adds "
+                                                      "those that reach new code (default OUT/corpus)")
+    fuzz.add_argument("-o", "--out", metavar="DIR", help="the build, the corpus, the log and the reproducers "
+                                                         "(default PROG-fuzz, PROG the program's name)")
+    fuzz.add_argument("--ports", type=int, default=4, metavar="N", help="the ports frames arrive on (default 4)")
+    fuzz.add_argument("--asserts", action="store_true",
+                      help="check the program's assert() and assume(), as the switch's --asserts: a false one is "
+                           "a crash")
+    fuzz.add_argument("--target", default="x86", help="the target whose code to fuzz (native ones: see `p4odp "
+                                                      "targets`)")
+    fuzz.add_argument("--cc", help="the fuzzer's compiler: a clang with libFuzzer (default: $CC, else clang)")
+    fuzz.add_argument("-v", "--verbose", action="store_true", help="show the compiler commands and libFuzzer's output")
+    fuzz.set_defaults(run=run_fuzz)
 
     cli = commands.add_parser("cli", help="simple_switch_CLI commands against a running switch")
     cli.add_argument("--switch", metavar="ADDR", default=None,
@@ -455,6 +481,54 @@ def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:
     if args.plot:
         report.plot(result, args.plot)
     return EXIT_OK
+
+
+# p4odp fuzz's exit status: a crash is its finding, not an error of the user's input.
+FUZZ_CLEAN, FUZZ_CRASH, FUZZ_ERROR = 0, 1, 2
+
+
+def run_fuzz(args: argparse.Namespace, diags: Diagnostics) -> int:
+    from p4odp.backend.build import BuildOptions
+    from p4odp.backend.fuzz import FuzzOptions, fuzz_program
+
+    here = Loc("<command line>", 0, 0)
+    problems = [message for bad, message in [
+        (not args.seconds > 0, f"--seconds {args.seconds:g}: more than 0"),
+        (not 1 <= args.ports <= 64, f"--ports {args.ports}: expected 1..64"),
+        (args.commands is not None and not os.path.isfile(args.commands), f"--commands {args.commands}: no such file"),
+    ] if bad]
+    if problems:
+        diags.error(here, problems[0])
+        return FUZZ_ERROR
+    stem = os.path.splitext(os.path.basename(args.program))[0]
+    options = FuzzOptions(seconds=args.seconds, out=Path(args.out or f"{stem}-fuzz"),
+                          commands=Path(args.commands) if args.commands else None,
+                          corpus=Path(args.corpus) if args.corpus else None, ports=args.ports, asserts=args.asserts,
+                          build=BuildOptions(cc=args.cc, verbose=args.verbose))
+    try:  # main() would make a CompileError exit status 1, a crash's here
+        loaded = _target_and_program(args, diags)
+        if loaded is None:
+            return FUZZ_ERROR
+        target, program = loaded
+        result = fuzz_program(program, args.program, target, options, diags)
+    except CompileError:
+        return FUZZ_ERROR
+    if result is None:
+        return FUZZ_ERROR
+    summary = (f"{result.execs} inputs in {result.seconds:g} s ({result.execs_per_s}/s), coverage {result.coverage} "
+               f"edges, {result.features} features, corpus of {result.corpus}")
+    crash = result.crash
+    if crash is None:
+        sys.stdout.write(f"p4odp fuzz: {args.program}: no crash: {summary}\n")
+        return FUZZ_CLEAN
+    sys.stdout.write(f"p4odp fuzz: {args.program}: crash: {crash.what}\n"
+                     f"    after {summary}\n"
+                     f"    reproducer: {crash.pcap} (the frame, received on port {crash.port}; libFuzzer's input: "
+                     f"{crash.input})\n"
+                     f"    replay on the switch: {shlex.join(crash.replay)}\n"
+                     f"    replayed: {crash.replayed}\n"
+                     f"    libFuzzer's report: {result.log}\n")
+    return FUZZ_CRASH
 
 
 def _progress_printer(stream):

@@ -2,7 +2,7 @@
 
 Set P4C_TESTDATA to the `testdata` folder of a p4c checkout; it is never
 part of this repository.  The thresholds are the front end's targets:
-at least 97% of p4_16_samples accepted, at least 90% of p4_16_errors
+at least 97% of p4_16_samples accepted, at least 95% of p4_16_errors
 rejected with a positioned error, and no crash anywhere.
 """
 
@@ -15,7 +15,7 @@ import sys
 import pytest
 
 ACCEPT_TARGET = 0.97
-REJECT_TARGET = 0.90
+REJECT_TARGET = 0.95
 MAX_LISTED = 40  # failures shown in an assertion message
 
 

@@ -32,7 +32,9 @@ class Packets:
     def states(self, decl: ir.Parser) -> None:
         self.emit(f"goto {self.state_label('start')};")
         for state in decl.states:
-            self.lines.append(f"{self.state_label(state.name)}:")
+            # An empty statement after the label: a declaration may come first, and a label
+            # before a declaration is C23 (GCC takes it earlier, clang 14 refuses it).
+            self.lines.append(f"{self.state_label(state.name)}: ;")
             self.loc_line(state.loc)
             for stmt in state.components:
                 self.statement(stmt)

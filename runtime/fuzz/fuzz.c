@@ -1,0 +1,232 @@
+/*
+ * The datapath under libFuzzer (p4odp fuzz): a switch of the program whose
+ * packets are libFuzzer's inputs.  It replaces main.c in a build with
+ * -fsanitize=fuzzer (backend/build.py, BuildOptions.fuzz):
+ *
+ *   fuzzer [libFuzzer's -flags] [CORPUS...] [--commands=FILE] [--ports=N] [--asserts]
+ *
+ * (libFuzzer ignores the flags that start with "--": these are ours.)  Set-up
+ * is the switch's: the bundled ODP, one worker, ports 0..N-1 (default 4) on
+ * null devices, which free what is sent to them, and the commands of FILE
+ * run by the control plane's interpreter (control.c), as --commands runs them.
+ *
+ * An input is a frame received on a port: its first byte, modulo N, is the
+ * port, the rest the frame (at least a byte).  The frame goes into a packet of the switch's
+ * pool and through p4odp_tm_burst, the burst a worker runs, which sends or
+ * frees every copy it makes: nothing of an input outlives it but the
+ * program's state (registers, counters, meters), as on a running switch.
+ * With --asserts a false assert() or assume() aborts, which libFuzzer
+ * reports as a crash with the input that caused it.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "switch.h"
+
+#define FUZZ_POOL_PACKETS 1024
+#define FUZZ_DEFAULT_PORTS 4
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* What libFuzzer's callback needs: the switch, its one worker, its ports. */
+struct fuzz_context {
+	struct p4odp_switch *sw;
+	struct p4odp_worker *worker;
+	uint32_t n_ports;
+};
+
+static struct fuzz_context fuzz;
+
+/* ODP's errors to stderr; its informational prints only with P4ODP_ODP_VERBOSE, as the switch's. */
+static int odp_log(odp_log_level_t level, const char *fmt, ...)
+{
+	va_list args;
+	int r;
+
+	if ((level == ODP_LOG_PRINT || level == ODP_LOG_DBG) && !getenv("P4ODP_ODP_VERBOSE"))
+		return 0;
+	va_start(args, fmt);
+	r = vfprintf(stderr, fmt, args);
+	va_end(args);
+	return r;
+}
+
+/* A set-up failure: not a finding of the fuzzer, so neither a crash nor libFuzzer's exit codes,
+ * and no leak check of the switch left half set up. */
+#define FUZZ_SETUP_FAILED 3
+
+static void __attribute__((noreturn)) setup_failed(const char *what)
+{
+	if (what)
+		fprintf(stderr, "p4odp fuzz: %s\n", what);
+	fflush(NULL);
+	_exit(FUZZ_SETUP_FAILED);
+}
+
+static void start_odp(struct p4odp_switch *sw)
+{
+	odp_init_t init_param;
+	odp_pool_param_t pool_param;
+
+	odp_init_param_init(&init_param);
+	init_param.log_fn = odp_log;
+	init_param.num_worker = 1;
+	init_param.num_control = 1;
+	if (odp_init_global(&sw->instance, &init_param, NULL) || odp_init_local(sw->instance, ODP_THREAD_CONTROL))
+		setup_failed("ODP initialisation failed");
+	odp_pool_param_init(&pool_param);
+	pool_param.type = ODP_POOL_PACKET;
+	pool_param.pkt.num = FUZZ_POOL_PACKETS;
+	pool_param.pkt.len = P4ODP_MAX_PACKET;
+	pool_param.pkt.seg_len = P4ODP_MAX_PACKET;
+	pool_param.pkt.max_len = P4ODP_MAX_PACKET;	/* never segmented, as the switch's */
+	sw->pool = odp_pool_create("p4odp_packets", &pool_param);
+	if (sw->pool == ODP_POOL_INVALID)
+		setup_failed("cannot create the packet pool");
+}
+
+/* Port `index` on the null device null<index>: one input and one output queue. */
+static void open_null_port(struct p4odp_switch *sw, uint32_t index)
+{
+	struct p4odp_port *port = &sw->ports[index];
+	odp_pktio_param_t param;
+	odp_pktout_queue_param_t out_param;
+
+	snprintf(port->name, sizeof port->name, "null%u", index);
+	odp_pktio_param_init(&param);
+	param.in_mode = ODP_PKTIN_MODE_DISABLED;
+	param.out_mode = ODP_PKTOUT_MODE_DIRECT;
+	port->pktio = odp_pktio_open(port->name, sw->pool, &param);
+	odp_pktout_queue_param_init(&out_param);
+	out_param.op_mode = ODP_PKTIO_OP_MT_UNSAFE;
+	out_param.num_queues = 1;
+	if (port->pktio == ODP_PKTIO_INVALID || odp_pktout_queue_config(port->pktio, &out_param) ||
+	    odp_pktout_queue(port->pktio, port->out, 1) != 1 || odp_pktio_start(port->pktio))
+		setup_failed("cannot open a null interface for a port");
+	port->n_in = 0;
+	port->n_out = 1;
+	sw->open_ports |= UINT64_C(1) << index;
+}
+
+/* The commands of `path`, each through the control plane, as the switch's --commands runs them;
+ * the first bad one is reported as FILE:LINE: error: ... (what p4odp fuzz shows). */
+static void run_commands(struct p4odp_switch *sw, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[P4ODP_CONTROL_LINE], err[512];
+	int number = 0;
+
+	if (!f) {
+		fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
+		setup_failed(NULL);
+	}
+	while (fgets(line, sizeof line, f)) {
+		const char *text = line + strspn(line, " \t");
+		number++;
+		if (!strncmp(text, "receive", 7) && (text[7] == ' ' || text[7] == '\t' || text[7] == '\n')) {
+			fprintf(stderr, "%s:%d: error: receive: the fuzzer makes the packets; only control commands "
+				"here\n", path, number);
+			setup_failed(NULL);
+		}
+		if (p4odp_control_command(sw, line, stdout, err, sizeof err)) {
+			fprintf(stderr, "%s:%d: error: %s\n", path, number, err);
+			setup_failed(NULL);
+		}
+	}
+	fclose(f);
+	fflush(stdout);
+}
+
+/* At exit (libFuzzer's end of a run), all of it freed as the switch frees it: LeakSanitizer,
+ * which checks after, then reports only what an input leaked. */
+static void stop_switch(void)
+{
+	struct p4odp_switch *sw = fuzz.sw;
+	odp_instance_t instance = sw->instance;
+	odp_pool_t pool = sw->pool;
+	struct p4odp_rcu *rcu = sw->rcu;
+
+	for (uint32_t i = 0; i < fuzz.n_ports; i++) {
+		odp_pktio_stop(sw->ports[i].pktio);
+		odp_pktio_close(sw->ports[i].pktio);
+	}
+	p4odp_worker_term(fuzz.worker);
+	free(sw->workers);
+	p4odp_multicast_destroy(sw);
+	p4odp_program_discard(sw);
+	p4odp_rcu_destroy(rcu);
+	odp_pool_destroy(pool);
+	odp_term_local();
+	odp_term_global(instance);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	static struct p4odp_replication pre;	/* large: not on the stack */
+	const char *commands = NULL;
+	unsigned long n_ports = FUZZ_DEFAULT_PORTS;
+	struct p4odp_switch *sw = calloc(1, sizeof *sw);
+
+	if (!sw)
+		setup_failed("out of memory");
+	for (int i = 1; i < *argc; i++) {
+		const char *arg = (*argv)[i];
+		char *end;
+
+		if (!strncmp(arg, "--commands=", 11)) {
+			commands = arg + 11;
+		} else if (!strncmp(arg, "--ports=", 8)) {
+			n_ports = strtoul(arg + 8, &end, 10);
+			if (*end || end == arg + 8 || n_ports < 1 || n_ports > P4ODP_MAX_PORTS) {
+				fprintf(stderr, "p4odp fuzz: %s: expected a number of ports in 1..%d\n", arg,
+					P4ODP_MAX_PORTS);
+				setup_failed(NULL);
+			}
+		} else if (!strcmp(arg, "--asserts")) {
+			sw->asserts = true;
+		}
+	}
+	sw->pre = &pre;
+	sw->datapath = &p4odp_datapath;
+	start_odp(sw);
+	sw->started_ns = odp_time_global_ns();
+	sw->n_workers = 1;
+	sw->workers = aligned_alloc(ODP_CACHE_LINE_SIZE, sizeof *sw->workers);
+	if (!sw->workers || p4odp_rcu_create(&sw->rcu) || p4odp_program_init(sw))
+		setup_failed("cannot set up the program's tables and state (out of memory, or what the lines above "
+			     "say)");
+	for (uint32_t i = 0; i < n_ports; i++)
+		open_null_port(sw, i);
+	/* No RCU registration: this one thread both changes the tables (the commands) and reads them. */
+	if (p4odp_worker_init(sw->workers, sw, 0))
+		setup_failed("out of memory");
+	if (commands)
+		run_commands(sw, commands);
+	fuzz = (struct fuzz_context){ sw, sw->workers, (uint32_t)n_ports };
+	atexit(stop_switch);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const struct fuzz_context *ctx = &fuzz;
+
+	/* No frame, or one larger than the pool's packets: no device delivers it (the pcap
+	 * device skips it), so it is not an input, nor added to the corpus. */
+	if (size < 2 || size - 1 > P4ODP_MAX_PACKET)
+		return -1;
+	uint32_t port = data[0] % ctx->n_ports;
+	odp_packet_t pkt = odp_packet_alloc(ctx->sw->pool, (uint32_t)(size - 1));
+	if (pkt == ODP_PACKET_INVALID) {
+		fprintf(stderr, "p4odp fuzz: the packet pool is empty: a packet of an earlier input was not freed\n");
+		abort();
+	}
+	memcpy(odp_packet_data(pkt), data + 1, size - 1);
+	ctx->sw->datapath->burst(ctx->worker, port, &pkt, 1);
+	return 0;
+}
