@@ -27,6 +27,13 @@ CONFORMANCE_FLAGS ?=
 DEBIAN_NEEDS = cpp:"command -v cpp" gcc:"command -v gcc" make:"command -v make" \
                python3-pip:"$(PYTHON) -m pip --version"
 
+# Debian packages some tests need (the others skip them, saying why): installed by
+# `make test` when it runs as root, else named.  clang's libFuzzer runs the smoke fuzz
+# (p4odp fuzz), valgrind the memcheck of the examples.
+TEST_DEBIAN_WANTS = clang:"command -v clang" \
+                    libclang-rt-dev:"ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a" \
+                    valgrind:"command -v valgrind"
+
 # Never wait for an answer (CI has no standard input).
 export DEBIAN_FRONTEND = noninteractive
 export PIP_NO_INPUT = 1
@@ -87,6 +94,19 @@ example: setup
 # Tests run in parallel, one process per core (pytest-xdist); TEST_JOBS=0 runs them in one.
 TEST_JOBS ?= auto
 test: setup
+	@missing=""; \
+	for want in $(TEST_DEBIAN_WANTS); do \
+	    package=$${want%%:*}; test=$${want#*:}; \
+	    sh -c "$$test" >/dev/null 2>&1 || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	        echo "test: installing Debian packages:$$missing"; \
+	        apt-get update -q && apt-get install -y -q --no-install-recommends $$missing || exit 1; \
+	    else \
+	        echo "test: without$$missing the tests that need them are skipped (Debian: apt-get install$$missing)"; \
+	    fi; \
+	fi
 	$(PYTHON) -m pytest -q -n $(TEST_JOBS) tests
 
 # The side by side with DPDK says why and is skipped where DPDK's examples cannot be built.
