@@ -14,7 +14,7 @@ from p4odp import ir
 from p4odp.diagnostics import Diagnostics
 from p4odp.frontend import FrontendOptions, load_program
 from p4odp.transpiler.key_names import param_name
-from p4odp.transpiler.passes import NameTable, PassManager, PassOptions, PassResult, default_passes, midend
+from p4odp.transpiler.passes import NameTable, PassOptions, PassResult, default_passes, midend
 from p4odp.transpiler.passes._walk import walk
 
 
@@ -298,19 +298,6 @@ def test_nested_calls_expand_all_the_way_down_and_the_callees_go(tmp_path: Path)
     assert sorted(reports[1:]) == [f"call-expansion: removed {what}: every use replaced by a copy"
                                    for what in ("action Ing.a", "function f", "function g")]
     assert not [d for d in walk(result.program) if isinstance(d, ir.Function) and d.name in ("f", "g")]
-
-
-def test_a_recursive_function_is_an_error_with_its_position(tmp_path: Path):
-    source = v1model("hdr.h.a = down(hdr.h.a);", globals="""
-        bit<8> down(in bit<8> x) { if (x == 0) { return 0; } return down(x - 1); }
-    """)
-    program = load(tmp_path, source)  # the front end accepts it
-    diags = Diagnostics()
-    result = PassManager(through_call_expansion()).run(program, diags)
-    assert result.program is None
-    [error] = diags.items
-    assert error.message == "down calls itself: recursion is not allowed in P4"
-    assert error.loc.line == next(i for i, text in enumerate(source.splitlines(), 1) if "bit<8> down(" in text)
 
 
 # ----------------------------------------------------------------------

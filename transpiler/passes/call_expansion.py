@@ -75,23 +75,12 @@ class CallExpansion:
 
     def __call__(self, program: ir.Program, ctx: PassContext) -> ir.Program:
         expander = _Expander(program)
-        try:
-            declarations = tuple(expander.top_level(d) for d in program.declarations)
-        except _Recursive as err:
-            ctx.diags.error(err.loc, f"{err.name} calls itself: recursion is not allowed in P4")
-            return program
+        declarations = tuple(expander.top_level(d) for d in program.declarations)
         if not (expander.expanded_calls or expander.specialized or expander.lowered_actions):
             return program
         ctx.report(f"expanded {expander.expanded_calls} call(s); {expander.lowered_actions} table action(s) lowered, "
                    f"{expander.specialized} of them specialized to their bound arguments")
         return _without_expanded(replace(program, declarations=declarations), expander.expanded, ctx)
-
-
-class _Recursive(Exception):
-    def __init__(self, name: str, loc: Loc) -> None:
-        super().__init__(name)
-        self.name = name
-        self.loc = loc
 
 
 class _Expander:
@@ -104,7 +93,6 @@ class _Expander:
                 self.overloads.setdefault(decl.name, []).append(decl)
         self.bodies: dict[int, tuple] = {}  # id(callee) -> (placeholders, body): `body()`
         self.expanded: set[int] = set()  # the ids of the callees expanded and of the actions specialized
-        self.expanding: set[int] = set()
         self.table_actions = _actions_run_unbound(program, self.names)
         self.labels: dict[str, dict[str, str]] = {}  # table -> its actions' names -> their specialized copies
         self.expanded_calls = self.specialized = self.lowered_actions = 0
@@ -309,15 +297,13 @@ class _Expander:
     def body(self, callee) -> tuple[dict, ir.Block]:
         """`callee`'s body with its own calls expanded, once per callee (each use copies it), and the
         placeholders its parameters are named by in it: names no declaration has, so that a name
-        the bodies expanded into it use (a control's local) is never taken for a parameter."""
+        the bodies expanded into it use (a control's local) is never taken for a parameter.  No
+        call leads back to its callee: a function or action is declared after its body (the front
+        end)."""
         key = id(callee)
         if key not in self.bodies:
-            if key in self.expanding:
-                raise _Recursive(callee.name, callee.loc)
-            self.expanding.add(key)
             placeholders = {p.name: self.fresh.copy(p.name) for p in callee.params}
             self.bodies[key] = placeholders, self.block(self.copied(callee.body, placeholders))
-            self.expanding.discard(key)
         return self.bodies[key]
 
     def copied(self, body: ir.Block, renames: dict) -> ir.Block:
