@@ -58,9 +58,9 @@ class P4RuntimeTest(BaseTest):
         self.requests: queue.Queue = queue.Queue()
         self.received: dict[str, queue.Queue] = {}  # the stream's messages by kind
         self.stream = self.stub.StreamChannel(iter(self.requests.get, None))
-        self.addCleanup(self.requests.put, None)  # the stream ends: another test's controller may be primary
         self.receiver = threading.Thread(target=self._receive, daemon=True)
         self.receiver.start()
+        self.addCleanup(self._end_stream)
         arbitration = p4runtime_pb2.StreamMessageRequest()
         arbitration.arbitration.device_id = self.device_id
         arbitration.arbitration.election_id.low = self.election_id
@@ -75,6 +75,12 @@ class P4RuntimeTest(BaseTest):
                 self.write(*reversed(self.undo), undo=False)
         finally:
             BaseTest.tearDown(self)
+
+    def _end_stream(self) -> None:
+        """End the stream and wait until the server has ended it too: the next test's controller,
+        with the same election id, is refused while this one is still connected (P4Runtime spec)."""
+        self.requests.put(None)
+        self.receiver.join(STREAM_TIMEOUT)
 
     def _receive(self) -> None:
         try:
