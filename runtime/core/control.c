@@ -2216,6 +2216,35 @@ static int tokenize(struct command *c, char *line)
 	return 0;
 }
 
+int p4odp_control_file(struct p4odp_switch *sw, const char *path, FILE *out,
+		       int (*receive)(void *arg, const char *port, char *err, size_t err_len), void *arg)
+{
+	FILE *f = fopen(path, "r");
+	char line[P4ODP_CONTROL_LINE], err[512];
+	int number = 0, status = 0;
+
+	if (!f) {
+		fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (!status && fgets(line, sizeof line, f)) {
+		const char *text = line + strspn(line, " \t");
+		number++;
+		if (!strchr(line, '\n') && !feof(f)) {	/* a longer line is refused whole, never run in pieces */
+			snprintf(err, sizeof err, "line too long (at most %d characters)", P4ODP_CONTROL_LINE - 2);
+			status = -1;
+		} else if (!strncmp(text, "receive", 7) && (!text[7] || strchr(" \t\r\n", text[7]))) {
+			status = receive(arg, text + 7, err, sizeof err);
+		} else {
+			status = p4odp_control_command(sw, line, out, err, sizeof err);
+		}
+		if (status)
+			fprintf(stderr, "%s:%d: error: %s\n", path, number, err);
+	}
+	fclose(f);
+	return status;
+}
+
 int p4odp_control_command(struct p4odp_switch *sw, const char *text, FILE *out, char *err, size_t err_len)
 {
 	struct command c = { .out = out, .err = err, .err_len = err_len };

@@ -16,7 +16,6 @@
  */
 #define _GNU_SOURCE  /* pthread_setaffinity_np */
 #include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
@@ -248,17 +247,20 @@ static bool inputs_done(struct p4odp_switch *sw, uint64_t idle_ns)
 /* How long `receive PORT` waits for its packet. */
 #define RECEIVE_TIMEOUT_NS (5 * 1000 * 1000 * 1000ull)
 
-/* `receive PORT`: the next packet of PORT (from whichever of its input queues
- * has one), through the pipeline to its outputs, by the worker `w`. */
-static int receive_one(struct p4odp_switch *sw, struct p4odp_worker *w, const char *arg, char *err, size_t err_len)
+/* `receive PORT` of a commands file: the next packet of PORT (from whichever of
+ * its input queues has one), through the pipeline to its outputs, by the worker
+ * `worker`. */
+static int receive_one(void *worker, const char *arg, char *err, size_t err_len)
 {
-	char *end;
-	unsigned long long index = strtoull(arg, &end, 10);
+	struct p4odp_worker *w = worker;
+	struct p4odp_switch *sw = w->sw;
 	odp_packet_t pkt;
 	odp_time_t start = odp_time_local();
 
-	while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
-		end++;
+	arg += strspn(arg, " \t");
+	char *end;
+	unsigned long long index = strtoull(arg, &end, 10);
+	end += strspn(end, " \t\r\n");
 	if (!isdigit((unsigned char)*arg) || *end || !p4odp_port_open(sw, (uint32_t)index)) {
 		snprintf(err, err_len, "usage: receive PORT, with PORT a port given by -i");
 		return -1;
@@ -274,37 +276,6 @@ static int receive_one(struct p4odp_switch *sw, struct p4odp_worker *w, const ch
 	}
 	sw->datapath->burst(w, (uint32_t)index, &pkt, 1);
 	return 0;
-}
-
-/* Run a commands file in order; stops at the first bad line, naming it. */
-static int run_commands(struct p4odp_switch *sw, struct p4odp_worker *w, const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[P4ODP_CONTROL_LINE], err[512];
-	int number = 0, status = 0;
-
-	if (!f) {
-		fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
-		return -1;
-	}
-	while (!status && fgets(line, sizeof line, f)) {
-		const char *text = line + strspn(line, " \t");
-		number++;
-		if (!strchr(line, '\n') && !feof(f)) {	/* a longer line is refused whole, never run in pieces */
-			fprintf(stderr, "%s:%d: error: line too long (at most %d characters)\n", path, number,
-				P4ODP_CONTROL_LINE - 2);
-			status = -1;
-			break;
-		}
-		if (!strncmp(text, "receive", 7) && (text[7] == ' ' || text[7] == '\t'))
-			status = receive_one(sw, w, text + 8, err, sizeof err);
-		else
-			status = p4odp_control_command(sw, line, stdout, err, sizeof err);
-		if (status)
-			fprintf(stderr, "%s:%d: error: %s\n", path, number, err);
-	}
-	fclose(f);
-	return status;
 }
 
 /* A worker: the input queue it owns of each port, a burst at a time, and
@@ -666,7 +637,7 @@ int main(int argc, char **argv)
 		}
 	/* The commands run on this thread, `receive` lines through worker 0's state,
 	 * before any worker thread starts. */
-	if (commands && run_commands(sw, &sw->workers[0], commands)) {
+	if (commands && p4odp_control_file(sw, commands, stdout, receive_one, &sw->workers[0])) {
 		status = 1;
 		goto out;
 	}

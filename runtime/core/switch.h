@@ -359,6 +359,11 @@ int p4odp_crc_set(struct p4odp_switch *sw, uint32_t calc, const struct p4odp_crc
 /* The control plane (control.c): run one simple_switch_CLI command.
  * Returns 0, or -1 after writing a message to `err` (nothing was changed). */
 int p4odp_control_command(struct p4odp_switch *sw, const char *line, FILE *out, char *err, size_t err_len);
+/* A commands file (--commands) run in order: each line through p4odp_control_command, but
+ * `receive PORT` lines through `receive` (with `arg`, and what follows the word).  Stops at the
+ * first bad line, reported to stderr as FILE:LINE: error: ...; returns 0 or -1. */
+int p4odp_control_file(struct p4odp_switch *sw, const char *path, FILE *out,
+		       int (*receive)(void *arg, const char *port, char *err, size_t err_len), void *arg);
 /* Free the multicast groups' copies the commands made (once no worker runs). */
 void p4odp_multicast_destroy(struct p4odp_switch *sw);
 

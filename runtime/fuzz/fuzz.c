@@ -18,7 +18,6 @@
  * With --asserts a false assert() or assume() aborts, which libFuzzer
  * reports as a crash with the input that caused it.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,33 +112,13 @@ static void open_null_port(struct p4odp_switch *sw, uint32_t index)
 	sw->open_ports |= UINT64_C(1) << index;
 }
 
-/* The commands of `path`, each through the control plane, as the switch's --commands runs them;
- * the first bad one is reported as FILE:LINE: error: ... (what p4odp fuzz shows). */
-static void run_commands(struct p4odp_switch *sw, const char *path)
+/* A commands file's `receive` line: the fuzzer makes the packets. */
+static int no_receive(void *arg, const char *port, char *err, size_t err_len)
 {
-	FILE *f = fopen(path, "r");
-	char line[P4ODP_CONTROL_LINE], err[512];
-	int number = 0;
-
-	if (!f) {
-		fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
-		setup_failed(NULL);
-	}
-	while (fgets(line, sizeof line, f)) {
-		const char *text = line + strspn(line, " \t");
-		number++;
-		if (!strncmp(text, "receive", 7) && (text[7] == ' ' || text[7] == '\t' || text[7] == '\n')) {
-			fprintf(stderr, "%s:%d: error: receive: the fuzzer makes the packets; only control commands "
-				"here\n", path, number);
-			setup_failed(NULL);
-		}
-		if (p4odp_control_command(sw, line, stdout, err, sizeof err)) {
-			fprintf(stderr, "%s:%d: error: %s\n", path, number, err);
-			setup_failed(NULL);
-		}
-	}
-	fclose(f);
-	fflush(stdout);
+	(void)arg;
+	(void)port;
+	snprintf(err, err_len, "receive: the fuzzer makes the packets; only control commands here");
+	return -1;
 }
 
 /* At exit (libFuzzer's end of a run), all of it freed as the switch frees it: LeakSanitizer,
@@ -205,8 +184,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	/* No RCU registration: this one thread both changes the tables (the commands) and reads them. */
 	if (p4odp_worker_init(sw->workers, sw, 0))
 		setup_failed("out of memory");
-	if (commands)
-		run_commands(sw, commands);
+	/* The commands as the switch's --commands runs them; the first bad one is reported as
+	 * FILE:LINE: error: ... (what p4odp fuzz shows). */
+	if (commands && p4odp_control_file(sw, commands, stdout, no_receive, NULL))
+		setup_failed(NULL);
+	fflush(stdout);
 	fuzz = (struct fuzz_context){ sw, sw->workers, (uint32_t)n_ports };
 	atexit(stop_switch);
 	return 0;
