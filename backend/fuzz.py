@@ -45,6 +45,8 @@ __all__ = ["Crash", "FuzzOptions", "FuzzResult", "fuzz_compiler", "fuzz_program"
 _COMMAND_LINE = Loc("<command line>", 0, 0)
 # runtime/fuzz/fuzz.c's exit status when it cannot set the switch up (a bad commands file).
 _SETUP_FAILED = 3
+# clang alone lacks libFuzzer's runtime on Debian: libclang-rt-dev has it.
+_LIBFUZZER_PACKAGES = ("clang", "libclang-rt-dev")
 # An input that runs longer than this is a hang, reported as a crash.
 INPUT_TIMEOUT_S = 10
 # libFuzzer stops itself after --seconds; it is killed if it runs this much longer.
@@ -93,7 +95,8 @@ def fuzz_compiler(cc: Optional[str]) -> list[str]:
 def libfuzzer_problem(compiler: tuple) -> Optional[str]:
     """None when `compiler` builds a libFuzzer fuzzer with the sanitizers, else why not."""
     if shutil.which(compiler[0]) is None:
-        return f"p4odp fuzz needs clang with libFuzzer: {compiler[0]} not found (set CC or --cc){debian_hint(('clang',))}"
+        return (f"p4odp fuzz needs clang with libFuzzer: {compiler[0]} not found (set CC or --cc)"
+                f"{debian_hint(_LIBFUZZER_PACKAGES)}")
     with tempfile.TemporaryDirectory(prefix="p4odp-fuzz-probe-") as folder:
         source = Path(folder) / "probe.c"
         source.write_text("#include <stddef.h>\n#include <stdint.h>\n"
@@ -103,7 +106,7 @@ def libfuzzer_problem(compiler: tuple) -> Optional[str]:
     if result.returncode != 0:
         first = next((line for line in result.stderr.splitlines() if "error" in line), result.stderr.strip()[:300])
         return (f"p4odp fuzz needs clang with libFuzzer: {' '.join(compiler)} cannot build a fuzzer "
-                f"(-fsanitize=fuzzer): {first} (set CC or --cc to a clang){debian_hint(('clang',))}")
+                f"(-fsanitize=fuzzer): {first} (set CC or --cc to a clang){debian_hint(_LIBFUZZER_PACKAGES)}")
     return None
 
 
