@@ -34,6 +34,22 @@ TEST_DEBIAN_WANTS = clang:"command -v clang" \
                     libclang-rt-dev:"ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a" \
                     valgrind:"command -v valgrind"
 
+# $(call install_missing,WHO,NEEDS,ELSE): of NEEDS (package:"command telling it is there"), the
+# packages missing ($$missing), installed with apt-get when root, else the shell command ELSE runs.
+install_missing = missing=""; \
+	for need in $(2); do \
+	    package=$${need%%:*}; test=$${need\#*:}; \
+	    sh -c "$$test" >/dev/null 2>&1 || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	        echo "$(1): installing Debian packages:$$missing"; \
+	        apt-get update -q && apt-get install -y -q --no-install-recommends $$missing || exit 1; \
+	    else \
+	        $(3); \
+	    fi; \
+	fi
+
 # Never wait for an answer (CI has no standard input).
 export DEBIAN_FRONTEND = noninteractive
 export PIP_NO_INPUT = 1
@@ -49,20 +65,8 @@ SETUP_STAMP = $(BUILD)/.setup-done
 #    setup.py has not changed since; --break-system-packages on a Python that
 #    is externally managed (Debian's own) outside a virtual environment.
 setup:
-	@missing=""; \
-	for need in $(DEBIAN_NEEDS); do \
-	    package=$${need%%:*}; test=$${need#*:}; \
-	    sh -c "$$test" >/dev/null 2>&1 || missing="$$missing $$package"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	        echo "setup: installing Debian packages:$$missing"; \
-	        apt-get update -q && apt-get install -y -q --no-install-recommends $$missing || exit 1; \
-	    else \
-	        echo "setup: missing:$$missing; install them (Debian: apt-get install$$missing)" >&2; \
-	        exit 1; \
-	    fi; \
-	fi
+	@$(call install_missing,setup,$(DEBIAN_NEEDS),\
+	    echo "setup: missing:$$missing; install them (Debian: apt-get install$$missing)" >&2; exit 1)
 	@if [ -f $(SETUP_STAMP) ] && [ ! setup.py -nt $(SETUP_STAMP) ] && \
 	    $(PYTHON) -P -c 'import sys, p4odp.frontend, jinja2, pytest; \
 	        sys.exit(p4odp.frontend.__file__ != sys.argv[1])' "$(CURDIR)/frontend/__init__.py" 2>/dev/null; then \
@@ -94,19 +98,8 @@ example: setup
 # Tests run in parallel, one process per core (pytest-xdist); TEST_JOBS=0 runs them in one.
 TEST_JOBS ?= auto
 test: setup
-	@missing=""; \
-	for want in $(TEST_DEBIAN_WANTS); do \
-	    package=$${want%%:*}; test=$${want#*:}; \
-	    sh -c "$$test" >/dev/null 2>&1 || missing="$$missing $$package"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	        echo "test: installing Debian packages:$$missing"; \
-	        apt-get update -q && apt-get install -y -q --no-install-recommends $$missing || exit 1; \
-	    else \
-	        echo "test: without$$missing the tests that need them are skipped (Debian: apt-get install$$missing)"; \
-	    fi; \
-	fi
+	@$(call install_missing,test,$(TEST_DEBIAN_WANTS),\
+	    echo "test: without$$missing the tests that need them are skipped (Debian: apt-get install$$missing)")
 	$(PYTHON) -m pytest -q -n $(TEST_JOBS) tests
 
 # The side by side with DPDK says why and is skipped where DPDK's examples cannot be built.
