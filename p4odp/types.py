@@ -334,6 +334,16 @@ def bit_width(typ: Type) -> Optional[int]:
     return None
 
 
+def is_signed(typ: Type) -> bool:
+    """Whether the bit string of a value of `typ` (bit_width) is an int<W>'s: a control plane may
+    give it as a negative number."""
+    if isinstance(typ, NewTypeT):
+        return is_signed(typ.base)
+    if isinstance(typ, EnumT):
+        return is_signed(typ.underlying)
+    return isinstance(typ, Bits) and typ.signed
+
+
 def is_bits_array(typ: Type) -> bool:
     """An array of values that are not headers, unions or structs (`bit<8>[16]`), as a header field
     may be: its elements one after the other in the packet."""

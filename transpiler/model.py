@@ -32,12 +32,14 @@ class CKeyField:
     name: str  # control-plane name of the key field
     width: int
     match_kind: str  # P4ODP_MATCH_*
+    signed: bool  # int<W>
 
 
 @dataclass
 class CActionParam:
     name: str
     width: int
+    signed: bool  # int<W>
 
 
 @dataclass
@@ -97,6 +99,7 @@ class CValueSet:
     size: int
     member: str  # its members in `struct p4_state`: member[size], each a `used` byte and the value's bytes
     width: int  # bits of a value
+    signed: bool  # an int<W> (not a struct of values)
 
 
 @dataclass

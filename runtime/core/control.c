@@ -184,9 +184,20 @@ static bool is_mac(const char *text)
 	return text[17] == '\0';
 }
 
-/* Parse `text` as an unsigned number of `width` bits into `out`
- * (ceil(width/8) bytes, network order). */
-static int parse_value(struct command *c, const char *text, uint32_t width, uint8_t *out)
+/* Whether the number in `buf` (MAX_VALUE_BYTES, network order) fits in `width` bits, which take
+ * its last `nbytes`. */
+static bool fits(const uint8_t *buf, uint32_t nbytes, uint32_t width)
+{
+	for (uint32_t i = 0; i < MAX_VALUE_BYTES - nbytes; i++)
+		if (buf[i])
+			return false;
+	return !(width % 8 && buf[MAX_VALUE_BYTES - nbytes] >> (width % 8));
+}
+
+/* Parse `text` as a number of `width` bits into `out` (ceil(width/8) bytes, network order): a
+ * bit<W> value, or with `is_signed` an int<W> one (from -2^(W-1); a negative number is stored as
+ * its two's complement). */
+static int parse_value(struct command *c, const char *text, uint32_t width, bool is_signed, uint8_t *out)
 {
 	uint32_t nbytes = (width + 7) / 8;
 	uint8_t buf[MAX_VALUE_BYTES] = { 0 };
@@ -253,15 +264,20 @@ static int parse_value(struct command *c, const char *text, uint32_t width, uint
 			}
 			used = i;
 		}
-		if (negative) { /* two's complement, for int<W> parameters */
-			negate(buf + MAX_VALUE_BYTES - nbytes, width);
-			memset(buf, 0, MAX_VALUE_BYTES - nbytes);
+		if (negative) {
+			uint8_t *v = buf + MAX_VALUE_BYTES - nbytes;
+			if (!is_signed && used)	/* "-0" is 0 */
+				return fail(c, "value '%.*s%s' is negative: a bit<%u> value is not", SHOWN(text), width);
+			if (!fits(buf, nbytes, width))
+				return fail(c, "value '%.*s%s' does not fit in int<%u>", SHOWN(text), width);
+			negate(v, width);
+			/* a magnitude above 2^(W-1) comes out of the negation without its sign bit
+			 * (used == 0: the magnitude is 0) */
+			if (used && !(v[0] >> ((width - 1) % 8) & 1))
+				return fail(c, "value '%.*s%s' does not fit in int<%u>", SHOWN(text), width);
 		}
 	}
-	for (uint32_t i = 0; i < MAX_VALUE_BYTES - nbytes; i++)
-		if (buf[i])
-			return fail(c, "value '%.*s%s' does not fit in %u bits", SHOWN(text), width);
-	if (width % 8 && buf[MAX_VALUE_BYTES - nbytes] >> (width % 8))
+	if (!fits(buf, nbytes, width))
 		return fail(c, "value '%.*s%s' does not fit in %u bits", SHOWN(text), width);
 	memcpy(out, buf + MAX_VALUE_BYTES - nbytes, nbytes);
 	return 0;
@@ -316,7 +332,7 @@ static int parse_key(struct command *c, const struct p4odp_table_info *t, char *
 			if (!sep)
 				return fail(c, "key %s: expected VALUE/LENGTH for an lpm field", k->name);
 			*sep = '\0';
-			if (parse_value(c, tok, k->width, value) || parse_uint(c, sep + 1, &f->prefix_len))
+			if (parse_value(c, tok, k->width, k->is_signed, value) || parse_uint(c, sep + 1, &f->prefix_len))
 				return -1;
 			if (f->prefix_len > k->width)
 				return fail(c, "key %s: prefix length %u is longer than the field", k->name, f->prefix_len);
@@ -331,13 +347,13 @@ static int parse_key(struct command *c, const struct p4odp_table_info *t, char *
 			sep = strstr(tok, "&&&");
 			if (sep) {
 				*sep = '\0';
-				if (parse_value(c, sep + 3, k->width, mask))
+				if (parse_value(c, sep + 3, k->width, k->is_signed, mask))
 					return -1;
 			} else {
 				memset(mask, 0xff, nbytes);
 				p4odp_wide_trunc(mask, nbytes, k->width);
 			}
-			if (parse_value(c, tok, k->width, value))
+			if (parse_value(c, tok, k->width, k->is_signed, value))
 				return -1;
 			bool all_zero = true;
 			for (uint32_t i = 0; i < nbytes; i++) {
@@ -360,14 +376,15 @@ static int parse_key(struct command *c, const struct p4odp_table_info *t, char *
 			if (!sep)
 				return fail(c, "key %s: expected LOW->HIGH for a range field", k->name);
 			*sep = '\0';
-			if (parse_value(c, tok, k->width, value) || parse_value(c, sep + 2, k->width, high))
+			if (parse_value(c, tok, k->width, k->is_signed, value) ||
+			    parse_value(c, sep + 2, k->width, k->is_signed, high))
 				return -1;
 			if (memcmp(value, high, nbytes) > 0)
 				return fail(c, "key %s: the range %.*s%s->%.*s%s is empty", k->name, SHOWN(tok),
 					    SHOWN(sep + 2));
 			break;
 		default:
-			if (parse_value(c, tok, k->width, value))
+			if (parse_value(c, tok, k->width, k->is_signed, value))
 				return -1;
 		}
 	}
@@ -382,7 +399,7 @@ static int parse_action_data(struct command *c, const struct p4odp_action_info *
 		return fail(c, "action %s takes %u parameters, %d given", a->name, a->n_params, n);
 	memset(data, 0, data_len);
 	for (uint32_t i = 0; i < a->n_params; i++) {
-		if (parse_value(c, tokens[i], a->params[i].width, data + offset)) {
+		if (parse_value(c, tokens[i], a->params[i].width, a->params[i].is_signed, data + offset)) {
 			size_t len = strlen(c->err);
 			snprintf(c->err + len, c->err_len - len, " (parameter %s)", a->params[i].name);
 			return -1;
@@ -1215,7 +1232,7 @@ static int cmd_table_clear(struct p4odp_switch *sw, struct command *c)
 static int parse_bits(struct command *c, const char *text, uint32_t width, uint64_t *out)
 {
 	uint8_t bytes[8];
-	if (parse_value(c, text, width, bytes))
+	if (parse_value(c, text, width, false, bytes))
 		return -1;
 	*out = 0;
 	for (uint32_t i = 0; i < (width + 7) / 8; i++)
@@ -1467,10 +1484,7 @@ static int cmd_register_write(struct p4odp_switch *sw, struct command *c)
 	const struct p4odp_register_info *r = register_at(sw, c, &index);
 	if (!r)
 		return -1;
-	if (!r->is_signed && c->tokens[3][0] == '-')
-		return fail(c, "register %s holds bit<%u> values: '%.*s%s' is negative", r->name, r->width,
-			    SHOWN(c->tokens[3]));
-	if (parse_value(c, c->tokens[3], r->width, bytes))
+	if (parse_value(c, c->tokens[3], r->width, r->is_signed, bytes))
 		return -1;
 	bytes_to_cell(r, bytes, register_cell(sw, r, index));
 	return 0;
@@ -1671,7 +1685,7 @@ static const struct p4odp_value_set_info *value_set_at(struct p4odp_switch *sw, 
 	if (vi < 0)
 		return NULL;
 	const struct p4odp_value_set_info *v = &sw->program->value_sets[vi];
-	return value && parse_value(c, c->tokens[2], v->width, value) ? NULL : v;
+	return value && parse_value(c, c->tokens[2], v->width, v->is_signed, value) ? NULL : v;
 }
 
 /* The member holding `value`, or -1. */

@@ -235,11 +235,13 @@ struct p4odp_key_field_info {
 	const char *name;
 	uint32_t width;
 	enum p4odp_match_kind match_kind;
+	bool is_signed;		/* int<W>: the control plane may give a negative value */
 };
 
 struct p4odp_param_info {
 	const char *name;
 	uint32_t width;
+	bool is_signed;		/* int<W> */
 };
 
 struct p4odp_action_info {
@@ -320,6 +322,7 @@ struct p4odp_value_set_info {
 	size_t offset;
 	uint32_t stride;
 	uint32_t width;
+	bool is_signed;		/* int<W> */
 };
 
 static inline bool p4odp_value_set_has(const uint8_t *members, uint32_t size, uint32_t stride, const uint8_t *key,

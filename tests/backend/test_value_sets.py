@@ -81,6 +81,7 @@ def test_removed_and_cleared_values_are_not(switch: Path, tmp_path: Path):
 @pytest.mark.parametrize("line, message", [
     ("pvs_add kinds 3", "value set P.kinds is full (2 values)"),
     ("pvs_add kinds 65536", "value '65536' does not fit in 16 bits"),
+    ("pvs_add kinds -1", "value '-1' is negative: a bit<16> value is not"),
     ("pvs_remove kinds 4", "value set P.kinds has no value 4"),
     ("pvs_add nothing 1", "no value set named 'nothing'"),
     ("pvs_clear", "usage: pvs_clear VALUE_SET"),
@@ -120,6 +121,13 @@ def test_a_value_set_of_a_serializable_enum_matches_its_members_numbers(tmp_path
         .replace("7: other;", "kind_t.B: other;")
     switch = build_switch(tmp_path, source, "pvs_enum.p4")
     assert _marks(switch, tmp_path, "pvs_add kinds 0x0800\n", [0x0800, 0x86DD, 0x0801]) == [0xAA, 0xBB, 0]
+
+
+def test_a_value_set_of_int_values_takes_negative_numbers(tmp_path: Path):
+    source = PROGRAM.replace("bit<16> kind;", "int<16> kind;").replace("value_set<bit<16>>", "value_set<int<16>>")
+    switch = build_switch(tmp_path, source, "pvs_signed.p4")
+    assert _marks(switch, tmp_path, "pvs_add kinds -2\npvs_add kinds -32768\n",
+                  [0xFFFE, 0x8000, 0x7FFE, 7]) == [0xAA, 0xAA, 0, 0xBB]
 
 
 def test_a_value_set_of_128_bit_values_matches_whole_addresses(tmp_path: Path):

@@ -254,7 +254,7 @@ class Generator:
         size = self.const_int(decl.size) or 0
         member = c_ident(f"value_set_{decl.control_name or decl.name}")
         self.state.append(f"struct {{ uint8_t used; uint8_t value[{(width + 7) // 8}]; }} {member}[{max(size, 1)}]")
-        self.value_sets.append(CValueSet(decl.control_name or decl.name, size, member, width))
+        self.value_sets.append(CValueSet(decl.control_name or decl.name, size, member, width, t.is_signed(element)))
         return ExternInstance(decl.name, "value_set", member, size, element)
 
     def field_list(self, members: tuple) -> int:

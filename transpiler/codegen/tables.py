@@ -32,7 +32,7 @@ TABLE_KINDS = {"auto": "P4ODP_TABLE_AUTO", "empty": "P4ODP_TABLE_EMPTY", "code":
 
 def c_table(layout: TableLayout, profiles: dict, burst_key: tuple = ()) -> CTable:
     return CTable(layout.index, _c_name(layout), layout.name,
-                  [CKeyField(k.name, k.width, MATCH_KINDS[k.match_kind]) for k in layout.keys],
+                  [CKeyField(k.name, k.width, MATCH_KINDS[k.match_kind], k.signed) for k in layout.keys],
                   [a.id for a in layout.actions], layout.size, layout.default_action, list(layout.default_data),
                   layout.default_const, layout.data_bytes, list(layout.entries), TABLE_KINDS[layout.structure],
                   layout.key_bytes, list(burst_key), burst_state(layout) if burst_key else (),
@@ -56,7 +56,7 @@ def c_profile(profile: ProfileLayout) -> CProfile:
 
 
 def c_action(action: ActionLayout) -> CAction:
-    return CAction(action.id, action.name, [CActionParam(f.name, f.width) for f in action.data])
+    return CAction(action.id, action.name, [CActionParam(f.name, f.width, f.signed) for f in action.data])
 
 
 class Tables:

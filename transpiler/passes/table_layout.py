@@ -72,6 +72,7 @@ class KeyField:
     match_kind: str  # one of MATCH_KINDS
     expr: ir.Expression  # what is looked up
     bit_offset: int  # where its bits start in the key bytes
+    signed: bool  # an int<W>
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class DataField:
     name: str  # the parameter's control-plane name
     width: int
     byte_offset: int  # where it starts in the action data
+    signed: bool  # an int<W>
 
 
 @dataclass(frozen=True)
@@ -202,13 +204,14 @@ class _Builder:
             if width is None:
                 raise Unsupported(element.loc, f"table keys of type {element.expr.type}")
             if element.match_kind == "selector":
-                selector.append(KeyField(key_name(element), width, element.match_kind, element.expr, 0))
+                selector.append(KeyField(key_name(element), width, element.match_kind, element.expr, 0,
+                                         t.is_signed(element.expr.type)))
                 continue
             if element.match_kind not in MATCH_KINDS:
                 raise Unsupported(element.loc, f"the match kind {element.match_kind}")
             nbytes = (width + 7) // 8
             keys.append(KeyField(key_name(element), width, element.match_kind, element.expr,
-                                 offset * 8 + nbytes * 8 - width))
+                                 offset * 8 + nbytes * 8 - width, t.is_signed(element.expr.type)))
             offset += nbytes
         actions = [self.table_action(ref) for ref in (props["actions"].value if "actions" in props else ())]
         default_id, default_data, default_const = 0, [], False
@@ -308,7 +311,7 @@ class _Builder:
                 width = t.bit_width(p.type)
                 if width is None:
                     raise Unsupported(p.loc, "action parameters that are not bit<W>, int<W> or bool")
-                data.append(DataField(param_name(p), width, offset))
+                data.append(DataField(param_name(p), width, offset, t.is_signed(p.type)))
                 offset += (width + 7) // 8
             self.actions[action.name] = ActionLayout(len(self.actions) + 1, action.control_name or action.name,
                                                      tuple(data))
