@@ -29,7 +29,7 @@ from typing import Optional
 from p4odp.diagnostics import Diagnostics
 from p4odp.frontend import FrontendOptions, load_program
 from p4odp.stf import parser as stf
-from p4odp.stf.runner import _commands as stf_commands
+from p4odp.stf.runner import switch_commands
 from p4odp.transpiler import transpile
 
 REPO = Path(__file__).resolve().parents[1]
@@ -94,7 +94,7 @@ def prepare(program: Program, folder: Path) -> tuple[Optional[Path], int, str]:
         return None, ports, ""
     loaded = load_program(str(program.path), FrontendOptions(), diags)
     model = transpile(loaded, str(program.path), diags) if loaded is not None else None
-    script = stf_commands(entries, model, diags) if model is not None else None
+    script = switch_commands(entries, model, diags) if model is not None else None
     if script is None:
         return None, ports, "; ".join(d.message for d in diags.items)[:200] or "its STF test does not translate"
     commands = folder / "commands.txt"

@@ -66,7 +66,7 @@ def run_stf(program: ir.Program, program_path: str, stf_path: str, target: Targe
 
 def _run(statements: list, model: CProgram, work: Path, keep: bool, target: Target, options: BuildOptions,
          diags: Diagnostics, workers: int) -> Optional[StfResult]:
-    script = _commands(statements, model, diags)
+    script = switch_commands(statements, model, diags)
     if script is None:
         return None
     commands, counter_checks = script
@@ -145,7 +145,7 @@ def _write_expected(work: Path, expected: ExpectedOutputs) -> None:
         write_pcap(str(work / f"expected{port}.pcap"), packets)
 
 
-def _commands(statements: list, model: CProgram, diags: Diagnostics) -> Optional[tuple[list[str], list]]:
+def switch_commands(statements: list, model: CProgram, diags: Diagnostics) -> Optional[tuple[list[str], list]]:
     """The switch's commands file for `statements`, in their order, and the `check_counter`
     statements whose `counter_read` answers the switch prints, in the same order."""
     commands, counter_checks = [], []

@@ -325,6 +325,16 @@ void p4odp_tm_burst(struct p4odp_worker *w, uint32_t port, odp_packet_t *pkts, u
 void p4odp_print_counters(const struct p4odp_switch *sw, const struct p4odp_worker *workers, uint32_t n_workers,
 			  FILE *out);
 
+/* A switch's start and stop around its ports (startup.c).  p4odp_switch_start gives `sw` (its
+ * datapath and pre set) ODP, for `n_workers` workers and this control thread, a pool of
+ * `pool_packets` packets, its workers' array (zeroed: p4odp_worker_init sets each up), its RCU
+ * and its program's tables and state.  Returns 0, or the exit status after saying why on
+ * stderr (2: ODP's pools cannot hold that many packets, else 1) with all of it freed, `sw` too.
+ * p4odp_switch_stop closes the open ports, terminates the workers, frees the multicast
+ * groups, the program and `sw` (not its pre), and terminates ODP. */
+int p4odp_switch_start(struct p4odp_switch *sw, uint32_t n_workers, uint64_t pool_packets);
+void p4odp_switch_stop(struct p4odp_switch *sw);
+
 /* A switch's program (programs.c).  p4odp_program_init gives `sw` (its
  * datapath, rcu and n_workers set) its tables, state and per-worker state;
  * p4odp_program_destroy frees them (once no worker runs it). */

@@ -18,7 +18,6 @@
  * With --asserts a false assert() or assume() aborts, which libFuzzer
  * reports as a crash with the input that caused it.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,8 @@
 
 #define FUZZ_POOL_PACKETS 1024
 #define FUZZ_DEFAULT_PORTS 4
+/* random()'s state at the start of every input: a crash that depends on it replays */
+#define FUZZ_RANDOM_STATE UINT64_C(0x9E3779B97F4A7C15)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -41,20 +42,6 @@ struct fuzz_context {
 
 static struct fuzz_context fuzz;
 
-/* ODP's errors to stderr; its informational prints only with P4ODP_ODP_VERBOSE, as the switch's. */
-static int odp_log(odp_log_level_t level, const char *fmt, ...)
-{
-	va_list args;
-	int r;
-
-	if ((level == ODP_LOG_PRINT || level == ODP_LOG_DBG) && !getenv("P4ODP_ODP_VERBOSE"))
-		return 0;
-	va_start(args, fmt);
-	r = vfprintf(stderr, fmt, args);
-	va_end(args);
-	return r;
-}
-
 /* A set-up failure: not a finding of the fuzzer, so neither a crash nor libFuzzer's exit codes,
  * and no leak check of the switch left half set up. */
 #define FUZZ_SETUP_FAILED 3
@@ -65,28 +52,6 @@ static void __attribute__((noreturn)) setup_failed(const char *what)
 		fprintf(stderr, "p4odp fuzz: %s\n", what);
 	fflush(NULL);
 	_exit(FUZZ_SETUP_FAILED);
-}
-
-static void start_odp(struct p4odp_switch *sw)
-{
-	odp_init_t init_param;
-	odp_pool_param_t pool_param;
-
-	odp_init_param_init(&init_param);
-	init_param.log_fn = odp_log;
-	init_param.num_worker = 1;
-	init_param.num_control = 1;
-	if (odp_init_global(&sw->instance, &init_param, NULL) || odp_init_local(sw->instance, ODP_THREAD_CONTROL))
-		setup_failed("ODP initialisation failed");
-	odp_pool_param_init(&pool_param);
-	pool_param.type = ODP_POOL_PACKET;
-	pool_param.pkt.num = FUZZ_POOL_PACKETS;
-	pool_param.pkt.len = P4ODP_MAX_PACKET;
-	pool_param.pkt.seg_len = P4ODP_MAX_PACKET;
-	pool_param.pkt.max_len = P4ODP_MAX_PACKET;	/* never segmented, as the switch's */
-	sw->pool = odp_pool_create("p4odp_packets", &pool_param);
-	if (sw->pool == ODP_POOL_INVALID)
-		setup_failed("cannot create the packet pool");
 }
 
 /* Port `index` on the null device null<index>: one input and one output queue. */
@@ -125,23 +90,7 @@ static int no_receive(void *arg, const char *port, char *err, size_t err_len)
  * which checks after, then reports only what an input leaked. */
 static void stop_switch(void)
 {
-	struct p4odp_switch *sw = fuzz.sw;
-	odp_instance_t instance = sw->instance;
-	odp_pool_t pool = sw->pool;
-	struct p4odp_rcu *rcu = sw->rcu;
-
-	for (uint32_t i = 0; i < fuzz.n_ports; i++) {
-		odp_pktio_stop(sw->ports[i].pktio);
-		odp_pktio_close(sw->ports[i].pktio);
-	}
-	p4odp_worker_term(fuzz.worker);
-	free(sw->workers);
-	p4odp_multicast_destroy(sw);
-	p4odp_program_discard(sw);
-	p4odp_rcu_destroy(rcu);
-	odp_pool_destroy(pool);
-	odp_term_local();
-	odp_term_global(instance);
+	p4odp_switch_stop(fuzz.sw);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -172,13 +121,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	}
 	sw->pre = &pre;
 	sw->datapath = &p4odp_datapath;
-	start_odp(sw);
-	sw->started_ns = odp_time_global_ns();
-	sw->n_workers = 1;
-	sw->workers = aligned_alloc(ODP_CACHE_LINE_SIZE, sizeof *sw->workers);
-	if (!sw->workers || p4odp_rcu_create(&sw->rcu) || p4odp_program_init(sw))
-		setup_failed("cannot set up the program's tables and state (out of memory, or what the lines above "
-			     "say)");
+	if (p4odp_switch_start(sw, 1, FUZZ_POOL_PACKETS))
+		setup_failed(NULL);
 	for (uint32_t i = 0; i < n_ports; i++)
 		open_null_port(sw, i);
 	/* No RCU registration: this one thread both changes the tables (the commands) and reads them. */
@@ -209,6 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	memcpy(odp_packet_data(pkt), data + 1, size - 1);
+	ctx->worker->random_state = FUZZ_RANDOM_STATE;
 	ctx->sw->datapath->burst(ctx->worker, port, &pkt, 1);
 	return 0;
 }
