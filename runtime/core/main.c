@@ -80,6 +80,21 @@ static void usage(FILE *out, const char *prog)
 }
 
 /* A CPU list as taskset -c and DPDK's -l take it ("0-3,6") into an ODP cpumask. */
+/* The decimal number `arg` of `option` into *out, when in min..max; else -1 after saying
+ * "expected `what` in min..max". */
+static int parse_number(const char *option, const char *arg, unsigned long long min, unsigned long long max,
+			const char *what, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (!isdigit((unsigned char)*arg) || *end || v < min || v > max) {
+		fprintf(stderr, "error: %s %s: expected %s in %llu..%llu\n", option, arg, what, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 static int parse_cpu_list(const char *arg, odp_cpumask_t *mask)
 {
 	const char *p = arg;
@@ -450,7 +465,6 @@ int main(int argc, char **argv)
 	unsigned long long pool_packets = DEFAULT_POOL_PACKETS;
 	odp_cpumask_t cpus;
 	bool pinned = false;
-	char *end;
 
 	if (!sw || !pre) {
 		fprintf(stderr, "error: out of memory\n");
@@ -474,31 +488,20 @@ int main(int argc, char **argv)
 			control = optarg;
 			break;
 		case 'P': {
-			unsigned long long port = strtoull(optarg, &end, 10);
-			if (!isdigit((unsigned char)*optarg) || *end || port >= P4ODP_PORT_NUMBERS) {
-				fprintf(stderr, "error: --cpu-port %s: expected a port number in 0..%d\n", optarg,
-					P4ODP_PORT_NUMBERS - 1);
+			unsigned long long port;
+			if (parse_number("--cpu-port", optarg, 0, P4ODP_PORT_NUMBERS - 1, "a port number", &port))
 				return 2;
-			}
 			sw->has_cpu_port = true;
 			sw->cpu_port = (uint32_t)port;
 			break;
 		}
 		case 'w':
-			n_workers = strtoull(optarg, &end, 10);
-			if (!isdigit((unsigned char)*optarg) || *end || n_workers < 1 || n_workers > P4ODP_MAX_WORKERS) {
-				fprintf(stderr, "error: -w %s: expected a number of workers in 1..%d\n", optarg,
-					P4ODP_MAX_WORKERS);
+			if (parse_number("-w", optarg, 1, P4ODP_MAX_WORKERS, "a number of workers", &n_workers))
 				return 2;
-			}
 			break;
 		case 'p':
-			pool_packets = strtoull(optarg, &end, 10);
-			if (!isdigit((unsigned char)*optarg) || *end || pool_packets < 1 || pool_packets > UINT32_MAX) {
-				fprintf(stderr, "error: --packets %s: expected a number of packet buffers in 1..%u\n", optarg,
-					UINT32_MAX);
+			if (parse_number("--packets", optarg, 1, UINT32_MAX, "a number of packet buffers", &pool_packets))
 				return 2;
-			}
 			break;
 		case 'c':
 			if (parse_cpu_list(optarg, &cpus))
