@@ -384,6 +384,8 @@ class _Expressions:
             if isinstance(common, (t.ExternT, t.ObjectT, t.TableT, t.Void, t.CallableT, t.TypeT, t.ApplyResult,
                                    t.ActionEnum, t.TypeVar)):
                 self.error(expr.loc, f"{where}: values of type {common} cannot be compared")
+            elif isinstance(common, t.StructLiteral):  # as p4c: which struct type would say what == means
+                self.error(expr.loc, f"{where}: cannot compare struct initializers of no declared type")
             return replace(result, left=left, right=right, type=BOOL)
         # arithmetic and ordering
         left, right, common = self.unify_operands(left, right, expr.loc, where)
@@ -480,8 +482,6 @@ class _Expressions:
             return self.tc.coerce(left, rt, loc, where), right, rt
         if isinstance(rt, (t.TupleT, t.StructLiteral)) and self.tc.compatible(lt, rt):
             return left, self.tc.coerce(right, lt, loc, where), lt
-        if isinstance(lt, t.TypeVar) or isinstance(rt, t.TypeVar):
-            return left, right, lt
         if isinstance(lt, t.EnumT) and isinstance(rt, t.EnumT) and lt.name == rt.name:
             return left, right, lt
         self.error(loc, f"{where}: cannot be applied to expressions of types {lt} and {rt}")
@@ -554,10 +554,13 @@ class _Expressions:
         literal = t.StructLiteral(tuple(t.Field(f.name, f.value.type) for f in fields))
         result = replace(expr, fields=tuple(fields), type=literal)
         if expr.dots and isinstance(hint_type, t.StructLike):
-            for f in fields:
-                if hint_type.field(f.name) is None:
+            for i, f in enumerate(fields):
+                field = hint_type.field(f.name)
+                if field is None:
                     self.error(f.loc, f"{f.name}: {hint_type} has no field of this name")
-            return replace(result, type=hint_type)
+                else:
+                    fields[i] = replace(f, value=self.tc.coerce(f.value, field.type, f.value.loc, f"field {f.name}"))
+            return replace(result, fields=tuple(fields), type=hint_type)
         if isinstance(declared, t.StructLike):
             return self.tc.coerce(result, declared, expr.loc, "initializer")
         if isinstance(declared, t.Unknown):
