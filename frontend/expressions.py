@@ -735,7 +735,9 @@ class _Expressions:
                 if not is_lvalue(value, self.ctx):
                     self.error(arg.loc, f"{describe(arg.value)}: an {param.direction} argument must be "
                                         f"something that can be assigned")
-                elif not _exactly(ptype, value.type) and not self.tc.compatible(ptype, value.type):
+                elif not _exactly(ptype, value.type) and not self.tc.compatible(ptype, value.type) or \
+                        isinstance(value.type, t.TupleT) and isinstance(ptype, t.StructLike):
+                    # (a tuple converts to a struct as a value, not as a place a callee writes)
                     self.error(arg.loc, f"{sig.name}: argument {param.name} has type {value.type}, "
                                         f"expected {ptype}")
                 elif isinstance(value.type, t.InfInt) or (not _has_var(ptype) and isinstance(ptype, t.Bits)
