@@ -24,6 +24,7 @@ from p4odp.controlplane.events import SwitchEvents
 from p4odp.controlplane.packets import PacketIO
 from p4odp.controlplane.pipeline import Pipeline, TableInfo
 from p4odp.controlplane.protos import p4data_pb2, p4info_pb2, p4runtime_pb2
+from p4odp.runtime.limits import GROUP_NODES, MC_GROUPS, MIRROR_SESSIONS, PORT_NUMBERS
 
 __all__ = ["Device", "P4RuntimeError"]
 
@@ -33,14 +34,10 @@ Update = p4runtime_pb2.Update
 
 # simple_switch_CLI's priorities: the smaller wins, from 0; P4Runtime's: the larger wins, from 1.
 CLI_PRIORITY_TOP = 2**31 - 1
-# The switch's packet replication engine (runtime/core/switch.h): groups 1..4095 of 256 nodes at
-# most, ports of 9 bits, replication ids (v1model's egress_rid) of 16, mirror sessions 0..32767,
-# as BMv2's.
-MC_GROUPS = 4096
-GROUP_NODES = 256
-PORT_NUMBERS = 512
+# Replication ids (v1model's egress_rid) of 16 bits, as BMv2's; the other limits of the switch's
+# packet replication engine are the runtime's (groups 1..4095 of 256 nodes, ports of 9 bits,
+# mirror sessions 0..32767).
 INSTANCES = 1 << 16
-CLONE_SESSIONS = 32768
 
 _ONEOF = {MatchField.EXACT: "exact", MatchField.LPM: "lpm", MatchField.TERNARY: "ternary",
           MatchField.RANGE: "range", MatchField.OPTIONAL: "optional"}
@@ -671,9 +668,9 @@ class Device:
 
     def _plan_clone_session(self, index: int, kind: int, session) -> _Pending:
         session_id = session.session_id
-        if not 0 < session_id < CLONE_SESSIONS:  # 0 names every session in a read
+        if not 0 < session_id < MIRROR_SESSIONS:  # 0 names every session in a read
             raise P4RuntimeError(Code.OUT_OF_RANGE, f"clone session {session_id}: this switch has sessions 1.."
-                                                     f"{CLONE_SESSIONS - 1}")
+                                                     f"{MIRROR_SESSIONS - 1}")
         present = self.clone_sessions.get(session_id)
         _presence(kind, present, "the packet replication engine", f"clone session {session_id}")
         if kind == Update.DELETE:

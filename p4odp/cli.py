@@ -20,6 +20,7 @@ from pathlib import Path
 
 from p4odp import __version__, ir
 from p4odp.diagnostics import CompileError, Diagnostics, InternalError, Loc
+from p4odp.runtime.limits import MAX_PORTS, MAX_WORKERS, PORT_NUMBERS
 
 EXIT_OK, EXIT_USER_ERROR, EXIT_INTERNAL = 0, 1, 2
 
@@ -331,8 +332,8 @@ def run_stf(args: argparse.Namespace, diags: Diagnostics) -> int:
         return EXIT_USER_ERROR
     target, program = loaded
     keep = Path(args.keep) if args.keep else None
-    if not 1 <= args.workers <= 64:
-        diags.error(Loc("<command line>", 0, 0), f"--workers {args.workers}: expected 1..64")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        diags.error(Loc("<command line>", 0, 0), f"--workers {args.workers}: expected 1..{MAX_WORKERS}")
         return EXIT_USER_ERROR
     options = BuildOptions(cc=args.cc, odp_prefix=args.odp_prefix, sysroot=args.sysroot, verbose=args.verbose)
     result = run_test(program, args.program, args.test, target, options, keep, diags, args.workers)
@@ -346,12 +347,12 @@ def run_ptf(args: argparse.Namespace, diags: Diagnostics) -> int:
     from p4odp.backend.build import BuildOptions
     from p4odp.ptfharness.runner import PtfOptions, run_ptf as run
 
-    if not 1 <= args.ports <= 64:
-        diags.error(Loc("<command line>", 0, 0), f"--ports {args.ports}: expected 1..64")
+    if not 1 <= args.ports <= MAX_PORTS:
+        diags.error(Loc("<command line>", 0, 0), f"--ports {args.ports}: expected 1..{MAX_PORTS}")
         return EXIT_USER_ERROR
-    if args.cpu_port is not None and not args.ports <= args.cpu_port <= 511:
-        diags.error(Loc("<command line>", 0, 0), f"--cpu-port {args.cpu_port}: expected {args.ports}..511, a port "
-                                                 "without a veth")
+    if args.cpu_port is not None and not args.ports <= args.cpu_port < PORT_NUMBERS:
+        diags.error(Loc("<command line>", 0, 0), f"--cpu-port {args.cpu_port}: expected "
+                                                 f"{args.ports}..{PORT_NUMBERS - 1}, a port without a veth")
         return EXIT_USER_ERROR
     loaded = _target_and_program(args, diags)
     if loaded is None:
@@ -494,7 +495,7 @@ def run_fuzz(args: argparse.Namespace, diags: Diagnostics) -> int:
     here = Loc("<command line>", 0, 0)
     problems = [message for bad, message in [
         (not args.seconds > 0, f"--seconds {args.seconds:g}: more than 0"),
-        (not 1 <= args.ports <= 64, f"--ports {args.ports}: expected 1..64"),
+        (not 1 <= args.ports <= MAX_PORTS, f"--ports {args.ports}: expected 1..{MAX_PORTS}"),
         (args.commands is not None and not os.path.isfile(args.commands), f"--commands {args.commands}: no such file"),
     ] if bad]
     if problems:
