@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Iterator, Optional
 
 from p4odp import ir
 from p4odp import types as t
@@ -710,11 +710,11 @@ class _Expressions:
                     self.error(arg.loc, f"{sig.name}: '_' can only be passed for out parameters, "
                                         f"not for {param.name}")
                 # The typed IR says what is thrown away (`extract<T>(_)` skips a T).
-                typed_args.append(arg if _has_var(ptype) else replace(arg, value=ir.DontCare(arg.loc, type=ptype)))
+                typed_args.append(arg if self.binds(ptype) else replace(arg, value=ir.DontCare(arg.loc, type=ptype)))
                 continue
-            hint = ptype if not _has_var(ptype) else None
+            hint = ptype if not self.binds(ptype) else None
             value = self.visit(arg.value, hint)
-            if _has_var(ptype):
+            if self.binds(ptype):
                 self.unify(ptype, value.type, bindings, sig.type_params)
                 ptype = substitute(ptype, bindings)
                 if isinstance(ptype, t.StructLiteral):
@@ -740,26 +740,34 @@ class _Expressions:
                     # (a tuple converts to a struct as a value, not as a place a callee writes)
                     self.error(arg.loc, f"{sig.name}: argument {param.name} has type {value.type}, "
                                         f"expected {ptype}")
-                elif isinstance(value.type, t.InfInt) or (not _has_var(ptype) and isinstance(ptype, t.Bits)
+                elif isinstance(value.type, t.InfInt) or (not self.binds(ptype) and isinstance(ptype, t.Bits)
                                                           and value.type != ptype
                                                           and not isinstance(value.type, t.Unknown)):
                     self.error(arg.loc, f"{sig.name}: argument {param.name} has type {value.type}, "
                                         f"expected {ptype}")
-            elif not _has_var(ptype):
+            elif not self.binds(ptype):
                 value = self.tc.coerce(value, ptype, arg.loc, f"{sig.name}: argument {param.name}")
             typed_args.append(replace(arg, value=value))
         for param, arg in pairs:
-            if arg.value is None and param.direction == "out" and _has_var(substitute(param.type, bindings)):
+            if arg.value is None and param.direction == "out" and self.binds(substitute(param.type, bindings)):
                 self.error(arg.loc, f"{sig.name}: could not infer a type for '_' ({param.name}); "
                                     "give the type argument")
         returns = substitute(sig.returns, bindings)
         return sig, tuple(typed_args), returns
 
+    def binds(self, typ: t.Type) -> bool:
+        """Whether a call binds a type variable in `typ`: `_`, or a type parameter but those of the
+        declarations around the call, which are only themselves there."""
+        return any(not self.rigid(v) for v in _type_vars(typ))
+
+    def rigid(self, var: t.Type) -> bool:
+        return isinstance(var, t.TypeVar) and any(s.type == var for s in self.ctx.scope.lookup(var.name))
+
     def unify(self, param: t.Type, arg: t.Type, bindings: dict, type_params: tuple) -> None:
         if isinstance(param, t.DontCareT):
             return
         if isinstance(param, t.TypeVar):
-            if param in bindings or isinstance(arg, t.Unknown):
+            if param in bindings or isinstance(arg, t.Unknown) or self.rigid(param):
                 return
             bindings[param] = arg
             return
@@ -899,18 +907,24 @@ def _exactly(a: t.Type, b: t.Type) -> bool:
     return a == b or isinstance(a, t.Unknown) or isinstance(b, t.Unknown)
 
 
-def _has_var(typ: t.Type) -> bool:
+def _type_vars(typ: t.Type) -> Iterator[t.Type]:
+    """The type variables and `_` in `typ` (a struct's own fields only, not nested structs')."""
     if isinstance(typ, (t.TypeVar, t.DontCareT)):
-        return True
-    if isinstance(typ, (t.Stack, t.ListT)):
-        return _has_var(typ.element)
-    if isinstance(typ, t.TupleT):
-        return any(_has_var(e) for e in typ.elements)
-    if isinstance(typ, (t.ExternT, t.ObjectT)):
-        return any(_has_var(a) for a in typ.type_args)
-    if isinstance(typ, t.StructLike):
-        return any(isinstance(f.type, t.TypeVar) for f in typ.fields)
-    return False
+        yield typ
+    elif isinstance(typ, (t.Stack, t.ListT)):
+        yield from _type_vars(typ.element)
+    elif isinstance(typ, t.TupleT):
+        for e in typ.elements:
+            yield from _type_vars(e)
+    elif isinstance(typ, (t.ExternT, t.ObjectT)):
+        for a in typ.type_args:
+            yield from _type_vars(a)
+    elif isinstance(typ, t.StructLike):
+        yield from (f.type for f in typ.fields if isinstance(f.type, t.TypeVar))
+
+
+def _has_var(typ: t.Type) -> bool:
+    return next(_type_vars(typ), None) is not None
 
 
 def _arity_fits(sig: t.Signature, args: tuple) -> bool:
