@@ -753,6 +753,11 @@ class _Expressions:
                 self.error(arg.loc, f"{sig.name}: could not infer a type for '_' ({param.name}); "
                                     "give the type argument")
         returns = substitute(sig.returns, bindings)
+        unbound = next((v for v in _type_vars(returns) if isinstance(v, t.TypeVar) and not self.rigid(v)), None)
+        if unbound is not None and sig.kind in ("function", "method"):
+            self.error(loc, f"{sig.name}: could not infer a type for {unbound} from the arguments; "
+                            "give the type argument")
+            returns = UNKNOWN
         return sig, tuple(typed_args), returns
 
     def binds(self, typ: t.Type) -> bool:
