@@ -146,10 +146,10 @@ def main() -> int:
 
     def one(program: Program) -> Row:
         row = fuzz(program, args.out, args.seconds, args.asserts)
-        state = f"error: {row.error}" if row.error else "CRASH" if row.crashed else "clean"
         # The figures too: a run of many programs may be interrupted before the table.
-        print(f"datapath_fuzz: {row.name}: {state}, {row.execs:,} inputs in {row.seconds:.0f} s "
-              f"({row.execs_per_s:,}/s), coverage {row.coverage} edges", file=sys.stderr, flush=True)
+        figures = f"{row.execs:,} inputs in {row.seconds:.0f} s ({row.execs_per_s:,}/s), coverage {row.coverage} edges"
+        state = f"error: {row.error}" if row.error else f"{'CRASH' if row.crashed else 'clean'}, {figures}"
+        print(f"datapath_fuzz: {row.name}: {state}", file=sys.stderr, flush=True)
         return row
 
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:

@@ -18,11 +18,13 @@ import socket
 import time
 from typing import Optional
 
+from p4odp.runtime.limits import CONTROL_LINE
+
 __all__ = ["DEFAULT_ADDRESS", "ChannelError", "CommandError", "SwitchChannel"]
 
 DEFAULT_ADDRESS = "unix:p4odp.sock"  # the switch's default, in its run directory
 PROTOCOL_VERSION = 1
-MAX_LINE = 20223  # the longest line the switch takes, without its newline
+MAX_LINE = CONTROL_LINE - 1  # the longest line the switch takes, without its newline
 
 
 class ChannelError(Exception):

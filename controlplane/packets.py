@@ -13,10 +13,9 @@ import grpc
 
 from p4odp.controlplane.bytestrings import canonical, shown
 from p4odp.controlplane.protos import p4info_pb2, p4runtime_pb2
+from p4odp.runtime.limits import MAX_PACKET
 
 __all__ = ["PacketIO", "PacketOutError"]
-
-MAX_PACKET = 9600  # the switch's largest packet (P4ODP_MAX_PACKET, runtime/core/switch.h)
 
 
 class PacketOutError(Exception):

@@ -686,7 +686,7 @@ class _Expressions:
         params = match_args(sig, typed_args)
         if params is None:
             return False
-        return all(arg.value is None or self.tc.compatible(p.type, arg.value.type) or _has_var(p.type)
+        return all(arg.value is None or self.tc.compatible(p.type, arg.value.type) or self.binds(p.type)
                    for p, arg in params)
 
     def apply_signature(self, sig: t.Signature, args: tuple, type_args: tuple, loc: Loc):
@@ -766,6 +766,8 @@ class _Expressions:
         return any(not self.rigid(v) for v in _type_vars(typ))
 
     def rigid(self, var: t.Type) -> bool:
+        """Whether `var` is a type parameter declared around the expression: its own declaration's
+        body sees it by name, and there it stands for whatever type an instance gives it."""
         return isinstance(var, t.TypeVar) and any(s.type == var for s in self.ctx.scope.lookup(var.name))
 
     def unify(self, param: t.Type, arg: t.Type, bindings: dict, type_params: tuple) -> None:
@@ -913,7 +915,8 @@ def _exactly(a: t.Type, b: t.Type) -> bool:
 
 
 def _type_vars(typ: t.Type) -> Iterator[t.Type]:
-    """The type variables and `_` in `typ` (a struct's own fields only, not nested structs')."""
+    """The type variables and `_` in `typ`: in its type arguments, elements and a struct's own
+    fields (a nested struct's type parameters are bound when that struct is specialized)."""
     if isinstance(typ, (t.TypeVar, t.DontCareT)):
         yield typ
     elif isinstance(typ, (t.Stack, t.ListT)):

@@ -1,5 +1,6 @@
 """The switch's limits as the runtime's C headers define them, for the checks the Python side
-makes of what a switch is asked (command-line options, P4Runtime requests): one definition."""
+makes of what a switch is asked (command-line options, P4Runtime requests, control lines): one
+definition."""
 
 from __future__ import annotations
 
@@ -7,43 +8,60 @@ import ast
 import re
 from pathlib import Path
 
-_HEADERS = ("include/p4odp_runtime.h", "core/switch.h")
-_DEFINE = re.compile(r"^#define (P4ODP_\w+)[ \t]+(.+)$", re.M)
+from p4odp.diagnostics import InternalError
+
+HEADERS = ("include/p4odp_runtime.h", "core/switch.h")
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(P4ODP_\w+)[ \t]+(.+)$", re.M)
 _COMMENT = re.compile(r"/\*.*?(\*/|$)|//.*")
+_SUFFIX = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b")  # 512u, 1UL: C's unsigned and long
+_OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+              ast.Div: lambda a, b: a // b, ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b,
+              ast.BitOr: lambda a, b: a | b}
 
 
-def _integer(text: str, known: dict[str, int]) -> int | None:
-    """`text` (numbers, names already known, + - * / and parentheses) as an int; None otherwise."""
+def integer(text: str, known: dict[str, int]) -> int | None:
+    """A #define's text as an int: decimal or hex numbers, names in `known`, + - * / << >> | and
+    parentheses (C's integer division); None for anything else (a string, a macro call)."""
     def value(node: ast.AST) -> int:
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        if isinstance(node, ast.Constant) and type(node.value) is int:
             return node.value
         if isinstance(node, ast.Name) and node.id in known:
             return known[node.id]
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
-            left, right = value(node.left), value(node.right)
-            ops = {ast.Add: left + right, ast.Sub: left - right, ast.Mult: left * right}
-            return ops[type(node.op)] if type(node.op) in ops else left // right
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+            return _OPERATORS[type(node.op)](value(node.left), value(node.right))
         raise ValueError(text)
+    source = _SUFFIX.sub(r"\1", _COMMENT.sub("", text)).strip()
+    if "_" in re.sub(r"\w*[A-Za-z]\w*", "", source):  # 1_000 is Python's, not C's
+        return None
     try:
-        return value(ast.parse(text.strip(), mode="eval").body)
+        return value(ast.parse(source, mode="eval").body)
     except (SyntaxError, ValueError):
         return None
 
 
-def _defines() -> dict[str, int]:
+def defines(folder: Path = Path(__file__).parent) -> dict[str, int]:
+    """The P4ODP_ integer constants of the runtime's headers in `folder`, by name."""
     known: dict[str, int] = {}
-    for header in _HEADERS:
-        for name, text in _DEFINE.findall((Path(__file__).parent / header).read_text()):
-            number = _integer(_COMMENT.sub("", text), known)
+    for header in HEADERS:
+        for name, text in _DEFINE.findall((folder / header).read_text()):
+            number = integer(text, known)
             if number is not None:
                 known[name] = number
     return known
 
 
-_LIMITS = _defines()
-MAX_PORTS = _LIMITS["P4ODP_MAX_PORTS"]  # ports with an interface (-i)
-MAX_WORKERS = _LIMITS["P4ODP_MAX_WORKERS"]
-PORT_NUMBERS = _LIMITS["P4ODP_PORT_NUMBERS"]  # 0..PORT_NUMBERS-1: a port number's 9 bits
-MC_GROUPS = _LIMITS["P4ODP_MAX_MC_GROUPS"]  # group ids 1..MC_GROUPS-1
-GROUP_NODES = _LIMITS["P4ODP_MAX_GROUP_NODES"]  # nodes of one group
-MIRROR_SESSIONS = _LIMITS["P4ODP_MAX_MIRROR_SESSIONS"]  # session ids 0..MIRROR_SESSIONS-1
+def _limit(name: str) -> int:
+    if name not in _DEFINES:
+        raise InternalError(f"{name} is not an integer #define of the runtime's headers ({', '.join(HEADERS)})")
+    return _DEFINES[name]
+
+
+_DEFINES = defines()
+MAX_PORTS = _limit("P4ODP_MAX_PORTS")  # ports with an interface (-i)
+MAX_WORKERS = _limit("P4ODP_MAX_WORKERS")
+PORT_NUMBERS = _limit("P4ODP_PORT_NUMBERS")  # 0..PORT_NUMBERS-1: a port number's 9 bits
+MC_GROUPS = _limit("P4ODP_MAX_MC_GROUPS")  # group ids 1..MC_GROUPS-1
+GROUP_NODES = _limit("P4ODP_MAX_GROUP_NODES")  # nodes of one group
+MIRROR_SESSIONS = _limit("P4ODP_MAX_MIRROR_SESSIONS")  # session ids 0..MIRROR_SESSIONS-1
+MAX_PACKET = _limit("P4ODP_MAX_PACKET")  # bytes of the largest packet
+CONTROL_LINE = _limit("P4ODP_CONTROL_LINE")  # bytes of a control line's buffer, its newline included

@@ -29,7 +29,12 @@ def _environment(template_dirs: tuple) -> jinja2.Environment:
         autoescape=False,
     )
     environment.filters["c_string"] = _c_string
+    environment.filters["c_bool"] = _c_bool
     return environment
+
+
+def _c_bool(value: bool) -> str:
+    return "true" if value else "false"
 
 
 def _c_string(data: bytes, indent: str = "\t") -> str:

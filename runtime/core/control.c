@@ -194,9 +194,9 @@ static bool fits(const uint8_t *buf, uint32_t nbytes, uint32_t width)
 	return !(width % 8 && buf[MAX_VALUE_BYTES - nbytes] >> (width % 8));
 }
 
-/* Parse `text` as a number of `width` bits into `out` (ceil(width/8) bytes, network order): a
- * bit<W> value, or with `is_signed` an int<W> one (from -2^(W-1); a negative number is stored as
- * its two's complement). */
+/* Parse `text` as a number of `width` bits into `out` (ceil(width/8) bytes, network order):
+ * 0..2^W-1, the bit pattern as P4Runtime gives it too; with `is_signed` (an int<W>) also a
+ * negative number down to -2^(W-1), stored as its two's complement. */
 static int parse_value(struct command *c, const char *text, uint32_t width, bool is_signed, uint8_t *out)
 {
 	uint32_t nbytes = (width + 7) / 8;
@@ -307,6 +307,16 @@ static int parse_handle(struct command *c, const char *text, int64_t *out)
 	return 0;
 }
 
+/* A value of key field `k`, an error naming the field. */
+static int parse_key_value(struct command *c, const struct p4odp_key_field_info *k, const char *text, uint8_t *out)
+{
+	if (parse_value(c, text, k->width, k->is_signed, out) == 0)
+		return 0;
+	size_t len = strlen(c->err);
+	snprintf(c->err + len, c->err_len - len, " (key %s)", k->name);
+	return -1;
+}
+
 /* Parse the key fields of an entry. */
 static int parse_key(struct command *c, const struct p4odp_table_info *t, char **tokens, int n,
 		     struct p4odp_field_match *fields, uint8_t *bytes)
@@ -332,7 +342,7 @@ static int parse_key(struct command *c, const struct p4odp_table_info *t, char *
 			if (!sep)
 				return fail(c, "key %s: expected VALUE/LENGTH for an lpm field", k->name);
 			*sep = '\0';
-			if (parse_value(c, tok, k->width, k->is_signed, value) || parse_uint(c, sep + 1, &f->prefix_len))
+			if (parse_key_value(c, k, tok, value) || parse_uint(c, sep + 1, &f->prefix_len))
 				return -1;
 			if (f->prefix_len > k->width)
 				return fail(c, "key %s: prefix length %u is longer than the field", k->name, f->prefix_len);
@@ -347,13 +357,13 @@ static int parse_key(struct command *c, const struct p4odp_table_info *t, char *
 			sep = strstr(tok, "&&&");
 			if (sep) {
 				*sep = '\0';
-				if (parse_value(c, sep + 3, k->width, k->is_signed, mask))
+				if (parse_key_value(c, k, sep + 3, mask))
 					return -1;
 			} else {
 				memset(mask, 0xff, nbytes);
 				p4odp_wide_trunc(mask, nbytes, k->width);
 			}
-			if (parse_value(c, tok, k->width, k->is_signed, value))
+			if (parse_key_value(c, k, tok, value))
 				return -1;
 			bool all_zero = true;
 			for (uint32_t i = 0; i < nbytes; i++) {
@@ -376,15 +386,19 @@ static int parse_key(struct command *c, const struct p4odp_table_info *t, char *
 			if (!sep)
 				return fail(c, "key %s: expected LOW->HIGH for a range field", k->name);
 			*sep = '\0';
-			if (parse_value(c, tok, k->width, k->is_signed, value) ||
-			    parse_value(c, sep + 2, k->width, k->is_signed, high))
+			/* The workers compare a range's bounds as unsigned bit patterns, as BMv2 does:
+			 * -1 would be the largest value of an int<W> field, not the smallest. */
+			if (k->is_signed && (tok[0] == '-' || sep[2] == '-'))
+				return fail(c, "key %s: the bounds of a range are compared as unsigned bit patterns "
+					    "(as on BMv2): give them in 0..2^%u-1", k->name, k->width);
+			if (parse_key_value(c, k, tok, value) || parse_key_value(c, k, sep + 2, high))
 				return -1;
 			if (memcmp(value, high, nbytes) > 0)
 				return fail(c, "key %s: the range %.*s%s->%.*s%s is empty", k->name, SHOWN(tok),
 					    SHOWN(sep + 2));
 			break;
 		default:
-			if (parse_value(c, tok, k->width, k->is_signed, value))
+			if (parse_key_value(c, k, tok, value))
 				return -1;
 		}
 	}
@@ -1484,8 +1498,11 @@ static int cmd_register_write(struct p4odp_switch *sw, struct command *c)
 	const struct p4odp_register_info *r = register_at(sw, c, &index);
 	if (!r)
 		return -1;
-	if (parse_value(c, c->tokens[3], r->width, r->is_signed, bytes))
+	if (parse_value(c, c->tokens[3], r->width, r->is_signed, bytes)) {
+		size_t len = strlen(c->err);
+		snprintf(c->err + len, c->err_len - len, " (register %s)", r->name);
 		return -1;
+	}
 	bytes_to_cell(r, bytes, register_cell(sw, r, index));
 	return 0;
 }

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE  /* pthread_setaffinity_np */
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
@@ -79,7 +80,6 @@ static void usage(FILE *out, const char *prog)
 		DEFAULT_POOL_PACKETS, P4ODP_LOG_MSG_RATE, p4odp_program.name);
 }
 
-/* A CPU list as taskset -c and DPDK's -l take it ("0-3,6") into an ODP cpumask. */
 /* The decimal number `arg` of `option` into *out, when in min..max; else -1 after saying
  * "expected `what` in min..max". */
 static int parse_number(const char *option, const char *arg, unsigned long long min, unsigned long long max,
@@ -95,6 +95,7 @@ static int parse_number(const char *option, const char *arg, unsigned long long 
 	return 0;
 }
 
+/* A CPU list as taskset -c and DPDK's -l take it ("0-3,6") into an ODP cpumask. */
 static int parse_cpu_list(const char *arg, odp_cpumask_t *mask)
 {
 	const char *p = arg;
@@ -541,10 +542,10 @@ int main(int argc, char **argv)
 	}
 
 	sw->datapath = &p4odp_datapath;
-	status = p4odp_switch_start(sw, (uint32_t)n_workers, pool_packets);
-	if (status) {
+	int err = p4odp_switch_start(sw, (uint32_t)n_workers, pool_packets);
+	if (err) {
 		free(pre);
-		return status;
+		return err == -E2BIG ? 2 : 1;	/* --packets asks too much: a usage error */
 	}
 	for (int i = 0; i < n_ports; i++)
 		if (parse_port_option(sw, port_args[i], (uint32_t)n_workers)) {

@@ -4,6 +4,7 @@
  * (main.c) and the fuzzer (fuzz/fuzz.c) both start and stop this way; they
  * differ in their ports, their workers' threads and what drives them.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,8 +59,8 @@ static int start_odp(struct p4odp_switch *sw, uint32_t n_workers)
 }
 
 /* The packet pool of `packets` buffers, each a whole frame (never segmented: the datapath
- * reads packets as one buffer).  0, 2 when this ODP's pools cannot hold that many, else 1,
- * after saying why. */
+ * reads packets as one buffer).  0, or after saying why -E2BIG (this ODP's pools cannot hold
+ * that many) or -ENOMEM. */
 static int create_pool(struct p4odp_switch *sw, uint32_t n_workers, uint64_t packets)
 {
 	odp_pool_param_t pool_param;
@@ -82,15 +83,15 @@ static int create_pool(struct p4odp_switch *sw, uint32_t n_workers, uint64_t pac
 		if (pool_param.pkt.cache_size < pool_capa.pkt.min_cache_size)
 			pool_param.pkt.cache_size = pool_capa.pkt.min_cache_size;
 		if (pool_capa.pkt.max_num && packets > pool_capa.pkt.max_num) {
-			fprintf(stderr, "error: --packets %llu: this ODP's pools hold at most %u packets\n",
+			fprintf(stderr, "error: a pool of %llu packets: this ODP's pools hold at most %u\n",
 				(unsigned long long)packets, pool_capa.pkt.max_num);
-			return 2;
+			return -E2BIG;
 		}
 	}
 	sw->pool = odp_pool_create("p4odp_packets", &pool_param);
 	if (sw->pool == ODP_POOL_INVALID) {
 		fprintf(stderr, "error: cannot create the packet pool\n");
-		return 1;
+		return -ENOMEM;
 	}
 	return 0;
 }
@@ -100,14 +101,14 @@ int p4odp_switch_start(struct p4odp_switch *sw, uint32_t n_workers, uint64_t poo
 	if (start_odp(sw, n_workers)) {
 		fprintf(stderr, "error: ODP initialisation failed\n");
 		free(sw);
-		return 1;
+		return -ENODEV;
 	}
-	int status = create_pool(sw, n_workers, pool_packets);
-	if (status) {
+	int err = create_pool(sw, n_workers, pool_packets);
+	if (err) {
 		odp_term_local();
 		odp_term_global(sw->instance);
 		free(sw);
-		return status;
+		return err;
 	}
 	sw->started_ns = odp_time_global_ns();
 	sw->n_workers = n_workers;
@@ -118,7 +119,7 @@ int p4odp_switch_start(struct p4odp_switch *sw, uint32_t n_workers, uint64_t poo
 		fprintf(stderr, "error: cannot set up the program's tables and state (out of memory, or what the "
 			"lines above say)\n");
 		p4odp_switch_stop(sw);
-		return 1;
+		return -ENOMEM;
 	}
 	return 0;
 }

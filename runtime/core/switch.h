@@ -328,8 +328,9 @@ void p4odp_print_counters(const struct p4odp_switch *sw, const struct p4odp_work
 /* A switch's start and stop around its ports (startup.c).  p4odp_switch_start gives `sw` (its
  * datapath and pre set) ODP, for `n_workers` workers and this control thread, a pool of
  * `pool_packets` packets, its workers' array (zeroed: p4odp_worker_init sets each up), its RCU
- * and its program's tables and state.  Returns 0, or the exit status after saying why on
- * stderr (2: ODP's pools cannot hold that many packets, else 1) with all of it freed, `sw` too.
+ * and its program's tables and state.  Returns 0, or after saying why on stderr -E2BIG (ODP's
+ * pools cannot hold that many packets), -ENODEV (ODP did not start) or -ENOMEM, all of it freed,
+ * `sw` too.
  * p4odp_switch_stop closes the open ports, terminates the workers, frees the multicast
  * groups, the program and `sw` (not its pre), and terminates ODP. */
 int p4odp_switch_start(struct p4odp_switch *sw, uint32_t n_workers, uint64_t pool_packets);

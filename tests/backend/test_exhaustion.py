@@ -205,7 +205,7 @@ def test_what_an_interface_drops_on_receiving_is_reported(switch: Path, tmp_path
 @pytest.mark.parametrize("value, message", [
     ("0", "error: --packets 0: expected a number of packet buffers in 1..4294967295"),
     ("many", "error: --packets many: expected a number of packet buffers in 1..4294967295"),
-    ("2000000", "error: --packets 2000000: this ODP's pools hold at most 1048576 packets"),
+    ("2000000", "error: a pool of 2000000 packets: this ODP's pools hold at most 1048576"),
 ])
 def test_a_pool_size_that_cannot_be_is_refused(switch: Path, value: str, message: str):
     run = subprocess.run([str(switch), "--packets", value, "-i", "0=null"], capture_output=True, text=True, timeout=30)

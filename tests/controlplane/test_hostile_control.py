@@ -322,7 +322,7 @@ GARBAGE = random.Random(12).randbytes(4000)
     (b"x" * (1 << 20) + b"\n", [(b"error", b"line too long")]),
     (b"table_add kinds count 2 => 4" + b" " * (1 << 20) + b"\n", [(b"error", b"line too long")]),  # not run
     (b"\n" * 3 + b"  # a comment\n", [(b"ok", b"")] * 4),
-    (b"table_add kinds count \xff\xfe => 4\n", [(b"error", b"bad number '\xff\xfe'")]),
+    (b"table_add kinds count \xff\xfe => 4\n", [(b"error", b"bad number '\xff\xfe' (key hdr.h.kind)")]),
     (b"table_add kinds\x00 count 2 => 4\n", [(b"error", b"a NUL byte in the line")]),
     (b"\x00" * 5000 + b"\n", [(b"error", b"a NUL byte in the line")]),
     (b"table_add kinds count 1 => 9\r\n", [(b"error", b"table Ing.kinds already has an entry with this key")]),
