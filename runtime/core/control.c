@@ -307,14 +307,18 @@ static int parse_handle(struct command *c, const char *text, int64_t *out)
 	return 0;
 }
 
+/* The command's error so far, followed by " (WHAT NAME)": which value of the line it is about. */
+static int about(struct command *c, const char *what, const char *name)
+{
+	size_t len = strlen(c->err);
+	snprintf(c->err + len, c->err_len - len, " (%s %s)", what, name);
+	return -1;
+}
+
 /* A value of key field `k`, an error naming the field. */
 static int parse_key_value(struct command *c, const struct p4odp_key_field_info *k, const char *text, uint8_t *out)
 {
-	if (parse_value(c, text, k->width, k->is_signed, out) == 0)
-		return 0;
-	size_t len = strlen(c->err);
-	snprintf(c->err + len, c->err_len - len, " (key %s)", k->name);
-	return -1;
+	return parse_value(c, text, k->width, k->is_signed, out) ? about(c, "key", k->name) : 0;
 }
 
 /* Parse the key fields of an entry. */
@@ -413,11 +417,8 @@ static int parse_action_data(struct command *c, const struct p4odp_action_info *
 		return fail(c, "action %s takes %u parameters, %d given", a->name, a->n_params, n);
 	memset(data, 0, data_len);
 	for (uint32_t i = 0; i < a->n_params; i++) {
-		if (parse_value(c, tokens[i], a->params[i].width, a->params[i].is_signed, data + offset)) {
-			size_t len = strlen(c->err);
-			snprintf(c->err + len, c->err_len - len, " (parameter %s)", a->params[i].name);
-			return -1;
-		}
+		if (parse_value(c, tokens[i], a->params[i].width, a->params[i].is_signed, data + offset))
+			return about(c, "parameter", a->params[i].name);
 		offset += (a->params[i].width + 7) / 8;
 	}
 	return 0;
@@ -1498,11 +1499,8 @@ static int cmd_register_write(struct p4odp_switch *sw, struct command *c)
 	const struct p4odp_register_info *r = register_at(sw, c, &index);
 	if (!r)
 		return -1;
-	if (parse_value(c, c->tokens[3], r->width, r->is_signed, bytes)) {
-		size_t len = strlen(c->err);
-		snprintf(c->err + len, c->err_len - len, " (register %s)", r->name);
-		return -1;
-	}
+	if (parse_value(c, c->tokens[3], r->width, r->is_signed, bytes))
+		return about(c, "register", r->name);
 	bytes_to_cell(r, bytes, register_cell(sw, r, index));
 	return 0;
 }
