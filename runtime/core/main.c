@@ -1,5 +1,5 @@
 /*
- * The switch binary: command line, ODP set-up, the workers, clean stop.
+ * The switch binary: command line, ports, the workers and signals (its start and stop: startup.c).
  *
  *   switch -i 0=pcap:in=a.pcap:out=b.pcap -i 1=veth1 [--commands FILE]
  *          [-w WORKERS] [-c CPUS] [--packets N] [--exit-when-done] [--asserts] [--log-msg]
