@@ -103,16 +103,17 @@ class SwitchChannel:
         except OSError as err:
             raise ChannelError(f"{self.address}: {err.strerror or err}") from None
 
-    EVENTS = ("digest", "packet")
+    EVENTS = ("digest", "packet", "swap")
 
     def listen(self, events: str, on: bool = True) -> None:
         """From now on (`on`) or no longer, the switch's events of a kind of EVENTS come
-        (next_event): its digest messages, or the packets its program sends to the CPU port."""
+        (next_event): its digest messages, the packets its program sends to the CPU port, or
+        where another program was swapped in."""
         self.command(f"{events}_listen" if on else f"{events}_unlisten")
 
     def next_event(self, timeout: Optional[float] = None) -> Optional[str]:
         """The next event line (`digest NAME VALUE...`, `digests_dropped N`, `packet_in HEX`,
-        `events_missed N`), waiting at most `timeout` seconds for it (None: as long as it takes);
+        `program_swapped`, `events_missed N`), waiting at most `timeout` seconds for it (None: as long as it takes);
         None when none came."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self.events:

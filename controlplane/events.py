@@ -1,6 +1,8 @@
 """A switch's events (digest messages, packets sent to its CPU port) for the P4Runtime server:
 read by a thread of its own on a channel of its own, and handed to the listener of their kind,
-which turns them into stream messages for the controllers."""
+which turns them into stream messages for the controllers.  Where the switch swaps another
+program in, its `program_swapped` event says where the listeners of that program's P4Info take
+over."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 __all__ = ["EventListener", "SwitchEvents"]
 
 TICK = 0.005  # seconds between the listeners' ticks while no event comes
+HAND_OVER_WAIT = 5  # seconds the events' thread waits, at a swap's event, for the new listeners
 EVENTS_PER_TICK = 1000  # events taken between two ticks: a flood of them delays no digest list
 
 
@@ -40,7 +43,9 @@ class SwitchEvents:
         self.changed = threading.Condition()
         self.asked = 0  # settle() calls, counted
         self.settled = 0  # of those, the last whose listeners' wishes the switch has been told
+        self.handed_over: Optional[list[EventListener]] = None  # the next program's, until its swap's event
         self.channel = SwitchChannel(switch, timeout=None)
+        self.channel.listen("swap")
         self.thread = threading.Thread(target=self._run, daemon=True, name="p4odp-events")
         self.thread.start()
 
@@ -49,11 +54,22 @@ class SwitchEvents:
         return {word: listener for listener in listeners for word in listener.words}
 
     def hand_over(self, listeners: list[EventListener]) -> None:
-        """These listeners, of the same kinds, take the events from now on (those of the program
-        swapped in for the first listeners' one), once the switch has been told what they want."""
-        self.takers = self._takers(listeners)
-        self.listeners = listeners
+        """These listeners, of the same kinds, take the events of the program just swapped in for
+        the first listeners' one: those after the switch's program_swapped event (the digests
+        before it are the old program's).  Returns once the switch has been told what they want."""
+        with self.changed:
+            self.handed_over = listeners
+            self.changed.notify_all()
         self.settle()
+
+    def _take_over(self) -> None:
+        """At a program_swapped event: the listeners handed over (the server hands them over once
+        the switch has answered the swap, which may come after this event)."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.handed_over is not None, HAND_OVER_WAIT)
+            if self.handed_over is not None:
+                self.listeners, self.handed_over = self.handed_over, None
+                self.takers = self._takers(self.listeners)
 
     def settle(self, timeout: float = 5) -> None:
         """Return once the switch has been told what the listeners want now (a digest a controller
@@ -80,14 +96,18 @@ class SwitchEvents:
                         self.channel.listen(listener.events, wanted)
                         listening[listener.events] = wanted
                 with self.changed:
-                    self.settled = asked
-                    self.changed.notify_all()
+                    if self.handed_over is None:  # else the listeners told are not yet the ones settle() means
+                        self.settled = asked
+                        self.changed.notify_all()
                 timeout = TICK  # for the first event; those after it are taken while they are there
                 for _ in range(EVENTS_PER_TICK):
                     event = self.channel.next_event(timeout=timeout)
                     if event is None:
                         break
                     timeout = 0
+                    if event == "program_swapped":
+                        self._take_over()
+                        continue
                     taker = self.takers.get(event.partition(" ")[0])
                     if taker is not None:  # events_missed: the specification allows losing both kinds
                         taker.take(event)

@@ -12,9 +12,11 @@
  * stays open.  After `digest_listen` (until `digest_unlisten`) the client also
  * gets events, between answers: "event N\n" and an N-byte line, a digest
  * message (digests.c); after `packet_listen` (until `packet_unlisten`), the
- * packets sent to the CPU port (cpu_port.c).  Events a client is too far
- * behind to take are counted and said in the next one that goes
- * ("events_missed N").  `load_new_config_file PATH` loads another program
+ * packets sent to the CPU port (cpu_port.c); after `swap_listen`, the line
+ * "program_swapped" where swap_configs put another program in: the digests
+ * before it are the old program's, those after it the new one's.  Events a
+ * client is too far behind to take are counted and said in the next one that
+ * goes ("events_missed N"), but for program_swapped, which is never missed.  `load_new_config_file PATH` loads another program
  * (a datapath.so) beside the one forwarding: that client's commands then
  * change the loaded one, until `swap_configs` makes it forward (BMv2's
  * commands); `discard_new_config`, or the client's leaving, drops it.
@@ -232,7 +234,7 @@ void p4odp_channel_event(struct p4odp_channel *ch, uint8_t kind, const char *tex
 		struct p4odp_control_client *c = &ch->clients[i];
 		if (c->fd < 0 || !(c->listens & kind))
 			continue;
-		if (c->pending_len > EVENT_BACKLOG) {
+		if (c->pending_len > EVENT_BACKLOG && kind != P4ODP_EVENT_SWAPS) {
 			c->events_missed++;
 			continue;
 		}
@@ -258,6 +260,8 @@ static const struct {
 	{ "digest_unlisten", P4ODP_EVENT_DIGESTS, false },
 	{ "packet_listen", P4ODP_EVENT_PACKETS, true },
 	{ "packet_unlisten", P4ODP_EVENT_PACKETS, false },
+	{ "swap_listen", P4ODP_EVENT_SWAPS, true },
+	{ "swap_unlisten", P4ODP_EVENT_SWAPS, false },
 };
 
 /* How many clients listen to each kind of event, for the workers: before a client is told that

@@ -393,7 +393,7 @@ struct p4odp_control_client {
 	size_t pending_len;
 	size_t answer_left;	/* bytes of pending up to the end of the last answer: its next line waits for them */
 	uint64_t stalled_since_ns;	/* when the client last took some of them */
-	uint8_t listens;	/* the events it gets: P4ODP_EVENT_* (digest_listen, packet_listen) */
+	uint8_t listens;	/* the events it gets: P4ODP_EVENT_* (digest_listen, packet_listen, swap_listen) */
 	uint64_t events_missed;	/* events not queued for it: it was too far behind */
 	char buf[P4ODP_CONTROL_LINE];	/* a line and its newline at most */
 };
@@ -415,6 +415,7 @@ int p4odp_channel_open(struct p4odp_channel *ch, const char *addr, char *err, si
 /* The kinds of event a client may listen to. */
 #define P4ODP_EVENT_DIGESTS 1
 #define P4ODP_EVENT_PACKETS 2
+#define P4ODP_EVENT_SWAPS 4	/* program_swapped: the events after it are the new program's */
 
 /* Queue an event (`text`, a line) of `kind` for every client listening to that kind. */
 void p4odp_channel_event(struct p4odp_channel *ch, uint8_t kind, const char *text, size_t len);

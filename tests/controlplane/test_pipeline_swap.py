@@ -128,6 +128,41 @@ def test_swaps_under_traffic_lose_no_packet(programs: dict, tmp_path: Path):
     assert "dropped" not in stderr, stderr
 
 
+def digest_program(digest: str) -> str:
+    """A program that sends a digest of type `digest` for every packet and forwards it to port 1."""
+    return one_header_program("bit<8> kind;", f"        digest<{digest}>(1, {{ hdr.h.kind }});\n"
+                                              "        sm.egress_spec = 1;",
+                              globals=f"struct {digest} {{ bit<8> kind; }}")
+
+
+def test_a_swap_event_parts_the_old_programs_digests_from_the_new_ones(tmp_path: Path):
+    first = compile_with_datapath(tmp_path / "first", digest_program("first_t"))
+    second = compile_with_datapath(tmp_path / "second", digest_program("second_t"))
+    address = f"unix:{tmp_path / 'control.sock'}"
+    process = start_switch(first / "switch", tmp_path, address, options=("-i", "1=null1", "-w", "2"))
+    try:
+        with SwitchChannel(address) as listener, SwitchChannel(address) as loader:
+            listener.listen("digest")
+            listener.listen("swap")
+            assert eventually(lambda: listener.next_event(timeout=1) is not None)
+            loader.command(f"load_new_config_file {second / 'datapath.so'}")
+            loader.command("swap_configs")
+            before, after, swapped = [], [], False
+            while len(after) < 1000:
+                event = listener.next_event(timeout=10)
+                assert event is not None, (len(before), swapped)
+                if event == "program_swapped":
+                    assert not swapped
+                    swapped = True
+                elif event.startswith("digest "):
+                    (after if swapped else before).append(event.split()[1])
+    finally:
+        process.kill()
+        process.wait()
+        process.stderr.close()
+    assert set(before) == {"first_t"} and set(after) == {"second_t"}
+
+
 def test_a_bad_load_or_swap_is_refused_and_the_switch_forwards_on(programs: dict, tmp_path: Path):
     with first_program_forwarding(programs, tmp_path) as (address, stop):
         with SwitchChannel(address) as channel:
