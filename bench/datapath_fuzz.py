@@ -2,7 +2,7 @@
 """`p4odp fuzz` over p4odp's own programs: every example and every program of tests/packets.
 
     python3 bench/datapath_fuzz.py [--seconds S] [--jobs N] [--only NAME]... [--examples]
-                                   [--asserts] [--out DIR]
+                                   [--asserts] [--out DIR] [--resume]
 
 Each program's datapath runs under libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer
 for --seconds (default 600) with its tables filled: an example by its commands.txt, a program
@@ -11,13 +11,17 @@ and CLI lines, translated as `p4odp stf` translates them).  The frames of its ST
 corpus (each on its port), so that the fuzzer starts from packets that go deep.  Prints a table
 (program, seconds, inputs, inputs/s, coverage, crashes), then each crash's report with its
 reproducer, and exits 1 if there was a crash (2 if a program could not be fuzzed).
-Everything lands in --out (default build/datapath-fuzz), a folder per program.
+Everything lands in --out (default build/datapath-fuzz), a folder per program, with the
+program's row in result.json once it is done; --resume takes the rows of the programs already
+fuzzed clean for --seconds there instead of fuzzing them again (a long run in parts).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
+import json
 import re
 import subprocess
 import sys
@@ -125,7 +129,17 @@ def fuzz(program: Program, out: Path, seconds: float, asserts: bool) -> Row:
         int(found[4])
     row.crashed = run.returncode == 1
     row.report = run.stdout if row.crashed else ""
+    (folder / "result.json").write_text(json.dumps(dataclasses.asdict(row)))
     return row
+
+
+def earlier(program: Program, out: Path, seconds: float) -> Optional[Row]:
+    """The row of an earlier clean run of `program` of at least `seconds` in `out`, if any."""
+    saved = out / program.name / "result.json"
+    if not saved.exists():
+        return None
+    row = Row(**json.loads(saved.read_text()))
+    return row if not row.crashed and not row.error and row.seconds >= seconds else None
 
 
 def main() -> int:
@@ -138,6 +152,8 @@ def main() -> int:
     parser.add_argument("--asserts", action="store_true", help="a false assert() or assume() is a crash")
     parser.add_argument("--out", type=Path, default=REPO / "build" / "datapath-fuzz", metavar="DIR",
                         help="a folder per program (default build/datapath-fuzz)")
+    parser.add_argument("--resume", action="store_true",
+                        help="take the rows of the programs fuzzed clean for --seconds in DIR already")
     args = parser.parse_args()
     chosen = [p for p in programs(args.examples) if not args.only or any(n in p.name for n in args.only)]
     if not chosen:
@@ -145,10 +161,13 @@ def main() -> int:
         return 2
 
     def one(program: Program) -> Row:
-        row = fuzz(program, args.out, args.seconds, args.asserts)
+        row = earlier(program, args.out, args.seconds) if args.resume else None
+        again = row is not None
+        row = row or fuzz(program, args.out, args.seconds, args.asserts)
         # The figures too: a run of many programs may be interrupted before the table.
         figures = f"{row.execs:,} inputs in {row.seconds:.0f} s ({row.execs_per_s:,}/s), coverage {row.coverage} edges"
-        state = f"error: {row.error}" if row.error else f"{'CRASH' if row.crashed else 'clean'}, {figures}"
+        state = f"error: {row.error}" if row.error else \
+            f"{'CRASH' if row.crashed else 'clean'}{' (an earlier run)' if again else ''}, {figures}"
         print(f"datapath_fuzz: {row.name}: {state}", file=sys.stderr, flush=True)
         return row
 
