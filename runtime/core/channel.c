@@ -14,7 +14,7 @@
  * message (digests.c); after `packet_listen` (until `packet_unlisten`), the
  * packets sent to the CPU port (cpu_port.c); after `swap_listen`, the line
  * "program_swapped" where swap_configs put another program in: the digests
- * before it are the old program's, those after it the new one's.  Events a
+ * and packets before it are the old program's, those after it the new one's.  Events a
  * client is too far behind to take are counted and said in the next one that
  * goes ("events_missed N"), but for program_swapped, which is never missed.  `load_new_config_file PATH` loads another program
  * (a datapath.so) beside the one forwarding: that client's commands then

@@ -38,14 +38,20 @@ static void deliver(struct p4odp_channel *ch, odp_packet_t pkt)
 
 /* At most a ring's worth of each worker's packets a call: workers that keep sending to the CPU
  * port never keep the main thread from its other duties (serving the channel). */
-void p4odp_packets_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch)
+void p4odp_packets_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch, bool before_adoption)
 {
 	odp_packet_t pkts[P4ODP_PACKET_RING];
 
 	if (!sw->has_cpu_port)
 		return;
 	for (uint32_t k = 0; k < sw->n_workers; k++) {
-		uint32_t n = p4odp_ring_take(sw->workers[k].to_cpu, pkts, P4ODP_PACKET_RING);
+		struct p4odp_worker *w = &sw->workers[k];
+		uint32_t max = P4ODP_PACKET_RING;
+		if (before_adoption) {	/* this thread alone takes from the ring: its tail stays */
+			uint32_t old = w->to_cpu_adopted - w->to_cpu->tail;
+			max = old < max ? old : max;
+		}
+		uint32_t n = p4odp_ring_take(w->to_cpu, pkts, max);
 		for (uint32_t i = 0; i < n; i++)
 			deliver(ch, pkts[i]);
 		odp_packet_free_multi(pkts, (int)n);

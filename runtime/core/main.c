@@ -424,7 +424,7 @@ static int run(struct p4odp_switch **live, const odp_cpumask_t *cpus, bool exit_
 		 * this thread may share a CPU with a worker (taskset, -c). */
 		if (channel) {
 			p4odp_digests_deliver(sw, channel);
-			p4odp_packets_deliver(sw, channel);
+			p4odp_packets_deliver(sw, channel, false);
 			p4odp_channel_serve(live, channel, 1);
 		}
 		else

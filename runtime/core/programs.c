@@ -165,7 +165,8 @@ struct p4odp_switch *p4odp_program_swap(struct p4odp_switch *live, struct p4odp_
 		return loaded;
 	}
 	p4odp_digests_deliver(live, ch);
-	/* The old program's last digests are out: a client that decodes them by the program's P4Info
+	p4odp_packets_deliver(live, ch, true);
+	/* The old program's last events are out: a client that decodes them by the program's P4Info
 	 * changes P4Info here. */
 	static const char swapped[] = "program_swapped\n";
 	p4odp_channel_event(ch, P4ODP_EVENT_SWAPS, swapped, sizeof swapped - 1);

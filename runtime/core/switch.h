@@ -249,6 +249,7 @@ struct p4odp_worker {
 	 * there; NULL without one. */
 	struct p4odp_packet_ring *to_cpu;
 	struct p4odp_packet_ring *from_cpu;
+	uint32_t to_cpu_adopted;	/* to_cpu's head when it last adopted a program: the packets before are the old one's */
 } ODP_ALIGNED_CACHE;
 
 /* Packets on their way between one thread and another: the producer puts at
@@ -310,6 +311,8 @@ static inline void p4odp_worker_adopt(struct p4odp_worker *w, struct p4odp_switc
 	w->state = pw->state;
 	w->pass_states = pw->pass_states;
 	w->digests = pw->digests;
+	if (w->to_cpu)
+		w->to_cpu_adopted = w->to_cpu->head;
 }
 
 /* The traffic manager (traffic_manager.c): a worker's packets from receive to transmit.
@@ -430,10 +433,11 @@ void p4odp_channel_close(struct p4odp_channel *ch);
 void p4odp_digests_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch);
 
 /* The CPU port (cpu_port.c): the packets the workers sent to it since the
- * last call, as events "packet_in HEX" to the channel's listening clients;
- * and a packet (`hex`, its bytes) into worker 0 as received on the CPU port,
- * or -1 after saying why not in `err`. */
-void p4odp_packets_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch);
+ * last call (with `before_adoption`, only those each sent before it adopted
+ * the program it runs), as events "packet_in HEX" to the channel's listening
+ * clients; and a packet (`hex`, its bytes) into worker 0 as received on the
+ * CPU port, or -1 after saying why not in `err`. */
+void p4odp_packets_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch, bool before_adoption);
 int p4odp_packet_out(struct p4odp_switch *sw, const char *hex, char *err, size_t err_len);
 
 #endif /* P4ODP_SWITCH_H_ */

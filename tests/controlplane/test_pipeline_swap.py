@@ -128,39 +128,43 @@ def test_swaps_under_traffic_lose_no_packet(programs: dict, tmp_path: Path):
     assert "dropped" not in stderr, stderr
 
 
-def digest_program(digest: str) -> str:
-    """A program that sends a digest of type `digest` for every packet and forwards it to port 1."""
-    return one_header_program("bit<8> kind;", f"        digest<{digest}>(1, {{ hdr.h.kind }});\n"
-                                              "        sm.egress_spec = 1;",
+def digest_program(digest: str, tag: int) -> str:
+    """A program that writes `tag` into each packet, sends a digest of type `digest` of it and the
+    packet to the CPU port (7)."""
+    return one_header_program("bit<8> kind;", f"        hdr.h.kind = {tag};\n"
+                                              f"        digest<{digest}>(1, {{ hdr.h.kind }});\n"
+                                              "        sm.egress_spec = 7;",
                               globals=f"struct {digest} {{ bit<8> kind; }}")
 
 
-def test_a_swap_event_parts_the_old_programs_digests_from_the_new_ones(tmp_path: Path):
-    first = compile_with_datapath(tmp_path / "first", digest_program("first_t"))
-    second = compile_with_datapath(tmp_path / "second", digest_program("second_t"))
+def test_a_swap_event_parts_the_old_programs_digests_and_packets_from_the_new_ones(tmp_path: Path):
+    first = compile_with_datapath(tmp_path / "first", digest_program("first_t", 1))
+    second = compile_with_datapath(tmp_path / "second", digest_program("second_t", 2))
     address = f"unix:{tmp_path / 'control.sock'}"
-    process = start_switch(first / "switch", tmp_path, address, options=("-i", "1=null1", "-w", "2"))
+    process = start_switch(first / "switch", tmp_path, address, options=("--cpu-port", "7", "-w", "2"))
     try:
         with SwitchChannel(address) as listener, SwitchChannel(address) as loader:
-            listener.listen("digest")
-            listener.listen("swap")
+            for events in ("digest", "packet", "swap"):
+                listener.listen(events)
             assert eventually(lambda: listener.next_event(timeout=1) is not None)
             loader.command(f"load_new_config_file {second / 'datapath.so'}")
             loader.command("swap_configs")
-            before, after, swapped = [], [], False
-            while len(after) < 1000:
+            before, after, swapped = set(), set(), False
+            while len(after) < 2 or not swapped:  # a digest and a packet of the new program
                 event = listener.next_event(timeout=10)
-                assert event is not None, (len(before), swapped)
+                assert event is not None, (before, swapped)
                 if event == "program_swapped":
                     assert not swapped
                     swapped = True
-                elif event.startswith("digest "):
-                    (after if swapped else before).append(event.split()[1])
+                elif event.startswith(("digest ", "packet_in ")):  # which program: a digest's name, a packet's tag
+                    kind, what = event.split()[:2]
+                    (after if swapped else before).add((kind, what if kind == "digest" else what[:2]))
     finally:
         process.kill()
         process.wait()
         process.stderr.close()
-    assert set(before) == {"first_t"} and set(after) == {"second_t"}
+    assert before == {("digest", "first_t"), ("packet_in", "01")}
+    assert after == {("digest", "second_t"), ("packet_in", "02")}
 
 
 def test_a_bad_load_or_swap_is_refused_and_the_switch_forwards_on(programs: dict, tmp_path: Path):
