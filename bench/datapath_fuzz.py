@@ -59,6 +59,8 @@ class Row:
     crashed: bool = False
     error: str = ""
     report: str = ""
+    asserts: bool = False
+    sources: str = ""  # what was fuzzed: fingerprint()
 
 
 def programs(examples_only: bool) -> list[Program]:
@@ -106,12 +108,21 @@ def prepare(program: Program, folder: Path) -> tuple[Optional[Path], int, str]:
     return commands, ports, ""
 
 
+def fingerprint(program: Program) -> str:
+    """A hash of the files a program's run is made of: the program, its commands, its STF test."""
+    digest = hashlib.sha1()
+    for path in (program.path, program.commands, program.stf):
+        digest.update(path.read_bytes() if path is not None else b"-")
+    return digest.hexdigest()
+
+
 _SUMMARY = re.compile(r"(\d+) inputs in ([\d.]+) s \((\d+)/s\), coverage (\d+) edges")
 
 
 def fuzz(program: Program, out: Path, seconds: float, asserts: bool) -> Row:
-    row = Row(program.name)
+    row = Row(program.name, asserts=asserts, sources=fingerprint(program))
     folder = out / program.name
+    (folder / "result.json").unlink(missing_ok=True)
     commands, ports, error = prepare(program, folder)
     if error:
         row.error = error
@@ -133,13 +144,15 @@ def fuzz(program: Program, out: Path, seconds: float, asserts: bool) -> Row:
     return row
 
 
-def earlier(program: Program, out: Path, seconds: float) -> Optional[Row]:
-    """The row of an earlier clean run of `program` of at least `seconds` in `out`, if any."""
+def earlier(program: Program, out: Path, seconds: float, asserts: bool) -> Optional[Row]:
+    """The row of an earlier clean run in `out` of `program` as it is now, of at least
+    `seconds`, with `asserts` as asked, if any."""
     saved = out / program.name / "result.json"
     if not saved.exists():
         return None
     row = Row(**json.loads(saved.read_text()))
-    return row if not row.crashed and not row.error and row.seconds >= seconds else None
+    same = row.asserts == asserts and row.sources == fingerprint(program)
+    return row if same and not row.crashed and not row.error and row.seconds >= seconds else None
 
 
 def main() -> int:
@@ -161,7 +174,7 @@ def main() -> int:
         return 2
 
     def one(program: Program) -> Row:
-        row = earlier(program, args.out, args.seconds) if args.resume else None
+        row = earlier(program, args.out, args.seconds, args.asserts) if args.resume else None
         again = row is not None
         row = row or fuzz(program, args.out, args.seconds, args.asserts)
         # The figures too: a run of many programs may be interrupted before the table.

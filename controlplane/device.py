@@ -227,10 +227,15 @@ class Device:
 
     def swap_in(self, other: "Device") -> None:
         """Swap this device's program, loaded, in for `other`'s, whose events it shares: it takes
-        them, and the multicast groups and clone sessions other wrote (the switch's, whatever its
+        them from the switch's program_swapped event on, and the multicast groups and clone sessions other wrote (the switch's, whatever its
         program); other is closed.  CommandError when the switch refuses (nothing changed)."""
-        self.channel.command("swap_configs")
-        self.events.hand_over([self.digests, self.packets])
+        self.events.expect_swap([self.digests, self.packets])
+        try:
+            self.channel.command("swap_configs")
+        except BaseException:  # refused, or the switch gone: no swap, no event
+            self.events.withdraw_swap()
+            raise
+        self.events.settle()  # the new listeners have taken over and the switch knows what they want
         self.multicast_groups, other.multicast_groups = other.multicast_groups, {}
         self.clone_sessions, other.clone_sessions = other.clone_sessions, {}
         other.channel.close()

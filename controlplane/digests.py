@@ -124,6 +124,14 @@ class DigestLists:
                     if now - sent_ns >= timeout:
                         del digest.unacknowledged[list_id]
 
+    def flush(self) -> None:
+        """Send every list being gathered."""
+        now = time.monotonic_ns()
+        with self.lock:
+            for digest_id, digest in self.digests.items():
+                if digest.gathering:
+                    self._send(digest_id, digest, now)
+
     def _send(self, digest_id: int, digest: _Digest, now: int) -> None:
         """Send the list gathered (the lock is held)."""
         self.list_ids += 1

@@ -7,6 +7,7 @@ over."""
 from __future__ import annotations
 
 import threading
+from collections import deque
 from typing import Optional, Protocol
 
 from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
@@ -14,7 +15,6 @@ from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 __all__ = ["EventListener", "SwitchEvents"]
 
 TICK = 0.005  # seconds between the listeners' ticks while no event comes
-HAND_OVER_WAIT = 5  # seconds the events' thread waits, at a swap's event, for the new listeners
 EVENTS_PER_TICK = 1000  # events taken between two ticks: a flood of them delays no digest list
 
 
@@ -31,6 +31,9 @@ class EventListener(Protocol):
     def tick(self) -> None:
         """Called every TICK at most (by the events' thread): for what is due by time."""
 
+    def flush(self) -> None:
+        """Its program was swapped out: send what it holds back (by the events' thread)."""
+
 
 class SwitchEvents:
     def __init__(self, switch: str, listeners: list[EventListener]) -> None:
@@ -43,7 +46,8 @@ class SwitchEvents:
         self.changed = threading.Condition()
         self.asked = 0  # settle() calls, counted
         self.settled = 0  # of those, the last whose listeners' wishes the switch has been told
-        self.handed_over: Optional[list[EventListener]] = None  # the next program's, until its swap's event
+        # The listeners of the programs being swapped in, oldest first: each takes over at its swap's event.
+        self.swaps: deque[list[EventListener]] = deque()
         self.channel = SwitchChannel(switch, timeout=None)
         self.channel.listen("swap")
         self.thread = threading.Thread(target=self._run, daemon=True, name="p4odp-events")
@@ -53,23 +57,30 @@ class SwitchEvents:
     def _takers(listeners: list[EventListener]) -> dict:
         return {word: listener for listener in listeners for word in listener.words}
 
-    def hand_over(self, listeners: list[EventListener]) -> None:
-        """These listeners, of the same kinds, take the events of the program just swapped in for
-        the first listeners' one: those after the switch's program_swapped event (the digests
-        before it are the old program's).  Returns once the switch has been told what they want."""
+    def expect_swap(self, listeners: list[EventListener]) -> None:
+        """These listeners, of the same kinds, take the events after the switch's next
+        program_swapped event (the events before it are the old program's): those of the
+        program about to be swapped in.  Called before swap_configs, so that the event cannot
+        come first; withdraw_swap() when the switch refuses it."""
         with self.changed:
-            self.handed_over = listeners
-            self.changed.notify_all()
-        self.settle()
+            self.swaps.append(listeners)
 
-    def _take_over(self) -> None:
-        """At a program_swapped event: the listeners handed over (the server hands them over once
-        the switch has answered the swap, which may come after this event)."""
+    def withdraw_swap(self) -> None:
         with self.changed:
-            self.changed.wait_for(lambda: self.handed_over is not None, HAND_OVER_WAIT)
-            if self.handed_over is not None:
-                self.listeners, self.handed_over = self.handed_over, None
-                self.takers = self._takers(self.listeners)
+            self.swaps.pop()
+            self.changed.notify_all()
+
+    def _swapped(self) -> None:
+        """At a program_swapped event: the listeners expected take over, the old ones send what
+        they gathered.  A swap no one here expected (another client's) changes nothing."""
+        with self.changed:
+            if not self.swaps:
+                return
+            listeners = self.swaps.popleft()
+        for listener in self.listeners:
+            listener.flush()
+        self.listeners = listeners
+        self.takers = self._takers(listeners)
 
     def settle(self, timeout: float = 5) -> None:
         """Return once the switch has been told what the listeners want now (a digest a controller
@@ -96,7 +107,7 @@ class SwitchEvents:
                         self.channel.listen(listener.events, wanted)
                         listening[listener.events] = wanted
                 with self.changed:
-                    if self.handed_over is None:  # else the listeners told are not yet the ones settle() means
+                    if not self.swaps:  # else the listeners told are not yet the ones settle() means
                         self.settled = asked
                         self.changed.notify_all()
                 timeout = TICK  # for the first event; those after it are taken while they are there
@@ -106,7 +117,7 @@ class SwitchEvents:
                         break
                     timeout = 0
                     if event == "program_swapped":
-                        self._take_over()
+                        self._swapped()
                         continue
                     taker = self.takers.get(event.partition(" ")[0])
                     if taker is not None:  # events_missed: the specification allows losing both kinds

@@ -119,3 +119,6 @@ class PacketIO:
 
     def tick(self) -> None:
         pass
+
+    def flush(self) -> None:
+        pass  # each packet went as it came

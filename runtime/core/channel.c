@@ -14,9 +14,10 @@
  * message (digests.c); after `packet_listen` (until `packet_unlisten`), the
  * packets sent to the CPU port (cpu_port.c); after `swap_listen`, the line
  * "program_swapped" where swap_configs put another program in: the digests
- * and packets before it are the old program's, those after it the new one's.  Events a
- * client is too far behind to take are counted and said in the next one that
- * goes ("events_missed N"), but for program_swapped, which is never missed.  `load_new_config_file PATH` loads another program
+ * and packets before it are the old program's, those after it the new
+ * one's.  Events a client is too far behind to take are counted and said in
+ * the next one that goes ("events_missed N"); program_swapped is never left
+ * out so.  `load_new_config_file PATH` loads another program
  * (a datapath.so) beside the one forwarding: that client's commands then
  * change the loaded one, until `swap_configs` makes it forward (BMv2's
  * commands); `discard_new_config`, or the client's leaving, drops it.

@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -298,6 +299,46 @@ def test_p4runtime_swaps_programs_keeping_or_clearing_what_controllers_wrote(pro
         assert got.config.p4info == controller.info
         assert controller.table_entries("fwd") == []
         assert forwarded(controller, "first_count") == 0  # its default action drops
+    finally:
+        if controller is not None:
+            controller.close()
+        if server is not None:
+            server.stop()
+        process.kill()
+        process.wait()
+        process.stderr.close()
+
+
+def test_p4runtime_packet_ins_follow_its_swaps_and_outlive_another_clients(tmp_path: Path):
+    first = compile_with_datapath(tmp_path / "first", digest_program("first_t", 1))
+    second = compile_with_datapath(tmp_path / "second", digest_program("second_t", 2))
+    address = f"unix:{tmp_path / 'control.sock'}"
+    process = start_switch(first / "switch", tmp_path, address, options=("--cpu-port", "7"))
+    server = controller = None
+
+    def tagged(tag: int) -> bool:
+        """Whether a packet-in of the program that tags with `tag` comes within 20 s (the ones
+        before it are taken as fast as they come: the switch sends every frame it replays)."""
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            message = controller.message("packet", seconds=1)
+            if message is not None and message.packet.payload[0] == tag:
+                return True
+        return False
+    try:
+        server = serve(address, "127.0.0.1:0")
+        controller = Controller(f"127.0.0.1:{server.port}", election_id=1)
+        controller.arbitrate()
+        assert tagged(1)
+        # Another client swaps the second program in, unknown to the server: its events go on.
+        with SwitchChannel(address) as other:
+            other.command(f"load_new_config_file {second / 'datapath.so'}")
+            other.command("swap_configs")
+        assert tagged(2)
+        # The server swaps the first program back in.
+        set_config(controller, p4r.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT, pipeline_config(first))
+        assert tagged(1)
+        assert server.servicer.device.events.thread.is_alive()
     finally:
         if controller is not None:
             controller.close()
