@@ -101,6 +101,35 @@ def p4odp_swap(programs: dict, address: str, commands: Path) -> subprocess.Compl
                            address, "--commands", str(commands)], capture_output=True, text=True, timeout=300)
 
 
+@contextmanager
+def switch_running(switch: Path, folder: Path, *options: str):
+    """The switch replaying a frame endlessly into port 0, with `options`: its control channel's
+    address."""
+    address = f"unix:{folder / 'control.sock'}"
+    process = start_switch(switch, folder, address, options=options)
+    try:
+        yield address
+    finally:
+        process.kill()
+        process.wait()
+        process.stderr.close()
+
+
+@contextmanager
+def primary_controller(address: str):
+    """A P4Runtime server of the switch at `address`, and a controller of it that is primary."""
+    server = serve(address, "127.0.0.1:0")
+    controller = None
+    try:
+        controller = Controller(f"127.0.0.1:{server.port}", election_id=1)
+        controller.arbitrate()
+        yield server, controller
+    finally:
+        if controller is not None:
+            controller.close()
+        server.stop()
+
+
 def test_swaps_under_traffic_lose_no_packet(programs: dict, tmp_path: Path):
     with first_program_forwarding(programs, tmp_path, "-w", "2") as (address, stop):
         with SwitchChannel(address) as channel:
@@ -141,9 +170,7 @@ def digest_program(digest: str, tag: int) -> str:
 def test_a_swap_event_parts_the_old_programs_digests_and_packets_from_the_new_ones(tmp_path: Path):
     first = compile_with_datapath(tmp_path / "first", digest_program("first_t", 1))
     second = compile_with_datapath(tmp_path / "second", digest_program("second_t", 2))
-    address = f"unix:{tmp_path / 'control.sock'}"
-    process = start_switch(first / "switch", tmp_path, address, options=("--cpu-port", "7", "-w", "2"))
-    try:
+    with switch_running(first / "switch", tmp_path, "--cpu-port", "7", "-w", "2") as address:
         with SwitchChannel(address) as listener, SwitchChannel(address) as loader:
             for events in ("digest", "packet", "swap"):
                 listener.listen(events)
@@ -160,10 +187,6 @@ def test_a_swap_event_parts_the_old_programs_digests_and_packets_from_the_new_on
                 elif event.startswith(("digest ", "packet_in ")):  # which program: a digest's name, a packet's tag
                     kind, what = event.split()[:2]
                     (after if swapped else before).add((kind, what if kind == "digest" else what[:2]))
-    finally:
-        process.kill()
-        process.wait()
-        process.stderr.close()
     assert before == {("digest", "first_t"), ("packet_in", "01")}
     assert after == {("digest", "second_t"), ("packet_in", "02")}
 
@@ -248,13 +271,8 @@ def forwarded(controller: Controller, counter: str) -> int:
 def test_p4runtime_swaps_programs_keeping_or_clearing_what_controllers_wrote(programs: dict, tmp_path: Path):
     builds = programs["builds"]
     Request = p4r.SetForwardingPipelineConfigRequest
-    address = f"unix:{tmp_path / 'control.sock'}"
-    process = start_switch(programs["switch"], tmp_path, address, options=("-i", "1=null1"))
-    server = controller = None
-    try:
-        server = serve(address, "127.0.0.1:0")
-        controller = Controller(f"127.0.0.1:{server.port}", election_id=1)
-        controller.arbitrate()
+    with switch_running(programs["switch"], tmp_path, "-i", "1=null1") as address, \
+            primary_controller(address) as (_, controller):
         fwd = p4r.Entity()
         fwd.table_entry.table_id = controller.id_of("tables", "fwd")
         fwd.table_entry.match.add(field_id=1).exact.value = b"\x00"
@@ -299,22 +317,11 @@ def test_p4runtime_swaps_programs_keeping_or_clearing_what_controllers_wrote(pro
         assert got.config.p4info == controller.info
         assert controller.table_entries("fwd") == []
         assert forwarded(controller, "first_count") == 0  # its default action drops
-    finally:
-        if controller is not None:
-            controller.close()
-        if server is not None:
-            server.stop()
-        process.kill()
-        process.wait()
-        process.stderr.close()
 
 
 def test_p4runtime_packet_ins_follow_its_swaps_and_outlive_another_clients(tmp_path: Path):
     first = compile_with_datapath(tmp_path / "first", digest_program("first_t", 1))
     second = compile_with_datapath(tmp_path / "second", digest_program("second_t", 2))
-    address = f"unix:{tmp_path / 'control.sock'}"
-    process = start_switch(first / "switch", tmp_path, address, options=("--cpu-port", "7"))
-    server = controller = None
 
     def tagged(tag: int) -> bool:
         """Whether a packet-in of the program that tags with `tag` comes within 20 s (the ones
@@ -325,10 +332,8 @@ def test_p4runtime_packet_ins_follow_its_swaps_and_outlive_another_clients(tmp_p
             if message is not None and message.packet.payload[0] == tag:
                 return True
         return False
-    try:
-        server = serve(address, "127.0.0.1:0")
-        controller = Controller(f"127.0.0.1:{server.port}", election_id=1)
-        controller.arbitrate()
+    with switch_running(first / "switch", tmp_path, "--cpu-port", "7") as address, \
+            primary_controller(address) as (server, controller):
         assert tagged(1)
         # Another client swaps the second program in, unknown to the server: its events go on.
         with SwitchChannel(address) as other:
@@ -339,11 +344,3 @@ def test_p4runtime_packet_ins_follow_its_swaps_and_outlive_another_clients(tmp_p
         set_config(controller, p4r.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT, pipeline_config(first))
         assert tagged(1)
         assert server.servicer.device.events.thread.is_alive()
-    finally:
-        if controller is not None:
-            controller.close()
-        if server is not None:
-            server.stop()
-        process.kill()
-        process.wait()
-        process.stderr.close()
