@@ -64,6 +64,12 @@ def run_on_frames(switch: Path, folder: Path, frames: list[bytes], *options: str
                            "-i", f"1=pcap:out={folder / 'out.pcap'}"], capture_output=True, text=True, timeout=60)
 
 
+def run_with_commands(switch: Path, folder: Path, commands: str, frames: list[bytes]) -> subprocess.CompletedProcess:
+    """run_on_frames with `commands` as the switch's --commands file (folder/commands.txt)."""
+    (folder / "commands.txt").write_text(commands)
+    return run_on_frames(switch, folder, frames, "--commands", str(folder / "commands.txt"))
+
+
 def start_switch(switch: Path, folder: Path, address: str, frames: tuple = (bytes([7]) + bytes(59),),
                  options: tuple = ()) -> subprocess.Popen:
     """The switch (run with `options` too) replaying `frames` forever into port 0 (folder/in.pcap)

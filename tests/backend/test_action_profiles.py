@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
-from one_header_switch import build_switch, one_header_program, run_on_frames
+from one_header_switch import build_switch, one_header_program, run_with_commands
 
 from p4odp.stf.pcap import read_packets
 
@@ -51,8 +51,7 @@ def switch(tmp_path_factory) -> Path:
 
 
 def _run(switch: Path, tmp_path: Path, commands: str, frames: list[bytes]):
-    (tmp_path / "commands.txt").write_text(commands)
-    run = run_on_frames(switch, tmp_path, frames, "--commands", str(tmp_path / "commands.txt"))
+    run = run_with_commands(switch, tmp_path, commands, frames)
     out = read_packets(str(tmp_path / "out.pcap")) if run.returncode == 0 else []
     return run, out
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from one_header_switch import build_switch, one_header_program, run_on_frames
+from one_header_switch import build_switch, one_header_program, run_with_commands
 
 from p4odp.stf.pcap import read_packets
 
@@ -30,13 +30,8 @@ def switch(tmp_path_factory) -> Path:
     return build_switch(tmp_path_factory.mktemp("copies"), PROGRAM, "copies.p4")
 
 
-def _run(switch: Path, tmp_path: Path, commands: str, frames: list[bytes]):
-    (tmp_path / "commands.txt").write_text(commands)
-    return run_on_frames(switch, tmp_path, frames, "--commands", str(tmp_path / "commands.txt"))
-
-
 def test_a_session_clones_until_it_is_deleted(switch: Path, tmp_path: Path):
-    run = _run(switch, tmp_path, "mirroring_add 3 1\nmirroring_get 3\nreceive 0\nmirroring_delete 3\nreceive 0\n",
+    run = run_with_commands(switch, tmp_path, "mirroring_add 3 1\nmirroring_get 3\nreceive 0\nmirroring_delete 3\nreceive 0\n",
                [bytes(2), bytes(2)])
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines()[0] == "MirroringSessionConfig(port=1, mgid=None)"
@@ -45,7 +40,7 @@ def test_a_session_clones_until_it_is_deleted(switch: Path, tmp_path: Path):
 
 
 def test_a_session_to_a_group_clones_once_per_replica(switch: Path, tmp_path: Path):
-    run = _run(switch, tmp_path, "mc_mgrp_create 2\nmc_node_create 7 1\nmc_node_associate 2 0\n"
+    run = run_with_commands(switch, tmp_path, "mc_mgrp_create 2\nmc_node_create 7 1\nmc_node_associate 2 0\n"
                                  "mirroring_add 3 0\nmirroring_add_mc 3 2\nmirroring_get 3\n", [bytes(2)])
     assert run.returncode == 0, run.stderr
     assert "MirroringSessionConfig(port=None, mgid=2)" in run.stdout.splitlines()
@@ -53,7 +48,7 @@ def test_a_session_to_a_group_clones_once_per_replica(switch: Path, tmp_path: Pa
 
 
 def test_a_packet_that_keeps_coming_back_is_dropped_and_counted(switch: Path, tmp_path: Path):
-    run = _run(switch, tmp_path, "", [bytes([1, 0]), bytes(2)])
+    run = run_with_commands(switch, tmp_path, "", [bytes([1, 0]), bytes(2)])
     assert run.returncode == 0, run.stderr
     assert [p[1] for p in read_packets(str(tmp_path / "out.pcap"))] == [NORMAL]  # the second one
     assert "dropped 1: resubmitted, recirculated or cloned at egress more than 16 times" in run.stderr
@@ -70,5 +65,5 @@ def test_a_packet_that_keeps_coming_back_is_dropped_and_counted(switch: Path, tm
     ("mirroring_get x", "'x' is not a number"),
 ])
 def test_a_bad_line_is_refused_with_its_place(switch: Path, tmp_path: Path, line: str, message: str):
-    run = _run(switch, tmp_path, f"mirroring_add 3 1\n{line}\n", [bytes(2)])
+    run = run_with_commands(switch, tmp_path, f"mirroring_add 3 1\n{line}\n", [bytes(2)])
     assert run.returncode != 0 and f"commands.txt:2: error: {message}" in run.stderr, run.stderr

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from one_header_switch import build_switch, compile_program, one_header_program, run_on_frames
+from one_header_switch import build_switch, compile_program, one_header_program, run_with_commands
 
 from p4odp.stf.pcap import read_packets
 
@@ -36,14 +36,9 @@ def switch(tmp_path_factory) -> Path:
     return build_switch(tmp_path_factory.mktemp("direct"), PROGRAM, "direct.p4")
 
 
-def _run(switch: Path, tmp_path: Path, commands: str, frames: list[bytes]):
-    (tmp_path / "commands.txt").write_text(commands)
-    return run_on_frames(switch, tmp_path, frames, "--commands", str(tmp_path / "commands.txt"))
-
-
 def test_hits_are_counted_per_entry_and_misses_not_at_all(switch: Path, tmp_path: Path):
     frames = [frame(1), frame(2), frame(1), frame(9), frame(1)]
-    run = _run(switch, tmp_path, "table_add t set 1 => 0x11\ntable_add t set 2 => 0x22\n" +
+    run = run_with_commands(switch, tmp_path, "table_add t set 1 => 0x11\ntable_add t set 2 => 0x22\n" +
                "receive 0\n" * len(frames) + "counter_read hits 0\ncounter_read hits 1\n", frames)
     assert run.returncode == 0, run.stderr
     told = "this is the direct counter for table Ing.t"
@@ -56,7 +51,7 @@ def test_hits_are_counted_per_entry_and_misses_not_at_all(switch: Path, tmp_path
 
 def test_a_new_entry_in_a_deleted_ones_index_starts_from_zero(switch: Path, tmp_path: Path):
     reused = 1 << 32 | 0  # index 0 in its second use
-    run = _run(switch, tmp_path, "table_add t set 1 => 0x11\ntable_add t set 2 => 0x22\nreceive 0\n"
+    run = run_with_commands(switch, tmp_path, "table_add t set 1 => 0x11\ntable_add t set 2 => 0x22\nreceive 0\n"
                                  f"table_delete t 0\ntable_add t set 3 => 0x33\ncounter_read hits {reused}\n"
                                  f"counter_write hits {reused} 7 700\ncounter_read hits {reused}\n"
                                  f"counter_reset hits\ncounter_read hits {reused}\n", [frame(1)])
@@ -77,7 +72,7 @@ def test_a_new_entry_in_a_deleted_ones_index_starts_from_zero(switch: Path, tmp_
     ("counter_write hits 7 1 1", "table Ing.t has no entry with handle 7"),
 ])
 def test_a_bad_handle_is_refused_with_its_place(switch: Path, tmp_path: Path, line: str, message: str):
-    run = _run(switch, tmp_path, f"table_add t set 1 => 0x11\n{line}\n", [frame(1)])
+    run = run_with_commands(switch, tmp_path, f"table_add t set 1 => 0x11\n{line}\n", [frame(1)])
     assert run.returncode != 0 and f"commands.txt:2: error: {message}" in run.stderr, run.stderr
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from one_header_switch import build_switch, compile_program, one_header_program, run_on_frames
+from one_header_switch import build_switch, compile_program, one_header_program, run_with_commands
 
 from p4odp.stf.pcap import read_packets
 
@@ -47,13 +47,8 @@ def switch(tmp_path_factory) -> Path:
     return build_switch(tmp_path_factory.mktemp("meters"), PROGRAM, "meters.p4")
 
 
-def _run(switch: Path, tmp_path: Path, commands: str, frames: list[bytes]):
-    (tmp_path / "commands.txt").write_text(commands)
-    return run_on_frames(switch, tmp_path, frames, "--commands", str(tmp_path / "commands.txt"))
-
-
 def test_colours_follow_the_buckets_as_on_bmv2(switch: Path, tmp_path: Path):
-    run = _run(switch, tmp_path, f"""\
+    run = run_with_commands(switch, tmp_path, f"""\
 meter_set_rates mp 0 {SLOW}:2 {SLOW}:3
 meter_array_set_rates mb {SLOW}:20 {SLOW}:100
 table_add t read_dm 1 =>
@@ -73,13 +68,13 @@ meter_set_rates dm 0 {SLOW}:1 {SLOW}:2
 
 
 def test_an_unconfigured_meter_is_green(switch: Path, tmp_path: Path):
-    run = _run(switch, tmp_path, "table_add t read_dm 1 =>\n", [_frame(1)] * 4)
+    run = run_with_commands(switch, tmp_path, "table_add t read_dm 1 =>\n", [_frame(1)] * 4)
     assert run.returncode == 0, run.stderr
     assert {p[:4] for p in read_packets(str(tmp_path / "out.pcap"))} == {bytes(4)}
 
 
 def test_meter_get_rates_prints_as_simple_switch_cli(switch: Path, tmp_path: Path):
-    run = _run(switch, tmp_path, """\
+    run = run_with_commands(switch, tmp_path, """\
 meter_set_rates mp 0 0.5:1000 2:3000
 meter_get_rates mp 0
 meter_get_rates mp 1
@@ -111,7 +106,7 @@ meter_get_rates dm 0
 def test_an_entry_in_the_place_of_a_deleted_one_has_its_direct_meter_unset(switch: Path, tmp_path: Path):
     # Bursts of 0: every packet of entry 0 red.  The table holds 2 entries: the third add takes the
     # entry index (and meter cell) the delete freed, with a handle of the next generation (2^32).
-    run = _run(switch, tmp_path, f"""\
+    run = run_with_commands(switch, tmp_path, f"""\
 table_add t read_dm 1 =>
 meter_set_rates dm 0 {SLOW}:0 {SLOW}:0
 table_delete t 0
@@ -141,7 +136,7 @@ meter_get_rates dm 4294967296
 ])
 def test_a_bad_line_is_refused_with_its_place_and_changes_nothing(switch: Path, tmp_path: Path, line: str,
                                                                    message: str):
-    run = _run(switch, tmp_path, f"meter_set_rates mp 0 {SLOW}:1 {SLOW}:1\n{line}\n", [])
+    run = run_with_commands(switch, tmp_path, f"meter_set_rates mp 0 {SLOW}:1 {SLOW}:1\n{line}\n", [])
     assert run.returncode != 0 and f"commands.txt:2: error: {message}" in run.stderr, run.stderr
 
 

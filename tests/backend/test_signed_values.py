@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from one_header_switch import build_switch, one_header_program, run_on_frames
+from one_header_switch import build_switch, one_header_program, run_with_commands
 
 from p4odp.stf.pcap import read_packets
 
@@ -42,13 +42,8 @@ def switch(tmp_path_factory) -> Path:
     return build_switch(tmp_path_factory.mktemp("signed"), PROGRAM, "signed.p4")
 
 
-def _run(switch: Path, tmp_path: Path, commands: str, frames: list[bytes]):
-    (tmp_path / "commands.txt").write_text(commands)
-    return run_on_frames(switch, tmp_path, frames, "--commands", str(tmp_path / "commands.txt"))
-
-
 def test_negative_numbers_are_twos_complement_in_int_keys_and_parameters(switch: Path, tmp_path: Path):
-    run = _run(switch, tmp_path, "table_add Ing.signed_key Ing.set -1 => -128 255\n"
+    run = run_with_commands(switch, tmp_path, "table_add Ing.signed_key Ing.set -1 => -128 255\n"
                                  "table_add Ing.signed_key Ing.set -0x80 => -0 0\n"
                                  "table_add Ing.signed_key Ing.set 127 => 127 0x7f\n",
                [_frame(0xff), _frame(0x80), _frame(0x7f)])
@@ -71,7 +66,7 @@ def test_negative_numbers_are_twos_complement_in_int_keys_and_parameters(switch:
 ])
 def test_other_match_kinds_and_int_types_take_negative_numbers(switch: Path, tmp_path: Path, commands: str,
                                                                frames: list[bytes], outputs: list[int]):
-    run = _run(switch, tmp_path, commands + "\n", frames)
+    run = run_with_commands(switch, tmp_path, commands + "\n", frames)
     assert run.returncode == 0, run.stderr
     assert [p[3] for p in read_packets(str(tmp_path / "out.pcap"))] == outputs
 
@@ -92,5 +87,5 @@ def test_other_match_kinds_and_int_types_take_negative_numbers(switch: Path, tmp
 ])
 def test_a_negative_number_out_of_range_is_refused_with_its_place(switch: Path, tmp_path: Path, line: str,
                                                                   message: str):
-    run = _run(switch, tmp_path, f"table_add Ing.signed_key Ing.set 5 => 6 7\n{line}\n", [_frame()])
+    run = run_with_commands(switch, tmp_path, f"table_add Ing.signed_key Ing.set 5 => 6 7\n{line}\n", [_frame()])
     assert run.returncode != 0 and f"commands.txt:2: error: {message}" in run.stderr, run.stderr
