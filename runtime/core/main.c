@@ -80,21 +80,6 @@ static void usage(FILE *out, const char *prog)
 		DEFAULT_POOL_PACKETS, P4ODP_LOG_MSG_RATE, p4odp_program.name);
 }
 
-/* The decimal number `arg` of `option` into *out, when in min..max; else -1 after saying
- * "expected `what` in min..max". */
-static int parse_number(const char *option, const char *arg, unsigned long long min, unsigned long long max,
-			const char *what, unsigned long long *out)
-{
-	char *end;
-	unsigned long long v = strtoull(arg, &end, 10);
-	if (!isdigit((unsigned char)*arg) || *end || v < min || v > max) {
-		fprintf(stderr, "error: %s %s: expected %s in %llu..%llu\n", option, arg, what, min, max);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 /* A CPU list as taskset -c and DPDK's -l take it ("0-3,6") into an ODP cpumask. */
 static int parse_cpu_list(const char *arg, odp_cpumask_t *mask)
 {
@@ -279,6 +264,16 @@ static int receive_one(void *worker, const char *arg, char *err, size_t err_len)
  * stops.  Between bursts it holds no table entry: a quiescent state for the
  * tables' RCU, and where it moves to a program swapped in.  Idle, it goes
  * offline while it sleeps so that the control plane never waits for it. */
+/* Worker 0: a burst of the packets controllers sent in through the CPU port (packet_out), run as
+ * received on it; how many. */
+static uint32_t forward_from_cpu(struct p4odp_worker *w, odp_packet_t pkts[P4ODP_BURST])
+{
+	uint32_t n = w->from_cpu ? p4odp_ring_take(w->from_cpu, pkts, P4ODP_BURST) : 0;
+	if (n)
+		w->sw->datapath->burst(w, w->sw->cpu_port, pkts, n);
+	return n;
+}
+
 static void forward(struct p4odp_worker *w)
 {
 	odp_packet_t pkts[P4ODP_BURST];
@@ -290,6 +285,10 @@ static void forward(struct p4odp_worker *w)
 	while (!w->sw->stop) {
 		struct p4odp_switch *next = __atomic_load_n(&w->next, __ATOMIC_ACQUIRE);
 		if (odp_unlikely(next != NULL)) {
+			/* What controllers sent in before the swap carries the old program's controller
+			 * header: the old program runs it (the control thread, in the swap, sends no more). */
+			while (forward_from_cpu(w, pkts))
+				;
 			p4odp_worker_adopt(w, next);
 			__atomic_store_n(&w->next, NULL, __ATOMIC_RELEASE);
 		}
@@ -302,11 +301,7 @@ static void forward(struct p4odp_worker *w)
 			received += n;
 			sw->datapath->burst(w, ports[k], pkts, (uint32_t)n);
 		}
-		uint32_t injected = w->from_cpu ? p4odp_ring_take(w->from_cpu, pkts, P4ODP_BURST) : 0;
-		if (injected) {
-			received += (int)injected;
-			sw->datapath->burst(w, sw->cpu_port, pkts, injected);
-		}
+		received += (int)forward_from_cpu(w, pkts);
 		if (received) {
 			p4odp_rcu_quiescent(&w->rcu);
 			continue;
@@ -490,18 +485,18 @@ int main(int argc, char **argv)
 			break;
 		case 'P': {
 			unsigned long long port;
-			if (parse_number("--cpu-port", optarg, 0, P4ODP_PORT_NUMBERS - 1, "a port number", &port))
+			if (p4odp_parse_number("--cpu-port", optarg, 0, P4ODP_PORT_NUMBERS - 1, "a port number", &port))
 				return 2;
 			sw->has_cpu_port = true;
 			sw->cpu_port = (uint32_t)port;
 			break;
 		}
 		case 'w':
-			if (parse_number("-w", optarg, 1, P4ODP_MAX_WORKERS, "a number of workers", &n_workers))
+			if (p4odp_parse_number("-w", optarg, 1, P4ODP_MAX_WORKERS, "a number of workers", &n_workers))
 				return 2;
 			break;
 		case 'p':
-			if (parse_number("--packets", optarg, 1, UINT32_MAX, "a number of packet buffers", &pool_packets))
+			if (p4odp_parse_number("--packets", optarg, 1, UINT32_MAX, "a number of packet buffers", &pool_packets))
 				return 2;
 			break;
 		case 'c':

@@ -9,7 +9,8 @@
  * to it between two bursts (at the top of its loop, where it holds no table
  * entry and no packet): while a worker moves, what it receives waits in its
  * input queues, so no packet is dropped and each is processed whole by one
- * program or the other.  Once every worker has moved, the old program's
+ * program or the other (worker 0 first runs what controllers sent in before
+ * the swap through the old program, whose controller header it carries).  Once every worker has moved, the old program's
  * digests are delivered and it is freed.
  */
 #define _GNU_SOURCE

@@ -4,6 +4,7 @@
  * (main.c) and the fuzzer (fuzz/fuzz.c) both start and stop this way; they
  * differ in their ports, their workers' threads and what drives them.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -145,4 +146,17 @@ void p4odp_switch_stop(struct p4odp_switch *sw)
 	odp_pool_destroy(pool);
 	odp_term_local();
 	odp_term_global(instance);
+}
+
+int p4odp_parse_number(const char *option, const char *arg, unsigned long long min, unsigned long long max,
+		       const char *what, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (!isdigit((unsigned char)*arg) || *end || v < min || v > max) {
+		fprintf(stderr, "error: %s %s: expected %s in %llu..%llu\n", option, arg, what, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }

@@ -338,6 +338,10 @@ void p4odp_print_counters(const struct p4odp_switch *sw, const struct p4odp_work
  * groups, the program and `sw` (not its pre), and terminates ODP. */
 int p4odp_switch_start(struct p4odp_switch *sw, uint32_t n_workers, uint64_t pool_packets);
 void p4odp_switch_stop(struct p4odp_switch *sw);
+/* The decimal number `arg` of command-line option `option` into *out, when in min..max; else
+ * -1 after saying "error: OPTION ARG: expected `what` in min..max" on stderr (startup.c). */
+int p4odp_parse_number(const char *option, const char *arg, unsigned long long min, unsigned long long max,
+		       const char *what, unsigned long long *out);
 
 /* A switch's program (programs.c).  p4odp_program_init gives `sw` (its
  * datapath, rcu and n_workers set) its tables, state and per-worker state;

@@ -97,24 +97,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	static struct p4odp_replication pre;	/* large: not on the stack */
 	const char *commands = NULL;
-	unsigned long n_ports = FUZZ_DEFAULT_PORTS;
+	unsigned long long n_ports = FUZZ_DEFAULT_PORTS;
 	struct p4odp_switch *sw = calloc(1, sizeof *sw);
 
 	if (!sw)
 		setup_failed("out of memory");
 	for (int i = 1; i < *argc; i++) {
 		const char *arg = (*argv)[i];
-		char *end;
 
 		if (!strncmp(arg, "--commands=", 11)) {
 			commands = arg + 11;
 		} else if (!strncmp(arg, "--ports=", 8)) {
-			n_ports = strtoul(arg + 8, &end, 10);
-			if (*end || end == arg + 8 || n_ports < 1 || n_ports > P4ODP_MAX_PORTS) {
-				fprintf(stderr, "p4odp fuzz: %s: expected a number of ports in 1..%d\n", arg,
-					P4ODP_MAX_PORTS);
+			if (p4odp_parse_number("--ports", arg + 8, 1, P4ODP_MAX_PORTS, "a number of ports", &n_ports))
 				setup_failed(NULL);
-			}
 		} else if (!strcmp(arg, "--asserts")) {
 			sw->asserts = true;
 		}

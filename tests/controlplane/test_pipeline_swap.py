@@ -191,6 +191,31 @@ def test_a_swap_event_parts_the_old_programs_digests_and_packets_from_the_new_on
     assert after == {("digest", "second_t"), ("packet_in", "02")}
 
 
+def test_packets_sent_in_before_a_swap_go_through_the_old_program(tmp_path: Path):
+    """Packet-outs queued for worker 0 when the swap comes carry the old program's controller
+    header: the old program runs them, and their packet-ins come before program_swapped."""
+    def echo_program(tag: int) -> str:  # writes `tag` into what comes in on the CPU port (7) and sends it back
+        return one_header_program("bit<8> kind; bit<16> sequence;", f"""\
+        if (sm.ingress_port == 7) {{ hdr.h.kind = {tag}; sm.egress_spec = 7; }} else {{ mark_to_drop(sm); }}""")
+    first = compile_with_datapath(tmp_path / "first", echo_program(1))
+    second = compile_with_datapath(tmp_path / "second", echo_program(2))
+    sent = 200  # in one window of lines (SwitchChannel.WINDOW_BYTES), less than worker 0's ring
+    with switch_running(first / "switch", tmp_path, "--cpu-port", "7") as address:
+        with SwitchChannel(address) as listener, SwitchChannel(address) as loader:
+            listener.listen("packet")
+            listener.listen("swap")
+            loader.command(f"load_new_config_file {second / 'datapath.so'}")
+            answers = loader.commands([f"packet_out 00{sequence:04x}" + "00" * 57 for sequence in range(sent)]
+                                      + ["swap_configs"])
+            assert all(ok for ok, _ in answers), answers
+            tags = {}
+            while (event := listener.next_event(timeout=10)) != "program_swapped":
+                assert event is not None and event.startswith("packet_in "), (event, len(tags))
+                frame = bytes.fromhex(event.split()[1])
+                tags[int.from_bytes(frame[1:3], "big")] = frame[0]
+    assert tags == {sequence: 1 for sequence in range(sent)}
+
+
 def test_a_bad_load_or_swap_is_refused_and_the_switch_forwards_on(programs: dict, tmp_path: Path):
     with first_program_forwarding(programs, tmp_path) as (address, stop):
         with SwitchChannel(address) as channel:
