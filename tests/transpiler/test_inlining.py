@@ -172,6 +172,30 @@ def test_generic_controls_are_reported(tmp_path: Path):
     assert [d.message for d in diags.items] == ["g: instances of generic G are not supported"]
 
 
+def test_absolute_names_of_a_control_instantiated_twice_are_refused(tmp_path: Path):
+    """Each instance's copy of a table, action or extern instance would have the one name the
+    control plane knows (p4c's issue1803_same_table_name); a relative name is prefixed by the
+    instance's and a top-level action is one for both."""
+    program = load(tmp_path, v1model("one.apply(hdr.h.a); two.apply(hdr.h.b);", "Sub() one; Sub() two;", """
+        action shared() { }
+        control Sub(inout bit<8> k) {
+            @name(".hits") counter(1, CounterType.packets) hits;
+            @name(".bump") action bump() { hits.count(0); }
+            action relative() { }
+            @name(".t") table t { key = { k : exact; } actions = { bump; relative; shared; } }
+            apply { t.apply(); }
+        }
+    """))
+    diags = Diagnostics()
+    assert PassManager([Inlining()]).run(program, diags).program is None
+    absolute = "(an absolute @name, with a leading dot, in a control instantiated twice)"
+    assert sorted(d.message for d in diags.items) == [
+        f"bump: the control-plane name of both actions one.bump and two.bump {absolute}",
+        f"hits: the control-plane name of both counters one.hits and two.hits {absolute}",
+        f"t: the control-plane name of both tables one.t and two.t {absolute}"]
+    assert all(d.loc is not None and d.loc.line > 0 for d in diags.items)
+
+
 def test_dump_after_inlining_shows_no_instances(tmp_path: Path):
     program = load(tmp_path, v1model("one.apply(hdr.h.a, hdr.h.b);", "Sub(8w1) one;", SUB))
     stream = io.StringIO()

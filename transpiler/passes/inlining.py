@@ -49,7 +49,7 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc
 from p4odp.transpiler.passes._build import ReturnRemover, bind_args
-from p4odp.transpiler.passes._walk import main_instance, map_children, walk
+from p4odp.transpiler.passes._walk import main_instance, map_children, pipeline_blocks, walk
 from p4odp.transpiler.passes.manager import PassContext
 
 __all__ = ["Inlining"]
@@ -85,7 +85,28 @@ class Inlining:
                 except InliningError as err:
                     ctx.diags.error(err.loc, err.message)
             declarations.append(decl)
-        return replace(program, declarations=tuple(declarations))
+        program = replace(program, declarations=tuple(declarations))
+        _refuse_control_plane_name_clashes(program, ctx)
+        return program
+
+
+def _refuse_control_plane_name_clashes(program: ir.Program, ctx: PassContext) -> None:
+    """Two tables, actions, value sets or extern instances of one kind in the pipeline with one
+    control-plane name (a control whose `@name(".x")` objects are instantiated twice): P4Runtime
+    and simple_switch_CLI could not tell them apart, and p4c refuses them too.  Declarations
+    have distinct names within one block (the front end checks): only inlining makes these."""
+    seen: dict[tuple, ir.Declaration] = {}
+    for block in pipeline_blocks(program):
+        for decl in block.locals:
+            if not getattr(decl, "control_name", ""):
+                continue
+            kind = decl.type.name if isinstance(decl, ir.Instance) and isinstance(decl.type, t.ExternT) else \
+                type(decl).__name__.lower()
+            other = seen.setdefault((kind, decl.control_name), decl)
+            if other is not decl:
+                ctx.diags.error(decl.loc, f"{decl.control_name}: the control-plane name of both {kind}s {other.name} "
+                                          f"and {decl.name} (an absolute @name, with a leading dot, in a control "
+                                          "instantiated twice)")
 
 
 def _main_blocks_constructed(program: ir.Program) -> ir.Program:
