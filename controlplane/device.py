@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 import grpc
 
@@ -107,13 +107,15 @@ class Device:
     """The switch behind a channel, with the pipeline it runs."""
 
     def __init__(self, switch: str, device_id: int, deliver, load: Optional[str] = None,
-                 events: Optional[SwitchEvents] = None) -> None:
+                 events: Optional[SwitchEvents] = None,
+                 on_unexpected_swap: Optional[Callable[[], list]] = None) -> None:
         """The switch at control channel address `switch`; `deliver(StreamMessageResponse)` sends
         a digest list or a packet-in to the primary controller (False: there is none).  With
         `load`, the program of that datapath.so, which this device's channel loads beside the
-        one running (swap_in swaps it in), and `events`, the running device's, which go to that
-        device until this one takes over.  ChannelError when the switch cannot be reached,
-        CommandError when it cannot load the program."""
+        one running (swap_in swaps it in).  With `events`, another device's, which go to that
+        device until this one takes over; else its own, whose thread calls `on_unexpected_swap`
+        at another client's swap (SwitchEvents).  ChannelError when the switch cannot be
+        reached, CommandError when it cannot load the program."""
         self.channel = SwitchChannel(switch, timeout=None)
         self.program = self.channel.program
         if load is not None:
@@ -138,7 +140,7 @@ class Device:
             self.events = events
             return
         try:
-            self.events = SwitchEvents(switch, [self.digests, self.packets])
+            self.events = SwitchEvents(switch, [self.digests, self.packets], on_unexpected_swap)
         except ChannelError:
             self.channel.close()
             raise

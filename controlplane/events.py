@@ -2,13 +2,14 @@
 read by a thread of its own on a channel of its own, and handed to the listener of their kind,
 which turns them into stream messages for the controllers.  Where the switch swaps another
 program in, its `program_swapped` event says where the listeners of that program's P4Info take
-over."""
+over: those the server expects for its own swap, or for another client's (`p4odp swap`) those
+its `on_unexpected_swap` gives."""
 
 from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import Optional, Protocol
+from typing import Callable, Optional, Protocol
 
 from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 
@@ -36,10 +37,13 @@ class EventListener(Protocol):
 
 
 class SwitchEvents:
-    def __init__(self, switch: str, listeners: list[EventListener]) -> None:
-        """The events of the switch at control channel address `switch`; ChannelError when it
-        cannot be reached."""
+    def __init__(self, switch: str, listeners: list[EventListener],
+                 on_unexpected_swap: Callable[[], list[EventListener]]) -> None:
+        """The events of the switch at control channel address `switch`, for `listeners`; at a
+        swap no one here expected (another client's), for those `on_unexpected_swap()` gives (it
+        runs on this object's thread).  ChannelError when the switch cannot be reached."""
         self.listeners = listeners
+        self.on_unexpected_swap = on_unexpected_swap
         self.takers = self._takers(listeners)
         self.failure: Optional[Exception] = None  # why the thread stopped receiving, if it did
         self.stopping = False
@@ -71,12 +75,12 @@ class SwitchEvents:
             self.changed.notify_all()
 
     def _swapped(self) -> None:
-        """At a program_swapped event: the listeners expected take over, the old ones send what
-        they gathered.  A swap no one here expected (another client's) changes nothing."""
+        """At a program_swapped event: the listeners expected take over (at another client's swap,
+        those of the program it swapped in), the old ones send what they gathered."""
         with self.changed:
-            if not self.swaps:
-                return
-            listeners = self.swaps.popleft()
+            listeners = self.swaps.popleft() if self.swaps else None
+        if listeners is None:
+            listeners = self.on_unexpected_swap()
         for listener in self.listeners:
             listener.flush()
         self.listeners = listeners

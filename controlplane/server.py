@@ -6,7 +6,9 @@ pipeline in place (its P4Info, which the switch serves).  A controller's
 SetForwardingPipelineConfig whose p4_device_config is a program's datapath.so (p4odp compile
 --datapath) swaps that program in, without a lost packet (VERIFY_AND_COMMIT: its state fresh;
 RECONCILE_AND_COMMIT: what controllers wrote is written again into it, or nothing changes);
-one without is accepted when its P4Info describes the program the switch runs.
+one without is accepted when its P4Info describes the program the switch runs.  Where another
+client swaps a program in (`p4odp swap`), the server serves that one from its swap on, as it
+would at its start: its P4Info, read from the switch, and none of the old program's entries.
 Arbitration follows the specification (section "Client Arbitration and Controller
 Replication"): per role, the controller with the highest election id ever seen is primary,
 and only the primary writes.
@@ -151,8 +153,8 @@ class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
         self.switch = switch
         self.device_id = device_id
         self.arbiter = _Arbiter(device_id)
-        self.device = Device(switch, device_id, self.arbiter.deliver)
         self.lock = threading.Lock()  # one request at a time on the switch's channel (_switch)
+        self.device = Device(switch, device_id, self.arbiter.deliver, on_unexpected_swap=self._adopt_swapped_program)
         self.config = p4runtime_pb2.ForwardingPipelineConfig(p4info=self.device.p4info)
         self.saved: Optional[p4runtime_pb2.ForwardingPipelineConfig] = None  # by VERIFY_AND_SAVE
 
@@ -286,6 +288,18 @@ class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
         self.device = loaded
         if action == PipelineRequest.VERIFY_AND_COMMIT:  # the running program kept its replication to the end
             loaded.reset_replication()
+
+    def _adopt_swapped_program(self) -> list:
+        """Another client swapped a program in: serve it from now on, as at this server's start
+        (SwitchEvents' thread calls this at the swap's event); the switch's replication, which
+        its programs share, is kept.  The new program's event listeners."""
+        with self.lock:
+            old = self.device
+            self.device = Device(self.switch, self.device_id, self.arbiter.deliver, events=old.events)
+            self.device.multicast_groups, self.device.clone_sessions = old.multicast_groups, old.clone_sessions
+            old.channel.close()
+            self.config, self.saved = p4runtime_pb2.ForwardingPipelineConfig(p4info=self.device.p4info), None
+            return [self.device.digests, self.device.packets]
 
     def GetForwardingPipelineConfig(self, request, context):
         self._check_device(request.device_id, context)
@@ -426,6 +440,7 @@ class RunningServer:
         # A bounded wait: grpcio (1.85) may never end a stream whose request it could not
         # deserialize when its client leaves at once, and an unbounded one would last forever.
         self.grpc_server.stop(grace=STOP_GRACE_S).wait(STOP_GRACE_S + 2)
+        self.servicer.device.events.stop()  # first: until it stops, its thread may replace the device
         self.servicer.device.close()
 
 

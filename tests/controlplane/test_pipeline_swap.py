@@ -344,7 +344,7 @@ def test_p4runtime_swaps_programs_keeping_or_clearing_what_controllers_wrote(pro
         assert forwarded(controller, "first_count") == 0  # its default action drops
 
 
-def test_p4runtime_packet_ins_follow_its_swaps_and_outlive_another_clients(tmp_path: Path):
+def test_p4runtime_packet_ins_follow_its_swaps_and_another_clients(tmp_path: Path):
     first = compile_with_datapath(tmp_path / "first", digest_program("first_t", 1))
     second = compile_with_datapath(tmp_path / "second", digest_program("second_t", 2))
 
@@ -360,11 +360,19 @@ def test_p4runtime_packet_ins_follow_its_swaps_and_outlive_another_clients(tmp_p
     with switch_running(first / "switch", tmp_path, "--cpu-port", "7") as address, \
             primary_controller(address) as (server, controller):
         assert tagged(1)
-        # Another client swaps the second program in, unknown to the server: its events go on.
+        # Another client swaps the second program in: the server serves it from then on.
         with SwitchChannel(address) as other:
             other.command(f"load_new_config_file {second / 'datapath.so'}")
             other.command("swap_configs")
         assert tagged(2)
+        controller.info = controller.stub.GetForwardingPipelineConfig(
+            p4r.GetForwardingPipelineConfigRequest(device_id=0)).config.p4info
+        assert [d.preamble.name for d in controller.info.digests] == ["second_t"]
+        digest = p4r.Entity()  # the new program's digest, which the old P4Info does not have
+        digest.digest_entry.digest_id = controller.id_of("digests", "second_t")
+        digest.digest_entry.config.max_list_size = 1
+        controller.write(update(p4r.Update.INSERT, digest))
+        assert controller.read(p4r.Entity(digest_entry=p4r.DigestEntry())) == [digest]
         # The server swaps the first program back in.
         set_config(controller, p4r.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT, pipeline_config(first))
         assert tagged(1)
