@@ -781,8 +781,8 @@ class Parser:
                 self.expect("=")
                 priority = self.expression()
                 self.expect(":")
+            loc = self.tok.loc  # where the keyset starts (a mask's or range's own is at its operator)
             keyset = self.keyset_expression()
-            loc = keyset.loc
             self.expect(":")
             action = self.action_ref(())
             entry_annos = annos + self.annotations()

@@ -62,6 +62,7 @@ class _Table:
             self.implicit_default()
         if "entries" in by_name:
             checked[id(by_name["entries"])] = self.entry_priorities(checked[id(by_name["entries"])], checked, by_name)
+            self.refuse_duplicate_keys(checked[id(by_name["entries"])].value)
         return replace(decl, properties=tuple(checked[id(p)] for p in decl.properties))
 
     def entry_priorities(self, prop: ir.TableProperty, checked: dict, by_name: dict) -> ir.TableProperty:
@@ -310,6 +311,48 @@ class _Table:
                     self.error(priority.loc, "an entry priority must be a non-negative constant")
             entries.append(replace(entry, keyset=keyset, action=action, priority=priority))
         return replace(prop, value=tuple(entries))
+
+    def refuse_duplicate_keys(self, entries: tuple) -> None:
+        """Two entries that match the same packets with the same priority: the switch could keep
+        only one (it refuses the second when it starts), and p4c refuses them as its test back end
+        does ("Duplicate entry keys")."""
+        seen: dict[tuple, ir.Entry] = {}
+        for entry in entries:
+            matches = self.entry_matches(entry.keyset)
+            if matches is None:
+                continue
+            priority = self.tc.const_value(entry.priority, self.ctx) if entry.priority is not None else None
+            first = seen.setdefault((matches, priority), entry)
+            if first is not entry:
+                self.error(entry.loc, f"table {self.decl.name}: this entry's key is that of an earlier entry")
+                self.tc.diags.note(first.loc, "the earlier entry")
+
+    def entry_matches(self, keyset: ir.Expression) -> Optional[tuple]:
+        """What an entry's keyset matches, one item per key field, equal for keysets that match the
+        same values (`5` and `5 &&& 0xff` of a bit<8> ternary key); None when a part is not a
+        constant number."""
+        elements = keyset.elements if isinstance(keyset, ir.ListExpression) and len(self.key_types) > 1 \
+            else (keyset,)
+        matches = []
+        for element, kind, key_type in zip(elements, self.match_kinds, self.key_types):
+            if isinstance(element, ir.DefaultExpression):
+                matches.append(None)
+                continue
+            parts = (element.left, element.right) if isinstance(element, ir.Binary) and \
+                element.op in (ir.BinaryOp.MASK, ir.BinaryOp.RANGE) else (element,)
+            values = [self.tc.const_value(part, self.ctx) for part in parts]
+            if not isinstance(key_type, (t.Bits, t.Bool)) or not all(isinstance(v, int) for v in values):
+                return None  # (a bool is an int)
+            ones = (1 << key_type.width) - 1 if isinstance(key_type, t.Bits) else 1
+            values = [int(v) & ones for v in values]
+            if kind == "range":
+                matches.append((values[0], values[-1]))
+            elif kind == "exact":
+                matches.append(values[0])
+            else:  # ternary, lpm, optional: value and mask
+                mask = values[1] if len(values) == 2 else ones
+                matches.append((values[0] & mask, mask))
+        return tuple(matches)
 
     def check_entry_kinds(self, keyset: ir.Expression) -> None:
         elements = keyset.elements if isinstance(keyset, ir.ListExpression) and len(self.key_types) > 1 \

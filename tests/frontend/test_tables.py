@@ -265,6 +265,18 @@ def test_optional_keys_take_no_mask(tmp_path):
          at="&&&", message="an optional key takes a value or '_', not a mask")
 
 
+def test_two_entries_cannot_match_the_same_keys_with_one_priority(tmp_path):
+    rule(tmp_path, with_entries("h.x : exact; h.y : range;", "(1, 1 .. 2) : drop(); (1, 1 .. 3) : drop();"),
+         with_entries("h.x : exact; h.y : range;", "(1, 1 .. 2) : drop(); (0x01, 1 .. 2) : drop();"),
+         at="(0x01", message="table t: this entry's key is that of an earlier entry")
+    rule(tmp_path, with_entries("h.x : ternary;", "1 &&& 0x0f : drop(); 0x11 &&& 0xff : drop();"),
+         with_entries("h.x : ternary;", "1 &&& 0x0f : drop(); 0x11 &&& 0x0f : drop();"),
+         at="0x11", message="table t: this entry's key is that of an earlier entry")
+    # With priorities of their own they are two entries, as the control plane's may be.
+    accept(tmp_path, table(with_entries("h.x : ternary;", "priority=2: 1 : drop(); priority=1: 1 &&& 0xff : drop();",
+                                        const=False)), arch="v1model")
+
+
 def test_priorities_need_a_key_that_is_neither_exact_nor_lpm(tmp_path):
     for kind in ("exact", "lpm"):
         rule(tmp_path, with_entries("h.x : ternary;", "priority=1: 1 : drop();", const=False),
