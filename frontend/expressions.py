@@ -281,6 +281,9 @@ class _Expressions:
         if hi is None or lo is None or isinstance(hi, bool) or isinstance(lo, bool):
             self.error(expr.loc, "slice bounds must be compile-time constants")
             return replace(result, type=UNKNOWN)
+        if 0 <= hi < lo and not (isinstance(btype, t.Bits) and lo >= btype.width):
+            self.error(expr.loc, f"[{hi}:{lo}]: the high bit comes first in a slice: [{lo}:{hi}]")
+            return replace(result, type=UNKNOWN)
         if lo < 0 or hi < lo or (isinstance(btype, t.Bits) and hi >= btype.width):
             self.error(expr.loc, f"[{hi}:{lo}]: slice bounds out of range for {base.type}")
             return replace(result, type=UNKNOWN)

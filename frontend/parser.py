@@ -310,6 +310,9 @@ class Parser:
         if not allow_function:
             raise self.error("expecting '('")
         name, name_loc = self.name()
+        if self.at_op(";") or self.at_op("="):
+            raise ParseError(name_loc, f"{name}: variables cannot be declared at the top level (a constant can: "
+                                       "`const`; state kept across packets is a register)")
         type_params = self.opt_type_params()
         self.type_param_scopes.append(set(type_params_names(type_params)))
         try:
@@ -561,6 +564,8 @@ class Parser:
         type_ref = self.type_ref()
         if self.at_op("("):
             return self.instantiation_rest(annos, type_ref, loc)
+        if self.tok.kind == "id" and self.peek().is_("op", "("):
+            raise ParseError(self.tok.loc, f"{self.tok.text}: functions can only be declared at the top level")
         return self.variable_rest(annos, type_ref)
 
     def variable_rest(self, annos: tuple, type_ref: ir.TypeRef) -> ir.Variable:

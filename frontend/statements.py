@@ -93,6 +93,15 @@ class _Statements:
             self.error(stmt.loc, "switch statements are not allowed in parsers")
         expr = check_expression(self.tc, stmt.expr, self.ctx, switch_subject=True)
         typ = expr.type
+        if isinstance(typ, t.ApplyResult):
+            call = stmt.expr.method if isinstance(stmt.expr, ir.MethodCall) else None
+            table = describe(call.expr) if isinstance(call, ir.Member) else "TABLE"
+            self.error(stmt.expr.loc, f"cannot switch on the apply result of table {typ.table}: switch on "
+                                      f"{table}.apply().action_run, the action it ran")
+            typ = UNKNOWN  # its labels are not checked against it
+        elif not isinstance(typ, (t.ActionEnum, t.Bits, t.EnumT, t.ErrorT, t.Unknown, t.InfInt, t.NewTypeT)):
+            self.error(stmt.expr.loc, f"cannot switch on a value of type {typ}")
+            typ = UNKNOWN
         cases = []
         seen: set = set()
         saw_default = False
@@ -111,6 +120,8 @@ class _Statements:
                 if key in seen:
                     self.error(label.loc, f"{key}: duplicate switch label")
                 seen.add(key)
+            elif isinstance(typ, t.Unknown):  # a subject already reported: no label errors after it
+                typed_label = replace(label, type=typ)
             else:
                 typed_label = self.tc.coerce(self.expr(label, typ), typ, label.loc, "switch label")
                 value = self.tc.const_value(typed_label, self.ctx)
@@ -122,9 +133,7 @@ class _Statements:
                 seen.add(key)
             body = self.tc.block(case.body, self.ctx) if case.body is not None else None
             cases.append(replace(case, label=typed_label, body=body))
-        if not isinstance(typ, (t.ActionEnum, t.Bits, t.EnumT, t.ErrorT, t.Unknown, t.InfInt, t.NewTypeT)):
-            self.error(stmt.expr.loc, f"cannot switch on a value of type {typ}")
-        elif not isinstance(typ, (t.ActionEnum, t.Unknown)) and \
+        if not isinstance(typ, (t.ActionEnum, t.Unknown)) and \
                 any(c.body is not None and not isinstance(c.label, ir.DefaultExpression) for c in stmt.cases) and \
                 not any(s.kind == "match_kind" for s in self.tc.global_scope.local("exact")):
             # p4c lowers a switch with other cases than the default to a table with an exact key.

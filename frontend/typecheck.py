@@ -420,11 +420,14 @@ class TypeChecker:
             return self.state_ref(expr, ctx)
         assert isinstance(expr, ir.SelectExpression)
         keys = tuple(self.expr(k, ctx) for k in expr.keys)
+        key_types = []
         for key in keys:
-            if not isinstance(key.type, (t.Bits, t.Bool, t.EnumT, t.ErrorT, t.NewTypeT, t.Unknown, t.TypeVar,
-                                         t.InfInt, t.TupleT)):
+            if isinstance(key.type, (t.Bits, t.Bool, t.EnumT, t.ErrorT, t.NewTypeT, t.Unknown, t.TypeVar, t.InfInt,
+                                     t.TupleT)):
+                key_types.append(key.type)
+            else:
                 self.error(key.loc, f"select keys cannot have type {key.type}")
-        key_types = [k.type for k in keys]
+                key_types.append(UNKNOWN)  # its keysets are not checked against it
         cases = []
         for case in expr.cases:
             keyset = self.keyset(case.keyset, key_types, ctx)
@@ -452,6 +455,12 @@ class TypeChecker:
                 return replace(keyset, type=UNKNOWN)
             elements = tuple(self.simple_keyset(e, k, ctx) for e, k in zip(keyset.elements, key_types))
             return replace(keyset, elements=elements, type=t.SetT(t.TupleT(tuple(key_types))))
+        if isinstance(keyset, ir.Binary) and keyset.op in (ir.BinaryOp.MASK, ir.BinaryOp.RANGE):
+            start = keyset  # a mask or range is one key's; its position is its operator's
+            while isinstance(start, ir.Binary):
+                start = start.left
+            self.error(start.loc, f"the keyset must have {len(key_types)} elements")
+            return replace(keyset, type=UNKNOWN)
         typed = self.expr(keyset, ctx)
         if isinstance(typed.type, (t.SetT, t.Unknown)):
             return typed  # a value_set of a struct type

@@ -1,6 +1,5 @@
-// xfail: a generic syntax error, "unexpected 'action', expecting a type"; the checker has the right message but never gets to it
 // An action declared inside a parser.
-// expect error@39:12: mark_bad: actions can only be declared at the top level or in a control
+// expect error@38:5: actions cannot be declared in a parser
 
 #include <core.p4>
 #include <v1model.p4>

@@ -1,6 +1,5 @@
-// xfail: a syntax error, "unexpected ';', expecting '('", as if an instantiation were meant; the checker has the right message but never gets to it
 // A global variable, which P4 does not have.
-// expect error@37:9: packets_seen: variables cannot be declared at the top level
+// expect error@36:9: packets_seen: variables cannot be declared at the top level
 
 #include <core.p4>
 #include <v1model.p4>

@@ -1,6 +1,5 @@
-// xfail: a syntax error, "unexpected '(', expecting ';'", as if a variable were meant; the checker has the right message but never gets to it
 // A function declared inside a control.
-// expect error@58:12: next_ttl: functions can only be declared at the top level
+// expect error@57:12: next_ttl: functions can only be declared at the top level
 
 #include <core.p4>
 #include <v1model.p4>

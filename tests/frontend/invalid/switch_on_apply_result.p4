@@ -1,6 +1,5 @@
-// xfail: 'cannot switch on a value of type apply result' does not suggest .action_run, and four cascading errors on the labels come first
 // A switch on the result of apply() without `.action_run`.
-// expect error@72:26: action_run
+// expect error@71:26: action_run
 
 #include <core.p4>
 #include <v1model.p4>

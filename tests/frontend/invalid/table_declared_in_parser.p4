@@ -1,6 +1,5 @@
-// xfail: a generic syntax error, "unexpected 'table', expecting a type"; the checker has the right message but never gets to it
 // A table declared in a parser.
-// expect error@39:11: ethertype_check: tables can only be declared in controls
+// expect error@38:5: tables cannot be declared in a parser
 
 #include <core.p4>
 #include <v1model.p4>

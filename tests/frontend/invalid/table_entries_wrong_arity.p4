@@ -1,6 +1,5 @@
-// xfail: an entry with one key value for a table with two key fields is accepted
 // Constant entries with one value for a table with two key fields.
-// expect error@73:13: must have 2 elements
+// expect error@72:13: must have 2 elements
 
 #include <core.p4>
 #include <v1model.p4>

@@ -1,6 +1,5 @@
-// xfail: reversed bounds are reported as 'slice bounds out of range', which does not say that the high bit comes first
 // A bit slice written low bit first.
-// expect error@64:26: [high:low]
+// expect error@63:26: the high bit comes first in a slice
 
 #include <core.p4>
 #include <v1model.p4>

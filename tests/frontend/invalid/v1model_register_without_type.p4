@@ -1,6 +1,5 @@
-// xfail: a generic extern instantiated without type arguments is accepted; its type parameter is left unbound
 // A register declared without its element type.
-// expect error@59:5: needs type arguments
+// expect error@58:20: the type arguments of register cannot be inferred
 
 #include <core.p4>
 #include <v1model.p4>
