@@ -8,7 +8,6 @@ position and text of their one error, next to a valid variant.
 
 from __future__ import annotations
 
-import pytest
 
 from p4odp import ir
 from p4odp import types as t

@@ -6,7 +6,6 @@ invalid variant that gets one error at an exact position (see `snippets.py`).
 
 from __future__ import annotations
 
-import pytest
 
 from p4odp import ir
 from p4odp import types as t

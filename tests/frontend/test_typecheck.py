@@ -7,7 +7,6 @@ at an exact position.
 
 from __future__ import annotations
 
-import pytest
 
 from p4odp import ir
 from p4odp import types as t
