@@ -32,8 +32,8 @@ def check_annotations(tc: "TypeChecker", annotations: tuple, ctx: "Context") -> 
         if anno.structured:
             seen_structured.add(anno.name)
             _structured(tc, anno, ctx)
-        elif anno.name in _STRING_BODIES and anno.items:
-            if len(anno.items) != 1 or not isinstance(_fold_strings(anno.items[0]), str):
+        elif anno.name in _STRING_BODIES:
+            if len(anno.items) != 1 or ir.string_value(anno.items[0]) is None:
                 tc.error(anno.loc, f"@{anno.name}: should contain a string")
         elif anno.name == "p4runtime_translation":
             if not _TRANSLATION.fullmatch(anno.body or ""):
@@ -58,16 +58,5 @@ def _structured(tc: "TypeChecker", anno: ir.Annotation, ctx: "Context") -> None:
         if isinstance(typed.type, t.Unknown):
             continue
         if not isinstance(typed.type, (t.InfInt, t.Bits, t.String, t.Bool)) or \
-                (tc.const_value(typed, ctx) is None and _fold_strings(value) is None):
+                (tc.const_value(typed, ctx) is None and ir.string_value(value) is None):
             tc.error(value.loc, f"@{anno.name}: structured annotation values must be int, string or bool constants")
-
-
-def _fold_strings(expr: ir.Expression):
-    """The value of a string literal or of a `++` of string literals, else None."""
-    if isinstance(expr, ir.StringLiteral):
-        return expr.value
-    if isinstance(expr, ir.Binary) and expr.op is ir.BinaryOp.CONCAT:
-        left, right = _fold_strings(expr.left), _fold_strings(expr.right)
-        if isinstance(left, str) and isinstance(right, str):
-            return left + right
-    return None

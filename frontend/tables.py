@@ -330,7 +330,7 @@ class _Table:
     def entry_matches(self, keyset: ir.Expression) -> Optional[tuple]:
         """What an entry's keyset matches, one item per key field, equal for keysets that match the
         same values (`5` and `5 &&& 0xff` of a bit<8> ternary key); None when a part is not a
-        constant number."""
+        constant."""
         elements = keyset.elements if isinstance(keyset, ir.ListExpression) and len(self.key_types) > 1 \
             else (keyset,)
         matches = []
@@ -341,9 +341,14 @@ class _Table:
             parts = (element.left, element.right) if isinstance(element, ir.Binary) and \
                 element.op in (ir.BinaryOp.MASK, ir.BinaryOp.RANGE) else (element,)
             values = [self.tc.const_value(part, self.ctx) for part in parts]
-            if not isinstance(key_type, (t.Bits, t.Bool)) or not all(isinstance(v, int) for v in values):
-                return None  # (a bool is an int)
-            ones = (1 << key_type.width) - 1 if isinstance(key_type, t.Bits) else 1
+            values = [(part.member,) if v is None and isinstance(part, ir.Member) and
+                      isinstance(part.expr.type, t.TypeT) else v for v, part in zip(values, parts)]  # error.X, E.X
+            if any(v is None for v in values):
+                return None
+            if not isinstance(key_type, (t.Bits, t.Bool)):  # an enum member, an error: itself
+                matches.append(tuple(values))
+                continue
+            ones = (1 << key_type.width) - 1 if isinstance(key_type, t.Bits) else 1  # (a bool is an int)
             values = [int(v) & ones for v in values]
             if kind == "range":
                 matches.append((values[0], values[-1]))

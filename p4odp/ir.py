@@ -715,11 +715,22 @@ class Program(Node):
 Decl = Union[Declaration, ErrorDeclaration, MatchKindDeclaration]
 
 
+def string_value(expr: Expression) -> Optional[str]:
+    """The value of a string literal or of a `++` of string literals, else None."""
+    if isinstance(expr, StringLiteral):
+        return expr.value
+    if isinstance(expr, Binary) and expr.op is BinaryOp.CONCAT:
+        left, right = string_value(expr.left), string_value(expr.right)
+        if left is not None and right is not None:
+            return left + right
+    return None
+
+
 def name_annotation(node: Node) -> Optional[str]:
     """The string of `node`'s `@name("...")` annotation, None when it has none."""
     for anno in getattr(node, "annotations", ()):
-        if anno.name == "name" and anno.items and isinstance(anno.items[0], StringLiteral):
-            return anno.items[0].value
+        if anno.name == "name" and len(anno.items) == 1:
+            return string_value(anno.items[0])
     return None
 
 

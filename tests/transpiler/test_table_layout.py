@@ -82,7 +82,6 @@ def test_const_entries_compiled_to_code_in_the_order_they_win(tmp_path: Path):
                 0x1200 &&& 0xff00 : other(1);
                 0x1234 : other(2);
                 0x1200 &&& 0xf000 : other(3);
-                0x1234 : other(4);
             }
         }
     """, "first.apply(); second.apply(); third.apply();")
@@ -94,7 +93,7 @@ def test_const_entries_compiled_to_code_in_the_order_they_win(tmp_path: Path):
         [("other", (0xff, 0, 0)), ("set", (4, 0, 5)), ("set", (6, 0, 7))]
     assert [[(m.value, m.mask) for m in e.matches] for e in first.code_entries] == \
         [[(1, 0xff), (2, 3)], [(2, 0xff), (0, 0)], [(3, 0xff), (0, 0)]]
-    # The longest prefix first; the second entry with the match of an earlier one is left out.
+    # The longest prefix first.
     assert [(e.matches[0].value, e.matches[0].mask, e.data) for e in third.code_entries] == \
         [(0x1234, 0xffff, (2,)), (0x1200, 0xff00, (1,)), (0x1000, 0xf000, (3,))]
     assert result.table_layouts["second"].code_entries == ()

@@ -142,7 +142,7 @@ class TableLayout:
     size: int
     entries: tuple  # const entries as control-plane commands
     structure: str  # the table-structures pass's choice, "auto" when it did not run
-    code_entries: tuple = ()  # structure "code": its entries in the order they are tried, without duplicates
+    code_entries: tuple = ()  # structure "code": its entries in the order they are tried
     direct_counter: str = ""  # the IR name of the direct_counter instance its `counters` property names
     direct_meter: str = ""  # the IR name of the direct_meter instance its `meters` property names
     profile: str = ""  # its `implementation`: the key of its ProfileLayout in PassResult.action_profiles
@@ -322,8 +322,8 @@ class _Builder:
 
     def code_entries(self, entries: tuple, keys: list, data_bytes: int, largest_wins: bool) -> tuple:
         """The entries as the generated C tries them: by priority, then in program order where
-        priorities count; longest prefix first in lpm tables; an entry with the match of an earlier
-        one left out (the runtime refuses it when it adds the entries)."""
+        priorities count; longest prefix first in lpm tables (no two match the same keys: the
+        front end refuses that)."""
         found = []
         for position, entry in enumerate(entries):
             matches = tuple(self.field_match(element, key) for element, key in zip(self.elements(entry, keys), keys))
@@ -338,13 +338,8 @@ class _Builder:
             else:  # lpm: the longest prefix wins; exact: one entry matches at most
                 rank = (-sum(bin(m.mask).count("1") for m, k in zip(matches, keys) if k.match_kind == "lpm"),
                         position)
-            found.append((rank, matches, CodeEntry(matches, entry.action.name, tuple(data))))
-        seen, ordered = set(), []
-        for _, matches, code_entry in sorted(found, key=lambda f: f[0]):
-            if matches not in seen:
-                seen.add(matches)
-                ordered.append(code_entry)
-        return tuple(ordered)
+            found.append((rank, CodeEntry(matches, entry.action.name, tuple(data))))
+        return tuple(code_entry for _, code_entry in sorted(found, key=lambda f: f[0]))
 
     @staticmethod
     def elements(entry: ir.Entry, keys: list) -> tuple:
