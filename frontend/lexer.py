@@ -179,6 +179,7 @@ def _string(text: str, pos: int) -> tuple[int, str, int]:
             return pos + 1, "".join(out), newlines
         if ch == "\\" and pos + 1 < n:
             out.append(_STRING_ESCAPES.get(text[pos + 1], text[pos + 1]))
+            newlines += text[pos + 1] == "\n"  # an escaped line break is one too
             pos += 2
             continue
         if ch == "\n":

@@ -356,7 +356,6 @@ def test_unexpected_character_becomes_a_bad_token(char):
     assert [(t.kind, t.text, t.loc.col) for t in tokens[:-1]] == [("id", "a", 1), ("bad", char, 3), ("id", "b", 5)]
 
 
-@pytest.mark.xfail(reason="a backslash-newline inside a string is not counted as a new line", strict=True)
 def test_line_numbers_after_escaped_newline_in_string():
     # Only reachable on text that did not go through cpp, which splices such lines.
     tokens = lex_ok('"a\\\nb" x')
