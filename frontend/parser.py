@@ -910,6 +910,8 @@ class Parser:
                     raise self.error("expecting '<'")
                 else:
                     width = ir.IntLiteral(loc, 1)
+                    if self.at_op("["):  # C's `bit x[8]` spelled `bit[8] x`
+                        self.diags.warning(loc, "bit[N] is an array of N bit<1>; a number of N bits is bit<N>")
                 if word == "varbit":
                     return self.stack_suffix(ir.VarbitType(loc, width))
                 return self.stack_suffix(ir.BitsType(loc, width, word == "int"))

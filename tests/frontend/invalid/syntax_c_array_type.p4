@@ -1,6 +1,6 @@
-// xfail: `bit[8]` is taken as an array of eight bit<1> and accepted in a header; the error comes later, at a use of the field
 // A field declared with a C-style bit count `bit[8]` instead of `bit<8>`.
-// expect error@22:5: cannot be used in a header
+// expect warning@22:5: bit[N] is an array of N bit<1>; a number of N bits is bit<N>
+// expect error@63:37: cannot be applied to expressions of types bit<1>[8] and int
 
 #include <core.p4>
 #include <v1model.p4>
