@@ -232,10 +232,12 @@ class Parser:
         if not line_tokens:
             raise self.error("expecting a pragma name")
         body = " ".join(t.text for t in line_tokens[1:])
-        return ir.Annotation(loc, line_tokens[0].text, body=body)
+        name_index = self.pos - len(line_tokens)
+        return ir.Annotation(loc, line_tokens[0].text, body=body, items=self.annotation_items(name_index, self.pos))
 
     def annotation_items(self, open_index: int, close_index: int) -> tuple:
-        """Expressions of an unstructured body, when it is a list of them."""
+        """Expressions of an unstructured body, the tokens strictly between these two, when it is
+        a list of them."""
         saved = self.pos
         self.pos = open_index + 1
         try:

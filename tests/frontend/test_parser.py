@@ -1034,8 +1034,11 @@ def test_structured_annotations():
 def test_pragma_runs_to_the_end_of_its_line():
     c = decl("@pragma my_pragma a b 3\nconst bit<8> q = 1;")
     [a] = c.annotations
-    assert (a.name, a.body) == ("my_pragma", "a b 3")
+    assert (a.name, a.body, a.items) == ("my_pragma", "a b 3", ())  # not a list of expressions
     assert c.name == "q"
+    # `@pragma name "x"` is `@name("x")` (p4c's pragma-string).
+    [named] = decl('@pragma name "renamed"\nconst bit<8> r = 1;').annotations
+    assert [sx(i) for i in named.items] == ['"renamed"']
 
 
 def test_annotations_on_many_constructs():
