@@ -50,6 +50,7 @@ class SwitchEvents:
         self.changed = threading.Condition()
         self.asked = 0  # settle() calls, counted
         self.settled = 0  # of those, the last whose listeners' wishes the switch has been told
+        self.adopting = False  # in on_unexpected_swap: what a settle() waits for is gone with the old program
         # The listeners of the programs being swapped in, oldest first: each takes over at its swap's event.
         self.swaps: deque[list[EventListener]] = deque()
         self.channel = SwitchChannel(switch, timeout=None)
@@ -79,8 +80,15 @@ class SwitchEvents:
         those of the program it swapped in), the old ones send what they gathered."""
         with self.changed:
             listeners = self.swaps.popleft() if self.swaps else None
+            # The callback may wait for a request that waits in settle() (the server's lock).
+            self.adopting = listeners is None
+            self.changed.notify_all()
         if listeners is None:
-            listeners = self.on_unexpected_swap()
+            try:
+                listeners = self.on_unexpected_swap()
+            finally:
+                with self.changed:
+                    self.adopting = False
         for listener in self.listeners:
             listener.flush()
         self.listeners = listeners
@@ -88,11 +96,13 @@ class SwitchEvents:
 
     def settle(self, timeout: float = 5) -> None:
         """Return once the switch has been told what the listeners want now (a digest a controller
-        has just configured is sent for every packet from here on)."""
+        has just configured is sent for every packet from here on), or another client's program
+        replaces theirs."""
         with self.changed:
             self.asked += 1
             asked = self.asked
-            self.changed.wait_for(lambda: self.settled >= asked or self.failure is not None, timeout)
+            self.changed.wait_for(lambda: self.settled >= asked or self.failure is not None or self.adopting,
+                                  timeout)
 
     def stop(self) -> None:
         self.stopping = True

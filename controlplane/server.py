@@ -293,13 +293,13 @@ class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
         """Another client swapped a program in: serve it from now on, as at this server's start
         (SwitchEvents' thread calls this at the swap's event); the switch's replication, which
         its programs share, is kept.  The new program's event listeners."""
+        new = Device(self.switch, self.device_id, self.arbiter.deliver, events=self.device.events)
         with self.lock:
-            old = self.device
-            self.device = Device(self.switch, self.device_id, self.arbiter.deliver, events=old.events)
-            self.device.multicast_groups, self.device.clone_sessions = old.multicast_groups, old.clone_sessions
+            old, self.device = self.device, new
+            new.multicast_groups, new.clone_sessions = old.multicast_groups, old.clone_sessions
             old.channel.close()
-            self.config, self.saved = p4runtime_pb2.ForwardingPipelineConfig(p4info=self.device.p4info), None
-            return [self.device.digests, self.device.packets]
+            self.config, self.saved = p4runtime_pb2.ForwardingPipelineConfig(p4info=new.p4info), None
+        return [new.digests, new.packets]
 
     def GetForwardingPipelineConfig(self, request, context):
         self._check_device(request.device_id, context)

@@ -321,8 +321,10 @@ class _Table:
             matches = self.entry_matches(entry.keyset)
             if matches is None:
                 continue
-            priority = self.tc.const_value(entry.priority, self.ctx) if entry.priority is not None else None
-            first = seen.setdefault((matches, priority), entry)
+            written = self.tc.const_value(entry.priority, self.ctx) if entry.priority is not None else None
+            annotated = next((a.items[0] for a in entry.annotations if a.name == "priority" and a.items), None)
+            bmv2 = self.tc.const_value(annotated, self.ctx) if annotated is not None else None  # BMv2's @priority(N)
+            first = seen.setdefault((matches, written, bmv2), entry)
             if first is not entry:
                 self.error(entry.loc, f"table {self.decl.name}: this entry's key is that of an earlier entry")
                 self.tc.diags.note(first.loc, "the earlier entry")
@@ -331,24 +333,24 @@ class _Table:
         """What an entry's keyset matches, one item per key field, equal for keysets that match the
         same values (`5` and `5 &&& 0xff` of a bit<8> ternary key); None when a part is not a
         constant."""
-        elements = keyset.elements if isinstance(keyset, ir.ListExpression) and len(self.key_types) > 1 \
-            else (keyset,)
         matches = []
-        for element, kind, key_type in zip(elements, self.match_kinds, self.key_types):
+        for element, kind, key_type in zip(self.key_elements(keyset), self.match_kinds, self.key_types):
             if isinstance(element, ir.DefaultExpression):
                 matches.append(None)
                 continue
             parts = (element.left, element.right) if isinstance(element, ir.Binary) and \
                 element.op in (ir.BinaryOp.MASK, ir.BinaryOp.RANGE) else (element,)
             values = [self.tc.const_value(part, self.ctx) for part in parts]
-            values = [(part.member,) if v is None and isinstance(part, ir.Member) and
-                      isinstance(part.expr.type, t.TypeT) else v for v, part in zip(values, parts)]  # error.X, E.X
-            if any(v is None for v in values):
-                return None
             if not isinstance(key_type, (t.Bits, t.Bool)):  # an enum member, an error: itself
+                values = [(part.member,) if v is None and isinstance(part, ir.Member) else v
+                          for v, part in zip(values, parts)]
+                if any(v is None for v in values):
+                    return None
                 matches.append(tuple(values))
                 continue
-            ones = (1 << key_type.width) - 1 if isinstance(key_type, t.Bits) else 1  # (a bool is an int)
+            if not all(isinstance(v, int) for v in values):  # (a bool is an int)
+                return None  # not a constant, or of another type (reported)
+            ones = (1 << key_type.width) - 1 if isinstance(key_type, t.Bits) else 1
             values = [int(v) & ones for v in values]
             if kind == "range":
                 matches.append((values[0], values[-1]))
@@ -359,10 +361,14 @@ class _Table:
                 matches.append((values[0] & mask, mask))
         return tuple(matches)
 
+    def key_elements(self, keyset: ir.Expression) -> tuple:
+        """The keyset's element for each key field (`{ v }` is v for a table of one key too)."""
+        if isinstance(keyset, ir.ListExpression) and (len(self.key_types) > 1 or len(keyset.elements) == 1):
+            return keyset.elements
+        return (keyset,)
+
     def check_entry_kinds(self, keyset: ir.Expression) -> None:
-        elements = keyset.elements if isinstance(keyset, ir.ListExpression) and len(self.key_types) > 1 \
-            else (keyset,)
-        for element, kind, key_type in zip(elements, self.match_kinds, self.key_types):
+        for element, kind, key_type in zip(self.key_elements(keyset), self.match_kinds, self.key_types):
             is_mask = isinstance(element, ir.Binary) and element.op is ir.BinaryOp.MASK
             if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.RANGE:
                 if kind != "range":
@@ -370,8 +376,9 @@ class _Table:
                 for bound in (element.left, element.right):
                     if not self.tc.is_constant(bound, self.ctx):
                         self.error(bound.loc, "range bounds must be compile-time constants")
-            if is_mask and kind == "optional":
-                self.error(element.loc, "an optional key takes a value or '_', not a mask")
+            if is_mask and kind in ("optional", "exact"):
+                takes = "a value or '_'" if kind == "optional" else "a value"
+                self.error(element.loc, f"an {kind} key takes {takes}, not a mask")
             if not isinstance(key_type, t.Bits):
                 continue
             parts = (element.left, element.right) if isinstance(element, ir.Binary) else (element,)

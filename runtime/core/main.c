@@ -259,11 +259,6 @@ static int receive_one(void *worker, const char *arg, char *err, size_t err_len)
 	return 0;
 }
 
-/* A worker: the input queue it owns of each port, a burst at a time, and
- * (worker 0) the packets sent in through the CPU port, until the switch
- * stops.  Between bursts it holds no table entry: a quiescent state for the
- * tables' RCU, and where it moves to a program swapped in.  Idle, it goes
- * offline while it sleeps so that the control plane never waits for it. */
 /* Worker 0: a burst of the packets controllers sent in through the CPU port (packet_out), run as
  * received on it; how many. */
 static uint32_t forward_from_cpu(struct p4odp_worker *w, odp_packet_t pkts[P4ODP_BURST])
@@ -274,6 +269,11 @@ static uint32_t forward_from_cpu(struct p4odp_worker *w, odp_packet_t pkts[P4ODP
 	return n;
 }
 
+/* A worker: the input queue it owns of each port, a burst at a time, and
+ * (worker 0) the packets sent in through the CPU port, until the switch
+ * stops.  Between bursts it holds no table entry: a quiescent state for the
+ * tables' RCU, and where it moves to a program swapped in.  Idle, it goes
+ * offline while it sleeps so that the control plane never waits for it. */
 static void forward(struct p4odp_worker *w)
 {
 	odp_packet_t pkts[P4ODP_BURST];

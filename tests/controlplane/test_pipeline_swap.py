@@ -360,10 +360,17 @@ def test_p4runtime_packet_ins_follow_its_swaps_and_another_clients(tmp_path: Pat
     with switch_running(first / "switch", tmp_path, "--cpu-port", "7") as address, \
             primary_controller(address) as (server, controller):
         assert tagged(1)
-        # Another client swaps the second program in: the server serves it from then on.
-        with SwitchChannel(address) as other:
+        # Another client swaps the second program in while a request holds the server's lock:
+        # the request's wait for the events thread (settle) ends at once; then the server serves
+        # the second program.
+        events = server.servicer.device.events
+        with server.servicer.lock, SwitchChannel(address) as other:
             other.command(f"load_new_config_file {second / 'datapath.so'}")
             other.command("swap_configs")
+            assert eventually(lambda: events.adopting)
+            started = time.monotonic()
+            events.settle()
+            assert time.monotonic() - started < 1
         assert tagged(2)
         controller.info = controller.stub.GetForwardingPipelineConfig(
             p4r.GetForwardingPipelineConfigRequest(device_id=0)).config.p4info

@@ -272,9 +272,22 @@ def test_two_entries_cannot_match_the_same_keys_with_one_priority(tmp_path):
     rule(tmp_path, with_entries("h.x : ternary;", "1 &&& 0x0f : drop(); 0x11 &&& 0xff : drop();"),
          with_entries("h.x : ternary;", "1 &&& 0x0f : drop(); 0x11 &&& 0x0f : drop();"),
          at="0x11", message="table t: this entry's key is that of an earlier entry")
+    rule(tmp_path, with_entries("h.x : exact;", "{1} : drop(); 2 : drop();"),
+         with_entries("h.x : exact;", "{1} : drop(); 1 : drop();"),
+         at="1 : drop", message="table t: this entry's key is that of an earlier entry")
     # With priorities of their own they are two entries, as the control plane's may be.
     accept(tmp_path, table(with_entries("h.x : ternary;", "priority=2: 1 : drop(); priority=1: 1 &&& 0xff : drop();",
                                         const=False)), arch="v1model")
+    accept(tmp_path, table(with_entries("h.x : ternary;", "@priority(2) 1 : drop(); @priority(1) 1 : drop();")),
+           arch="v1model")  # BMv2's annotation
+    # A key of another type is reported once, as such.
+    rule(tmp_path, with_entries("h.x : exact;", "1 : drop();"), with_entries("h.x : exact;", "error.NoError : drop();"),
+         at="NoError", message="cannot convert error to bit<8>")
+
+
+def test_exact_keys_take_no_mask(tmp_path):
+    rule(tmp_path, with_entries("h.x : ternary;", "1 &&& 3 : drop();"), with_entries("h.x : exact;", "1 &&& 3 : drop();"),
+         at="&&&", message="an exact key takes a value, not a mask")
 
 
 def test_priorities_need_a_key_that_is_neither_exact_nor_lpm(tmp_path):

@@ -99,6 +99,24 @@ def test_const_entries_compiled_to_code_in_the_order_they_win(tmp_path: Path):
     assert result.table_layouts["second"].code_entries == ()
 
 
+def test_const_entries_made_equal_by_constructor_arguments_are_refused(tmp_path: Path):
+    """The front end cannot tell `p` from 5 before the control is instantiated; the generated
+    lookup could not hold both (two `case 5:`)."""
+    source = v1model("sub.apply(hdr.h.a);", "Sub(5) sub;", globals="""
+        control Sub(inout bit<8> k)(bit<8> p) {
+            action hit() { k = 0; }
+            table t { key = { k : exact; } actions = { hit; } const entries = { p : hit(); 5 : hit(); } }
+            apply { t.apply(); }
+        }
+    """)
+    diags = Diagnostics()
+    assert midend(load(tmp_path, source), diags).program is None
+    [error] = diags.items
+    assert error.message == "this entry's key is that of an earlier entry, with the constructor arguments given"
+    [(line, text)] = [(n, text) for n, text in enumerate(source.splitlines(), 1) if "5 : hit()" in text]
+    assert (error.loc.line, error.loc.col) == (line, text.index("5 : hit()") + 1)
+
+
 def test_properties_it_cannot_honour_are_positioned_errors(tmp_path: Path):
     result, diags = layouts(tmp_path, """
         table t { key = { hdr.h.a : exact; } actions = { NoAction; } support_timeout = true; }

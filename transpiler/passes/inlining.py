@@ -91,14 +91,16 @@ class Inlining:
 
 
 def _refuse_control_plane_name_clashes(program: ir.Program, ctx: PassContext) -> None:
-    """Two tables, actions, value sets or extern instances of one kind in the pipeline with one
+    """Two tables, value sets or extern instances of one kind in the pipeline with one
     control-plane name (a control whose `@name(".x")` objects are instantiated twice): P4Runtime
     and simple_switch_CLI could not tell them apart, and p4c refuses them too.  Declarations
-    have distinct names within one block (the front end checks): only inlining makes these."""
+    have distinct names within one block (the front end checks): only inlining makes these.
+    The copies of one action are one action to the control plane (as to p4c): each table runs
+    its own."""
     seen: dict[tuple, ir.Declaration] = {}
     for block in pipeline_blocks(program):
         for decl in block.locals:
-            if not getattr(decl, "control_name", ""):
+            if isinstance(decl, ir.Action) or not getattr(decl, "control_name", ""):
                 continue
             kind = decl.type.name if isinstance(decl, ir.Instance) and isinstance(decl.type, t.ExternT) else \
                 type(decl).__name__.lower()

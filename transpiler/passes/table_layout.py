@@ -43,7 +43,7 @@ from typing import Optional
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.diagnostics import Unsupported
+from p4odp.diagnostics import Refused, Unsupported
 from p4odp.frontend.const_eval import evaluate
 from p4odp.frontend.tables import PRIORITIZED_MATCH_KINDS
 from p4odp.transpiler.key_names import key_name, param_name
@@ -322,8 +322,9 @@ class _Builder:
 
     def code_entries(self, entries: tuple, keys: list, data_bytes: int, largest_wins: bool) -> tuple:
         """The entries as the generated C tries them: by priority, then in program order where
-        priorities count; longest prefix first in lpm tables (no two match the same keys: the
-        front end refuses that)."""
+        priorities count; longest prefix first in lpm tables.  Two that match the same keys with
+        the same priority are refused (the front end refuses those it can tell; keys made of
+        constructor arguments are known only here)."""
         found = []
         for position, entry in enumerate(entries):
             matches = tuple(self.field_match(element, key) for element, key in zip(self.elements(entry, keys), keys))
@@ -338,6 +339,9 @@ class _Builder:
             else:  # lpm: the longest prefix wins; exact: one entry matches at most
                 rank = (-sum(bin(m.mask).count("1") for m, k in zip(matches, keys) if k.match_kind == "lpm"),
                         position)
+            if any(matches == other.matches and rank[0] == other_rank[0] for other_rank, other in found):
+                raise Refused(entry.loc, "this entry's key is that of an earlier entry, with the constructor "
+                                         "arguments given")
             found.append((rank, CodeEntry(matches, entry.action.name, tuple(data))))
         return tuple(code_entry for _, code_entry in sorted(found, key=lambda f: f[0]))
 
