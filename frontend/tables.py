@@ -376,9 +376,8 @@ class _Table:
                 for bound in (element.left, element.right):
                     if not self.tc.is_constant(bound, self.ctx):
                         self.error(bound.loc, "range bounds must be compile-time constants")
-            if is_mask and kind in ("optional", "exact"):
-                takes = "a value or '_'" if kind == "optional" else "a value"
-                self.error(element.loc, f"an {kind} key takes {takes}, not a mask")
+            if is_mask and kind == "optional":
+                self.error(element.loc, "an optional key takes a value or '_', not a mask")
             if not isinstance(key_type, t.Bits):
                 continue
             parts = (element.left, element.right) if isinstance(element, ir.Binary) else (element,)

@@ -285,10 +285,6 @@ def test_two_entries_cannot_match_the_same_keys_with_one_priority(tmp_path):
          at="NoError", message="cannot convert error to bit<8>")
 
 
-def test_exact_keys_take_no_mask(tmp_path):
-    rule(tmp_path, with_entries("h.x : ternary;", "1 &&& 3 : drop();"), with_entries("h.x : exact;", "1 &&& 3 : drop();"),
-         at="&&&", message="an exact key takes a value, not a mask")
-
 
 def test_priorities_need_a_key_that_is_neither_exact_nor_lpm(tmp_path):
     for kind in ("exact", "lpm"):

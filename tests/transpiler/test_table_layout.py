@@ -117,6 +117,15 @@ def test_const_entries_made_equal_by_constructor_arguments_are_refused(tmp_path:
     assert (error.loc.line, error.loc.col) == (line, text.index("5 : hit()") + 1)
 
 
+def test_a_mask_on_an_exact_key_is_refused(tmp_path: Path):
+    result, diags = layouts(tmp_path, "action hit() { }\n"
+                                      "table t { key = { hdr.h.a : exact; } actions = { hit; } "
+                                      "const entries = { 0x15 &&& 0xf0 : hit(); } }", "t.apply();")
+    assert result.program is None
+    [error] = diags.items
+    assert error.message == "an exact key takes a value, not a mask: match it ternary"
+
+
 def test_properties_it_cannot_honour_are_positioned_errors(tmp_path: Path):
     result, diags = layouts(tmp_path, """
         table t { key = { hdr.h.a : exact; } actions = { NoAction; } support_timeout = true; }

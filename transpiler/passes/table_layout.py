@@ -412,6 +412,8 @@ class _Builder:
                 return f"0->{(1 << key.width) - 1}"
             return "0&&&0"
         if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.MASK:
+            if key.match_kind == "exact":  # p4c's front end lets it be (the spec's spec-ex25 has one)
+                raise Refused(element.loc, "an exact key takes a value, not a mask: match it ternary")
             value, mask = self.const_int(element.left), self.const_int(element.right)
             if key.match_kind == "lpm":
                 return f"{value}/{bin(mask).count('1')}"
