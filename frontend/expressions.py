@@ -822,7 +822,13 @@ class _Expressions:
                                  if len(o.decl.type_params) == len(typ.type_args)] or [typ]
                 ctors = tuple(o.apply for o in overloads if isinstance(o, t.ObjectT))
                 sig, typed_args, _ = self.call(t.CallableT(typ.name, ctors), args, (), loc)
-                self.check_package_args(typ, sig, typed_args, loc)
+                bindings = self.check_package_args(typ, sig, typed_args, loc)
+                params = [self.tc.decl_types[id(p)] for p in decl.type_params]
+                if params and typ.type_args in ((), tuple(params)) and \
+                        all(p in bindings and not _has_var(bindings[p]) for p in params):
+                    # An instance of Ingress<IH> whose arguments make IH = H is an Ingress<H>: another
+                    # package given it checks its own type arguments against that.
+                    return typed_args, self.tc.specialize(typ, tuple(bindings[p] for p in params), loc)
                 return typed_args, typ
             if isinstance(decl, (ir.ParserType, ir.ControlType)):
                 self.error(loc, f"{typ.name}: a {typ.kind} type without a body cannot be instantiated")
@@ -851,10 +857,11 @@ class _Expressions:
                 self.unify(param.type, arg.value.type, bindings, tuple(params))
         return t.ExternT(typ.name, tuple(bindings.get(p, p) for p in params), decl)
 
-    def check_package_args(self, package: t.ObjectT, sig, typed_args: tuple, loc: Loc) -> None:
-        """Each argument of a package must be an instance of a compatible parser, control or package."""
+    def check_package_args(self, package: t.ObjectT, sig, typed_args: tuple, loc: Loc) -> dict:
+        """Each argument of a package must be an instance of a compatible parser, control or package.
+        The package's type parameters the arguments bind, and to what."""
         if sig is None:
-            return
+            return {}
         pairs = match_args(sig, list(typed_args)) or []
         bindings: dict = {}
         for param, arg in pairs:
@@ -870,6 +877,7 @@ class _Expressions:
             elif isinstance(ptype, t.ObjectT) and not isinstance(atype, t.ObjectT):
                 self.error(arg.loc, f"package {package.name}: argument {param.name} must be a {ptype.kind}, "
                                     f"not {atype}")
+        return bindings
 
     def apply_compatible(self, ptype: t.ObjectT, atype: t.ObjectT, bindings: dict) -> bool:
         from p4odp.frontend.typecheck import substitute

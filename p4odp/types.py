@@ -222,7 +222,8 @@ class ObjectT(Type):
     apply: Optional[Signature] = field(compare=False, default=None)
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.name}"
+        args = f"<{', '.join(map(str, self.type_args))}>" if self.type_args else ""
+        return f"{self.kind} {self.name}{args}"
 
 
 @typ

@@ -733,10 +733,27 @@ def test_package_arguments_must_fit_the_parameter_types(tmp_path):
     """, arch="v1model")
     assert bad.errors() == [
         (bad.at("MyDeparser()"), "package V1Switch: argument ck of type control MyDeparser does not match "
-                                    "the parameter type control ComputeChecksum"),
+                                    "the parameter type control ComputeChecksum<H, M>"),
         (bad.at("MyCompute()"), "package V1Switch: argument dep of type control MyCompute does not match "
-                                   "the parameter type control Deparser"),
+                                   "the parameter type control Deparser<H>"),
     ]
+
+
+def test_a_package_instance_has_the_type_arguments_its_arguments_give(tmp_path):
+    nested = """
+        parser Parser<IH>(out IH parsed);
+        package Ingress<IH>(Parser<IH> p);
+        package Switch<IH>(Ingress<IH> ingress);
+        struct H { }
+        parser ing_parse(out H hdr) { state start { transition accept; } }
+        Ingress(ing_parse()) ig1;
+    """
+    for main in ("Switch(ig1) main;", "Switch<H>(ig1) main;"):
+        c = accept(tmp_path, nested + main)
+        assert str(c.decl("ig1", ir.Instance).type) == "package Ingress<struct H>"
+    bad = reject(tmp_path, nested + "Switch<tuple<>>(ig1) main;")
+    assert bad.errors() == [(bad.at("ig1)"), "package Switch: argument ingress of type package Ingress<struct H> "
+                                             "does not match the parameter type package Ingress<tuple<>>")]
 
 
 def test_package_arguments_unify_the_type_parameters(tmp_path):
@@ -749,7 +766,7 @@ def test_package_arguments_unify_the_type_parameters(tmp_path):
         V1Switch(MyParser(), MyVerify(), MyIngress(), MyEgress(), MyCompute(), MyDeparser()) main;
     """, arch="v1model")
     assert bad.errors() == [(bad.at("MyEgress()"), "package V1Switch: argument eg of type control MyEgress "
-                                                      "does not match the parameter type control Egress")]
+                                                      "does not match the parameter type control Egress<H, M>")]
 
 
 def test_package_arguments_are_parsers_and_controls(tmp_path):
