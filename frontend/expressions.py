@@ -824,8 +824,19 @@ class _Expressions:
                 sig, typed_args, _ = self.call(t.CallableT(typ.name, ctors), args, (), loc)
                 bindings = self.check_package_args(typ, sig, typed_args, loc)
                 params = [self.tc.decl_types[id(p)] for p in decl.type_params]
-                if params and typ.type_args in ((), tuple(params)) and \
-                        all(p in bindings and not _has_var(bindings[p]) for p in params):
+                inferred = params and typ.type_args in ((), tuple(params))
+                pairs = (match_args(sig, list(typed_args)) or []) if sig is not None else []
+                given = [set(_type_vars(param.type)) for param, arg in pairs if arg.value is not None]
+                left_out = [p for p in (sig.params if sig is not None else ()) if all(p is not q for q, _ in pairs)]
+                defaulted = [set(_type_vars(param.type)) for param in left_out if param.has_default]
+                # A default argument is typed by the package's type arguments, it does not give them (an
+                # @optional parameter left out leaves its own unbound, as p4c lets it).
+                unbound = next((p for p in params if not any(p in g for g in given) and any(p in d for d in defaulted)),
+                               None) if inferred else None
+                if unbound is not None:
+                    self.error(loc, f"{typ.name}: could not infer a type for {unbound} from the arguments; give the "
+                                    "type argument")
+                elif inferred and all(p in bindings and not _has_var(bindings[p]) for p in params):
                     # An instance of Ingress<IH> whose arguments make IH = H is an Ingress<H>: another
                     # package given it checks its own type arguments against that.
                     return typed_args, self.tc.specialize(typ, tuple(bindings[p] for p in params), loc)
