@@ -786,8 +786,8 @@ class _Expressions:
                 self.unify(p, a, bindings, type_params)
         if isinstance(param, (t.Stack, t.ListT)) and isinstance(arg, (t.Stack, t.ListT)):
             self.unify(param.element, arg.element, bindings, type_params)
-        if isinstance(param, t.ExternT) and isinstance(arg, t.ExternT):
-            for p, a in zip(param.type_args, arg.type_args):
+        if isinstance(param, (t.ExternT, t.ObjectT)) and type(param) is type(arg) and param.name == arg.name:
+            for p, a in zip(param.type_args, arg.type_args):  # (a package given an instance of its parameter's)
                 self.unify(p, a, bindings, type_params)
 
     # ------------------------------------------------------------------
@@ -871,6 +871,8 @@ class _Expressions:
     def check_package_args(self, package: t.ObjectT, sig, typed_args: tuple, loc: Loc) -> dict:
         """Each argument of a package must be an instance of a compatible parser, control or package.
         The package's type parameters the arguments bind, and to what."""
+        from p4odp.frontend.typecheck import substitute
+
         if sig is None:
             return {}
         pairs = match_args(sig, list(typed_args)) or []
@@ -884,7 +886,7 @@ class _Expressions:
             if isinstance(ptype, t.ObjectT) and isinstance(atype, t.ObjectT):
                 if ptype.kind != atype.kind or not self.apply_compatible(ptype, atype, bindings):
                     self.error(arg.loc, f"package {package.name}: argument {param.name} of type {atype} "
-                                        f"does not match the parameter type {ptype}")
+                                        f"does not match the parameter type {substitute(ptype, bindings)}")
             elif isinstance(ptype, t.ObjectT) and not isinstance(atype, t.ObjectT):
                 self.error(arg.loc, f"package {package.name}: argument {param.name} must be a {ptype.kind}, "
                                     f"not {atype}")

@@ -315,16 +315,25 @@ class _Table:
     def refuse_duplicate_keys(self, entries: tuple) -> None:
         """Two entries that match the same packets with the same priority: the switch could keep
         only one (it refuses the second when it starts), and p4c refuses them as its test back end
-        does ("Duplicate entry keys")."""
+        does ("Duplicate entry keys").  Where keys rank by priority, an entry's is the one the
+        control plane gets (table-layout's entry_priority): `priority = N`, else BMv2's
+        `@priority(N)`, else its place."""
+        prioritized = any(k in PRIORITIZED_MATCH_KINDS for k in self.match_kinds)
         seen: dict[tuple, ir.Entry] = {}
-        for entry in entries:
+        for position, entry in enumerate(entries):
             matches = self.entry_matches(entry.keyset)
             if matches is None:
                 continue
-            written = self.tc.const_value(entry.priority, self.ctx) if entry.priority is not None else None
             annotated = next((a.items[0] for a in entry.annotations if a.name == "priority" and a.items), None)
-            bmv2 = self.tc.const_value(annotated, self.ctx) if annotated is not None else None  # BMv2's @priority(N)
-            first = seen.setdefault((matches, written, bmv2), entry)
+            if not prioritized:
+                priority = None
+            elif entry.priority is not None:
+                priority = ("written", self.tc.const_value(entry.priority, self.ctx))
+            elif annotated is not None:
+                priority = ("bmv2", self.tc.const_value(annotated, self.ctx))
+            else:
+                priority = ("bmv2", position + 1)
+            first = seen.setdefault((matches, priority), entry)
             if first is not entry:
                 self.error(entry.loc, f"table {self.decl.name}: this entry's key is that of an earlier entry")
                 self.tc.diags.note(first.loc, "the earlier entry")
@@ -355,6 +364,8 @@ class _Table:
             if kind == "range":
                 matches.append((values[0], values[-1]))
             elif kind == "exact":
+                if len(values) == 2:
+                    return None  # a mask: table-layout refuses it
                 matches.append(values[0])
             else:  # ternary, lpm, optional: value and mask
                 mask = values[1] if len(values) == 2 else ones

@@ -266,11 +266,12 @@ def test_optional_keys_take_no_mask(tmp_path):
 
 
 def test_two_entries_cannot_match_the_same_keys_with_one_priority(tmp_path):
-    rule(tmp_path, with_entries("h.x : exact; h.y : range;", "(1, 1 .. 2) : drop(); (1, 1 .. 3) : drop();"),
-         with_entries("h.x : exact; h.y : range;", "(1, 1 .. 2) : drop(); (0x01, 1 .. 2) : drop();"),
+    lpm = "h.x : exact; h.y : lpm;"
+    rule(tmp_path, with_entries(lpm, "(1, 0x100 &&& 0xff00) : drop(); (1, 0x200 &&& 0xff00) : drop();"),
+         with_entries(lpm, "(1, 0x100 &&& 0xff00) : drop(); (0x01, 0x1ff &&& 0xff00) : drop();"),
          at="(0x01", message="table t: this entry's key is that of an earlier entry")
-    rule(tmp_path, with_entries("h.x : ternary;", "1 &&& 0x0f : drop(); 0x11 &&& 0xff : drop();"),
-         with_entries("h.x : ternary;", "1 &&& 0x0f : drop(); 0x11 &&& 0x0f : drop();"),
+    rule(tmp_path, with_entries("h.x : ternary;", "@priority(1) 1 &&& 0x0f : drop(); @priority(1) 0x11 &&& 0xff : drop();"),
+         with_entries("h.x : ternary;", "@priority(1) 1 &&& 0x0f : drop(); @priority(1) 0x11 &&& 0x0f : drop();"),
          at="0x11", message="table t: this entry's key is that of an earlier entry")
     rule(tmp_path, with_entries("h.x : exact;", "{1} : drop(); 2 : drop();"),
          with_entries("h.x : exact;", "{1} : drop(); 1 : drop();"),
@@ -280,6 +281,8 @@ def test_two_entries_cannot_match_the_same_keys_with_one_priority(tmp_path):
                                         const=False)), arch="v1model")
     accept(tmp_path, table(with_entries("h.x : ternary;", "@priority(2) 1 : drop(); @priority(1) 1 : drop();")),
            arch="v1model")  # BMv2's annotation
+    accept(tmp_path, table(with_entries("h.x : ternary;", "1 : drop(); 1 : drop();")),
+           arch="v1model")  # the earlier wins: the later never matches, as in BMv2
     # A key of another type is reported once, as such.
     rule(tmp_path, with_entries("h.x : exact;", "1 : drop();"), with_entries("h.x : exact;", "error.NoError : drop();"),
          at="NoError", message="cannot convert error to bit<8>")

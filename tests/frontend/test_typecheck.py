@@ -733,9 +733,9 @@ def test_package_arguments_must_fit_the_parameter_types(tmp_path):
     """, arch="v1model")
     assert bad.errors() == [
         (bad.at("MyDeparser()"), "package V1Switch: argument ck of type control MyDeparser does not match "
-                                    "the parameter type control ComputeChecksum<H, M>"),
+                                    "the parameter type control ComputeChecksum<struct headers_t, struct meta_t>"),
         (bad.at("MyCompute()"), "package V1Switch: argument dep of type control MyCompute does not match "
-                                   "the parameter type control Deparser<H>"),
+                                   "the parameter type control Deparser<struct headers_t>"),
     ]
 
 
@@ -766,7 +766,7 @@ def test_package_arguments_unify_the_type_parameters(tmp_path):
         V1Switch(MyParser(), MyVerify(), MyIngress(), MyEgress(), MyCompute(), MyDeparser()) main;
     """, arch="v1model")
     assert bad.errors() == [(bad.at("MyEgress()"), "package V1Switch: argument eg of type control MyEgress "
-                                                      "does not match the parameter type control Egress<H, M>")]
+                                                      "does not match the parameter type control Egress<struct headers_t, struct meta_t>")]
 
 
 def test_package_arguments_are_parsers_and_controls(tmp_path):

@@ -1,4 +1,4 @@
-// Two const entries of a ternary table that match the same keys: 5 and 5 &&& 0xff on a bit<8> field.
+// Two const entries that match the same keys: 5 and 5 &&& 0xff on a bit<8> lpm field are one prefix.
 // expect error@24:13: table t: this entry's key is that of an earlier entry
 
 #include <core.p4>
@@ -17,7 +17,7 @@ parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_met
 control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
     action set(bit<8> v) { hdr.h.b = v; }
     table t {
-        key = { hdr.h.a : ternary; hdr.h.b : exact; }
+        key = { hdr.h.a : lpm; hdr.h.b : exact; }
         actions = { set; NoAction; }
         const entries = {
             (5, 1) : set(1);
