@@ -884,7 +884,8 @@ class _Expressions:
             if isinstance(atype, t.Unknown) or isinstance(ptype, t.Unknown):
                 continue
             if isinstance(ptype, t.ObjectT) and isinstance(atype, t.ObjectT):
-                if ptype.kind != atype.kind or not self.apply_compatible(ptype, atype, bindings):
+                if ptype.kind != atype.kind or ptype.kind == "package" and ptype.name != atype.name or \
+                        not self.apply_compatible(ptype, atype, bindings):  # (packages are nominal)
                     self.error(arg.loc, f"package {package.name}: argument {param.name} of type {atype} "
                                         f"does not match the parameter type {substitute(ptype, bindings)}")
             elif isinstance(ptype, t.ObjectT) and not isinstance(atype, t.ObjectT):

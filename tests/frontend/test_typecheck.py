@@ -754,6 +754,11 @@ def test_a_package_instance_has_the_type_arguments_its_arguments_give(tmp_path):
     bad = reject(tmp_path, nested + "Switch<tuple<>>(ig1) main;")
     assert bad.errors() == [(bad.at("ig1)"), "package Switch: argument ingress of type package Ingress<struct H> "
                                              "does not match the parameter type package Ingress<tuple<>>")]
+    # Packages are nominal: another package of the same shape is not an Ingress.
+    bad = reject(tmp_path, nested + "package Other<IH>(Parser<IH> p);\nSwitch(Other(ing_parse())) main;")
+    assert [message for _, message in bad.errors()] == [
+        "package Switch: argument ingress of type package Other<struct H> does not match the parameter type "
+        "package Ingress<IH>"]
 
 
 def test_package_arguments_unify_the_type_parameters(tmp_path):
