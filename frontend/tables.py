@@ -11,7 +11,7 @@ from p4odp import types as t
 if TYPE_CHECKING:
     from p4odp.frontend.typecheck import Context, TypeChecker
 
-__all__ = ["check_table", "PRIORITIZED_MATCH_KINDS"]
+__all__ = ["check_table", "keyset_elements", "PRIORITIZED_MATCH_KINDS"]
 
 # The match kinds whose entries may overlap with equal keys: their entries rank by priority.
 PRIORITIZED_MATCH_KINDS = ("ternary", "range", "optional")
@@ -343,7 +343,8 @@ class _Table:
         same values (`5` and `5 &&& 0xff` of a bit<8> ternary key); None when a part is not a
         constant."""
         matches = []
-        for element, kind, key_type in zip(self.key_elements(keyset), self.match_kinds, self.key_types):
+        elements = keyset_elements(keyset, len(self.key_types))
+        for element, kind, key_type in zip(elements, self.match_kinds, self.key_types):
             if isinstance(element, ir.DefaultExpression):
                 matches.append(None)
                 continue
@@ -372,14 +373,9 @@ class _Table:
                 matches.append((values[0] & mask, mask))
         return tuple(matches)
 
-    def key_elements(self, keyset: ir.Expression) -> tuple:
-        """The keyset's element for each key field (`{ v }` is v for a table of one key too)."""
-        if isinstance(keyset, ir.ListExpression) and (len(self.key_types) > 1 or len(keyset.elements) == 1):
-            return keyset.elements
-        return (keyset,)
-
     def check_entry_kinds(self, keyset: ir.Expression) -> None:
-        for element, kind, key_type in zip(self.key_elements(keyset), self.match_kinds, self.key_types):
+        elements = keyset_elements(keyset, len(self.key_types))
+        for element, kind, key_type in zip(elements, self.match_kinds, self.key_types):
             is_mask = isinstance(element, ir.Binary) and element.op is ir.BinaryOp.MASK
             if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.RANGE:
                 if kind != "range":
@@ -420,6 +416,14 @@ class _Table:
             if not isinstance(size, int) or isinstance(size, bool) or size < 0:
                 self.error(value.loc, f"table {self.decl.name}: size must be a non-negative integer constant")
         return replace(prop, value=typed)
+
+
+def keyset_elements(keyset: ir.Expression, n_keys: int) -> tuple:
+    """An entry's keyset element for each of a table's `n_keys` key fields (`{ v }` is v for a
+    table of one key too, as p4c's action-two-params has it)."""
+    if isinstance(keyset, ir.ListExpression) and (n_keys > 1 or len(keyset.elements) == 1):
+        return keyset.elements
+    return (keyset,)
 
 
 def _is_prefix_mask(mask: int, width: int) -> bool:

@@ -45,7 +45,7 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Refused, Unsupported
 from p4odp.frontend.const_eval import evaluate
-from p4odp.frontend.tables import PRIORITIZED_MATCH_KINDS
+from p4odp.frontend.tables import PRIORITIZED_MATCH_KINDS, keyset_elements
 from p4odp.transpiler.key_names import key_name, param_name
 from p4odp.transpiler.passes._walk import error_names, pipeline_blocks
 from p4odp.transpiler.passes.manager import PassContext
@@ -327,7 +327,8 @@ class _Builder:
         constructor arguments are known only here)."""
         found = []
         for position, entry in enumerate(entries):
-            matches = tuple(self.field_match(element, key) for element, key in zip(self.elements(entry, keys), keys))
+            elements = keyset_elements(entry.keyset, len(keys))
+            matches = tuple(self.field_match(element, key) for element, key in zip(elements, keys))
             action = self.actions[entry.action.name]
             data = bytearray(data_bytes)
             for field, arg in zip(action.data, entry.action.args):
@@ -344,13 +345,6 @@ class _Builder:
                                          "arguments given")
             found.append((rank, CodeEntry(matches, entry.action.name, tuple(data))))
         return tuple(code_entry for _, code_entry in sorted(found, key=lambda f: f[0]))
-
-    @staticmethod
-    def elements(entry: ir.Entry, keys: list) -> tuple:
-        """The keyset's element for each key field."""
-        if isinstance(entry.keyset, ir.ListExpression) and (len(keys) > 1 or len(entry.keyset.elements) == 1):
-            return entry.keyset.elements  # `{ v }` for one key too (p4c's action-two-params)
-        return (entry.keyset,)
 
     def field_match(self, element: ir.Expression, key: KeyField) -> FieldMatch:
         """One key of a const entry as the runtime reads its `table_add` text (entry_key)."""
@@ -396,7 +390,8 @@ class _Builder:
 
     def entry_command(self, entry: ir.Entry, position: int, keys: list, largest_wins: bool) -> str:
         """A const entry, written as `table_add` arguments (simple_switch_CLI: the smaller priority wins)."""
-        parts = [self.entry_key(element, key) for element, key in zip(self.elements(entry, keys), keys)]
+        elements = keyset_elements(entry.keyset, len(keys))
+        parts = [self.entry_key(element, key) for element, key in zip(elements, keys)]
         action = self.names.get(entry.action.name, entry.action.is_global)
         action_args = [str(self.const_int(a.value) or 0) for a in entry.action.args]
         text = f"{action.control_name or action.name} {' '.join(parts)} => {' '.join(action_args)}"
