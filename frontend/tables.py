@@ -316,23 +316,20 @@ class _Table:
         """Two entries that match the same packets with the same priority: the switch could keep
         only one (it refuses the second when it starts), and p4c refuses them as its test back end
         does ("Duplicate entry keys").  Where keys rank by priority, an entry's is the one the
-        control plane gets (table-layout's entry_priority): `priority = N`, else BMv2's
-        `@priority(N)`, else its place."""
+        control plane gets (entry_priority_source)."""
         prioritized = any(k in PRIORITIZED_MATCH_KINDS for k in self.match_kinds)
         seen: dict[tuple, ir.Entry] = {}
         for position, entry in enumerate(entries):
             matches = self.entry_matches(entry.keyset)
             if matches is None:
                 continue
-            annotated = next((a.items[0] for a in entry.annotations if a.name == "priority" and a.items), None)
-            if not prioritized:
-                priority = None
-            elif entry.priority is not None:
-                priority = ("written", self.tc.const_value(entry.priority, self.ctx))
-            elif annotated is not None:
-                priority = ("bmv2", self.tc.const_value(annotated, self.ctx))
-            else:
-                priority = ("bmv2", position + 1)
+            priority = None
+            if prioritized:
+                source, value = entry_priority_source(entry, position)
+                if source != "position":
+                    value = self.tc.const_value(value, self.ctx)
+                # an annotated priority and a place rank on one scale (the smaller wins)
+                priority = (source == "written", value)
             first = seen.setdefault((matches, priority), entry)
             if first is not entry:
                 self.error(entry.loc, f"table {self.decl.name}: this entry's key is that of an earlier entry")
@@ -424,6 +421,18 @@ def keyset_elements(keyset: ir.Expression, n_keys: int) -> tuple:
     if isinstance(keyset, ir.ListExpression) and (n_keys > 1 or len(keyset.elements) == 1):
         return keyset.elements
     return (keyset,)
+
+
+def entry_priority_source(entry: ir.Entry, position: int):
+    """Where a prioritized entry's priority comes from: ("written", expr) for P4_16's
+    `priority = N`, ("annotated", expr) for BMv2's `@priority(N)`, else ("position", its place
+    counted from 1)."""
+    if entry.priority is not None:
+        return "written", entry.priority
+    annotated = next((a.items[0] for a in entry.annotations if a.name == "priority" and a.items), None)
+    if annotated is not None:
+        return "annotated", annotated
+    return "position", position + 1
 
 
 def _is_prefix_mask(mask: int, width: int) -> bool:

@@ -45,7 +45,7 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Refused, Unsupported
 from p4odp.frontend.const_eval import evaluate
-from p4odp.frontend.tables import PRIORITIZED_MATCH_KINDS, keyset_elements
+from p4odp.frontend.tables import PRIORITIZED_MATCH_KINDS, entry_priority_source, keyset_elements
 from p4odp.transpiler.key_names import key_name, param_name
 from p4odp.transpiler.passes._walk import error_names, pipeline_blocks
 from p4odp.transpiler.passes.manager import PassContext
@@ -378,14 +378,14 @@ class _Builder:
         `largest_priority_wins = false`.  `@priority(N)` (BMv2's annotation):
         the smaller N wins.  No priority: the earlier entry wins.
         """
-        annotated = next((a for a in entry.annotations if a.name == "priority" and a.items), None)
-        if entry.priority is not None:
-            written = self.const_int(entry.priority) or 0
+        source, value = entry_priority_source(entry, position)
+        if source == "written":
+            written = self.const_int(value) or 0
             priority = _MAX_PRIORITY - written if largest_wins else written
-        elif annotated is not None:
-            priority = self.const_int(annotated.items[0]) or 0
+        elif source == "annotated":
+            priority = self.const_int(value) or 0
         else:
-            priority = position + 1
+            priority = value
         return max(priority, 0)
 
     def entry_command(self, entry: ir.Entry, position: int, keys: list, largest_wins: bool) -> str:
