@@ -18,7 +18,6 @@ these machines do not have.  Needs valgrind (callgrind_annotate too).
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import subprocess
@@ -27,6 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
+from p4odp.backend.build import valgrind_build_env
 from p4odp.stf.pcap import read_packets, write_pcap
 
 REPO = Path(__file__).resolve().parents[1]
@@ -41,10 +41,8 @@ def instructions_per_packet(example: str, packets: int, work: Path, commands: Op
     (default: its commands.txt)."""
     source = REPO / "examples" / example / f"{example}.p4"
     out = work / example
-    # valgrind 3.19 decodes no AVX-512, which -march=native uses on a CPU that has it.
-    env = {**os.environ, "CFLAGS": f"{os.environ.get('CFLAGS', '')} -mno-avx512f"}
     subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(source), "--target", "x86", "-o", str(out)],
-                   check=True, capture_output=True, env=env)
+                   check=True, capture_output=True, env=valgrind_build_env())
     if frames is None:
         sample = work / f"{example}-sample.pcap"
         subprocess.run([sys.executable, str(REPO / "examples" / example / "make_pcap.py"), str(sample)], check=True)

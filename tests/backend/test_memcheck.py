@@ -5,7 +5,6 @@ swapped in and one loaded when it stops."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 from one_header_switch import eventually
 
+from p4odp.backend.build import valgrind_build_env
 from p4odp.controlplane.channel import ChannelError, SwitchChannel
 
 REPO = Path(__file__).resolve().parents[2]
@@ -29,10 +29,9 @@ pytestmark = pytest.mark.skipif(shutil.which("valgrind") is None,
 
 def build(example: str, folder: Path) -> Path:
     """The example's switch and datapath.so, in folder/example."""
-    # valgrind 3.19 decodes no AVX-512, which -march=native uses on a CPU that has it.
-    env = {**os.environ, "CFLAGS": f"{os.environ.get('CFLAGS', '')} -mno-avx512f"}
     build = subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(EXAMPLES / example / f"{example}.p4"),
-                            "-o", str(folder / example), "--datapath"], capture_output=True, text=True, env=env)
+                            "-o", str(folder / example), "--datapath"],
+                           capture_output=True, text=True, env=valgrind_build_env())
     assert build.returncode == 0, build.stderr
     return folder / example
 
