@@ -756,11 +756,16 @@ class _Expressions:
                 self.error(arg.loc, f"{sig.name}: could not infer a type for '_' ({param.name}); "
                                     "give the type argument")
         returns = substitute(sig.returns, bindings)
-        unbound = next((v for v in _type_vars(returns) if isinstance(v, t.TypeVar) and not self.rigid(v)), None)
-        if unbound is not None and sig.kind in ("function", "method"):
-            self.error(loc, f"{sig.name}: could not infer a type for {unbound} from the arguments; "
-                            "give the type argument")
-            returns = UNKNOWN
+        if sig.kind in ("function", "method"):
+            unbound = [(arg.loc, v) for param, arg in pairs if arg.value is not None
+                       for v in _type_vars(substitute(param.type, bindings)) if isinstance(v, t.TypeVar)
+                       and not self.rigid(v)]
+            unbound += [(loc, v) for v in _type_vars(returns) if isinstance(v, t.TypeVar) and not self.rigid(v)]
+            if unbound:
+                where, var = unbound[0]
+                self.error(where, f"{sig.name}: could not infer a type for {var} from the arguments; "
+                                  "give the type argument")
+                returns = UNKNOWN
         return sig, tuple(typed_args), returns
 
     def binds(self, typ: t.Type) -> bool:
@@ -788,6 +793,10 @@ class _Expressions:
             self.unify(param.element, arg.element, bindings, type_params)
         if isinstance(param, (t.ExternT, t.ObjectT)) and type(param) is type(arg) and param.name == arg.name:
             for p, a in zip(param.type_args, arg.type_args):  # (a package given an instance of its parameter's)
+                self.unify(p, a, bindings, type_params)
+        if isinstance(param, t.StructLike) and isinstance(arg, t.StructLike) and param.generic and arg.generic \
+                and param.generic[0] == arg.generic[0]:  # h<T> given an h<bit<8>>
+            for p, a in zip(param.generic[1], arg.generic[1]):
                 self.unify(p, a, bindings, type_params)
 
     # ------------------------------------------------------------------
@@ -953,7 +962,9 @@ def _type_vars(typ: t.Type) -> Iterator[t.Type]:
         for a in typ.type_args:
             yield from _type_vars(a)
     elif isinstance(typ, t.StructLike):
-        yield from (f.type for f in typ.fields if isinstance(f.type, t.TypeVar))
+        for f in typ.fields:
+            if not isinstance(f.type, t.StructLike):
+                yield from _type_vars(f.type)
 
 
 def _has_var(typ: t.Type) -> bool:

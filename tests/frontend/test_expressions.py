@@ -593,6 +593,21 @@ def test_generic_calls_bind_one_type_per_parameter(tmp_path):
                message="pick: argument b: cannot convert bit<8> to bit<16>", decls=decls, params=CALL_PARAMS)
 
 
+def test_generic_calls_infer_through_generic_struct_arguments(tmp_path):
+    decls = "header box_t<T> { T v; } extern T unbox<T>(in box_t<T> b);"
+    c = accept(tmp_path, control("box_t<bit<8>> x; a = unbox(x);", decls, CALL_PARAMS))
+    assert c.type_of("unbox(x)") == "bit<8>"
+    apply_rule(tmp_path, "box_t<bit<8>> x; a = unbox(x);", "box_t<bit<8>> x; w = unbox(x);", at="unbox(x)",
+               message="cannot convert bit<8> to bit<16>", decls=decls, params=CALL_PARAMS)
+
+
+def test_generic_calls_report_a_type_no_argument_gives_once(tmp_path):
+    # (a stack of T in the struct too: a structure literal gives no T, and says so once)
+    decls = "header h_t { bit<8> x; } struct pair_t<T> { T[2] s; } extern void take<T>(in pair_t<T> p);"
+    apply_rule(tmp_path, "pair_t<h_t> p; take(p);", "take({ s = 5 });", at="{ s",
+               message="take: could not infer a type for T from the arguments", decls=decls, params=CALL_PARAMS)
+
+
 def test_number_of_explicit_type_arguments(tmp_path):
     accept(tmp_path, control("w = ident<bit<16>>(16w5);", CALLEES, CALL_PARAMS))
     bad = reject(tmp_path, control("w = ident<bit<16>, bit<8>>(16w5);", CALLEES, CALL_PARAMS))
