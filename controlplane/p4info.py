@@ -814,28 +814,19 @@ class _Builder:
         pkg = self.info.pkg_info
         pkg.arch = "v1model"
         for anno in main.annotations:
-            for key, tok in self.key_values(anno) if anno.name in ("pkginfo", "platform_property") else ():
-                if anno.name == "pkginfo" and tok.kind == "str" and \
+            for pair in anno.items if anno.name in ("pkginfo", "platform_property") else ():
+                if not isinstance(pair, ir.KeyValue):  # (@pkginfo["x"]: the parser made the others pairs)
+                    self.error(pair.loc, f"@{anno.name}: expected KEY = VALUE, KEY = VALUE, ...")
+                    continue
+                key, value = pair.key, pair.value
+                if anno.name == "pkginfo" and isinstance(value, ir.StringLiteral) and \
                         key in ("name", "version", "organization", "contact", "url", "arch"):
-                    setattr(pkg, key, tok.value)
-                elif anno.name == "platform_property" and tok.kind == "int" and \
-                        key in pkg.platform_properties.DESCRIPTOR.fields_by_name and 0 <= tok.value[0] < 1 << 31:
-                    setattr(pkg.platform_properties, key, tok.value[0])
+                    setattr(pkg, key, value.value)
+                elif anno.name == "platform_property" and isinstance(value, ir.IntLiteral) and \
+                        key in pkg.platform_properties.DESCRIPTOR.fields_by_name and 0 <= value.value < 1 << 31:
+                    setattr(pkg.platform_properties, key, value.value)
                 else:
-                    self.error(anno.loc, f"@{anno.name}: {key} is not one of its keys, or not of its type")
+                    self.error(pair.loc, f"@{anno.name}: {key} is not one of its keys, or not of its type")
         self.annotate(pkg, main.annotations, frozenset({"pkginfo", "platform_property"}))
         self.document(pkg, main.annotations)
 
-    def key_values(self, anno: ir.Annotation) -> list:
-        """The `key = value, ...` pairs of an annotation such as @pkginfo, each value one token; an
-        error for anything else in it."""
-        tokens = [tok for tok in tokenize(anno.body or "", "<annotation>", Diagnostics()) if tok.kind != "eof"]
-        pairs = []
-        for i in range(0, len(tokens), 4):
-            part = tokens[i:i + 4]
-            if len(part) < 3 or part[0].kind not in ("id", "kw") or not part[1].is_("op", "=") or \
-                    (len(part) == 4 and not part[3].is_("op", ",")):
-                self.error(anno.loc, f"@{anno.name}: expected KEY = VALUE, KEY = VALUE, ...")
-                return []
-            pairs.append((part[0].text, part[2]))
-        return pairs

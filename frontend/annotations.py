@@ -16,6 +16,10 @@ __all__ = ["check_annotations"]
 # Standard annotations whose body is one string.
 _STRING_BODIES = ("name", "deprecated")
 
+# Standard annotations without a body (p4c's list).
+_EMPTY_BODIES = ("atomic", "defaultonly", "hidden", "likely", "noSideEffects", "optional", "pure", "tableonly",
+                 "unlikely", "disable_optimization", "unroll", "nounroll")
+
 
 # @p4runtime_translation("URI", TYPE), TYPE what the controller sees: bit<W>, string or a width.
 _TRANSLATION = re.compile(r'\s*"(?:[^"\\]|\\.)*"\s*,\s*(bit\s*<\s*\d+\s*>|string|\d+)\s*')
@@ -32,6 +36,9 @@ def check_annotations(tc: "TypeChecker", annotations: tuple, ctx: "Context") -> 
         if anno.structured:
             seen_structured.add(anno.name)
             _structured(tc, anno, ctx)
+        elif anno.name in _EMPTY_BODIES:
+            if anno.body:
+                tc.error(anno.loc, f"@{anno.name}: should not have any arguments")
         elif anno.name in _STRING_BODIES:
             if len(anno.items) != 1 or ir.string_value(anno.items[0]) is None:
                 tc.error(anno.loc, f"@{anno.name}: should contain a string")

@@ -47,6 +47,11 @@ _TOP_LEVEL_STARTERS = frozenset({"const", "extern", "action", "parser", "control
                                  "header_union", "struct", "enum", "typedef", "error", "match_kind", "@"})
 
 
+# Annotations whose unstructured body is a `KEY = VALUE, ...` list, as p4c parses them (its
+# P4Runtime back end @platform_property).
+_KEY_VALUE_ANNOTATIONS = ("pkginfo", "platform_property")
+
+
 class ParseError(Exception):
     def __init__(self, loc: Loc, message: str) -> None:
         super().__init__(message)
@@ -219,7 +224,11 @@ class Parser:
             self.pos += 1
             inner = self.tokens[open_index + 1 : close_index]
             body = self.text[inner[0].start : inner[-1].end] if inner else ""
-            return ir.Annotation(at.loc, tok.text, body=body, items=self.annotation_items(open_index, close_index))
+            items = self.key_value_body(open_index, close_index) if tok.text in _KEY_VALUE_ANNOTATIONS \
+                else self.annotation_items(open_index, close_index)
+            return ir.Annotation(at.loc, tok.text, body=body, items=items)
+        if tok.text in _KEY_VALUE_ANNOTATIONS:
+            raise ParseError(at.loc, f"syntax error, @{tok.text} needs (KEY = VALUE, ...)")
         return ir.Annotation(at.loc, tok.text)
 
     def pragma(self, loc: Loc, pragma_tok: Token) -> ir.Annotation:
@@ -253,19 +262,33 @@ class Parser:
         finally:
             self.pos = saved
 
+    def key_value_body(self, open_index: int, close_index: int) -> tuple:
+        """An unstructured body that must be `KEY = VALUE, ...` (p4c's @pkginfo), the tokens strictly
+        between these two: its pairs, or a syntax error where it stops being one."""
+        saved = self.pos
+        self.pos = open_index + 1
+        items = self.key_values(")")
+        if self.pos != close_index:
+            raise self.error("expecting ',' or ')'")
+        self.pos = saved
+        return items
+
+    def key_values(self, closing: str) -> tuple:
+        """`KEY = VALUE, ...` up to `closing` (a trailing comma allowed), at least one pair."""
+        items = []
+        while True:
+            key, key_loc = self.name()
+            self.expect("=")
+            items.append(ir.KeyValue(key_loc, key, self.expression()))
+            if not self.accept(",") or self.at_op(closing):
+                return tuple(items)
+
     def structured_annotation(self, loc: Loc, name: str) -> ir.Annotation:
         self.expect("[")
         items: list = []
         if not self.at_op("]"):
             if self.tok.kind == "id" and self.peek().is_("op", "="):
-                while True:
-                    key, key_loc = self.name()
-                    self.expect("=")
-                    items.append(ir.KeyValue(key_loc, key, self.expression()))
-                    if not self.accept(","):
-                        break
-                    if self.at_op("]"):
-                        break
+                items.extend(self.key_values("]"))
             else:
                 while True:
                     items.append(self.expression())

@@ -165,7 +165,9 @@ def test_a_compile_writes_p4info_beside_the_c(tmp_path: Path):
 @pytest.mark.parametrize("old, new, message", [
     ("meters = direct_meter<bit<2>>(MeterType.packets);", "meters = meter(4, MeterType.packets);",
      "meters must be an instance of direct_meter, not of meter"),
-    ('@pkginfo(name = "p4info_entities", version = "1.0")', "@pkginfo(name = )", "expected KEY = VALUE"),
+    ('@pkginfo(name = "p4info_entities", version = "1.0")', "@pkginfo(name = )", "unexpected ')'"),
+    ('@pkginfo(name = "p4info_entities", version = "1.0")', '@pkginfo["p4info_entities"]', "expected KEY = VALUE"),
+    ('@pkginfo(name = "p4info_entities", version = "1.0")', '@pkginfo(name = 1)', "name is not one of its keys"),
 ])
 def test_a_p4info_error_in_the_program_is_positioned(tmp_path: Path, old: str, new: str, message: str):
     program = tmp_path / "bad.p4"
