@@ -215,6 +215,9 @@ class TypeChecker:
         fields, names = [], set()
         for f in decl.fields:
             self.annotations(f.annotations, inner)
+            length = next((a for a in f.annotations if a.name == "length" and not a.structured), None)
+            if length is not None:
+                self.length_annotation(length, decl.fields[:len(fields)], fields, inner)
             if _mentions(f.type_ref, decl.name):
                 self.error(f.type_ref.loc, f"self-referencing types are not supported: '{decl.name}' within itself")
                 ftype: t.Type = UNKNOWN
@@ -231,6 +234,17 @@ class TypeChecker:
                 sym.type = typ
         self.decl_types[id(decl)] = typ
         return replace(decl, fields=tuple(replace(f, type=field.type) for f, field in zip(decl.fields, fields)))
+
+    def length_annotation(self, anno: ir.Annotation, earlier: tuple, earlier_types: list, ctx: Context) -> None:
+        """@length(EXPR) of a varbit field: EXPR sees the fields declared before it (p4c: a later
+        one is "declaration not found")."""
+        if len(anno.items) != 1:
+            self.error(anno.loc, "@length: expected one expression")
+            return
+        fields_ctx = ctx.nested()
+        for f, typed in zip(earlier, earlier_types):
+            fields_ctx.scope.add(Symbol("var", f.name, typed.type, f.loc, f))
+        self.expr(anno.items[0], fields_ctx)
 
     def check_field_type(self, kind: str, owner: str, f: ir.StructField, ftype: t.Type) -> None:
         where = f"{owner}.{f.name}"
