@@ -731,6 +731,10 @@ class _Expressions:
                 self.error(arg.loc, f"{describe(arg.value)}: a type cannot be used as a value")
             if isinstance(value.type, (t.ObjectT, t.TableT)) and not isinstance(param.type, (t.ObjectT, t.TableT)):
                 self.error(arg.loc, f"{describe(arg.value)}: an argument cannot have type {value.type}")
+            if not param.direction and sig.kind in ("function", "method") and \
+                    not self.tc.is_constant(value, self.ctx, directionless=True):
+                self.error(arg.loc, f"{describe(arg.value)}: argument used for directionless parameter "
+                                    f"'{param.name}' must be a compile-time constant")
             if sig.kind == "builtin" and sig.name in ("push_front", "pop_front") and \
                     not self.tc.is_constant(value, self.ctx):
                 self.error(arg.loc, f"{sig.name}: the count must be a compile-time constant")

@@ -912,8 +912,10 @@ class TypeChecker:
 
         return evaluate(expr, lookup)
 
-    def is_constant(self, expr: ir.Expression, ctx: Context) -> bool:
-        """Is `expr` known at compile time (possibly only once its instance is constructed)?"""
+    def is_constant(self, expr: ir.Expression, ctx: Context, directionless: bool = False) -> bool:
+        """Is `expr` known at compile time (possibly only once its instance is constructed)?  With
+        `directionless`, p4c's wider rule for an argument of a directionless parameter: instances and
+        directionless parameters (an action's data) count as known too."""
         if self.const_value(expr, ctx) is not None:
             return True
         if isinstance(expr, (ir.IntLiteral, ir.BoolLiteral, ir.StringLiteral, ir.DefaultExpression,
@@ -921,21 +923,15 @@ class TypeChecker:
             return True
         if isinstance(expr, ir.PathExpression):
             symbol = ctx.scope.lookup_one(expr.name)
-            return symbol is not None and (symbol.kind in ("const", "match_kind") or symbol.direction == "ctor")
+            return symbol is not None and (symbol.kind in ("const", "match_kind") or symbol.direction == "ctor" or
+                                           directionless and (symbol.kind == "instance" or
+                                                              symbol.kind == "param" and not symbol.direction))
+        known = [self.is_constant(e, ctx, directionless) for e in _operands(expr)]
         if isinstance(expr, ir.Member):
-            return isinstance(expr.expr.type, t.TypeT) or self.is_constant(expr.expr, ctx)
-        if isinstance(expr, ir.ListExpression):
-            return all(self.is_constant(e, ctx) for e in expr.elements)
-        if isinstance(expr, ir.StructExpression):
-            return all(self.is_constant(f.value, ctx) for f in expr.fields)
-        if isinstance(expr, (ir.Cast, ir.Unary)):
-            return self.is_constant(expr.expr, ctx)
-        if isinstance(expr, ir.Binary):
-            return self.is_constant(expr.left, ctx) and self.is_constant(expr.right, ctx)
-        if isinstance(expr, ir.Mux):
-            return all(self.is_constant(e, ctx) for e in (expr.cond, expr.then, expr.otherwise))
-        if isinstance(expr, (ir.Slice, ir.ArrayIndex)):
-            return self.is_constant(expr.expr, ctx)
+            return isinstance(expr.expr.type, t.TypeT) or all(known)
+        if isinstance(expr, (ir.ListExpression, ir.StructExpression, ir.Cast, ir.Unary, ir.Binary, ir.Mux,
+                             ir.Slice, ir.ArrayIndex)):
+            return all(known)
         if isinstance(expr, ir.MethodCall) and isinstance(expr.method, ir.Member):
             return expr.method.member in ("minSizeInBits", "minSizeInBytes", "maxSizeInBits", "maxSizeInBytes")
         return False
@@ -1091,6 +1087,21 @@ def _specialized_name(name: str, args: tuple) -> str:
 def substitute_signature(sig: t.Signature, mapping: dict) -> t.Signature:
     params = tuple(replace(p, type=substitute(p.type, mapping)) for p in sig.params)
     return replace(sig, params=params, returns=substitute(sig.returns, mapping))
+
+
+def _operands(expr: ir.Expression) -> tuple:
+    """The parts of `expr` that decide whether it is a constant (is_constant)."""
+    if isinstance(expr, ir.ListExpression):
+        return expr.elements
+    if isinstance(expr, ir.StructExpression):
+        return tuple(f.value for f in expr.fields)
+    if isinstance(expr, (ir.Cast, ir.Unary, ir.Member, ir.Slice, ir.ArrayIndex)):
+        return (expr.expr,)
+    if isinstance(expr, ir.Binary):
+        return expr.left, expr.right
+    if isinstance(expr, ir.Mux):
+        return expr.cond, expr.then, expr.otherwise
+    return ()
 
 
 def _has_typevar(typ: t.Type) -> bool:

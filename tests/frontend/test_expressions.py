@@ -567,6 +567,22 @@ def test_dont_care_arguments_only_for_out_parameters(tmp_path):
     reject(tmp_path, control("g(_);", CALLEES, CALL_PARAMS))
 
 
+def test_directionless_extern_parameters_take_values_fixed_before_the_call(tmp_path):
+    # p4c's rule: a constant, an instance, or a directionless parameter (an action's data)
+    decls = "extern void select_list(bit<8> index); extern void pick(bit<8> index, in bit<8> data);"
+    accept(tmp_path, f"""
+        {decls}
+        const bit<8> LIST = 3;
+        control C(inout bit<8> a) {{
+            action use(bit<8> index) {{ select_list(index); select_list(index + LIST); pick(LIST, a); }}
+            apply {{ use(1); select_list(LIST); }}
+        }}
+    """)
+    apply_rule(tmp_path, "select_list(8w1); pick(2, a);", "select_list(8w1); pick(a, a);", at="a, a",
+               message="a: argument used for directionless parameter 'index' must be a compile-time constant",
+               decls=decls, params=CALL_PARAMS)
+
+
 def test_generic_calls_infer_their_type_arguments(tmp_path):
     c = accept(tmp_path, control("a = ident(a); w = ident(w); put(n); w = ident<bit<16>>(5);", CALLEES, CALL_PARAMS))
     assert c.type_of("ident(a)") == "bit<8>"
