@@ -835,10 +835,13 @@ class _Expressions:
                                  if len(o.decl.type_params) == len(typ.type_args)] or [typ]
                 ctors = tuple(o.apply for o in overloads if isinstance(o, t.ObjectT))
                 sig, typed_args, _ = self.call(t.CallableT(typ.name, ctors), args, (), loc)
-                bindings = self.check_package_args(typ, sig, typed_args, loc)
+                chosen = next((o for o in overloads if isinstance(o, t.ObjectT) and o.apply is sig), typ)
+                if chosen.decl is not decl:  # another overload than the one the name found
+                    typ, decl = chosen, chosen.decl
+                pairs = (match_args(sig, list(typed_args)) or []) if sig is not None else []
+                bindings = self.check_package_args(typ, pairs)
                 params = [self.tc.decl_types[id(p)] for p in decl.type_params]
                 inferred = params and typ.type_args in ((), tuple(params))
-                pairs = (match_args(sig, list(typed_args)) or []) if sig is not None else []
                 given = [set(_type_vars(param.type)) for param, arg in pairs if arg.value is not None]
                 left_out = [p for p in (sig.params if sig is not None else ()) if all(p is not q for q, _ in pairs)]
                 defaulted = [set(_type_vars(param.type)) for param in left_out if param.has_default]
@@ -881,14 +884,12 @@ class _Expressions:
                 self.unify(param.type, arg.value.type, bindings, tuple(params))
         return t.ExternT(typ.name, tuple(bindings.get(p, p) for p in params), decl)
 
-    def check_package_args(self, package: t.ObjectT, sig, typed_args: tuple, loc: Loc) -> dict:
-        """Each argument of a package must be an instance of a compatible parser, control or package.
-        The package's type parameters the arguments bind, and to what."""
+    def check_package_args(self, package: t.ObjectT, pairs: list) -> dict:
+        """Each argument of a package (`pairs` of parameter and argument) must be an instance of a
+        compatible parser, control or package.  The package's type parameters the arguments bind,
+        and to what."""
         from p4odp.frontend.typecheck import substitute
 
-        if sig is None:
-            return {}
-        pairs = match_args(sig, list(typed_args)) or []
         bindings: dict = {}
         for param, arg in pairs:
             if arg.value is None:

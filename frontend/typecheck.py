@@ -793,6 +793,9 @@ class TypeChecker:
         if isinstance(ref, ir.SpecializedType):
             base = self.named_type(ref.base, ctx, allow_generic=True, specializing=True)
             args = tuple(self.resolve(a, ctx) for a in ref.args)
+            if isinstance(base, t.ObjectT) and base.kind == "package":  # overloaded: the one of as many
+                base = next((s.type for s in ctx.scope.lookup(base.name) if isinstance(s.decl, ir.Package)
+                             and isinstance(s.type, t.ObjectT) and len(s.decl.type_params) == len(args)), base)
             return self.specialize(base, args, ref.loc)
         self.error(ref.loc, "unsupported type")
         return UNKNOWN

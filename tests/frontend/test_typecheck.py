@@ -7,6 +7,7 @@ at an exact position.
 
 from __future__ import annotations
 
+import pytest
 
 from p4odp import ir
 from p4odp import types as t
@@ -383,6 +384,25 @@ def test_packages_overload_on_arity(tmp_path):
         package Pk(P p);
         package Pk(Q q);
     """, at="Pk(Q", message="Pk: duplicate declaration")
+
+
+@pytest.mark.parametrize("first, second", [("Top<H>(P1<H> p)", "Top<H, M>(P1<H> p, P1<M> q)"),
+                                           ("Top<H, M>(P1<H> p, P1<M> q)", "Top<H>(P1<H> p)")])
+def test_an_overloaded_package_instance_has_the_type_of_its_overload(tmp_path, first: str, second: str):
+    # whichever is declared last: given type arguments or inferred from the arguments
+    c = accept(tmp_path, f"""
+        header h_t {{ bit<8> x; }}
+        parser P1<H>(out H h);
+        package {first};
+        package {second};
+        parser mp(out h_t h) {{ state start {{ transition accept; }} }}
+        Top(mp()) one;
+        Top<h_t>(mp()) given;
+        Top(mp(), mp()) two;
+    """)
+    assert str(c.decl("one").type) == "package Top<header h_t>"
+    assert str(c.decl("given").type) == "package Top<header h_t>"
+    assert str(c.decl("two").type) == "package Top<header h_t, header h_t>"
 
 
 # ----------------------------------------------------------------------------
