@@ -23,6 +23,7 @@ from p4odp.controlplane.ids import IdAllocator, aliases
 from p4odp.controlplane.protos import p4info_pb2, p4types_pb2
 from p4odp.diagnostics import Diagnostics
 from p4odp.frontend.lexer import tokenize
+from p4odp.frontend.parser import KEY_VALUE_ANNOTATIONS
 from p4odp.transpiler.key_names import key_name, param_name
 from p4odp.transpiler.passes import ConstantFolding, Inlining, PassManager, UniqueNames
 from p4odp.transpiler.passes._walk import error_names, main_instance, pipeline_blocks, walk
@@ -814,8 +815,8 @@ class _Builder:
         pkg = self.info.pkg_info
         pkg.arch = "v1model"
         for anno in main.annotations:
-            for pair in anno.items if anno.name in ("pkginfo", "platform_property") else ():
-                if not isinstance(pair, ir.KeyValue):  # (@pkginfo["x"]: the parser made the others pairs)
+            for pair in anno.items if anno.name in KEY_VALUE_ANNOTATIONS else ():
+                if not isinstance(pair, ir.KeyValue):  # @pkginfo["x"]: structured, of plain values
                     self.error(pair.loc, f"@{anno.name}: expected KEY = VALUE, KEY = VALUE, ...")
                     continue
                 key, value = pair.key, pair.value
@@ -827,6 +828,6 @@ class _Builder:
                     setattr(pkg.platform_properties, key, value.value)
                 else:
                     self.error(pair.loc, f"@{anno.name}: {key} is not one of its keys, or not of its type")
-        self.annotate(pkg, main.annotations, frozenset({"pkginfo", "platform_property"}))
+        self.annotate(pkg, main.annotations, frozenset(KEY_VALUE_ANNOTATIONS))
         self.document(pkg, main.annotations)
 

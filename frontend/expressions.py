@@ -732,7 +732,7 @@ class _Expressions:
             if isinstance(value.type, (t.ObjectT, t.TableT)) and not isinstance(param.type, (t.ObjectT, t.TableT)):
                 self.error(arg.loc, f"{describe(arg.value)}: an argument cannot have type {value.type}")
             if not param.direction and sig.kind in ("function", "method") and \
-                    not self.tc.is_constant(value, self.ctx, directionless=True):
+                    not isinstance(value.type, t.Unknown) and not self.tc.is_constant(value, self.ctx, directionless=True):
                 self.error(arg.loc, f"{describe(arg.value)}: argument used for directionless parameter "
                                     f"'{param.name}' must be a compile-time constant")
             if sig.kind == "builtin" and sig.name in ("push_front", "pop_front") and \
@@ -761,15 +761,18 @@ class _Expressions:
                                     "give the type argument")
         returns = substitute(sig.returns, bindings)
         if sig.kind in ("function", "method"):
-            unbound = [(arg.loc, v) for param, arg in pairs if arg.value is not None
+            # (an argument in error, of unknown type, binds nothing: its error is enough)
+            reported = any(arg.value is not None and isinstance(arg.value.type, t.Unknown) for arg in typed_args)
+            unbound = [] if reported else [(arg.loc, v) for param, arg in pairs if arg.value is not None
                        for v in _type_vars(substitute(param.type, bindings)) if isinstance(v, t.TypeVar)
                        and not self.rigid(v)]
             unbound += [(loc, v) for v in _type_vars(returns) if isinstance(v, t.TypeVar) and not self.rigid(v)]
+            if unbound or reported:
+                returns = UNKNOWN
             if unbound:
                 where, var = unbound[0]
                 self.error(where, f"{sig.name}: could not infer a type for {var} from the arguments; "
                                   "give the type argument")
-                returns = UNKNOWN
         return sig, tuple(typed_args), returns
 
     def binds(self, typ: t.Type) -> bool:
@@ -954,8 +957,8 @@ def _exactly(a: t.Type, b: t.Type) -> bool:
 
 
 def _type_vars(typ: t.Type) -> Iterator[t.Type]:
-    """The type variables and `_` in `typ`: in its type arguments, elements and a struct's own
-    fields (a nested struct's type parameters are bound when that struct is specialized)."""
+    """The type variables and `_` in `typ`: in its type arguments (a specialized struct's too),
+    elements and the fields of a struct declared generic."""
     if isinstance(typ, (t.TypeVar, t.DontCareT)):
         yield typ
     elif isinstance(typ, (t.Stack, t.ListT)):
@@ -966,7 +969,10 @@ def _type_vars(typ: t.Type) -> Iterator[t.Type]:
     elif isinstance(typ, (t.ExternT, t.ObjectT)):
         for a in typ.type_args:
             yield from _type_vars(a)
-    elif isinstance(typ, t.StructLike):
+    elif isinstance(typ, t.StructLike) and typ.generic:  # outer_t<T>: T, wherever its fields hold it
+        for a in typ.generic[1]:
+            yield from _type_vars(a)
+    elif isinstance(typ, t.StructLike):  # (a struct is declared at the top level: its struct fields have none)
         for f in typ.fields:
             if not isinstance(f.type, t.StructLike):
                 yield from _type_vars(f.type)

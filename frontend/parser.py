@@ -49,7 +49,7 @@ _TOP_LEVEL_STARTERS = frozenset({"const", "extern", "action", "parser", "control
 
 # Annotations whose unstructured body is a `KEY = VALUE, ...` list, as p4c parses them (its
 # P4Runtime back end @platform_property).
-_KEY_VALUE_ANNOTATIONS = ("pkginfo", "platform_property")
+KEY_VALUE_ANNOTATIONS = ("pkginfo", "platform_property")
 
 
 class ParseError(Exception):
@@ -224,10 +224,10 @@ class Parser:
             self.pos += 1
             inner = self.tokens[open_index + 1 : close_index]
             body = self.text[inner[0].start : inner[-1].end] if inner else ""
-            items = self.key_value_body(open_index, close_index) if tok.text in _KEY_VALUE_ANNOTATIONS \
+            items = self.key_value_body(open_index, close_index) if tok.text in KEY_VALUE_ANNOTATIONS \
                 else self.annotation_items(open_index, close_index)
             return ir.Annotation(at.loc, tok.text, body=body, items=items)
-        if tok.text in _KEY_VALUE_ANNOTATIONS:
+        if tok.text in KEY_VALUE_ANNOTATIONS:
             raise ParseError(at.loc, f"syntax error, @{tok.text} needs (KEY = VALUE, ...)")
         return ir.Annotation(at.loc, tok.text)
 

@@ -37,6 +37,7 @@ class _Statements:
         return self.tc.expr(expr, self.ctx, expected)
 
     def s_Block(self, stmt: ir.Block) -> ir.Statement:
+        self.tc.annotations(stmt.annotations, self.ctx)
         return self.tc.block(stmt, self.ctx)
 
     def s_EmptyStatement(self, stmt):

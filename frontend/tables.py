@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Union
 
 from p4odp import ir
 from p4odp import types as t
@@ -117,6 +117,7 @@ class _Table:
     def p_key(self, prop: ir.TableProperty) -> ir.TableProperty:
         elements = []
         for element in prop.value:
+            self.tc.annotations(element.annotations, self.ctx)
             expr = self.tc.expr(element.expr, self.ctx)
             typ = expr.type
             if ir.name_annotation(element) is None:
@@ -181,6 +182,7 @@ class _Table:
     def p_actions(self, prop: ir.TableProperty) -> ir.TableProperty:
         refs = []
         for ref in prop.value:
+            self.tc.annotations(ref.annotations, self.ctx)
             sig = self.action_signature(ref)
             if ref.name in self.actions:
                 self.error(ref.loc, f"{ref.name}: action listed twice")
@@ -283,6 +285,7 @@ class _Table:
         entries = []
         needs_priority = any(k in PRIORITIZED_MATCH_KINDS for k in self.match_kinds)
         for entry in prop.value:
+            self.tc.annotations(entry.annotations, self.ctx)
             keyset = self.tc.keyset(entry.keyset, self.key_types, self.ctx)
             if isinstance(entry.keyset, ir.ListExpression) and len(self.key_types) > 1 and \
                     len(entry.keyset.elements) != len(self.key_types):
@@ -423,7 +426,7 @@ def keyset_elements(keyset: ir.Expression, n_keys: int) -> tuple:
     return (keyset,)
 
 
-def entry_priority_source(entry: ir.Entry, position: int):
+def entry_priority_source(entry: ir.Entry, position: int) -> tuple[str, Union[ir.Expression, int]]:
     """Where a prioritized entry's priority comes from: ("written", expr) for P4_16's
     `priority = N`, ("annotated", expr) for BMv2's `@priority(N)`, else ("position", its place
     counted from 1)."""

@@ -681,6 +681,7 @@ class TypeChecker:
             if p.name in names:
                 self.error(p.loc, f"{p.name}: duplicate parameter")
             names.add(p.name)
+            self.annotations(p.annotations, ctx)
             if any(isinstance(s.type, t.TypeVar) for s in ctx.scope.local(p.name)):
                 self.error(p.loc, f"{p.name}: a parameter cannot have the name of a type parameter")
             typ = self.resolve(p.type_ref, ctx, allow_generic=True)
@@ -1098,7 +1099,9 @@ def _operands(expr: ir.Expression) -> tuple:
         return expr.elements
     if isinstance(expr, ir.StructExpression):
         return tuple(f.value for f in expr.fields)
-    if isinstance(expr, (ir.Cast, ir.Unary, ir.Member, ir.Slice, ir.ArrayIndex)):
+    if isinstance(expr, ir.ArrayIndex):
+        return expr.expr, expr.index
+    if isinstance(expr, (ir.Cast, ir.Unary, ir.Member, ir.Slice)):
         return (expr.expr,)
     if isinstance(expr, ir.Binary):
         return expr.left, expr.right

@@ -581,6 +581,9 @@ def test_directionless_extern_parameters_take_values_fixed_before_the_call(tmp_p
     apply_rule(tmp_path, "select_list(8w1); pick(2, a);", "select_list(8w1); pick(a, a);", at="a, a",
                message="a: argument used for directionless parameter 'index' must be a compile-time constant",
                decls=decls, params=CALL_PARAMS)
+    apply_rule(tmp_path, "h_t[2] s; pick(2, s[a].f);", "h_t[2] s; pick(s[a].f, 2);", at="f, 2",
+               message="argument used for directionless parameter 'index' must be a compile-time constant",
+               decls=decls + " header h_t { bit<8> f; }", params=CALL_PARAMS)
 
 
 def test_generic_calls_infer_their_type_arguments(tmp_path):
@@ -615,6 +618,19 @@ def test_generic_calls_infer_through_generic_struct_arguments(tmp_path):
     assert c.type_of("unbox(x)") == "bit<8>"
     apply_rule(tmp_path, "box_t<bit<8>> x; a = unbox(x);", "box_t<bit<8>> x; w = unbox(x);", at="unbox(x)",
                message="cannot convert bit<8> to bit<16>", decls=decls, params=CALL_PARAMS)
+
+
+def test_generic_calls_infer_through_generic_structs_nested_in_generic_structs(tmp_path):
+    decls = "header box_t<T> { T v; } struct outer_t<T> { box_t<T> b; } extern T get<T>(in outer_t<T> o);"
+    c = accept(tmp_path, control("outer_t<bit<8>> x; a = get(x);", decls, CALL_PARAMS))
+    assert c.type_of("get(x)") == "bit<8>"
+
+
+def test_an_argument_in_error_gives_no_further_call_errors(tmp_path):
+    decls = "extern void take<T>(in T x); extern void fixed(bit<8> v);"
+    bad = reject(tmp_path, control("take(nosuch); fixed(nosuch2);", decls, CALL_PARAMS))
+    assert [message for _, message in bad.errors()] == ["nosuch: declaration not found",
+                                                        "nosuch2: declaration not found"]
 
 
 def test_generic_calls_report_a_type_no_argument_gives_once(tmp_path):
