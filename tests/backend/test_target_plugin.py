@@ -93,7 +93,7 @@ parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_met
 }
 control Nop(inout headers_t hdr, inout meta_t meta) { apply { } }
 control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
-    apply { sm.egress_spec = 1; extern_func(hdr.h.a, hdr.h.b + 1); }
+    apply { sm.egress_spec = 1; extern_func(hdr.h.a, 0xff); }
 }
 control Eg(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
 control Dep(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr.h); } }
@@ -103,7 +103,7 @@ V1Switch(P(), Nop(), Ing(), Eg(), Nop(), Dep()) main;
 
 def test_plugin_extern_function_runs_its_own_c(plugin_env, tmp_path):
     (tmp_path / "ext.p4").write_text(EXTERN_PROGRAM)
-    (tmp_path / "ext.stf").write_text("packet 0 00000000 000000fe\nexpect 1 000000ff 000000fe $\n")
+    (tmp_path / "ext.stf").write_text("packet 0 00000000 000000fe\nexpect 1 000000ff 000000fe $\n")  # a = extern_func's s, 0xff
     passed = _p4odp(plugin_env, "stf", str(tmp_path / "ext.p4"), str(tmp_path / "ext.stf"), "--keep",
                     str(tmp_path / "run"))
     assert passed.returncode == 0, passed.stdout + passed.stderr
