@@ -8,6 +8,8 @@ position and text of their one error, next to a valid variant.
 
 from __future__ import annotations
 
+import pytest
+
 
 from p4odp import ir
 from p4odp import types as t
@@ -612,18 +614,16 @@ def test_generic_calls_bind_one_type_per_parameter(tmp_path):
                message="pick: argument b: cannot convert bit<8> to bit<16>", decls=decls, params=CALL_PARAMS)
 
 
-def test_generic_calls_infer_through_generic_struct_arguments(tmp_path):
-    decls = "header box_t<T> { T v; } extern T unbox<T>(in box_t<T> b);"
-    c = accept(tmp_path, control("box_t<bit<8>> x; a = unbox(x);", decls, CALL_PARAMS))
-    assert c.type_of("unbox(x)") == "bit<8>"
-    apply_rule(tmp_path, "box_t<bit<8>> x; a = unbox(x);", "box_t<bit<8>> x; w = unbox(x);", at="unbox(x)",
-               message="cannot convert bit<8> to bit<16>", decls=decls, params=CALL_PARAMS)
-
-
-def test_generic_calls_infer_through_generic_structs_nested_in_generic_structs(tmp_path):
-    decls = "header box_t<T> { T v; } struct outer_t<T> { box_t<T> b; } extern T get<T>(in outer_t<T> o);"
-    c = accept(tmp_path, control("outer_t<bit<8>> x; a = get(x);", decls, CALL_PARAMS))
+@pytest.mark.parametrize("decls, given", [
+    ("header box_t<T> { T v; } extern T get<T>(in box_t<T> b);", "box_t<bit<8>>"),
+    ("header box_t<T> { T v; } struct outer_t<T> { box_t<T> b; } extern T get<T>(in outer_t<T> b);",
+     "outer_t<bit<8>>"),  # a generic struct nested in one
+])
+def test_generic_calls_infer_through_generic_struct_arguments(tmp_path, decls: str, given: str):
+    c = accept(tmp_path, control(f"{given} x; a = get(x);", decls, CALL_PARAMS))
     assert c.type_of("get(x)") == "bit<8>"
+    apply_rule(tmp_path, f"{given} x; a = get(x);", f"{given} x; w = get(x);", at="get(x)",
+               message="cannot convert bit<8> to bit<16>", decls=decls, params=CALL_PARAMS)
 
 
 def test_an_argument_in_error_gives_no_further_call_errors(tmp_path):
