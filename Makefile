@@ -1,20 +1,25 @@
 # p4odp: the two first commands are `make example` and `make test`; both set
 # themselves up on a fresh Debian machine (see `setup`).
 #
-#   make setup        install the tools and the p4odp package (editable, with test extras);
+#   make setup        install the Debian packages it needs (as root) and p4odp with its test
+#                     extras, editable, into this checkout's own virtual environment (.venv);
 #                     TARGETS="x86-dpdk arm64 ..." also installs what those targets need (as root)
 #   make example      run the main job on a bundled example (EXAMPLE=l3fwd by default)
-#   make test         run the test suite
+#   make test         run the test suite (TEST_JOBS, TEST_ORDER, TESTS: see below)
 #   make bench        time the front end; instructions per packet of the examples; the
 #                     examples' switches side by side with DPDK's l2fwd and l3fwd; 10,000
 #                     P4Runtime inserts while forwarding; a minute of table churn under
 #                     traffic (soak); a minute of front-end fuzzing; the examples' datapaths
 #                     fuzzed for 10 s each
 #   make conformance  measure the front end on p4c's corpus (P4C_TESTDATA=.../p4c/testdata)
+#   make fresh-check  the two first commands on a brand-new Debian root (as root; long)
 
+# The Python that makes the virtual environment; everything else runs in it, so that the
+# tests of this checkout run this checkout's code whatever another checkout installed.
 PYTHON ?= python3
-# Run as a module so that it works wherever pip put the console script.
-P4ODP ?= $(PYTHON) -m p4odp.cli
+VENV ?= .venv
+VENV_PYTHON = $(VENV)/bin/python
+P4ODP ?= $(VENV_PYTHON) -m p4odp.cli
 BUILD ?= build
 EXAMPLE ?= l3fwd
 TARGETS ?=
@@ -24,13 +29,15 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CONFORMANCE_FLAGS ?=
 
 # Debian packages, each with the command that tells whether it is there.
-DEBIAN_NEEDS = cpp:"command -v cpp" gcc:"command -v gcc" make:"command -v make" \
-               python3-pip:"$(PYTHON) -m pip --version"
+# gcc alone does not bring the C library's headers: libc6-dev does.  python3-venv brings
+# ensurepip, without which Debian's Python makes no virtual environment.
+DEBIAN_NEEDS = cpp:"command -v cpp" gcc:"command -v gcc" libc6-dev:"test -e /usr/include/stdio.h" \
+               make:"command -v make" python3-venv:"$(PYTHON) -m ensurepip --version"
 
 # Debian packages some tests need (the others skip them, saying why): installed by
 # `make test` when it runs as root, else named.  clang's libFuzzer runs the smoke fuzz
-# (p4odp fuzz), valgrind the memcheck of the examples.
-TEST_DEBIAN_WANTS = clang:"command -v clang" \
+# (p4odp fuzz), valgrind the memcheck of the examples, iproute2's ip the network namespaces.
+TEST_DEBIAN_WANTS = clang:"command -v clang" iproute2:"command -v ip" \
                     libclang-rt-dev:"ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a" \
                     valgrind:"command -v valgrind"
 
@@ -58,27 +65,26 @@ export PIP_ROOT_USER_ACTION = ignore
 
 SETUP_STAMP = $(BUILD)/.setup-done
 
-.PHONY: setup example test bench conformance clean
+.PHONY: setup example test bench conformance fresh-check clean
 
 # 1. Debian packages that are missing (apt-get update only then).
-# 2. `pip install -e .[test]`, unless this checkout is already installed and
-#    setup.py has not changed since; --break-system-packages on a Python that
-#    is externally managed (Debian's own) outside a virtual environment.
+# 2. The virtual environment, unless it is there and works.
+# 3. `pip install -e .[test]` into it, unless it already imports p4odp from this checkout
+#    and setup.py has not changed since.
 setup:
 	@$(call install_missing,setup,$(DEBIAN_NEEDS),\
 	    echo "setup: missing:$$missing; install them (Debian: apt-get install$$missing)" >&2; exit 1)
+	@if ! $(VENV_PYTHON) -c '' 2>/dev/null; then \
+	    echo "setup: $(PYTHON) -m venv $(VENV)"; \
+	    $(PYTHON) -m venv --clear $(VENV) || exit 1; \
+	fi
 	@if [ -f $(SETUP_STAMP) ] && [ ! setup.py -nt $(SETUP_STAMP) ] && \
-	    $(PYTHON) -P -c 'import sys, p4odp.frontend, jinja2, pytest; \
+	    $(VENV_PYTHON) -P -c 'import sys, p4odp.frontend, jinja2, pytest; \
 	        sys.exit(p4odp.frontend.__file__ != sys.argv[1])' "$(CURDIR)/frontend/__init__.py" 2>/dev/null; then \
-	    echo "setup: p4odp is installed from this checkout"; \
+	    echo "setup: p4odp is installed from this checkout in $(VENV)"; \
 	else \
-	    flags="--use-pep517"; \
-	    if $(PYTHON) -c 'import os, sys, sysconfig; sys.exit(not (sys.prefix == sys.base_prefix and \
-	        os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))))'; then \
-	        flags="$$flags --break-system-packages"; \
-	    fi; \
-	    echo "setup: $(PYTHON) -m pip install $$flags -e '.[test]'"; \
-	    $(PYTHON) -m pip install -q $$flags -e '.[test]' && \
+	    echo "setup: $(VENV_PYTHON) -m pip install -e '.[test]'"; \
+	    $(VENV_PYTHON) -m pip install -q --use-pep517 -e '.[test]' && \
 	    mkdir -p $(BUILD) && touch $(SETUP_STAMP); \
 	fi
 	@if [ -n "$(TARGETS)" ]; then $(P4ODP) targets --install $(TARGETS); fi
@@ -88,31 +94,36 @@ setup:
 # STF test.  Port 0 reads build/EXAMPLE/in.pcap; port N writes build/EXAMPLE/outN.pcap.
 example: setup
 	$(P4ODP) compile $(EXAMPLE_P4) --target x86 -o $(BUILD)/$(EXAMPLE)
-	$(PYTHON) examples/$(EXAMPLE)/make_pcap.py $(BUILD)/$(EXAMPLE)/in.pcap
-	$(PYTHON) -c 'from p4odp.stf.pcap import write_pcap; write_pcap("$(BUILD)/$(EXAMPLE)/empty.pcap", [])'
+	$(VENV_PYTHON) examples/$(EXAMPLE)/make_pcap.py $(BUILD)/$(EXAMPLE)/in.pcap
+	$(VENV_PYTHON) -c 'from p4odp.stf.pcap import write_pcap; write_pcap("$(BUILD)/$(EXAMPLE)/empty.pcap", [])'
 	$(BUILD)/$(EXAMPLE)/switch --exit-when-done --commands examples/$(EXAMPLE)/commands.txt \
 	    -i 0=pcap:in=$(BUILD)/$(EXAMPLE)/in.pcap:out=$(BUILD)/$(EXAMPLE)/out0.pcap \
 	    $(foreach p,1 2 3,-i $(p)=pcap:in=$(BUILD)/$(EXAMPLE)/empty.pcap:out=$(BUILD)/$(EXAMPLE)/out$(p).pcap)
 	$(P4ODP) stf $(EXAMPLE_P4) examples/$(EXAMPLE)/$(EXAMPLE).stf
 
 # Tests run in parallel, one process per core (pytest-xdist); TEST_JOBS=0 runs them in one.
+# TEST_ORDER=SEED shuffles the test modules and the tests in each, TEST_ORDER=reverse reverses
+# them: a test that passes only after another has run fails in some order.  TESTS: what to run.
+# -rs lists every skipped test with its reason.
 TEST_JOBS ?= auto
+TEST_ORDER ?= collected
+TESTS ?= tests
 test: setup
 	@$(call install_missing,test,$(TEST_DEBIAN_WANTS),\
 	    echo "test: without$$missing the tests that need them are skipped (Debian: apt-get install$$missing)")
-	$(PYTHON) -m pytest -q -n $(TEST_JOBS) tests
+	$(VENV_PYTHON) -m pytest -q -rs -n $(TEST_JOBS) --test-order=$(TEST_ORDER) $(TESTS)
 
 # The side by side with DPDK says why and is skipped where DPDK's examples cannot be built.
 bench: setup
-	$(PYTHON) bench/frontend_speed.py
-	$(PYTHON) bench/pipeline_instructions.py
-	$(PYTHON) bench/build_time.py
-	$(PYTHON) bench/burst_lookup.py
-	$(PYTHON) bench/dpdk_side_by_side.py --skip-unavailable
-	$(PYTHON) bench/p4runtime_inserts.py
-	$(PYTHON) bench/soak.py
-	$(PYTHON) bench/frontend_fuzz.py --out $(BUILD)/fuzz-out
-	$(PYTHON) bench/datapath_fuzz.py --examples --seconds 10 --out $(BUILD)/datapath-fuzz
+	$(VENV_PYTHON) bench/frontend_speed.py
+	$(VENV_PYTHON) bench/pipeline_instructions.py
+	$(VENV_PYTHON) bench/build_time.py
+	$(VENV_PYTHON) bench/burst_lookup.py
+	$(VENV_PYTHON) bench/dpdk_side_by_side.py --skip-unavailable
+	$(VENV_PYTHON) bench/p4runtime_inserts.py
+	$(VENV_PYTHON) bench/soak.py
+	$(VENV_PYTHON) bench/frontend_fuzz.py --out $(BUILD)/fuzz-out
+	$(VENV_PYTHON) bench/datapath_fuzz.py --examples --seconds 10 --out $(BUILD)/datapath-fuzz
 
 conformance: setup
 	@if [ -z "$(P4C_TESTDATA)" ]; then \
@@ -122,8 +133,14 @@ conformance: setup
 	    echo "(keep it outside this repository: p4c's files are never committed here)" >&2; \
 	    exit 1; \
 	fi
-	$(PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_16_samples --jobs $(JOBS) $(CONFORMANCE_FLAGS)
-	$(PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_16_errors --jobs $(JOBS) $(CONFORMANCE_FLAGS)
+	$(VENV_PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_16_samples --jobs $(JOBS) $(CONFORMANCE_FLAGS)
+	$(VENV_PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_16_errors --jobs $(JOBS) $(CONFORMANCE_FLAGS)
 
+# The README's two commands on a brand-new Debian 12 root, a new clone of HEAD in it (as root;
+# 15 to 30 minutes).  TEST_ORDER (a new random seed unless given), TEST_JOBS and TESTS apply.
+fresh-check:
+	TEST_ORDER="$(filter-out collected,$(TEST_ORDER))" TEST_JOBS="$(TEST_JOBS)" TESTS="$(TESTS)" .ci/fresh-check
+
+# The virtual environment stays: `rm -rf .venv` to make it anew.
 clean:
 	rm -rf $(BUILD)

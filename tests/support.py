@@ -16,7 +16,9 @@ import shlex
 import shutil
 import socket
 import subprocess
+import sysconfig
 import threading
+import venv
 from pathlib import Path
 
 import pytest
@@ -24,7 +26,7 @@ import pytest
 from p4odp.backend.requirements import install_debian_packages, missing_packages
 
 __all__ = ["require_command", "require_debian", "require_root", "require_target", "netns", "packet_socket",
-           "build_odp_programs", "ODP_DIR", "SANITIZE", "SANITIZER_REPORTS"]
+           "venv_beside_this_one", "build_odp_programs", "ODP_DIR", "SANITIZE", "SANITIZER_REPORTS"]
 
 ETH_P_ALL = 0x0003
 SOL_PACKET = 263
@@ -91,10 +93,23 @@ def _target_with_needs(name: str):
 
 
 def require_root(why: str) -> None:
+    """Root, and iproute2's `ip` for the network namespaces and veth pairs root tests make."""
     if os.geteuid() != 0:
         pytest.skip(f"{why} needs root")
-    if shutil.which("ip") is None:
-        pytest.skip(f"{why} needs the 'ip' command (Debian: iproute2)")
+    require_debian({"iproute2": "command -v ip"}, f"{why} needs the 'ip' command")
+
+
+def venv_beside_this_one(where: Path) -> Path:
+    """A new virtual environment in `where` that also sees the packages of the one running the
+    tests (p4odp's editable install among them); returns its python.  (venv's own
+    system_site_packages would show the base Python's packages instead.)"""
+    venv.create(where, with_pip=True, clear=True)
+    python = where / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    # This environment's site-packages as a site dir, so that its .pth files apply too.
+    (Path(site) / "tests_site.pth").write_text(f"import site; site.addsitedir({sysconfig.get_path('purelib')!r})\n")
+    return python
 
 
 def _passes(command: str) -> bool:

@@ -78,9 +78,15 @@ def test_run_prefix_uses_the_wrapper_and_the_sysroot(monkeypatch):
     assert ARMHF.run_prefix("/my/sysroot")[1] == {"QEMU_LD_PREFIX": "/my/sysroot"}
 
 
-def test_the_archiver_follows_the_compiler(monkeypatch):
+def test_the_archiver_follows_the_compiler(monkeypatch, tmp_path):
+    # A toolchain of its own on the PATH, whatever cross binutils the machine has.
+    for tool in ("aarch64-linux-gnu-ar", "arm-linux-gnueabihf-ar"):
+        (tmp_path / tool).write_text("#!/bin/sh\n")
+        (tmp_path / tool).chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.delenv("AR", raising=False)
     assert archiver_for(["aarch64-linux-gnu-gcc"]) == "aarch64-linux-gnu-ar"
+    assert archiver_for(["x86_64-linux-gnu-gcc"]) == "ar"  # no prefixed ar there
     assert archiver_for(["ccache", "arm-linux-gnueabihf-gcc", "-O2"]) == "arm-linux-gnueabihf-ar"
     assert archiver_for(["no-such-prefix-gcc"]) == "ar"
     monkeypatch.setenv("AR", "my-ar")

@@ -6,13 +6,12 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import sysconfig
-import venv
 from pathlib import Path
 
 import pytest
 
 from p4odp.stf.pcap import read_packets, write_pcap
+from support import venv_beside_this_one
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "examples" / "target-plugin"
@@ -23,13 +22,7 @@ L3FWD = ROOT / "examples" / "l3fwd"
 def plugin_env(tmp_path_factory) -> Path:
     """A new virtual environment that sees this Python's packages (p4odp, Jinja2) and has the
     plugin installed with pip (which fetches its build backend); returns its python."""
-    where = tmp_path_factory.mktemp("plugin-venv")
-    venv.EnvBuilder(with_pip=True).create(where)
-    python = where / "bin" / "python"
-    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    # The parent's site-packages as a site dir, so its .pth files (p4odp's editable install) apply.
-    (Path(site) / "parent_site.pth").write_text(f"import site; site.addsitedir({sysconfig.get_path('purelib')!r})\n")
+    python = venv_beside_this_one(tmp_path_factory.mktemp("plugin-venv"))
     source = tmp_path_factory.mktemp("plugin-src") / PLUGIN.name
     shutil.copytree(PLUGIN, source)  # setuptools builds in the source folder: not in the repository
     install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(source)],

@@ -8,31 +8,25 @@ import fcntl
 import os
 import subprocess
 import sys
+import sysconfig
 import textwrap
 import time
-import venv
 from pathlib import Path
 
 import pytest
+from support import netns, require_root, venv_beside_this_one
 
 REPO = Path(__file__).resolve().parents[2]
 PTF_VERSION = "0.12.0"
 SCAPY_VERSION = "2.8.0"
 
 
-def _namespaces_usable() -> str | None:
-    """Why network namespaces cannot be made here, or None."""
-    if os.geteuid() != 0:
-        return "p4odp ptf makes network namespaces: the tests run as root"
-    probe = f"p4odp-probe-{os.getpid()}"
-    made = subprocess.run(["ip", "netns", "add", probe], capture_output=True, text=True)
-    if made.returncode != 0:
-        return f"ip netns add fails here: {made.stderr.strip()}"
-    subprocess.run(["ip", "netns", "del", probe], capture_output=True)
-    return None
-
-
-pytestmark = pytest.mark.skipif(bool(_namespaces_usable()), reason=_namespaces_usable() or "")
+@pytest.fixture(scope="module", autouse=True)
+def namespaces_usable():
+    """p4odp ptf makes network namespaces: a skip, saying why, where it cannot."""
+    require_root("p4odp ptf, which makes network namespaces,")
+    with netns(f"p4odp-probe-{os.getpid()}"):
+        pass
 
 
 @pytest.fixture(scope="module")
@@ -42,15 +36,17 @@ def ptf_command() -> Path:
     home.parent.mkdir(exist_ok=True)
     with open(home.parent / "ptf.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one test process makes it; the others wait and use it
-        if not (home / "installed").exists():
-            venv.create(home, with_pip=True, clear=True, system_site_packages=True)
-            install = subprocess.run([str(home / "bin" / "python"), "-m", "pip", "install", "-q",
-                                      "--disable-pip-version-check", f"ptf=={PTF_VERSION}", f"scapy=={SCAPY_VERSION}"],
+        # Made anew when the environment it sees has changed (a new .venv).
+        stamp, seen = home / "installed", sysconfig.get_path("purelib")
+        if not stamp.exists() or stamp.read_text() != seen:
+            python = venv_beside_this_one(home)
+            install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                                      f"ptf=={PTF_VERSION}", f"scapy=={SCAPY_VERSION}"],
                                      capture_output=True, text=True, timeout=900)
             if install.returncode != 0:
                 reason = (install.stderr.strip().splitlines() or ["pip failed"])[-1]
                 pytest.skip(f"ptf {PTF_VERSION} cannot be installed here: {reason}")
-            (home / "installed").touch()
+            stamp.write_text(seen)
     return home / "bin" / "ptf"
 
 
