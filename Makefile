@@ -34,29 +34,6 @@ CONFORMANCE_FLAGS ?=
 DEBIAN_NEEDS = cpp:"command -v cpp" gcc:"command -v gcc" libc6-dev:"test -e /usr/include/stdio.h" \
                make:"command -v make" python3-venv:"$(PYTHON) -m ensurepip --version"
 
-# Debian packages some tests need (the others skip them, saying why): installed by
-# `make test` when it runs as root, else named.  clang's libFuzzer runs the smoke fuzz
-# (p4odp fuzz), valgrind the memcheck of the examples, iproute2's ip the network namespaces.
-TEST_DEBIAN_WANTS = clang:"command -v clang" iproute2:"command -v ip" \
-                    libclang-rt-dev:"ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a" \
-                    valgrind:"command -v valgrind"
-
-# $(call install_missing,WHO,NEEDS,ELSE): of NEEDS (package:"command telling it is there"), the
-# packages missing ($$missing), installed with apt-get when root, else the shell command ELSE runs.
-install_missing = missing=""; \
-	for need in $(2); do \
-	    package=$${need%%:*}; test=$${need\#*:}; \
-	    sh -c "$$test" >/dev/null 2>&1 || missing="$$missing $$package"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	        echo "$(1): installing Debian packages:$$missing"; \
-	        apt-get update -q && apt-get install -y -q --no-install-recommends $$missing || exit 1; \
-	    else \
-	        $(3); \
-	    fi; \
-	fi
-
 # Never wait for an answer (CI has no standard input).
 export DEBIAN_FRONTEND = noninteractive
 export PIP_NO_INPUT = 1
@@ -72,8 +49,19 @@ SETUP_STAMP = $(BUILD)/.setup-done
 # 3. `pip install -e .[test]` into it, unless it already imports p4odp from this checkout
 #    and setup.py has not changed since.
 setup:
-	@$(call install_missing,setup,$(DEBIAN_NEEDS),\
-	    echo "setup: missing:$$missing; install them (Debian: apt-get install$$missing)" >&2; exit 1)
+	@missing=""; \
+	for need in $(DEBIAN_NEEDS); do \
+	    package=$${need%%:*}; test=$${need#*:}; \
+	    sh -c "$$test" >/dev/null 2>&1 || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	        echo "setup: installing Debian packages:$$missing"; \
+	        apt-get update -q && apt-get install -y -q --no-install-recommends $$missing || exit 1; \
+	    else \
+	        echo "setup: missing:$$missing; install them (Debian: apt-get install$$missing)" >&2; exit 1; \
+	    fi; \
+	fi
 	@if ! $(VENV_PYTHON) -c '' 2>/dev/null; then \
 	    echo "setup: $(PYTHON) -m venv $(VENV)"; \
 	    $(PYTHON) -m venv --clear $(VENV) || exit 1; \
@@ -104,14 +92,13 @@ example: setup
 # Tests run in parallel, one process per core (pytest-xdist); TEST_JOBS=0 runs them in one.
 # TEST_ORDER=SEED shuffles the test modules and the tests in each, TEST_ORDER=reverse reverses
 # them: a test that passes only after another has run fails in some order.  TESTS: what to run.
-# -rs lists every skipped test with its reason.
+# -rfEs lists every failed, erroring and skipped test, each skip with its reason.
 TEST_JOBS ?= auto
 TEST_ORDER ?= collected
 TESTS ?= tests
+# A test that needs a Debian package installs it when run as root, else is skipped, saying why.
 test: setup
-	@$(call install_missing,test,$(TEST_DEBIAN_WANTS),\
-	    echo "test: without$$missing the tests that need them are skipped (Debian: apt-get install$$missing)")
-	$(VENV_PYTHON) -m pytest -q -rs -n $(TEST_JOBS) --test-order=$(TEST_ORDER) $(TESTS)
+	$(VENV_PYTHON) -m pytest -q -rfEs -n $(TEST_JOBS) --test-order=$(TEST_ORDER) $(TESTS)
 
 # The side by side with DPDK says why and is skipped where DPDK's examples cannot be built.
 bench: setup

@@ -37,7 +37,7 @@ setup(
     # the package holds.  p4runtime 1.4.1 is what p4runtime-shell, the reference client, asks for.
     install_requires=["Jinja2>=3.1,<4", "protobuf>=4.25,<7", "p4runtime==1.4.1", "grpcio>=1.49",
                       "googleapis-common-protos>=1.63,<2"],
-    extras_require={"test": ["pytest>=7", "pytest-xdist>=3"], "bench": ["matplotlib>=3.5"],
+    extras_require={"test": ["pytest>=7", "pytest-xdist>=3", "matplotlib>=3.5"], "bench": ["matplotlib>=3.5"],
                     "ptf": ["ptf>=0.10", "scapy>=2.5"]},
     entry_points={
         "console_scripts": ["p4odp = p4odp.cli:main"],

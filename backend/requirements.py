@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 __all__ = ["Requirement", "debian_hint", "install_debian_packages", "missing_packages"]
 
@@ -40,20 +43,28 @@ _apt_updated = False
 
 def install_debian_packages(packages: list[str]) -> tuple[bool, str]:
     """Install Debian packages with apt-get, as root only; (installed, what happened)."""
-    global _apt_updated
     if not packages:
         return True, "nothing to install"
     if os.geteuid() != 0 or shutil.which("apt-get") is None:
         return False, f"as root on Debian: apt-get install {' '.join(packages)}"
+    # Parallel test processes may install at the same time: one at a time, each waiting for the
+    # other's apt-get to end (dpkg's own lock would fail an `apt-get update` at once).
+    with open(Path(tempfile.gettempdir()) / "p4odp-apt.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _apt_install(packages)
+
+
+def _apt_install(packages: list[str]) -> tuple[bool, str]:
+    global _apt_updated
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    # Parallel test processes may install at the same time: wait for dpkg's lock.
-    install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", "-o", "DPkg::Lock::Timeout=600",
-               *packages]
+    wait = ["-o", "DPkg::Lock::Timeout=600"]  # for another apt-get than ours
+    install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *wait, *packages]
     result = subprocess.run(install, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
     if result.returncode != 0 and not _apt_updated:
         # A fresh machine's package lists may be missing or stale: update once, try again.
-        subprocess.run(["apt-get", "update", "-q"], capture_output=True, env=env, stdin=subprocess.DEVNULL)
-        _apt_updated = True
+        updated = subprocess.run(["apt-get", "update", "-q", *wait], capture_output=True, env=env,
+                                 stdin=subprocess.DEVNULL)
+        _apt_updated = updated.returncode == 0
         result = subprocess.run(install, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["apt-get failed"])[-1]

@@ -96,8 +96,8 @@ def _make_namespace(namespace: str, ports: int) -> None:
     script = ["ip link set lo up"]
     for port in range(ports):
         script += [f"ip link add sw{port} type veth peer name ptf{port}",
-                   f"sysctl -qw net.ipv6.conf.sw{port}.disable_ipv6=1",
-                   f"sysctl -qw net.ipv6.conf.ptf{port}.disable_ipv6=1",
+                   f"echo 1 > /proc/sys/net/ipv6/conf/sw{port}/disable_ipv6",
+                   f"echo 1 > /proc/sys/net/ipv6/conf/ptf{port}/disable_ipv6",
                    f"ip link set sw{port} up", f"ip link set ptf{port} up"]
     subprocess.run(["ip", "netns", "add", namespace], check=True, capture_output=True, text=True)
     subprocess.run(["ip", "netns", "exec", namespace, "sh", "-ec", "; ".join(script)], check=True,

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import functools
 import os
 import shlex
 import shutil
 import socket
 import subprocess
+import sys
 import sysconfig
 import threading
 import venv
@@ -25,9 +27,10 @@ import pytest
 
 from p4odp.backend.requirements import install_debian_packages, missing_packages
 
-__all__ = ["require_command", "require_debian", "require_root", "require_target", "netns", "packet_socket",
-           "venv_beside_this_one", "build_odp_programs", "ODP_DIR", "SANITIZE", "SANITIZER_REPORTS"]
+__all__ = ["LIBFUZZER_RUNTIME", "require_command", "require_debian", "require_root", "require_target", "netns", "packet_socket",
+           "pip_environment", "venv_beside_this_one", "build_odp_programs", "ODP_DIR", "SANITIZE", "SANITIZER_REPORTS"]
 
+CHECKOUT = Path(__file__).resolve().parents[1]
 ETH_P_ALL = 0x0003
 SOL_PACKET = 263
 PACKET_IGNORE_OUTGOING = 23
@@ -50,6 +53,9 @@ def require_debian(packages: dict[str, str], why: str) -> None:
     if still:
         pytest.skip(f"{why}: {' '.join(still)} installed but not usable")
 
+
+# What shows that libFuzzer's runtime is there (Debian's clang does not bring it).
+LIBFUZZER_RUNTIME = "ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a"
 
 # Commands the tests use that a Debian package provides when they are missing.
 # (Cross compilers and emulators come with their target: require_target.)
@@ -99,6 +105,32 @@ def require_root(why: str) -> None:
     require_debian({"iproute2": "command -v ip"}, f"{why} needs the 'ip' command")
 
 
+def pip_environment(name: str, requirements: list[str], *, beside_tests: bool = False) -> Path:
+    """build/NAME, a virtual environment with `requirements` installed by pip, made by one test
+    process while the others wait, and made anew when what it was made from changed; its python.
+    beside_tests: it also sees the packages of the environment running the tests.  A skip, saying
+    why, when pip cannot install them."""
+    home = CHECKOUT / "build" / name
+    python = home / "bin" / "python"
+    home.parent.mkdir(exist_ok=True)
+    made_from = f"{sys._base_executable} {sysconfig.get_path('purelib') if beside_tests else ''}"
+    with open(home.parent / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stamp = home / "installed"
+        if not stamp.exists() or stamp.read_text() != made_from:
+            if beside_tests:
+                venv_beside_this_one(home)
+            else:
+                venv.create(home, with_pip=True, clear=True)
+            install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                                      *requirements], capture_output=True, text=True, timeout=900)
+            if install.returncode != 0:
+                reason = (install.stderr.strip().splitlines() or ["pip failed"])[-1]
+                pytest.skip(f"{' '.join(requirements)} cannot be installed here: {reason}")
+            stamp.write_text(made_from)
+    return python
+
+
 def venv_beside_this_one(where: Path) -> Path:
     """A new virtual environment in `where` that also sees the packages of the one running the
     tests (p4odp's editable install among them); returns its python.  (venv's own
@@ -120,6 +152,12 @@ def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess:
     return subprocess.run(["ip", *args], capture_output=True, text=True, check=check, timeout=30)
 
 
+# IPv6 off in a network namespace, for the links made in it later too (without procps's sysctl,
+# which a minimal Debian lacks; /proc/sys/net is the namespace's own).
+DISABLE_IPV6 = ("if [ -d /proc/sys/net/ipv6 ]; then echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6; "
+                "echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6; fi")
+
+
 @contextlib.contextmanager
 def netns(name: str):
     """A network namespace `name` without IPv6 chatter, removed afterwards (root only)."""
@@ -128,8 +166,7 @@ def netns(name: str):
     except subprocess.CalledProcessError as err:
         pytest.skip(f"cannot create a network namespace: {err.stderr.strip()}")
     try:
-        subprocess.run(["ip", "netns", "exec", name, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
-                        "net.ipv6.conf.default.disable_ipv6=1"], capture_output=True, check=False, timeout=30)
+        _ip("netns", "exec", name, "sh", "-ec", DISABLE_IPV6)
         _ip("-n", name, "link", "set", "lo", "up")
         yield name
     finally:
@@ -166,7 +203,7 @@ def packet_socket(ns: str, ifname: str, buffer: int = 16 << 20) -> socket.socket
     return result["sock"]
 
 
-ODP_DIR = Path(__file__).resolve().parents[1] / "runtime" / "odp"
+ODP_DIR = CHECKOUT / "runtime" / "odp"
 ODP_TEST_C = Path(__file__).resolve().parent / "runtime" / "c"
 SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"]
 SANITIZER_REPORTS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")

@@ -13,7 +13,7 @@ import pytest
 
 from p4odp.backend.fuzz import libfuzzer_problem
 from p4odp.stf.pcap import read_packets
-from support import require_command
+from support import LIBFUZZER_RUNTIME, require_debian
 
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -21,7 +21,8 @@ HERE = Path(__file__).resolve().parent
 
 @pytest.fixture(autouse=True)
 def clang():
-    require_command("clang")
+    # clang alone lacks libFuzzer's runtime on Debian: libclang-rt-dev has it.
+    require_debian({"clang": "command -v clang", "libclang-rt-dev": LIBFUZZER_RUNTIME}, "p4odp fuzz")
     problem = libfuzzer_problem(("clang",))
     if problem is not None:
         pytest.skip(problem)

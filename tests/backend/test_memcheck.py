@@ -5,7 +5,6 @@ swapped in and one loaded when it stops."""
 
 from __future__ import annotations
 
-import shutil
 import signal
 import subprocess
 import sys
@@ -17,14 +16,17 @@ from one_header_switch import eventually
 
 from p4odp.backend.build import valgrind_build_env
 from p4odp.controlplane.channel import ChannelError, SwitchChannel
+from support import require_debian
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 MEMCHECK = ["valgrind", "--tool=memcheck", "--error-exitcode=99", "--leak-check=full",
             "--errors-for-leak-kinds=definite,indirect", "--show-leak-kinds=definite,indirect"]
 
-pytestmark = pytest.mark.skipif(shutil.which("valgrind") is None,
-                                reason="valgrind is not installed (apt install valgrind)")
+
+@pytest.fixture(autouse=True)
+def valgrind():
+    require_debian({"valgrind": "command -v valgrind"}, "the memcheck of the examples")
 
 
 def build(example: str, folder: Path) -> Path:

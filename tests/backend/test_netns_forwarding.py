@@ -17,6 +17,7 @@ import re
 import select
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -98,7 +99,7 @@ def switch(request, tmp_path_factory):
     require_debian({"ethtool": "command -v ethtool"}, "switch tests on veth pairs")
     require_target(request.param)
     out = tmp_path_factory.mktemp(f"l3fwd-{request.param}")
-    subprocess.run(["python3", "-m", "p4odp.cli", "compile", str(EXAMPLE / "l3fwd.p4"), "--target", request.param,
+    subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(EXAMPLE / "l3fwd.p4"), "--target", request.param,
                     "-o", str(out)], check=True, cwd=ROOT, timeout=TIMEOUT)
     prefix = "xdp:" if request.param == "x86-xdp" else ""
     return request.param, out / "switch", prefix

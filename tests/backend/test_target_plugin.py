@@ -25,7 +25,7 @@ def plugin_env(tmp_path_factory) -> Path:
     python = venv_beside_this_one(tmp_path_factory.mktemp("plugin-venv"))
     source = tmp_path_factory.mktemp("plugin-src") / PLUGIN.name
     shutil.copytree(PLUGIN, source)  # setuptools builds in the source folder: not in the repository
-    install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(source)],
+    install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-cache-dir", str(source)],
                              capture_output=True, text=True, timeout=300)
     assert install.returncode == 0, install.stdout + install.stderr
     return python

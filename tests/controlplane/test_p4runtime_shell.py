@@ -6,16 +6,14 @@ p4runtime-shell pins protobuf 3.20, so it runs from an environment of its own
 
 from __future__ import annotations
 
-import fcntl
 import json
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 import pytest
+from support import pip_environment
 
-REPO = Path(__file__).resolve().parents[2]
 SHELL_VERSION = "0.0.6"
 CLIENT = Path(__file__).with_name("shell_client.py")
 
@@ -23,21 +21,7 @@ CLIENT = Path(__file__).with_name("shell_client.py")
 @pytest.fixture(scope="module")
 def shell_python() -> Path:
     """The Python of an environment with p4runtime-shell; a skip when it cannot be installed."""
-    home = REPO / "build" / f"p4runtime-shell-{SHELL_VERSION}"
-    python = home / "bin" / "python"
-    home.parent.mkdir(exist_ok=True)
-    with open(home.parent / "p4runtime-shell.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one test process makes it; the others wait and use it
-        if not (home / "installed").exists():
-            venv.create(home, with_pip=True, clear=True)
-            install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                                      f"p4runtime-shell=={SHELL_VERSION}"], capture_output=True, text=True,
-                                     timeout=900)
-            if install.returncode != 0:
-                reason = (install.stderr.strip().splitlines() or ["pip failed"])[-1]
-                pytest.skip(f"p4runtime-shell {SHELL_VERSION} cannot be installed here: {reason}")
-            (home / "installed").touch()
-    return python
+    return pip_environment(f"p4runtime-shell-{SHELL_VERSION}", [f"p4runtime-shell=={SHELL_VERSION}"])
 
 
 def test_p4runtime_shell_programs_a_running_switch(shell_python: Path, p4runtime_target: str,

@@ -4,7 +4,7 @@ switch programmed through P4Runtime by the tests (p4odp.ptfharness.base_test).""
 
 from __future__ import annotations
 
-import fcntl
+import contextlib
 import os
 import subprocess
 import sys
@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support import netns, require_root, venv_beside_this_one
+from support import netns, pip_environment, require_debian, require_root
 
 REPO = Path(__file__).resolve().parents[2]
 PTF_VERSION = "0.12.0"
@@ -32,30 +32,29 @@ def namespaces_usable():
 @pytest.fixture(scope="module")
 def ptf_command() -> Path:
     """The ptf command of an environment that also sees p4odp; a skip when ptf cannot be installed."""
-    home = REPO / "build" / f"ptf-{PTF_VERSION}"
-    home.parent.mkdir(exist_ok=True)
-    with open(home.parent / "ptf.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one test process makes it; the others wait and use it
-        # Made anew when the environment it sees has changed (a new .venv).
-        stamp, seen = home / "installed", sysconfig.get_path("purelib")
-        if not stamp.exists() or stamp.read_text() != seen:
-            python = venv_beside_this_one(home)
-            install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                                      f"ptf=={PTF_VERSION}", f"scapy=={SCAPY_VERSION}"],
-                                     capture_output=True, text=True, timeout=900)
-            if install.returncode != 0:
-                reason = (install.stderr.strip().splitlines() or ["pip failed"])[-1]
-                pytest.skip(f"ptf {PTF_VERSION} cannot be installed here: {reason}")
-            stamp.write_text(seen)
-    return home / "bin" / "ptf"
+    # ptf's netifaces has no wheel for every Python: pip builds it, with Python's headers.
+    require_debian({"python3-dev": f"test -e {sysconfig.get_path('include')}/Python.h"}, "ptf's netifaces")
+    python = pip_environment(f"ptf-{PTF_VERSION}", [f"ptf=={PTF_VERSION}", f"scapy=={SCAPY_VERSION}"],
+                             beside_tests=True)
+    return python.parent / "ptf"
 
 
 def p4odp_ptf(ptf_command: Path, *args: str) -> subprocess.CompletedProcess:
     """The run; its `args` are followed by the process id, which names its namespace."""
     process = subprocess.Popen([sys.executable, "-m", "p4odp.cli", "ptf", *args, "--ptf", str(ptf_command)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
     stdout, stderr = process.communicate(timeout=600)
     return subprocess.CompletedProcess([*args, process.pid], process.returncode, stdout, stderr)
+
+
+def running(binary: Path) -> list[int]:
+    """The processes whose command line names `binary` (what procps's pgrep -f finds)."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        with contextlib.suppress(OSError):
+            if str(binary).encode() in cmdline.read_bytes():
+                found.append(int(cmdline.parent.name))
+    return found
 
 
 def namespaces() -> list[str]:
@@ -182,7 +181,7 @@ def test_sigterm_ends_the_run_and_removes_what_it_made(ptf_command: Path, tmp_pa
     run = tmp_path / "run"
     process = subprocess.Popen([sys.executable, "-m", "p4odp.cli", "ptf", "examples/l3fwd/l3fwd.p4",
                                 str(tmp_path / "tests"), "--keep", str(run), "--ptf", str(ptf_command)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
     try:
         deadline = time.monotonic() + 120
         while not (run / "ptf.log").exists() and time.monotonic() < deadline and process.poll() is None:
@@ -193,4 +192,4 @@ def test_sigterm_ends_the_run_and_removes_what_it_made(ptf_command: Path, tmp_pa
     finally:
         process.kill()
     assert f"p4odp-ptf-{process.pid}" not in namespaces()
-    assert subprocess.run(["pgrep", "-f", str(run / "switch")], capture_output=True).returncode == 1  # none left
+    assert not running(run / "switch")  # none left

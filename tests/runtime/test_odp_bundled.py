@@ -10,7 +10,6 @@ veth pair in a network namespace of its own (root only).
 import os
 import random
 import shlex
-import shutil
 import struct
 import subprocess
 import time
@@ -19,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from support import ODP_DIR, SANITIZER_REPORTS, build_odp_programs, require_command
+from support import ODP_DIR, SANITIZER_REPORTS, build_odp_programs, netns, require_command, require_debian, require_root
 
 PROGRAMS = ["odp_test_pool", "odp_test_loop", "odp_test_pcap", "odp_test_replay", "odp_test_sock",
             "odp_test_misuse"]
@@ -97,11 +96,10 @@ def test_headers_strict(build, tmp_path):
     subprocess.run([*build.cc, "-std=c11", "-pedantic", *WARNINGS, "-Wshadow",
                     "-Wstrict-prototypes", "-I", str(ODP_DIR / "include"), "-c", str(src),
                     "-o", str(tmp_path / "hdr.o")], check=True, timeout=TIMEOUT)
-    cxx = {"clang": "clang++"}.get(build.name, "g++")
-    if shutil.which(cxx):
-        subprocess.run([cxx, "-std=c++17", *WARNINGS, "-x", "c++", "-I",
-                        str(ODP_DIR / "include"), "-c", str(src), "-o",
-                        str(tmp_path / "hdr_cxx.o")], check=True, timeout=TIMEOUT)
+    cxx, package = {"clang": ("clang++", "clang")}.get(build.name, ("g++", "g++"))
+    require_debian({package: f"command -v {cxx}"}, "the headers' C++ check")
+    subprocess.run([cxx, "-std=c++17", *WARNINGS, "-x", "c++", "-I", str(ODP_DIR / "include"), "-c", str(src),
+                    "-o", str(tmp_path / "hdr_cxx.o")], check=True, timeout=TIMEOUT)
 
 
 # ---- Pools, packets, threads; the loop pktio ----
@@ -389,36 +387,14 @@ def test_null_sink(build):
 
 # ---- socket_mmap on a veth pair ----
 
-def _ip(*args, check=True):
-    return subprocess.run(["ip", *args], capture_output=True, text=True, check=check,
-                          timeout=30)
-
-
 @pytest.fixture
 def veth_netns(build):
     """A network namespace holding an up veth pair (va, vb); removed afterwards."""
-    if os.geteuid() != 0:
-        pytest.skip("socket_mmap test needs root (network namespaces, packet sockets)")
-    if shutil.which("ip") is None:
-        pytest.skip("socket_mmap test needs the 'ip' command (iproute2)")
-    ns = f"p4odp-test-{os.getpid()}-{build.name}"
-    try:
-        _ip("netns", "add", ns)
-    except subprocess.CalledProcessError as err:
-        pytest.skip(f"cannot create a network namespace: {err.stderr.strip()}")
-    try:
-        # No IPv6 chatter on the test links (the test filters it out anyway).
-        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
-                        "net.ipv6.conf.all.disable_ipv6=1",
-                        "net.ipv6.conf.default.disable_ipv6=1"],
-                       capture_output=True, check=False, timeout=30)
-        _ip("-n", ns, "link", "add", "va", "type", "veth", "peer", "name", "vb")
-        _ip("-n", ns, "link", "set", "va", "up")
-        _ip("-n", ns, "link", "set", "vb", "up")
+    require_root("the socket_mmap test (network namespaces, packet sockets)")
+    with netns(f"p4odp-test-{os.getpid()}-{build.name}") as ns:
+        for link in (("add", "va", "type", "veth", "peer", "name", "vb"), ("set", "va", "up"), ("set", "vb", "up")):
+            subprocess.run(["ip", "-n", ns, "link", *link], check=True, capture_output=True, timeout=30)
         yield ns
-    finally:
-        _ip("netns", "del", ns, check=False)
-    assert ns not in _ip("netns", "list").stdout
 
 
 def test_socket_mmap_veth(build, veth_netns):

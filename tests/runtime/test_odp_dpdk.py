@@ -119,7 +119,7 @@ def test_small_pool_starts_ports_that_fill_their_rx_rings(dpdk, ports):
     require_root("the net_tap vdev")
     if not os.path.exists("/dev/net/tun"):
         pytest.skip("no /dev/net/tun")
-    eal = " ".join(f"--vdev net_tap_t{os.getpid()}_{i},iface=p4odptap{os.getpid() % 10000}{i}"
+    eal = " ".join(f"--vdev net_tap_t{os.getpid()}_{i},iface=p4t{os.getpid()}_{i}"
                    for i in range(ports))
     assert "tap: OK" in dpdk.run(["odp_test_dpdk", "tap", ports], eal).stdout
 

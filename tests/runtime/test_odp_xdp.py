@@ -32,7 +32,8 @@ MAGIC = b"P4ODPXDP"
 def xdp_build(request, tmp_path_factory):
     """libodp-bundled.a with PKTIO=xdp and odp_test_xdp, plain or with sanitizers."""
     require_root("AF_XDP tests")
-    require_debian({"libxdp-dev": "pkg-config --exists libxdp", "libbpf-dev": "pkg-config --exists libbpf"},
+    require_debian({"pkgconf": "command -v pkg-config", "libxdp-dev": "pkg-config --exists libxdp",
+                    "libbpf-dev": "pkg-config --exists libbpf"},
                    "AF_XDP tests")
     require_command("make")
     libs = subprocess.run(["pkg-config", "--libs", "libxdp", "libbpf"], check=True, capture_output=True,
