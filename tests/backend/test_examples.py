@@ -76,7 +76,7 @@ def test_switch_stops_cleanly_on_sigterm_and_prints_counters(tmp_path: Path):
     build = p4odp("compile", str(example / "l2fwd.p4"), "-o", str(tmp_path / "out"))
     assert build.returncode == 0, build.stderr
     switch = subprocess.Popen([str(tmp_path / "out" / "switch"), "-i", "0=loop"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
+                              stderr=subprocess.PIPE, text=True, cwd=tmp_path)  # its control socket there
     try:
         time.sleep(0.5)
         assert switch.poll() is None, "the switch stopped by itself"

@@ -121,7 +121,8 @@ class VethSwitch:
         ports = [arg for i in PORTS for arg in ("-i", f"{i}={prefix}veth{i}")]
         self.proc = subprocess.Popen(["ip", "netns", "exec", ns, str(program), *ports, *args,
                                       "--commands", str(EXAMPLE / "commands.txt")],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+                                     cwd=program.parent)  # its control socket there, not in the checkout
         self.early = self._wait_ready()
 
     def _wait_ready(self) -> bytes:
