@@ -1,5 +1,6 @@
 """What tests need from the machine: Debian packages installed on demand, network namespaces,
-the bundled ODP built with test programs.
+virtual environments with the pip packages of other tools, the bundled ODP built with test
+programs.
 
 A test that needs a tool calls `require_debian` (or `require_target`): as root on
 Debian (as CI runs) the missing packages are installed with apt-get; otherwise the
@@ -27,8 +28,9 @@ import pytest
 
 from p4odp.backend.requirements import install_debian_packages, missing_packages
 
-__all__ = ["LIBFUZZER_RUNTIME", "require_command", "require_debian", "require_root", "require_target", "netns", "packet_socket",
-           "pip_environment", "venv_beside_this_one", "build_odp_programs", "ODP_DIR", "SANITIZE", "SANITIZER_REPORTS"]
+__all__ = ["require_command", "require_debian", "require_root", "require_target", "netns", "packet_socket",
+           "pip_environment", "venv_beside_this_one", "build_odp_programs", "LIBFUZZER_RUNTIME", "ODP_DIR", "SANITIZE",
+           "SANITIZER_REPORTS"]
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 ETH_P_ALL = 0x0003
