@@ -3,6 +3,7 @@ this checkout's code."""
 
 import os
 import random
+import signal
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,11 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     _check_order(config.getoption("--test-order"))
+    # The tests stop the programs they start with SIGINT, as a user's Ctrl-C does.  A suite started
+    # with SIGINT ignored (a background job of a shell, nohup) would hand that on to them: a handler
+    # of its own is not, the programs it starts get the default.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     # A p4odp installed from another checkout (its editable install on the same Python) would be
     # tested in this one's name.
     how = f"run them with `make test`, or with {CHECKOUT / '.venv/bin/python'} (`make setup` makes it)"
