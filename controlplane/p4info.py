@@ -1,20 +1,17 @@
 """The P4Info of a v1model program, as p4c makes it (control-plane/p4RuntimeSerializer.cpp, with
-the names and the set of entities its front end leaves).
+the names and the set of entities its front end leaves), printed from the midend's list of the
+program's control-plane objects (transpiler/passes/control_plane.py), the same list the switch's
+objects come from.
 
-    info = p4info(program, diags)      # a p4.config.v1.P4Info, or None after reporting why
+    info = p4info(result.control_plane, diags)   # a p4.config.v1.P4Info, or None after reporting why
+    info = program_p4info(program, diags)        # the same from the front end's IR: runs the passes
+                                                 # that decide the objects
 
-What it lists: the tables the blocks of `main` apply; the actions those tables name and those the
-blocks call (an action only other actions call is not one: p4c inlines it); every counter, meter,
-register, action profile and selector instance, used or not; the direct counters and meters
-tables name; the parser value sets a select uses; the digests the controls send; the headers
-annotated `@controller_header`.  Sub-controls and sub-parsers are inlined first (the inlining
-pass), which names their entities `Caller.instance.name` as p4c does, and constants folded.  Ids and aliases: ids.py.
+Ids and aliases: ids.py.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from typing import Optional
 
 from p4odp import ir
@@ -25,18 +22,16 @@ from p4odp.diagnostics import Diagnostics
 from p4odp.frontend.lexer import tokenize
 from p4odp.frontend.parser import KEY_VALUE_ANNOTATIONS
 from p4odp.transpiler.key_names import key_name, param_name
-from p4odp.transpiler.passes import ConstantFolding, Inlining, PassManager, UniqueNames
-from p4odp.transpiler.passes._walk import error_names, main_instance, pipeline_blocks, walk
+from p4odp.transpiler.passes import PassManager, control_plane_passes
+from p4odp.transpiler.passes._walk import error_names, main_instance
+from p4odp.transpiler.passes.control_plane import EXTERN_KINDS, ControlPlaneObjects, property_of
 
-__all__ = ["p4info"]
+__all__ = ["p4info", "program_p4info"]
 
 # P4Ids.Prefix of p4info.proto, by entity kind.
 PREFIX = {"action": 0x01, "table": 0x02, "value_set": 0x03, "controller_header": 0x04, "action_profile": 0x11,
           "counter": 0x12, "direct_counter": 0x13, "meter": 0x14, "direct_meter": 0x15, "register": 0x16,
           "digest": 0x17}
-EXTERN_KINDS = {"counter": "counter", "direct_counter": "direct_counter", "meter": "meter",
-                "direct_meter": "direct_meter", "register": "register", "action_profile": "action_profile",
-                "action_selector": "action_profile"}
 MATCH_TYPES = {"exact": p4info_pb2.MatchField.EXACT, "lpm": p4info_pb2.MatchField.LPM,
                "ternary": p4info_pb2.MatchField.TERNARY, "range": p4info_pb2.MatchField.RANGE,
                "optional": p4info_pb2.MatchField.OPTIONAL}
@@ -49,16 +44,17 @@ EXPRESSION_ANNOTATIONS = {"noWarn", "deprecated", "name", "length", "match", "fi
                           "selector_size_semantics", "max_member_weight", "p4runtime_translation", "command_line"}
 
 
-def p4info(program: ir.Program, diags: Diagnostics) -> Optional[p4info_pb2.P4Info]:
-    """The P4Info of `program` (the front end's IR); None after reporting why not."""
-    # As p4c's front end: blocks inlined (their entities named by instance), then constants folded
-    # (a table applied only in a branch that cannot run is not listed).
-    lowered = PassManager([Inlining(), UniqueNames(), ConstantFolding()]).run(program, diags).program
-    if lowered is None:
-        return None
-    builder = _Builder(lowered, diags)
+def p4info(objects: ControlPlaneObjects, diags: Diagnostics) -> Optional[p4info_pb2.P4Info]:
+    """The P4Info of the control-plane objects the midend listed; None after reporting why not."""
+    builder = _Builder(objects, diags)
     info = builder.build()
     return None if builder.failed else info
+
+
+def program_p4info(program: ir.Program, diags: Diagnostics) -> Optional[p4info_pb2.P4Info]:
+    """The P4Info of `program` (the front end's IR), through the passes that decide its objects."""
+    result = PassManager(control_plane_passes()).run(program, diags)
+    return None if result.program is None else p4info(result.control_plane, diags)
 
 
 def _find(annotations: tuple, name: str) -> Optional[ir.Annotation]:
@@ -90,21 +86,10 @@ def _to_bytes(value: int, width: int) -> bytes:
     return (value & ((1 << max(width, 1)) - 1)).to_bytes(max(1, (width + 7) // 8), "big")
 
 
-@dataclass
-class _Entities:
-    """What one parser or control contributes to P4Info."""
-
-    actions: list = dataclasses.field(default_factory=list)
-    in_tables: set = dataclasses.field(default_factory=set)  # names of the actions its tables name
-    instances: list = dataclasses.field(default_factory=list)  # its counters, meters, registers, profiles
-    tables: list = dataclasses.field(default_factory=list)  # those it applies
-    digests: list = dataclasses.field(default_factory=list)  # (name, type, call)
-    value_sets: list = dataclasses.field(default_factory=list)  # those a select uses
-
-
 class _Builder:
-    def __init__(self, program: ir.Program, diags: Diagnostics) -> None:
-        self.program = program
+    def __init__(self, objects: ControlPlaneObjects, diags: Diagnostics) -> None:
+        self.objects = objects
+        self.program = program = objects.program
         self.diags = diags
         self.failed = False
         self.info = p4info_pb2.P4Info()
@@ -113,10 +98,9 @@ class _Builder:
         self.types = {d.name: d for d in program.declarations
                       if isinstance(d, (ir.Struct, ir.Header, ir.HeaderUnion, ir.Enum, ir.NewType))}
         self.top_actions = {d.name: d for d in program.declarations if isinstance(d, ir.Action)}
-        self.functions = {d.name for d in program.declarations if isinstance(d, ir.Function)}
         self.needs_type_info = False
         self.local_actions: dict = {}  # the actions of the block whose tables are being added
-        self.tables_applied: list = []
+        self.tables_applied = [table for found in objects.blocks for table in found.tables]
         self.externs_of: dict[int, list] = {}  # table_externs by id(table): derived, and reported, once
 
     def error(self, loc, message: str) -> None:
@@ -127,16 +111,16 @@ class _Builder:
     # What the program holds
 
     def build(self) -> p4info_pb2.P4Info:
-        blocks = pipeline_blocks(self.program)
-        top_instances = [d for d in self.program.declarations if isinstance(d, ir.Instance) and self.extern_kind(d)]
+        objects = self.objects
+        # p4c's P4Info carries type_info when the program has an extern instance or calls an extern function.
         self.needs_type_info = any(isinstance(d, ir.Instance) and isinstance(d.type, t.ExternT)
-                                   for d in self.program.declarations)
-        per_block = [(block, self.block_entities(block)) for block in blocks]
-        self.tables_applied = [table for _, found in per_block for table in found.tables]
+                                   for d in (*self.program.declarations, *(l for found in objects.blocks
+                                                                           for l in found.block.locals))) or \
+            any(found.calls_extern_functions for found in objects.blocks)
         # Collect: every name and its @id, then the ids, then the aliases.
-        for decl in top_instances:
+        for decl in objects.top_instances:
             self.symbol(EXTERN_KINDS[decl.type.name], decl.control_name or decl.name, decl)
-        for block, found in per_block:
+        for found in objects.blocks:
             for action in found.actions:
                 self.symbol("action", self.action_name(action), action)
             for decl in found.instances:
@@ -146,32 +130,30 @@ class _Builder:
                 for kind, name, _, _ in self.table_externs(table):
                     if name is not None:
                         self.symbol(kind, name, None)
-            for name, _, _ in found.digests:
-                self.symbol("digest", name, None)
+            for digest in found.digests:
+                self.symbol("digest", digest.name, None)
             for value_set in found.value_sets:
                 self.symbol("value_set", value_set.control_name or value_set.name, value_set)
-        headers = [d for d in self.program.declarations if isinstance(d, ir.Header) and
-                   _find(d.annotations, "controller_header") is not None and _find(d.annotations, "hidden") is None]
-        for header in headers:
+        for header in objects.controller_headers:
             self.symbol("controller_header", ir.type_control_name(header), header)
         self.ids.assign()
         self.alias = aliases(self.names)
         # Add: the entities, in p4c's order.
-        for decl in top_instances:
+        for decl in objects.top_instances:
             self.extern_instance(decl)
-        for block, found in per_block:
+        for found in objects.blocks:
             for action in found.actions:
                 self.action(action, action.name in found.in_tables)
-            for digest_name, typ, _ in found.digests:
-                self.digest(digest_name, typ)
+            for digest in found.digests:
+                self.digest(digest.name, digest.type)
             for decl in found.instances:
                 self.extern_instance(decl)
-            self.local_actions = {d.name: d for d in block.locals if isinstance(d, ir.Action)}
+            self.local_actions = {d.name: d for d in found.block.locals if isinstance(d, ir.Action)}
             for table in found.tables:
                 self.table(table)
             for value_set in found.value_sets:
                 self.value_set(value_set)
-        for header in headers:
+        for header in objects.controller_headers:
             self.controller_header(header)
         self.pkg_info()
         if self.needs_type_info:
@@ -184,62 +166,6 @@ class _Builder:
         if problem is not None:
             self.error(decl.loc, f"{name}: {problem}")
         self.names[name] = None
-
-    def extern_kind(self, decl) -> Optional[str]:
-        return EXTERN_KINDS.get(decl.type.name) if isinstance(decl, ir.Instance) and \
-            isinstance(decl.type, t.ExternT) else None
-
-    def block_entities(self, block) -> "_Entities":
-        """A parser's or control's entities that P4Info lists (p4c's front end removes the others)."""
-        found = _Entities()
-        found.instances = [d for d in block.locals if self.extern_kind(d)]
-        self.needs_type_info |= any(isinstance(d, ir.Instance) and isinstance(d.type, t.ExternT) for d in block.locals)
-        if isinstance(block, ir.Parser):
-            used = {n.name for state in block.states for n in walk(state) if isinstance(n, ir.PathExpression)}
-            found.value_sets = [d for d in block.locals if isinstance(d, ir.ValueSet) and d.name in used]
-            return found
-        locals_ = {d.name: d for d in block.locals}
-        applied = set()
-        called: list[str] = []
-        keys = [self.property(d, "key") for d in block.locals if isinstance(d, ir.Table)]
-        for node in (n for root in (block.body, *(k for k in keys if k is not None)) for n in walk(root)):
-            if isinstance(node, ir.MethodCall) and isinstance(node.method, ir.Member) and \
-                    node.method.member == "apply" and isinstance(node.method.expr, ir.PathExpression):
-                applied.add(node.method.expr.name)
-            elif isinstance(node, ir.MethodCall) and isinstance(node.method, ir.PathExpression):
-                called.append(node.method.name)
-        tables = [d for d in block.locals if isinstance(d, ir.Table) and d.name in applied]
-        found.tables = tables
-        named: list[str] = []
-        for table in tables:
-            named.extend(ref.name for ref in self.action_refs(table))
-            default = self.property(table, "default_action")
-            named.append(default.value.name if default is not None else "NoAction")
-            entries = self.property(table, "entries")
-            named.extend(entry.action.name for entry in (entries.value if entries is not None else ()))
-        found.in_tables = set(named)
-        names = [n for n in named + called if isinstance(locals_.get(n), ir.Action) or n in self.top_actions]
-        global_first = [n for n in dict.fromkeys(names) if not isinstance(locals_.get(n), ir.Action)]
-        actions = [self.top_actions[n] for n in global_first] + \
-                  [d for d in block.locals if isinstance(d, ir.Action) and d.name in names]
-        found.actions = actions
-        bodies = [block.body] + [a.body for a in actions]
-        counter = 0
-        for body in bodies:
-            for node in walk(body):
-                if isinstance(node, ir.MethodCall) and isinstance(node.method, ir.PathExpression):
-                    callee = node.method.name  # an extern function, unless an action or a function
-                    self.needs_type_info |= callee not in locals_ and callee not in self.top_actions and \
-                        callee not in self.functions
-                    if node.method.name == "digest" and len(node.args) == 2:
-                        typ = node.args[1].value.type
-                        if isinstance(typ, t.StructLike) and typ.kind in ("struct", "header"):
-                            name = self.named(typ)
-                        else:
-                            name, counter = f"digest_{counter}", counter + 1
-                        if name not in (d[0] for d in found.digests):
-                            found.digests.append((name, typ, node))
-        return found
 
     # ------------------------------------------------------------------
     # Names, annotations, types
@@ -479,16 +405,12 @@ class _Builder:
     # ------------------------------------------------------------------
     # Tables
 
-    @staticmethod
-    def property(table: ir.Table, name: str) -> Optional[ir.TableProperty]:
-        return next((p for p in table.properties if p.name == name), None)
-
     def action_refs(self, table: ir.Table) -> list:
         """The table's action list as p4c's front end leaves it: NoAction added @defaultonly when the
         table has no default action and does not list it."""
-        prop = self.property(table, "actions")
+        prop = property_of(table, "actions")
         refs = list(prop.value) if prop is not None else []
-        if self.property(table, "default_action") is None and all(r.name != "NoAction" for r in refs):
+        if property_of(table, "default_action") is None and all(r.name != "NoAction" for r in refs):
             anno = ir.Annotation(table.loc, "defaultonly")
             refs.append(ir.ActionRef(table.loc, "NoAction", annotations=(anno,)))
         return refs
@@ -504,7 +426,7 @@ class _Builder:
         found = []
         for prop_name, kinds in (("implementation", ("action_profile", "action_selector")),
                                  ("counters", ("direct_counter",)), ("meters", ("direct_meter",))):
-            prop = self.property(table, prop_name)
+            prop = property_of(table, prop_name)
             if prop is None:
                 continue
             value = prop.value
@@ -546,7 +468,7 @@ class _Builder:
         self.needs_type_info = True
         message = self.info.tables.add()
         self.preamble(message, "table", name, table.annotations)
-        key = self.property(table, "key")
+        key = property_of(table, "key")
         elements = list(key.value) if key is not None else []
         for element, field_id in zip(elements, self.field_ids(elements)):
             if element.match_kind == "selector":
@@ -570,7 +492,7 @@ class _Builder:
             action_ref.scope = p4info_pb2.ActionRef.TABLE_ONLY if tableonly is not None else \
                 p4info_pb2.ActionRef.DEFAULT_ONLY if defaultonly is not None else p4info_pb2.ActionRef.TABLE_AND_DEFAULT
             self.annotate(action_ref, ref.annotations)
-        default = self.property(table, "default_action")
+        default = property_of(table, "default_action")
         default_ref = default.value if default is not None else ir.ActionRef(table.loc, "NoAction")
         default_id = self.ids.id_of(PREFIX["action"], self.ref_name(table, default_ref.name))
         if default is not None and default.is_const:
@@ -584,14 +506,14 @@ class _Builder:
         for kind in ("direct_counter", "direct_meter"):
             for entry in (e for e in externs if e[0] == kind):
                 message.direct_resource_ids.append(self.ids.id_of(PREFIX[kind], self.extern_name(entry)))
-        size = self.property(table, "size")
+        size = property_of(table, "size")
         value = self.constant(size.value) if size is not None else None
         message.size = value if isinstance(value, int) and not isinstance(value, bool) and value > 0 \
             else DEFAULT_TABLE_SIZE
-        timeout = self.property(table, "support_timeout")
+        timeout = property_of(table, "support_timeout")
         if timeout is not None and self.constant(timeout.value) is True:
             message.idle_timeout_behavior = p4info_pb2.Table.NOTIFY_CONTROL
-        entries = self.property(table, "entries")
+        entries = property_of(table, "entries")
         if entries is not None:
             message.is_const_table = entries.is_const
             message.has_initial_entries = bool(entries.value)
@@ -695,7 +617,7 @@ class _Builder:
             self.document(out, param.annotations)
 
     def extern_instance(self, decl: ir.Instance) -> None:
-        kind = self.extern_kind(decl)
+        kind = EXTERN_KINDS[decl.type.name]
         name = decl.control_name or decl.name
         args = [a.value for a in decl.args]
         if kind == "action_profile":

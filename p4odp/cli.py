@@ -280,9 +280,9 @@ def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
         return EXIT_OK
     if p4runtime_files:
         from p4odp.controlplane.files import write_p4runtime_files
-        from p4odp.controlplane.p4info import p4info
+        from p4odp.controlplane.p4info import program_p4info
 
-        info = p4info(program, diags)
+        info = program_p4info(program, diags)
         if info is None:
             return EXIT_USER_ERROR
         try:

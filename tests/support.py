@@ -13,6 +13,7 @@ import contextlib
 import ctypes
 import fcntl
 import functools
+import importlib.util
 import os
 import shlex
 import shutil
@@ -29,7 +30,7 @@ import pytest
 from p4odp.backend.requirements import install_debian_packages, missing_packages
 
 __all__ = ["require_command", "require_debian", "require_root", "require_target", "netns", "packet_socket",
-           "pip_environment", "venv_beside_this_one", "build_odp_programs", "LIBFUZZER_RUNTIME", "ODP_DIR", "SANITIZE",
+           "load_script", "pip_environment", "venv_beside_this_one", "build_odp_programs", "LIBFUZZER_RUNTIME", "ODP_DIR", "SANITIZE",
            "SANITIZER_REPORTS"]
 
 CHECKOUT = Path(__file__).resolve().parents[1]
@@ -105,6 +106,16 @@ def require_root(why: str) -> None:
     if os.geteuid() != 0:
         pytest.skip(f"{why} needs root")
     require_debian({"iproute2": "command -v ip"}, f"{why} needs the 'ip' command")
+
+
+def load_script(path: Path, name: str):
+    """The module of a script of the repository (a benchmark, a conformance harness) that is not in
+    a package, imported under `name`."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 def pip_environment(name: str, requirements: list[str], *, beside_tests: bool = False) -> Path:

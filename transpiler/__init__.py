@@ -18,14 +18,15 @@ def transpile(program: ir.Program, source: str, diags: Diagnostics, options: Opt
               line_directives: bool = True) -> Optional[CProgram]:
     """The C model of `program`: the midend's passes (`transpiler/passes/`), as `options`
     say, then code generation (`#line`s back to the P4 source unless told not to), with the
-    program's P4Info; None after reporting why not."""
+    program's P4Info, printed from the control-plane objects the midend listed; None after
+    reporting why not."""
     from p4odp.controlplane.p4info import p4info  # here: it imports the transpiler's passes
 
-    info = p4info(program, diags)
-    if info is None:
-        return None
     result = midend(program, diags, options)
     if result.program is None:
+        return None
+    info = p4info(result.control_plane, diags)
+    if info is None:
         return None
     model = generate_model(result, source, diags, line_directives)
     if model is not None:

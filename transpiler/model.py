@@ -106,7 +106,6 @@ class CValueSet:
 class CDigest:
     name: str  # as P4Info names it
     fields: list  # (bits, member names or None) of each field in order, nested structs flattened
-    anonymous: bool = False  # of no named type (a list): named digest_N, as p4c numbers them
 
     @property
     def size(self) -> int:

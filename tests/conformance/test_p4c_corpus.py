@@ -8,27 +8,18 @@ rejected with a positioned error, and no crash anywhere.
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
+from pathlib import Path
 
 import pytest
+from support import load_script
 
 ACCEPT_TARGET = 0.97
 REJECT_TARGET = 0.95
 MAX_LISTED = 40  # failures shown in an assertion message
 
 
-def _load_harness():
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "p4c_corpus.py")
-    spec = importlib.util.spec_from_file_location("p4c_corpus", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("p4c_corpus", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-harness = _load_harness()
+harness = load_script(Path(__file__).with_name("p4c_corpus.py"), "p4c_corpus")
 
 
 def _corpus(name: str) -> str:

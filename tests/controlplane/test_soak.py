@@ -7,27 +7,16 @@ SIGTERM."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from p4odp.stf.pcap import write_pcap
+from support import load_script
 
 SOAK_SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "soak.py"
-
-
-def load_soak():
-    spec = importlib.util.spec_from_file_location("bench_soak", SOAK_SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-soak = load_soak()
+soak = load_script(SOAK_SCRIPT, "bench_soak")
 
 
 @pytest.fixture(scope="module")

@@ -62,6 +62,20 @@ def render(result: PassResult, name: str, source: Path) -> str:
         lines.extend(_node(ir.to_json(decl), ""))
     lines += ["", f"// reports of {name}"]
     lines += [r for r in result.reports if r.startswith(f"{name}:")] or ["(none)"]
+    if name == "control-plane":
+        objects = result.control_plane
+        lines += ["", "// control_plane"]
+        lines += [f"instance {d.control_name or d.name}" for d in objects.top_instances]
+        for found in objects.blocks:
+            lines += [f"{found.block.name}:"]
+            lines += [f"  action {a.control_name or a.name}{' (tables)' if a.name in found.in_tables else ''}"
+                      for a in found.actions]
+            lines += [f"  instance {d.control_name or d.name}" for d in found.instances]
+            lines += [f"  table {table.control_name or table.name}" for table in found.tables]
+            lines += [f"  digest {d.name} ({d.type})" for d in found.digests]
+            lines += [f"  digest call @{loc.line}:{loc.col}: {name}" for loc, name in found.digest_calls.items()]
+            lines += [f"  value_set {v.control_name or v.name}" for v in found.value_sets]
+        lines += [f"controller_header {h.name}" for h in objects.controller_headers]
     if name == "type-lowering":
         lines += ["", "// c_types"]
         lines += sorted(f"{typ}: {c.decl}{c.array}" for typ, c in result.c_types.items())

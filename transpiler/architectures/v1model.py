@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Optional
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.diagnostics import Refused, Unsupported, source_line
+from p4odp.diagnostics import InternalError, Refused, Unsupported, source_line
 from p4odp.transpiler.architectures import Architecture, Extern
 from p4odp.transpiler.architectures.core import CORE_EXTERNS
 from p4odp.transpiler.codegen.checksums import csum16_sum
@@ -97,21 +97,15 @@ def _log_msg(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
 
 def _digest(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     """digest(receiver, data): a message of data's fields, each big-endian in whole bytes, handed to
-    p4odp_digest for the control plane (the receiver is not used, as on BMv2).  The digest is named
-    as P4Info names it: a struct or a header by its type's name, anything else digest_N in the order
-    of calls."""
+    p4odp_digest for the control plane (the receiver is not used, as on BMv2), under the name the
+    control-plane pass gave the call, P4Info's."""
     data = args[1]
-    typ = data.type
-    named = isinstance(typ, t.StructLike) and typ.kind in ("struct", "header")
-    if named:
-        decl = next((d for d in ctx.gen.program.declarations if isinstance(d, (ir.Struct, ir.Header))
-                     and d.name == typ.name), None)
-        name = ir.type_control_name(decl) if decl is not None else typ.name
-    else:
-        name = f"digest_{sum(1 for d in ctx.gen.digests if d.anonymous)}"
+    name = ctx.gen.control_plane.digest_name(call.loc)
+    if name is None:
+        raise InternalError(f"{call.loc}: a digest call the control-plane pass did not list")
     leaves = _digest_leaves(ctx, data)
     fields = [(width, names) for _, width, names in leaves]
-    index = ctx.gen.digest_index(name, fields, anonymous=not named)
+    index = ctx.gen.digest_index(name, fields)
     if ctx.gen.digests[index].fields != fields:
         raise Unsupported(call.loc, f"digest {name} sent with fields of other widths than before")
     message = f"digest{next(ctx.gen.tmp)}"
@@ -394,10 +388,12 @@ def _array_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
     if typ.name == "register":
         element = typ.type_args[0]
         gen.state.append(gen.member_decl(element, f"{member}[{max(size, 1)}]", decl.loc))
+        # The control plane reads and writes cells of a bit string: bit<W>, int<W>, bool, a serializable enum.
         width = t.bit_width(element)
-        if isinstance(element, (t.Bits, t.Bool)) and width:
+        if isinstance(element, (t.Bits, t.Bool, t.EnumT)) and width:
+            bits = element.underlying if isinstance(element, t.EnumT) else element
             gen.registers.append(CRegister(decl.control_name or decl.name, size or 0, member, width,
-                                           isinstance(element, t.Bits) and element.signed))
+                                           isinstance(bits, t.Bits) and bits.signed))
     else:
         gen.worker_state.append(f"uint64_t {member}[{max(size, 1)}][2]")
         gen.counters.append(CCounter(decl.control_name or decl.name, size or 0, member))

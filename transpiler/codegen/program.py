@@ -31,6 +31,7 @@ class Generator:
 
     def __init__(self, result: PassResult, source: str, line_directives: bool) -> None:
         self.program = program = result.program
+        self.control_plane = result.control_plane
         self.c_types = result.c_types
         self.byte_aligned = result.byte_aligned
         self.deparse_in_place = result.deparse_in_place
@@ -301,13 +302,13 @@ class Generator:
         self.crcs.append((next(n for n in names if n not in taken and n not in used), width))
         return len(self.crcs) - 1
 
-    def digest_index(self, name: str, fields: list, anonymous: bool) -> int:
+    def digest_index(self, name: str, fields: list) -> int:
         """The number of the digest `name` whose messages hold `fields` ((bits, member names or None)
-        each; `anonymous`: not of a named type); one number for every call of the same digest."""
+        each); one number for every call of the same digest."""
         for index, digest in enumerate(self.digests):
             if digest.name == name:
                 return index
-        self.digests.append(CDigest(name, fields, anonymous))
+        self.digests.append(CDigest(name, fields))
         return len(self.digests) - 1
 
     def error_code(self, name: str) -> int:

@@ -14,6 +14,10 @@ one out, `--dump-after NAME|all` writes the IR after it):
   later stages look names up in its `NameTable` instead of keeping scopes;
 * `constant-folding` (constant_folding.py): constants replaced by their
   values, constant expressions folded, `if (true)`/`if (false)` simplified;
+* `control-plane` (control_plane.py): the control-plane objects (tables,
+  actions, extern instances, value sets, digests, controller headers) listed
+  once in `PassResult.control_plane`, as P4Info lists them: P4Info is printed
+  from it, and the switch has each of them;
 * `side-effect-ordering` (side_effects.py): every call with an effect made
   a statement of its own (or the whole value of an assignment), in P4's
   left-to-right and short-circuit order, through temporaries `tmp$N`;
@@ -22,7 +26,8 @@ one out, `--dump-after NAME|all` writes the IR after it):
   and `exit` as flags; the actions tables run keep only the parameters the
   control plane supplies (those a table binds make a specialized copy);
 * `dead-code` (dead_code.py): unreachable statements and parser states,
-  unused tables, actions, functions and local variables removed;
+  unused tables (but those the control plane sees), actions, functions and
+  local variables removed;
 * `type-lowering` (type_lowering.py): the C representation of each scalar
   type chosen and recorded in `PassResult.c_types`;
 * `packet-alignment` (packet_alignment.py): the parsers and deparsers whose
@@ -63,6 +68,7 @@ from p4odp import ir
 from p4odp.diagnostics import Diagnostics
 from p4odp.transpiler.passes.call_expansion import CallExpansion
 from p4odp.transpiler.passes.constant_folding import ConstantFolding
+from p4odp.transpiler.passes.control_plane import ControlPlane
 from p4odp.transpiler.passes.dead_code import DeadCode
 from p4odp.transpiler.passes.deparse_in_place import DeparseInPlace
 from p4odp.transpiler.passes.inlining import Inlining
@@ -77,16 +83,22 @@ from p4odp.transpiler.passes.unique_names import CALLABLES, NameTable, UniqueNam
 from p4odp.transpiler.passes.unread_fields import UnreadFields
 
 __all__ = ["Pass", "PassContext", "PassManager", "PassOptions", "PassResult", "ir_pass", "default_passes",
-           "midend", "CALLABLES", "NameTable", "Inlining", "UniqueNames", "ConstantFolding", "DeadCode",
+           "midend", "control_plane_passes", "CALLABLES", "NameTable", "Inlining", "UniqueNames", "ConstantFolding",
+           "ControlPlane", "DeadCode",
            "SideEffectOrdering", "CallExpansion", "TypeLowering", "PacketAlignment", "DeparseInPlace",
            "TableStructures", "TableLayouts", "BurstLookup", "UnreadFields"]
 
 
+def control_plane_passes() -> list[Pass]:
+    """The first passes of the midend, those that decide the control-plane objects (P4Info alone
+    needs no more)."""
+    return [Inlining(), UniqueNames(), ConstantFolding(), ControlPlane()]
+
+
 def default_passes() -> list[Pass]:
     """The midend's passes, in the order they run."""
-    return [Inlining(), UniqueNames(), ConstantFolding(), SideEffectOrdering(), CallExpansion(), DeadCode(),
-            TypeLowering(), PacketAlignment(), DeparseInPlace(), TableStructures(), TableLayouts(),
-            BurstLookup(), UnreadFields()]
+    return [*control_plane_passes(), SideEffectOrdering(), CallExpansion(), DeadCode(), TypeLowering(),
+            PacketAlignment(), DeparseInPlace(), TableStructures(), TableLayouts(), BurstLookup(), UnreadFields()]
 
 
 def midend(program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:

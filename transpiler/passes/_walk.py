@@ -20,7 +20,7 @@ from p4odp import types as t
 from p4odp.frontend.expressions import match_args
 
 __all__ = ["map_children", "children", "walk", "referenced_names", "has_call", "is_pure", "is_effect_call", "terminates", "prune_if",
-           "is_architecture_decl", "argument_directions", "main_instance", "pipeline_blocks", "member_path", "is_packet_call", "header_types",
+           "is_architecture_decl", "argument_directions", "main_instance", "pipeline_blocks", "applied_tables", "member_path", "is_packet_call", "header_types",
            "holds_struct", "error_names"]
 
 _SKIPPED_FIELDS = ("loc", "type", "annotations")
@@ -179,6 +179,14 @@ def pipeline_blocks(program: ir.Program) -> list:
                 value.type_ref.name in blocks and blocks[value.type_ref.name] not in found:
             found.append(blocks[value.type_ref.name])
     return found
+
+
+def applied_tables(control: ir.Control) -> set[str]:
+    """The names of the tables whose `apply` the control's body (or a table's key) calls."""
+    keys = [p for d in control.locals if isinstance(d, ir.Table) for p in d.properties if p.name == "key"]
+    return {node.method.expr.name for root in (control.body, *keys) for node in walk(root)
+            if isinstance(node, ir.MethodCall) and isinstance(node.method, ir.Member) and
+            node.method.member == "apply" and isinstance(node.method.expr, ir.PathExpression)}
 
 
 def member_path(expr: ir.Expression) -> tuple[ir.Expression, tuple]:

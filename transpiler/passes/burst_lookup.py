@@ -27,7 +27,7 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.transpiler.passes._parser_paths import ParserPathError, header_offsets, packet_moves
-from p4odp.transpiler.passes._walk import member_path, pipeline_blocks
+from p4odp.transpiler.passes._walk import applied_tables, member_path, pipeline_blocks
 from p4odp.transpiler.passes.manager import PassContext
 
 __all__ = ["BurstLookup"]
@@ -55,9 +55,11 @@ class BurstLookup:
             return program
         roots = {p.name for block in blocks for p in block.params if p.type == headers.type}
         tables = {d.name: d for block in blocks for d in block.locals if isinstance(d, ir.Table)}
+        # Not a table the switch keeps for the control plane alone (dead-code): it is never looked up.
+        applied = {name for block in blocks if isinstance(block, ir.Control) for name in applied_tables(block)}
         for name, layout in ctx.result.table_layouts.items():
             in_caches = layout.size < BURST_MIN_SIZE and not _spread(layout)
-            if layout.structure not in BURST_STRUCTURES or in_caches:
+            if layout.structure not in BURST_STRUCTURES or in_caches or name not in applied:
                 continue
             parts = [_packet_bytes(key, roots, headers.type, offsets) for key in layout.keys]
             if layout.keys and all(part is not None for part in parts):

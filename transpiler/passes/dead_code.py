@@ -7,7 +7,10 @@ What it removes, each removal reported with its position:
 * the branch an `if` with a literal condition never takes (constant-folding
   makes the literals; this pass only trusts `true` and `false` as written);
 * parser states that no chain of transitions reaches from `start`;
-* tables that are never applied;
+* tables that are never applied and parser value sets no select uses, but
+  those the control plane sees (`PassResult.control_plane`: a table applied
+  only after `exit` is listed in P4Info, as p4c lists it, so the switch keeps
+  it: entries are written to it and read back, and never looked up);
 * actions that no table lists and nothing calls, in controls and at the top
   level;
 * top-level functions that nothing calls;
@@ -21,8 +24,8 @@ pass may keep something unused, never the reverse.
 
 What it keeps: everything declared by the architecture files (core.p4,
 v1model.p4: `NoAction`, the default action of tables without one, among
-them), types, externs and extern functions, constants, instances, value
-sets, the parser, control and package declarations and `main`.  It does not
+them), types, externs and extern functions, constants, instances, the
+parser, control and package declarations and `main`.  It does not
 remove assignments to variables nobody reads, nor the cases of a `switch` on
 a constant.
 """
@@ -169,6 +172,8 @@ class _Unused:
 
     def __init__(self, ctx: PassContext) -> None:
         self.ctx = ctx
+        objects = ctx.result.control_plane
+        self.control_plane_locals = objects.local_names() if objects is not None else frozenset()
 
     def program(self, program: ir.Program) -> ir.Program:
         own = [referenced_names(d) for d in program.declarations]
@@ -211,7 +216,8 @@ class _Unused:
         uses = _total(own + [referenced_names(*rest)])
         kept = []
         for local, refs in zip(owner.locals, own):
-            if _removable(local) and uses[local.name] - refs[local.name] <= 0:
+            if _removable(local) and uses[local.name] - refs[local.name] <= 0 and \
+                    local.name not in self.control_plane_locals:
                 self.ctx.report(f"removed {_what(local, owner)}, {_why(local)}", local.loc)
                 continue
             kept.append(self.blocks(local) if isinstance(local, ir.Action) else local)
@@ -257,10 +263,10 @@ def _local_variable(stmt: ir.Statement) -> Optional[ir.Variable]:
 
 
 def _removable(decl) -> bool:
-    """Could `decl` go if unused?  Tables, actions, and variables whose initializer calls nothing."""
+    """Could `decl` go if unused?  Tables, actions, value sets, and variables whose initializer calls nothing."""
     if isinstance(decl, ir.Variable):
         return decl.init is None or not has_call(decl.init)
-    return isinstance(decl, (ir.Action, ir.Table)) and decl.name not in _ALWAYS_KEPT
+    return isinstance(decl, (ir.Action, ir.Table, ir.ValueSet)) and decl.name not in _ALWAYS_KEPT
 
 
 def _total(counters: list) -> Counter:
@@ -277,7 +283,7 @@ def _name(decl) -> str:
 def _what(local, owner) -> str:
     if isinstance(local, ir.Variable):
         return f"variable {owner.name}.{local.name}"
-    kind = "action" if isinstance(local, ir.Action) else "table"
+    kind = {ir.Action: "action", ir.Table: "table", ir.ValueSet: "value set"}[type(local)]
     return f"{kind} {_name(local)}"
 
 

@@ -21,12 +21,15 @@ import json
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Optional, Protocol, TextIO
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, Protocol, TextIO
 
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Diagnostics, InternalError, Loc
 from p4odp.transpiler.passes.validate import FRONT_END, Validator
+
+if TYPE_CHECKING:  # control_plane.py imports this module
+    from p4odp.transpiler.passes.control_plane import ControlPlaneObjects
 
 __all__ = ["Pass", "PassContext", "PassOptions", "PassResult", "PassManager", "ir_pass"]
 
@@ -78,7 +81,8 @@ class PassResult:
     """What the passes produced.
 
     `program` is the IR after the last pass, None when a pass reported an
-    error (or the options were wrong).  `table_structures` maps each table's
+    error (or the options were wrong).  `control_plane` lists the objects
+    a controller sees (control_plane.py).  `table_structures` maps each table's
     control-plane name to the lookup structure chosen for it (see
     `table_structures.py`; empty when that pass did not run).  `table_layouts`
     maps each table of the pipeline (by its name in the IR) to its
@@ -101,6 +105,7 @@ class PassResult:
     """
 
     program: Optional[ir.Program]
+    control_plane: Optional[ControlPlaneObjects] = None
     table_structures: dict[str, str] = field(default_factory=dict)
     table_layouts: dict = field(default_factory=dict)
     actions: dict = field(default_factory=dict)

@@ -128,6 +128,12 @@ class ProfileLayout:
     data_bytes: int = 0  # the largest action data of those
 
 
+def _selector_algorithm(args: tuple) -> Optional[str]:
+    """The HashAlgorithm member an action_selector's first argument names, None when it is no constant."""
+    algo = args[0].value if args else None
+    return algo.member if isinstance(algo, ir.Member) and isinstance(algo.expr.type, t.TypeT) else None
+
+
 @dataclass(frozen=True)
 class TableLayout:
     index: int  # tables are numbered in the order of the pipeline's blocks
@@ -162,6 +168,14 @@ class TableLayouts:
                         ctx.result.table_layouts[decl.name] = layout
                         ctx.report(f"table {layout.name}: {layout.key_bytes}-byte key, {len(layout.actions)} "
                                    f"action(s), {layout.data_bytes}-byte action data", decl.loc)
+        # A profile or selector no table names is a control-plane object all the same (P4Info lists
+        # every instance): the switch has it, with no action its members may run.
+        objects = ctx.result.control_plane
+        for instance in (*objects.top_instances, *(d for found in objects.blocks for d in found.instances)):
+            if instance.type.name in ("action_profile", "action_selector") and \
+                    instance.name not in ctx.result.action_profiles:
+                builder.profile_layout(instance.name, instance.control_name or instance.name, instance.type.name,
+                                       instance.args, _selector_algorithm(instance.args))
         return program
 
 
@@ -277,20 +291,23 @@ class _Builder:
         if kind == "action_profile" and selector:
             raise Unsupported(selector[0].expr.loc, "selector keys in a table whose implementation is an "
                                                     "action_profile")
-        algorithm = None
-        if kind == "action_selector":
-            algo = args[0].value
-            if not (isinstance(algo, ir.Member) and isinstance(algo.expr.type, t.TypeT)) or algo.member == "random":
-                raise Unsupported(algo.loc, "an action_selector's algorithm that is not a constant other than random")
-            algorithm = algo.member
-        profiles = self.ctx.result.action_profiles
-        known = profiles.get(key)
-        if known is None:
-            size = self.const_int(args[1 if algorithm else 0].value)
-            known = ProfileLayout(len(profiles), name, size or DEFAULT_SIZE, algorithm)
+        algorithm = _selector_algorithm(args) if kind == "action_selector" else None
+        if kind == "action_selector" and algorithm in (None, "random"):
+            raise Unsupported(args[0].loc, "an action_selector's algorithm that is not a constant other than random")
+        known = self.profile_layout(key, name, kind, args, algorithm)
         ids = tuple(dict.fromkeys(known.actions + tuple(a.id for a in actions)))
-        profiles[key] = dataclasses.replace(known, actions=ids, data_bytes=max(known.data_bytes, data_bytes))
+        self.ctx.result.action_profiles[key] = dataclasses.replace(known, actions=ids,
+                                                                   data_bytes=max(known.data_bytes, data_bytes))
         return key
+
+    def profile_layout(self, key: str, name: str, kind: str, args: tuple, algorithm: Optional[str]) -> ProfileLayout:
+        """The profile or selector (`kind`) under `key` in PassResult.action_profiles, numbered when first
+        seen, with no action yet."""
+        profiles = self.ctx.result.action_profiles
+        if key not in profiles:
+            size = self.const_int(args[1 if kind == "action_selector" else 0].value) if args else None
+            profiles[key] = ProfileLayout(len(profiles), name, size or DEFAULT_SIZE, algorithm)
+        return profiles[key]
 
     def direct_instance(self, prop: ir.TableProperty, kind: str) -> str:
         """The instance of `kind` (direct_counter, direct_meter: v1model's only table counters and
