@@ -112,10 +112,10 @@ class _Builder:
 
     def build(self) -> p4info_pb2.P4Info:
         objects = self.objects
-        # p4c's P4Info carries type_info when the program has an extern instance or calls an extern function.
+        # type_info is there, as in p4c's, when the program has an extern instance or calls an extern function.
+        locals_ = [local for found in objects.blocks for local in found.block.locals]
         self.needs_type_info = any(isinstance(d, ir.Instance) and isinstance(d.type, t.ExternT)
-                                   for d in (*self.program.declarations, *(l for found in objects.blocks
-                                                                           for l in found.block.locals))) or \
+                                   for d in (*self.program.declarations, *locals_)) or \
             any(found.calls_extern_functions for found in objects.blocks)
         # Collect: every name and its @id, then the ids, then the aliases.
         for decl in objects.top_instances:
