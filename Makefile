@@ -124,7 +124,7 @@ conformance: setup
 	$(VENV_PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_16_errors --jobs $(JOBS) $(CONFORMANCE_FLAGS)
 
 # The README's two commands on a brand-new Debian 12 root, a new clone of HEAD in it (as root;
-# 15 to 30 minutes).  TEST_ORDER (a new random seed unless given), TEST_JOBS and TESTS apply.
+# 12 to 30 minutes).  TEST_ORDER (a new random seed unless given), TEST_JOBS and TESTS apply.
 fresh-check:
 	TEST_ORDER="$(filter-out collected,$(TEST_ORDER))" TEST_JOBS="$(TEST_JOBS)" TESTS="$(TESTS)" .ci/fresh-check
 
