@@ -1,7 +1,7 @@
 """A switch as a P4Runtime server sees it: the pipeline it runs (its P4Info), the entries
 controllers wrote, and the control channel through which both are read and changed.
 
-P4Runtime entities become simple_switch_CLI command lines (runtime/core/control.c), validated
+P4Runtime entities become simple_switch_CLI command lines (runtime/core/cli.c), validated
 here first as the P4Runtime specification prescribes, so that a bad update is refused with its
 own status code and changes nothing.  The switch names every entity by its P4Info name; values
 go as hexadecimal numbers.  Table entries keep the switch's handle of each key (a modify or

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from p4odp.diagnostics import InternalError
 
-HEADERS = ("include/p4odp_runtime.h", "core/switch.h")
+HEADERS = ("include/p4odp_runtime.h", "include/p4odp_control.h", "core/switch.h")
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(P4ODP_\w+)[ \t]+(.+)$", re.M)
 _COMMENT = re.compile(r"/\*.*?(\*/|$)|//.*")
 _SUFFIX = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b")  # 512u, 1UL: C's unsigned and long

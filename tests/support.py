@@ -239,3 +239,59 @@ def build_odp_programs(out: Path, programs, *, cc: list[str], pktio: str = "", c
                         "-I", str(ODP_DIR / "include"), *defines, *cflags, str(ODP_TEST_C / f"{prog}.c"), str(lib),
                         *libs, *extra, "-lpthread", "-o", str(out / prog)], check=True, timeout=timeout)
     return out
+
+
+RUNTIME_DIR = CHECKOUT / "runtime"
+SANITIZER_ENV = {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0", "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
+
+
+def sanitizers_work(cc: list[str], tmp: Path, timeout: int = 300) -> bool:
+    """Can `cc` build and run a program with SANITIZE?"""
+    src = tmp / "san_probe.c"
+    src.write_text("#include <stdlib.h>\nint main(void) { free(malloc(1)); return 0; }\n")
+    build = subprocess.run([*cc, *SANITIZE, str(src), "-o", str(tmp / "san_probe")], capture_output=True,
+                           timeout=timeout)
+    return build.returncode == 0 and subprocess.run([str(tmp / "san_probe")], capture_output=True,
+                                                    timeout=timeout).returncode == 0
+
+
+def build_runtime_program(source: Path, out: Path, timeout: int = 300) -> tuple[Path, dict]:
+    """A test program (tests/runtime/c/NAME.c, defining its own `p4odp_program`) linked with the
+    runtime's sources (runtime/core but main.c, runtime/tables but the benchmark) and the bundled
+    ODP's (as its Makefile lists them), with -Werror and, when the compiler has them,
+    AddressSanitizer and UBSan.  As in a switch, the program and the runtime's per-packet sources
+    are one translation unit (the traffic manager keeps the program's struct p4odp_packet_state in
+    a local).  Returns (the program, the environment to run it in)."""
+    from p4odp.backend.build import PER_PACKET_SOURCES
+
+    cc = shlex.split(os.environ.get("CC", "cc"))
+    require_command(cc[0])
+    require_command("make")
+    listed = subprocess.run(["make", "-s", "-C", str(ODP_DIR), "sources", "defines"], check=True,
+                            capture_output=True, text=True, timeout=timeout).stdout.split()
+    odp_sources = [str(ODP_DIR / word) for word in listed if word.endswith(".c")]
+    defines = [word for word in listed if word.startswith("-D")]
+    per_packet = [RUNTIME_DIR / "core" / name for name in PER_PACKET_SOURCES]
+    unit = out / f"{source.stem}_unit.c"
+    unit.write_text("".join(f'#include "{path}"\n' for path in (source, *per_packet)))
+    runtime = sorted(str(p) for p in (RUNTIME_DIR / "core").glob("*.c") if p.name != "main.c" and p not in per_packet)
+    runtime += sorted(str(p) for p in (RUNTIME_DIR / "tables").glob("*.c") if not p.name.startswith("bench"))
+    sanitize = sanitizers_work(cc, out, timeout)
+    prog = out / source.stem
+    subprocess.run([*cc, "-std=gnu11", "-pthread", "-Wall", "-Wextra", "-Werror", "-O1", "-g",
+                    *(SANITIZE if sanitize else []), "-I", str(RUNTIME_DIR / "include"),
+                    "-I", str(RUNTIME_DIR / "core"), "-I", str(ODP_DIR / "include"), "-DP4ODP_ODP_BUNDLED",
+                    *defines, str(unit), *runtime, *odp_sources, "-o", str(prog)], check=True, timeout=timeout)
+    return prog, {**os.environ, **(SANITIZER_ENV if sanitize else {})}
+
+
+def run_runtime_program(program: tuple[Path, dict], *args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    """Run a program of build_runtime_program: it must exit 0 with no sanitizer report."""
+    prog, env = program
+    proc = subprocess.run([str(prog), *args], capture_output=True, text=True, timeout=timeout, env=env)
+    # The exit code first: a failed check exits early, and LeakSanitizer then reports what it left.
+    assert proc.returncode == 0, (f"{prog.name} {' '.join(args)} exited {proc.returncode}\n"
+                                  f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
+    for report in SANITIZER_REPORTS:
+        assert report not in proc.stderr, f"{prog.name} {' '.join(args)}: sanitizer report:\n{proc.stderr}"
+    return proc

@@ -50,6 +50,26 @@ class CAction:
 
 
 @dataclass
+class CFieldMatch:
+    """One key field of a const entry as struct p4odp_field_match holds it: its byte strings
+    (None: NULL), each ceil(width/8) bytes in network order."""
+    value: Optional[list[int]]
+    mask: Optional[list[int]] = None
+    low: Optional[list[int]] = None
+    high: Optional[list[int]] = None
+    prefix_len: int = 0
+    wildcard: bool = False
+
+
+@dataclass
+class CConstEntry:
+    fields: list[CFieldMatch]
+    priority: int  # the larger wins
+    action_id: int
+    data: list[int]  # the action's parameters' bytes
+
+
+@dataclass
 class CTable:
     index: int
     c_name: str
@@ -61,7 +81,7 @@ class CTable:
     default_data: list[int]  # action data bytes of the default action
     default_const: bool
     action_data_len: int
-    entries: list[str] = field(default_factory=list)  # const entries, in the control-plane command syntax
+    entries: list[CConstEntry] = field(default_factory=list)
     structure: str = "P4ODP_TABLE_AUTO"  # the lookup structure (enum p4odp_table_kind)
     key_bytes: int = 0
     # The key as bytes of the packet, (byte in the key, byte in the packet, bytes) each, when the

@@ -383,7 +383,7 @@ static bool serve_line(struct p4odp_switch **live, struct p4odp_channel *ch, str
 	FILE *out = open_memstream(&output, &output_len);
 	if (!out)
 		return answer_error(c, "out of memory");
-	int status = p4odp_control_command(c == ch->loader ? ch->loaded : *live, line, out, err, sizeof err);
+	int status = p4odp_cli_command(c == ch->loader ? ch->loaded : *live, line, out, err, sizeof err);
 	if (!status && is_command(line, "help")) {	/* the control commands, then the channel's own */
 		for (size_t i = 0; i < sizeof listen_commands / sizeof listen_commands[0]; i++)
 			fprintf(out, "%s\n", listen_commands[i].command);

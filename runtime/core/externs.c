@@ -5,6 +5,7 @@
  * tests written for simple_switch get the same numbers.
  */
 
+#include <errno.h>
 #include <stdarg.h>
 
 #include "switch.h"
@@ -181,12 +182,16 @@ void p4odp_crcs_destroy(struct p4odp_switch *sw)
 	free(sw->crcs);
 }
 
-int p4odp_crc_set(struct p4odp_switch *sw, uint32_t calc, const struct p4odp_crc_params *params)
+/* The control-plane API's (p4odp_control.h). */
+int p4odp_ctl_crc_set(struct p4odp_switch *sw, uint32_t calc, const struct p4odp_crc_params *params)
 {
+	if (calc >= sw->program->n_crcs ||
+	    (sw->program->crcs[calc].width == 16 &&
+	     (params->polynomial | params->initial_remainder | params->final_xor_value) > 0xffff))
+		return -EINVAL;
 	struct p4odp_crc_params *p = malloc(sizeof *p);
-
 	if (!p)
-		return -1;
+		return -ENOMEM;
 	*p = *params;
 	p = atomic_exchange_explicit(&sw->crcs[calc], p, memory_order_acq_rel);
 	p4odp_rcu_synchronize(sw->rcu);

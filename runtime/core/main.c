@@ -562,7 +562,7 @@ int main(int argc, char **argv)
 		}
 	/* The commands run on this thread, `receive` lines through worker 0's state,
 	 * before any worker thread starts. */
-	if (commands && p4odp_control_file(sw, commands, stdout, receive_one, &sw->workers[0])) {
+	if (commands && p4odp_cli_file(sw, commands, stdout, receive_one, &sw->workers[0])) {
 		status = 1;
 		goto out;
 	}

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 
+#include "p4odp_control.h"
 #include "p4odp_rcu.h"
 #include "p4odp_runtime.h"
 #include "p4odp_table.h"
@@ -15,12 +16,7 @@
 struct p4odp_channel;
 
 #define P4ODP_MAX_WORKERS 64
-/* Every 9-bit port number (v1model's egress_spec). */
-#define P4ODP_PORT_NUMBERS 512
 _Static_assert(P4ODP_MAX_PORTS <= P4ODP_PORT_NUMBERS, "tx_n has every port");
-#define P4ODP_MAX_MC_GROUPS 4096
-#define P4ODP_MAX_MC_NODES 4096
-#define P4ODP_MAX_GROUP_NODES (P4ODP_MAX_MC_NODES / 16)
 
 /* A port's queues: worker k receives from in[k] (when k < n_in: the device
  * spreads flows over its input queues by a hash) and sends on out[k % n_out]
@@ -68,7 +64,6 @@ struct p4odp_mc_group {
  * it: 0 when there is none, else P4ODP_MIRROR_USED, with P4ODP_MIRROR_GROUP
  * when its copies go to the multicast group in the low 32 bits rather than
  * to the port there. */
-#define P4ODP_MAX_MIRROR_SESSIONS 32768
 #define P4ODP_MIRROR_USED (UINT64_C(1) << 63)
 #define P4ODP_MIRROR_GROUP (UINT64_C(1) << 62)
 
@@ -76,14 +71,6 @@ struct p4odp_mc_group {
 struct p4odp_runtime_table {
 	const struct p4odp_table_info *info;
 	struct p4odp_table *table;
-};
-
-/* A group of an action selector: its members' handles in ascending order
- * (BMv2's order, in which a hash picks one).  The control plane replaces a
- * group whole and frees the old one after a grace period. */
-struct p4odp_profile_group {
-	uint32_t n;
-	uint32_t members[];
 };
 
 /* An action profile's members (table entries holding an action and its data,
@@ -363,8 +350,6 @@ void p4odp_program_discard(struct p4odp_switch *loaded);
 
 /* Tables (tables.c). */
 int p4odp_tables_init(struct p4odp_switch *sw);
-/* Give table `index` the default action the program declares. */
-int p4odp_table_reset_default(struct p4odp_switch *sw, uint32_t index);
 void p4odp_tables_destroy(struct p4odp_switch *sw);
 
 /* The parameters of the program's custom CRCs (externs.c): those of crc16
@@ -372,17 +357,21 @@ void p4odp_tables_destroy(struct p4odp_switch *sw);
  * ones. */
 int p4odp_crcs_init(struct p4odp_switch *sw);
 void p4odp_crcs_destroy(struct p4odp_switch *sw);
-int p4odp_crc_set(struct p4odp_switch *sw, uint32_t calc, const struct p4odp_crc_params *params);
 
-/* The control plane (control.c): run one simple_switch_CLI command.
+/* The control-plane API's helpers (control_externs.c): counter cells `first` to `first + n - 1`
+ * back to 0 in every worker; a meter's cell. */
+void p4odp_counter_zero(struct p4odp_switch *sw, const struct p4odp_counter_info *info, uint32_t first, uint32_t n);
+struct p4odp_meter *p4odp_meter_cell(struct p4odp_switch *sw, const struct p4odp_meter_info *info, uint32_t index);
+
+/* The simple_switch_CLI commands (cli.c): run one, its output to `out`.
  * Returns 0, or -1 after writing a message to `err` (nothing was changed). */
-int p4odp_control_command(struct p4odp_switch *sw, const char *line, FILE *out, char *err, size_t err_len);
-/* A commands file (--commands) run in order: each line through p4odp_control_command, but
+int p4odp_cli_command(struct p4odp_switch *sw, const char *line, FILE *out, char *err, size_t err_len);
+/* A commands file (--commands) run in order: each line through p4odp_cli_command, but
  * `receive PORT` lines through `receive` (with `arg`, and what follows the word).  Stops at the
  * first bad line, reported to stderr as FILE:LINE: error: ...; returns 0 or -1. */
-int p4odp_control_file(struct p4odp_switch *sw, const char *path, FILE *out,
-		       int (*receive)(void *arg, const char *port, char *err, size_t err_len), void *arg);
-/* Free the multicast groups' copies the commands made (once no worker runs). */
+int p4odp_cli_file(struct p4odp_switch *sw, const char *path, FILE *out,
+		   int (*receive)(void *arg, const char *port, char *err, size_t err_len), void *arg);
+/* Free the multicast groups' copies (control_replication.c; once no worker runs). */
 void p4odp_multicast_destroy(struct p4odp_switch *sw);
 
 /* The control channel (channel.c): command lines from clients of a unix or

@@ -1,7 +1,8 @@
 /*
  * The program's tables: created from the generated metadata, filled with
- * their const entries, looked up by the generated code; and the action
- * profiles whose members the entries of some of them name.
+ * their const entries (through the control-plane API), looked up by the
+ * generated code; and the action profiles whose members the entries of some
+ * of them name.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -30,33 +31,25 @@ static int create_table(struct p4odp_switch *sw, uint32_t index)
 	};
 
 	rt->info = info;
-	if (p4odp_table_create(&spec, sw->rcu, &rt->table) || p4odp_table_reset_default(sw, index)) {
+	if (p4odp_table_create(&spec, sw->rcu, &rt->table) || p4odp_ctl_default_reset(sw, index)) {
 		fprintf(stderr, "error: cannot create table %s\n", info->name);
 		return -1;
 	}
 	return 0;
 }
 
-int p4odp_table_reset_default(struct p4odp_switch *sw, uint32_t index)
-{
-	const struct p4odp_table_info *info = &sw->program->tables[index];
-	uint8_t default_data[info->action_data_len + 1];
-
-	memset(default_data, 0, sizeof default_data);
-	memcpy(default_data, info->default_data, info->default_data_len);
-	return p4odp_table_set_default(sw->tables[index].table, (uint16_t)info->default_action, default_data);
-}
-
-/* Const entries are kept as `table_add` arguments: add them as the control plane would. */
 static int add_const_entries(struct p4odp_switch *sw, uint32_t index)
 {
 	const struct p4odp_table_info *info = &sw->program->tables[index];
-	char line[8192], err[512];
 
 	for (uint32_t i = 0; i < info->n_entries; i++) {
-		snprintf(line, sizeof line, "table_add %s %s", info->name, info->entries[i]);
-		if (p4odp_control_command(sw, line, NULL, err, sizeof err)) {
-			fprintf(stderr, "error: const entry %u of table %s: %s\n", i, info->name, err);
+		const struct p4odp_const_entry *e = &info->entries[i];
+		struct p4odp_match m = { .fields = e->fields, .priority = e->priority };
+		struct p4odp_action_call call = { .action = e->action, .data = e->data };
+		int64_t handle;
+		int err = p4odp_ctl_entry_add(sw, index, &m, &call, &handle);
+		if (err) {
+			fprintf(stderr, "error: const entry %u of table %s: %s\n", i, info->name, strerror(-err));
 			return -1;
 		}
 	}

@@ -334,7 +334,7 @@ static void egress_on_copy(struct p4odp_pctx *pc, const struct p4odp_packet_stat
 static void replicate(struct p4odp_pctx *pc, uint32_t group, const struct p4odp_packet_state *packet,
 		      enum p4odp_copy_kind kind)
 {
-	/* Acquire: the copies are whole once the control plane has published them (control.c);
+	/* Acquire: the copies are whole once the control plane has published them (control_replication.c);
 	 * they stay until the worker's next quiescent state, after its burst. */
 	const struct p4odp_mc_copies *copies =
 		group < P4ODP_MAX_MC_GROUPS ? __atomic_load_n(&pc->sw->pre->mc_groups[group].copies, __ATOMIC_ACQUIRE) : NULL;

@@ -8,7 +8,7 @@
  * (libFuzzer ignores the flags that start with "--": these are ours.)  Set-up
  * is the switch's: the bundled ODP, one worker, ports 0..N-1 (default 4) on
  * null devices, which free what is sent to them, and the commands of FILE
- * run by the control plane's interpreter (control.c), as --commands runs them.
+ * run by the simple_switch_CLI interpreter (cli.c), as --commands runs them.
  *
  * An input is a frame received on a port: its first byte, modulo N, is the
  * port, the rest the frame (at least a byte).  The frame goes into a packet of the switch's
@@ -125,7 +125,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		setup_failed("out of memory");
 	/* The commands as the switch's --commands runs them; the first bad one is reported as
 	 * FILE:LINE: error: ... (what p4odp fuzz shows). */
-	if (commands && p4odp_control_file(sw, commands, stdout, no_receive, NULL))
+	if (commands && p4odp_cli_file(sw, commands, stdout, no_receive, NULL))
 		setup_failed(NULL);
 	fflush(stdout);
 	fuzz = (struct fuzz_context){ sw, sw->workers, (uint32_t)n_ports };

@@ -251,6 +251,15 @@ struct p4odp_action_info {
 	const struct p4odp_param_info *params;
 };
 
+/* A const entry of a table, added at start as the control plane adds one (p4odp_control.h):
+ * its key fields' matches, its priority (the larger wins), its action and the action's data. */
+struct p4odp_const_entry {
+	const struct p4odp_field_match *fields;
+	int32_t priority;
+	uint32_t action;
+	const uint8_t *data;
+};
+
 struct p4odp_table_info {
 	const char *name;
 	uint32_t n_keys;
@@ -264,7 +273,7 @@ struct p4odp_table_info {
 	uint32_t default_data_len;
 	bool default_const;
 	uint32_t n_entries;
-	const char *const *entries;	/* const entries, as `table_add` arguments */
+	const struct p4odp_const_entry *entries;
 	uint8_t structure;		/* enum p4odp_table_kind, as the compiler chose it */
 	int32_t profile;		/* its action profile (p4odp_program.profiles), -1: none */
 };

@@ -46,4 +46,6 @@ def test_defines_are_read_however_the_directive_is_spaced(tmp_path: Path):
     (tmp_path / limits.HEADERS[0]).write_text("#define P4ODP_A 8\n  #  define P4ODP_B\t(P4ODP_A * 2)\n"
                                               "#define P4ODP_NAME \"x\"\n#define OTHER 1\n")
     (tmp_path / limits.HEADERS[1]).write_text("#define P4ODP_C P4ODP_B\n")
+    for header in limits.HEADERS[2:]:
+        (tmp_path / header).write_text("")
     assert limits.defines(tmp_path) == {"P4ODP_A": 8, "P4ODP_B": 16, "P4ODP_C": 16}

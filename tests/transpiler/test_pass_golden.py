@@ -106,10 +106,13 @@ def render(result: PassResult, name: str, source: Path) -> str:
                       f"{' const' if layout.default_const else ''}, {layout.data_bytes}-byte data"]
             lines += [f"  key {k.name}: {k.match_kind} {k.width} bits at bit {k.bit_offset}" for k in layout.keys]
             lines += [f"  action {a.id} {a.action}" for a in layout.actions]
-            lines += [f"  entry {e}" for e in layout.entries]
-            lines += ["  tries " + " ".join(f"{m.low}->{m.high}" if k.match_kind == "range" else f"{m.value}&&&{m.mask}"
-                                            for m, k in zip(e.matches, layout.keys)) + f" => {e.action}{list(e.data)}"
-                      for e in layout.code_entries]
+            def matches(e):
+                return " ".join(f"{m.low}->{m.high}" if k.match_kind == "range" else f"{m.value}&&&{m.mask}"
+                                for m, k in zip(e.matches, layout.keys))
+
+            lines += [f"  entry {matches(e)} priority {e.priority} => {e.action}{list(e.data)}"
+                      for e in layout.entries]
+            lines += [f"  tries {matches(e)} => {e.action}{list(e.data)}" for e in layout.code_entries]
         lines += ["", "// actions"]
         lines += [f"{a.id} {a.name}(" + ", ".join(f"{f.name}: {f.width} bits at byte {f.byte_offset}"
                                                  for f in a.data) + ")" for a in result.actions.values()]

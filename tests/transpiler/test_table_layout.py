@@ -58,8 +58,12 @@ def test_default_action_data_size_and_const_entries(tmp_path: Path):
     first = result.table_layouts["first"]
     assert (first.default_action, first.default_data, first.size) == (1, (1, 0x02, 0x03), 16)
     assert result.table_layouts["second"].size == 1024  # simple_switch's default
-    # The earlier entry wins without a priority; BMv2's `@priority(N)`: the CLI priority N.
-    assert first.entries == ("Ing.other 1 2&&&3 => -1 1", "Ing.set 2 0&&&0 => 4 5 2", "Ing.set 3 0&&&0 => 6 7 7")
+    # The earlier entry wins without a priority; BMv2's `@priority(N)`: simple_switch_CLI's priority
+    # N.  The runtime's priorities are P4Runtime's: the larger wins.
+    top = (1 << 31) - 1
+    assert [([(m.value, m.mask) for m in e.matches], e.priority, e.action_id, e.data) for e in first.entries] == \
+        [([(1, 0xff), (2, 3)], top - 1, 2, (0xff, 0, 0)), ([(2, 0xff), (0, 0)], top - 2, 1, (4, 0, 5)),
+         ([(3, 0xff), (0, 0)], top - 7, 1, (6, 0, 7))]
 
 
 def test_entries_rank_by_their_p4_priorities(tmp_path: Path):
@@ -70,7 +74,7 @@ def test_entries_rank_by_their_p4_priorities(tmp_path: Path):
         result, _ = layouts(tmp_path, "action other(int<8> s) { hdr.h.s = s; }\n"
                                       f"table t {{ key = {{ hdr.h.a : ternary; }} actions = {{ other; }} {props} "
                                       f"entries = {{ {rows} }} }}", "t.apply();")
-        assert [int(e.rsplit(" ", 1)[1]) for e in result.table_layouts["t"].entries] == cli, props
+        assert [(1 << 31) - 1 - e.priority for e in result.table_layouts["t"].entries] == cli, props
 
 
 def test_const_entries_compiled_to_code_in_the_order_they_win(tmp_path: Path):
@@ -174,5 +178,6 @@ def test_entry_keys_in_braces_concatenations_and_errors(tmp_path: Path):
         }
     """, "cat.apply(); err.apply();")
     assert not diags.items
-    assert result.table_layouts["cat"].entries == ("Ing.set 4660 => 1 22136",)
-    assert result.table_layouts["err"].entries == ("Ing.set 0 => 2 0", "Ing.set 1 => 3 0")
+    assert [(e.matches[0].value, e.data) for e in result.table_layouts["cat"].entries] == [(0x1234, (1, 0x56, 0x78))]
+    assert [(e.matches[0].value, e.data) for e in result.table_layouts["err"].entries] == \
+        [(0, (2, 0, 0)), (1, (3, 0, 0))]

@@ -16,8 +16,9 @@ from p4odp import types as t
 from p4odp.diagnostics import InternalError, Unsupported
 from p4odp.transpiler.codegen.scope import Binding, ExternInstance
 from p4odp.transpiler.ctypes_map import c_ident
-from p4odp.transpiler.model import CActionParam, CAction, CKeyField, CProfile, CTable
-from p4odp.transpiler.passes.table_layout import ActionLayout, ProfileLayout, TableLayout
+from p4odp.transpiler.model import CActionParam, CAction, CConstEntry, CFieldMatch, CKeyField, CProfile, CTable
+from p4odp.transpiler.passes.table_layout import (ActionLayout, ConstEntry, FieldMatch, KeyField, ProfileLayout,
+                                                  TableLayout)
 from p4odp.transpiler.passes.table_structures import code_switch
 
 __all__ = ["Tables", "burst_state", "c_table", "c_action", "c_profile"]
@@ -34,9 +35,31 @@ def c_table(layout: TableLayout, profiles: dict, burst_key: tuple = ()) -> CTabl
     return CTable(layout.index, _c_name(layout), layout.name,
                   [CKeyField(k.name, k.width, MATCH_KINDS[k.match_kind], k.signed) for k in layout.keys],
                   [a.id for a in layout.actions], layout.size, layout.default_action, list(layout.default_data),
-                  layout.default_const, layout.data_bytes, list(layout.entries), TABLE_KINDS[layout.structure],
+                  layout.default_const, layout.data_bytes, [_c_const_entry(e, layout.keys) for e in layout.entries],
+                  TABLE_KINDS[layout.structure],
                   layout.key_bytes, list(burst_key), burst_state(layout) if burst_key else (),
                   profiles[layout.profile].index if layout.profile else -1)
+
+
+def _c_const_entry(entry: ConstEntry, keys: tuple) -> CConstEntry:
+    return CConstEntry([_c_field_match(m, k) for m, k in zip(entry.matches, keys)], entry.priority, entry.action_id,
+                       list(entry.data))
+
+
+def _c_field_match(match: FieldMatch, key: KeyField) -> CFieldMatch:
+    """How the runtime's table takes one key field of a const entry (p4odp_table.h)."""
+    def as_bytes(value: int) -> list[int]:
+        return list(value.to_bytes((key.width + 7) // 8, "big"))
+
+    if key.match_kind == "range":
+        return CFieldMatch(None, low=as_bytes(match.low), high=as_bytes(match.high))
+    if key.match_kind == "lpm":
+        return CFieldMatch(as_bytes(match.value), prefix_len=bin(match.mask).count("1"))
+    if key.match_kind == "ternary":
+        return CFieldMatch(as_bytes(match.value), mask=as_bytes(match.mask))
+    if key.match_kind == "optional" and match.mask == 0:
+        return CFieldMatch(as_bytes(0), wildcard=True)
+    return CFieldMatch(as_bytes(match.value))
 
 
 def _c_name(layout: TableLayout) -> str:

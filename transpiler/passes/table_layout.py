@@ -53,7 +53,7 @@ from p4odp.transpiler.passes.table_structures import DEFAULT_SIZE, table_size, t
 from p4odp.transpiler.passes.unique_names import NameTable
 
 __all__ = ["TableLayout", "KeyField", "TableAction", "ActionLayout", "DataField", "TableLayouts", "FieldMatch",
-           "CodeEntry", "ProfileLayout", "HONOURED_PROPERTIES", "MATCH_KINDS", "INDIRECT_DATA_BYTES"]
+           "ConstEntry", "ProfileLayout", "HONOURED_PROPERTIES", "MATCH_KINDS", "INDIRECT_DATA_BYTES"]
 
 HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries", "counters", "meters", "implementation",
                        "largest_priority_wins", "priority_delta")
@@ -62,6 +62,7 @@ MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional")
 # other property the program names is a target's own, ignored with a warning.
 _SEMANTIC_PROPERTIES = ("support_timeout", "add_on_miss", "idle_timeout_with_auto_delete")
 _MAX_PRIORITY = (1 << 24) - 1
+_INT32_MAX = (1 << 31) - 1
 INDIRECT_DATA_BYTES = 4  # an indirect table's entry: the handle of a member or a group
 
 
@@ -107,11 +108,14 @@ class FieldMatch:
 
 
 @dataclass(frozen=True)
-class CodeEntry:
-    """A const entry of a table compiled to code."""
+class ConstEntry:
+    """A const entry: what the runtime's table is given at start, and what the generated C of a table
+    compiled to code tries."""
 
     matches: tuple  # tuple[FieldMatch, ...], one per key field
+    priority: int  # the runtime's (P4Runtime's: the larger wins); 0 where priorities do not count
     action: str  # the action's name in the IR
+    action_id: int
     data: tuple  # its action data bytes, as the control plane would lay them out
 
 
@@ -146,7 +150,7 @@ class TableLayout:
     default_data: tuple  # its data bytes
     default_const: bool
     size: int
-    entries: tuple  # const entries as control-plane commands
+    entries: tuple  # tuple[ConstEntry, ...]: the const entries in program order
     structure: str  # the table-structures pass's choice, "auto" when it did not run
     code_entries: tuple = ()  # structure "code": its entries in the order they are tried
     direct_counter: str = ""  # the IR name of the direct_counter instance its `counters` property names
@@ -246,13 +250,12 @@ class _Builder:
         name = table.control_name or table.name
         largest_wins = self.const_int(props["largest_priority_wins"].value) != 0 \
             if "largest_priority_wins" in props else True
-        entries = tuple(self.entry_command(e, i, keys, largest_wins) for i, e in enumerate(props["entries"].value)) \
-            if "entries" in props else ()
         data_bytes = max((sum((f.width + 7) // 8 for f in self.actions[a.action].data) for a in actions), default=0)
+        entries = tuple(self.const_entry(e, i, keys, data_bytes, largest_wins)
+                        for i, e in enumerate(props["entries"].value)) if "entries" in props else ()
         size = table_size(table, self.constants) or DEFAULT_SIZE  # `size = 0` too, as the runtime always did
         structure = self.ctx.result.table_structures.get(name, "auto")
-        code_entries = self.code_entries(props["entries"].value, keys, data_bytes, largest_wins) \
-            if structure == "code" else ()
+        code_entries = self.code_entries(props["entries"].value, entries, keys) if structure == "code" else ()
         direct_counter = self.direct_instance(props["counters"], "direct_counter") if "counters" in props else ""
         direct_meter = self.direct_instance(props["meters"], "direct_meter") if "meters" in props else ""
         profile = ""
@@ -337,34 +340,43 @@ class _Builder:
     # ------------------------------------------------------------------
     # Const entries
 
-    def code_entries(self, entries: tuple, keys: list, data_bytes: int, largest_wins: bool) -> tuple:
+    def const_entry(self, entry: ir.Entry, position: int, keys: list, data_bytes: int,
+                    largest_wins: bool) -> ConstEntry:
+        elements = keyset_elements(entry.keyset, len(keys))
+        matches = tuple(self.field_match(element, key) for element, key in zip(elements, keys))
+        action = self.actions[entry.action.name]
+        data = bytearray(data_bytes)
+        for field, arg in zip(action.data, entry.action.args):
+            nbytes = (field.width + 7) // 8
+            value = (self.const_int(arg.value) or 0) % (1 << field.width)
+            data[field.byte_offset:field.byte_offset + nbytes] = value.to_bytes(nbytes, "big")
+        priority = 0
+        if any(k.match_kind in PRIORITIZED_MATCH_KINDS for k in keys):
+            # The runtime's priorities are P4Runtime's (the larger wins): the entry's as
+            # simple_switch_CLI would take it, p, is INT32_MAX - p there, as the switch's CLI converts.
+            priority = _INT32_MAX - self.entry_priority(entry, position, largest_wins)
+        return ConstEntry(matches, priority, entry.action.name, action.id, tuple(data))
+
+    def code_entries(self, written: tuple, entries: tuple, keys: list) -> tuple:
         """The entries as the generated C tries them: by priority, then in program order where
         priorities count; longest prefix first in lpm tables.  Two that match the same keys with
         the same priority are refused (the front end refuses those it can tell; keys made of
         constructor arguments are known only here)."""
         found = []
-        for position, entry in enumerate(entries):
-            elements = keyset_elements(entry.keyset, len(keys))
-            matches = tuple(self.field_match(element, key) for element, key in zip(elements, keys))
-            action = self.actions[entry.action.name]
-            data = bytearray(data_bytes)
-            for field, arg in zip(action.data, entry.action.args):
-                nbytes = (field.width + 7) // 8
-                value = (self.const_int(arg.value) or 0) % (1 << field.width)
-                data[field.byte_offset:field.byte_offset + nbytes] = value.to_bytes(nbytes, "big")
+        for position, (entry, const) in enumerate(zip(written, entries)):
             if any(k.match_kind in PRIORITIZED_MATCH_KINDS for k in keys):
-                rank = (self.entry_priority(entry, position, largest_wins), position)
+                rank = (-const.priority, position)
             else:  # lpm: the longest prefix wins; exact: one entry matches at most
-                rank = (-sum(bin(m.mask).count("1") for m, k in zip(matches, keys) if k.match_kind == "lpm"),
+                rank = (-sum(bin(m.mask).count("1") for m, k in zip(const.matches, keys) if k.match_kind == "lpm"),
                         position)
-            if any(matches == other.matches and rank[0] == other_rank[0] for other_rank, other in found):
+            if any(const.matches == other.matches and rank[0] == other_rank[0] for other_rank, other in found):
                 raise Refused(entry.loc, "this entry's key is that of an earlier entry, with the constructor "
                                          "arguments given")
-            found.append((rank, CodeEntry(matches, entry.action.name, tuple(data))))
-        return tuple(code_entry for _, code_entry in sorted(found, key=lambda f: f[0]))
+            found.append((rank, const))
+        return tuple(const for _, const in sorted(found, key=lambda f: f[0]))
 
     def field_match(self, element: ir.Expression, key: KeyField) -> FieldMatch:
-        """One key of a const entry as the runtime reads its `table_add` text (entry_key)."""
+        """One key of a const entry."""
         top = (1 << key.width) - 1
 
         def known(expr: ir.Expression) -> int:
@@ -378,6 +390,8 @@ class _Builder:
         if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.RANGE:
             return FieldMatch(0, 0, known(element.left), known(element.right))
         if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.MASK:
+            if key.match_kind == "exact":  # p4c's front end lets it be (the spec's spec-ex25 has one)
+                raise Refused(element.loc, "an exact key takes a value, not a mask: match it ternary")
             value, mask = known(element.left), known(element.right)
             if key.match_kind == "lpm":  # VALUE/LENGTH, the length the mask's bits
                 mask = top ^ (top >> bin(mask).count("1"))
@@ -404,45 +418,6 @@ class _Builder:
         else:
             priority = value
         return max(priority, 0)
-
-    def entry_command(self, entry: ir.Entry, position: int, keys: list, largest_wins: bool) -> str:
-        """A const entry, written as `table_add` arguments (simple_switch_CLI: the smaller priority wins)."""
-        elements = keyset_elements(entry.keyset, len(keys))
-        parts = [self.entry_key(element, key) for element, key in zip(elements, keys)]
-        action = self.names.get(entry.action.name, entry.action.is_global)
-        action_args = [str(self.const_int(a.value) or 0) for a in entry.action.args]
-        text = f"{action.control_name or action.name} {' '.join(parts)} => {' '.join(action_args)}"
-        if not any(k.match_kind in PRIORITIZED_MATCH_KINDS for k in keys):
-            return text
-        return f"{text} {self.entry_priority(entry, position, largest_wins)}"
-
-    def entry_key(self, element: ir.Expression, key: KeyField) -> str:
-        if isinstance(element, (ir.DefaultExpression, ir.DontCare)):
-            if key.match_kind == "lpm":
-                return "0/0"
-            if key.match_kind == "range":
-                return f"0->{(1 << key.width) - 1}"
-            return "0&&&0"
-        if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.MASK:
-            if key.match_kind == "exact":  # p4c's front end lets it be (the spec's spec-ex25 has one)
-                raise Refused(element.loc, "an exact key takes a value, not a mask: match it ternary")
-            value, mask = self.const_int(element.left), self.const_int(element.right)
-            if key.match_kind == "lpm":
-                return f"{value}/{bin(mask).count('1')}"
-            return f"{value}&&&{mask}"
-        if isinstance(element, ir.Binary) and element.op is ir.BinaryOp.RANGE:
-            return f"{self.const_int(element.left)}->{self.const_int(element.right)}"
-        value = self.const_int(element)
-        if value is None:
-            raise Unsupported(element.loc, "this entry key")
-        if key.match_kind == "lpm":
-            return f"{value}/{key.width}"
-        if key.match_kind == "ternary":
-            return f"{value}&&&{(1 << key.width) - 1}"
-        if key.match_kind == "range":
-            return f"{value}->{value}"
-        return str(value)
-
 
 def _is_false(prop: ir.TableProperty) -> bool:
     return isinstance(prop.value, ir.BoolLiteral) and not prop.value.value

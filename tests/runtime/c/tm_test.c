@@ -353,7 +353,7 @@ static char *command(const char *fmt, ...)
 	va_end(ap);
 	FILE *out = open_memstream(&text, &size);
 	CHECK(out != NULL);
-	int rc = p4odp_control_command(&sw, line, out, err, sizeof err);
+	int rc = p4odp_cli_command(&sw, line, out, err, sizeof err);
 	fclose(out);
 	if (rc) {
 		fprintf(stderr, "'%s' failed: %s\n", line, err);
@@ -750,10 +750,10 @@ static void test_multicast_changes(void)
 	group_add(&g, &c);
 	group_create(&other, 6);
 	snprintf(line, sizeof line, "mc_node_associate 6 %u", a.handle);
-	CHECK(p4odp_control_command(&sw, line, NULL, err, sizeof err) == -1);
-	CHECK(p4odp_control_command(&sw, "mc_node_update 999 1", NULL, err, sizeof err) == -1);
+	CHECK(p4odp_cli_command(&sw, line, NULL, err, sizeof err) == -1);
+	CHECK(p4odp_cli_command(&sw, "mc_node_update 999 1", NULL, err, sizeof err) == -1);
 	snprintf(line, sizeof line, "mc_node_update %u 1 512", a.handle);
-	CHECK(p4odp_control_command(&sw, line, NULL, err, sizeof err) == -1);
+	CHECK(p4odp_cli_command(&sw, line, NULL, err, sizeof err) == -1);
 	odp_packet_t before[1] = { multicast(5) };
 	burst(0, before, 1);
 	want_multicast(0, &g);
@@ -1066,7 +1066,7 @@ static void test_big_group(void)
 	char line[64], err[256];
 	node_create(&extra);
 	snprintf(line, sizeof line, "mc_node_associate 3 %u", extra.handle);
-	CHECK(p4odp_control_command(&sw, line, NULL, err, sizeof err) == -1);
+	CHECK(p4odp_cli_command(&sw, line, NULL, err, sizeof err) == -1);
 
 	odp_packet_t pkts[6] = { multicast(1), multicast(2), multicast(3), multicast(1), multicast(2), multicast(3) };
 	burst(0, pkts, 6);

@@ -1,0 +1,207 @@
+/*
+ * p4odp_control.h: the switch's control-plane API, typed.
+ *
+ * Every front door of the control plane is a client of these calls: the
+ * simple_switch_CLI commands (cli.c, also what --commands runs), and the
+ * program's const entries at start.  Objects are named by their index in
+ * the program's metadata (struct p4odp_program: tables[], profiles[],
+ * counters[], ...); keys, action data and register cells are bytes in
+ * network order, each value in ceil(width / 8) bytes with its unused high
+ * bits zero.
+ *
+ * Each call either succeeds whole or changes nothing, and returns 0 (or a
+ * handle, a count) or a negative errno:
+ *   -EINVAL   a malformed argument: an index or value out of range, bits
+ *             past a field's width, an action that is not the table's
+ *   -ENOENT   no such entry, member, group, node or session
+ *   -EEXIST   there is one already (same key and priority, same group id)
+ *   -ENOSPC   the table, profile or array is full
+ *   -EBUSY    still used: a member or group that entries name, a node in another group
+ *   -ENODATA  empty: a group named by an entry, a meter cell without rates
+ *   -EPERM    the program forbids it (a const default action)
+ *   -ENOMEM   out of memory
+ * Changes are published while the workers forward: a packet sees each
+ * object before or after a call, never half of it.
+ *
+ * One thread calls them (the switch's control thread): the API takes no lock.
+ *
+ * Priorities are P4Runtime's: the larger wins (simple_switch_CLI's, where
+ * the smaller wins, are converted by its parser).  They count in tables
+ * with a ternary, range or optional field; elsewhere they are 0.
+ */
+#ifndef P4ODP_CONTROL_H_
+#define P4ODP_CONTROL_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "p4odp_runtime.h"
+#include "p4odp_table.h"
+
+struct p4odp_switch;
+
+/* Every 9-bit port number (v1model's egress_spec). */
+#define P4ODP_PORT_NUMBERS 512
+#define P4ODP_MAX_MC_GROUPS 4096
+#define P4ODP_MAX_MC_NODES 4096
+#define P4ODP_MAX_GROUP_NODES (P4ODP_MAX_MC_NODES / 16)
+/* BMv2's mirror session ids: 0 .. 32767. */
+#define P4ODP_MAX_MIRROR_SESSIONS 32768
+
+/* ---- Table entries ---- */
+
+/* What an entry runs: `action`, an action id of its table, with `data`, the
+ * action's parameters in order (its own length: the sum of their byte
+ * sizes; NULL for none).  In a table with an action profile `action` is
+ * P4ODP_ACTION_MEMBER or P4ODP_ACTION_GROUP and `ref` the member's or the
+ * group's handle (a group named by an entry must not be empty). */
+struct p4odp_action_call {
+	uint32_t action;
+	uint32_t ref;
+	const uint8_t *data;
+};
+
+/* The bytes of the parameters of action `action_id`, and the action itself (NULL: no such action). */
+const struct p4odp_action_info *p4odp_action_by_id(const struct p4odp_program *p, uint32_t action_id,
+						  uint32_t *data_len);
+/* Whether the table's entries have a priority (a ternary, range or optional key field). */
+bool p4odp_table_has_priority(const struct p4odp_table_info *t);
+
+/* A new entry of table `table`; its handle in *handle. */
+int p4odp_ctl_entry_add(struct p4odp_switch *sw, uint32_t table, const struct p4odp_match *m,
+			const struct p4odp_action_call *call, int64_t *handle);
+/* Entry `handle` runs `call` from now on (its counters and meters kept). */
+int p4odp_ctl_entry_modify(struct p4odp_switch *sw, uint32_t table, int64_t handle,
+			   const struct p4odp_action_call *call);
+int p4odp_ctl_entry_delete(struct p4odp_switch *sw, uint32_t table, int64_t handle);
+/* The handle of the entry of match `m` (its priority counts where priorities do). */
+int64_t p4odp_ctl_entry_find(struct p4odp_switch *sw, uint32_t table, const struct p4odp_match *m);
+/* Every entry, the default one stays. */
+int p4odp_ctl_table_clear(struct p4odp_switch *sw, uint32_t table);
+/* The action the table runs on a miss; -EPERM when the program made it const. */
+int p4odp_ctl_default_set(struct p4odp_switch *sw, uint32_t table, const struct p4odp_action_call *call);
+/* Back to the program's default action. */
+int p4odp_ctl_default_reset(struct p4odp_switch *sw, uint32_t table);
+
+/* Reads: fn(arg, handle, match, entry) for each entry in handle order (the
+ * match valid during the call; an entry's action_id and data as above, an
+ * indirect one's data the handle, uint32_t, native order), stopping at a
+ * nonzero return, which it returns; or for entry `handle` alone (-ENOENT). */
+int p4odp_ctl_entries(struct p4odp_switch *sw, uint32_t table, p4odp_table_visit_fn fn, void *arg);
+int p4odp_ctl_entry(struct p4odp_switch *sw, uint32_t table, int64_t handle, p4odp_table_visit_fn fn, void *arg);
+uint32_t p4odp_ctl_entry_count(struct p4odp_switch *sw, uint32_t table);
+/* The default entry (never NULL once the switch started). */
+const struct p4odp_table_entry *p4odp_ctl_default(struct p4odp_switch *sw, uint32_t table);
+
+/* ---- Action profiles and selectors: members, and a selector's groups ---- */
+
+/* A new member running `call` (an action of the profile): the lowest free handle, in *member. */
+int p4odp_ctl_member_add(struct p4odp_switch *sw, uint32_t profile, const struct p4odp_action_call *call,
+			 uint32_t *member);
+int p4odp_ctl_member_modify(struct p4odp_switch *sw, uint32_t profile, uint32_t member,
+			    const struct p4odp_action_call *call);
+/* -EBUSY while an entry or a group names it. */
+int p4odp_ctl_member_delete(struct p4odp_switch *sw, uint32_t profile, uint32_t member);
+/* Member `member`'s entry (action_id and data), or NULL. */
+const struct p4odp_table_entry *p4odp_ctl_member(struct p4odp_switch *sw, uint32_t profile, uint32_t member);
+/* A group of an action selector: its members' handles in ascending order
+ * (BMv2's order, in which a hash picks one). */
+struct p4odp_profile_group {
+	uint32_t n;
+	uint32_t members[];
+};
+
+/* A new empty group of a selector: the lowest free handle, in *group. */
+int p4odp_ctl_group_add(struct p4odp_switch *sw, uint32_t profile, uint32_t *group);
+/* -EBUSY while an entry names it. */
+int p4odp_ctl_group_delete(struct p4odp_switch *sw, uint32_t profile, uint32_t group);
+/* The group's members become the `n` of `members` (distinct), published at once. */
+int p4odp_ctl_group_set(struct p4odp_switch *sw, uint32_t profile, uint32_t group, const uint32_t *members,
+			uint32_t n);
+/* The group's members in ascending order (what the workers pick from), or NULL. */
+const struct p4odp_profile_group *p4odp_ctl_group(struct p4odp_switch *sw, uint32_t profile, uint32_t group);
+/* How many entries (and, for a member, groups) name the member or the group. */
+uint32_t p4odp_ctl_member_users(struct p4odp_switch *sw, uint32_t profile, uint32_t member);
+uint32_t p4odp_ctl_group_users(struct p4odp_switch *sw, uint32_t profile, uint32_t group);
+
+/* ---- Packet replication: multicast groups and nodes, clone sessions ---- */
+
+/* A set of port numbers: bit p of ports[p / 64] is port p. */
+struct p4odp_port_set {
+	uint64_t ports[P4ODP_PORT_NUMBERS / 64];
+};
+
+/* Groups are 1 .. P4ODP_MAX_MC_GROUPS - 1. */
+int p4odp_ctl_mc_group_create(struct p4odp_switch *sw, uint32_t group);
+/* Its nodes stay, in no group (as on BMv2). */
+int p4odp_ctl_mc_group_destroy(struct p4odp_switch *sw, uint32_t group);
+/* The group's nodes become the `n` of `nodes`, in that order, published at once: those it had
+ * and are not listed leave it; a node in another group is -EBUSY. */
+int p4odp_ctl_mc_group_set(struct p4odp_switch *sw, uint32_t group, const uint32_t *nodes, uint32_t n);
+/* A group's nodes in order (n_nodes of them), or NULL when there is no such group. */
+const uint32_t *p4odp_ctl_mc_group(struct p4odp_switch *sw, uint32_t group, uint32_t *n_nodes);
+/* A new node: replication id `rid` (0 .. 65535) on `ports`; its handle in *node. */
+int p4odp_ctl_mc_node_create(struct p4odp_switch *sw, uint32_t rid, const struct p4odp_port_set *ports,
+			     uint32_t *node);
+int p4odp_ctl_mc_node_update(struct p4odp_switch *sw, uint32_t node, const struct p4odp_port_set *ports);
+/* Out of its group first. */
+int p4odp_ctl_mc_node_destroy(struct p4odp_switch *sw, uint32_t node);
+/* A node's replication id, ports and group (0: none); -ENOENT. */
+int p4odp_ctl_mc_node(struct p4odp_switch *sw, uint32_t node, uint32_t *rid, struct p4odp_port_set *ports,
+		      uint32_t *group);
+
+/* A clone (mirror) session: its copies go to `port`, or with `to_group` to every replica of
+ * multicast group `group`.  Sessions are 0 .. P4ODP_MAX_MIRROR_SESSIONS - 1. */
+struct p4odp_clone_session {
+	bool to_group;
+	uint32_t port;
+	uint32_t group;
+};
+
+int p4odp_ctl_clone_session_set(struct p4odp_switch *sw, uint32_t session, const struct p4odp_clone_session *s);
+int p4odp_ctl_clone_session_delete(struct p4odp_switch *sw, uint32_t session);
+int p4odp_ctl_clone_session(struct p4odp_switch *sw, uint32_t session, struct p4odp_clone_session *s);
+
+/* ---- Counters, meters, registers, value sets, custom CRCs ---- */
+
+/* A direct counter's or meter's `index` is an entry handle of its table (-ENOENT when there is
+ * no such entry); an indirect one's a cell, below its size. */
+int p4odp_ctl_counter_read(struct p4odp_switch *sw, uint32_t counter, uint64_t index, uint64_t *packets,
+			   uint64_t *bytes);
+/* The totals the cell reads as from now on. */
+int p4odp_ctl_counter_write(struct p4odp_switch *sw, uint32_t counter, uint64_t index, uint64_t packets,
+			    uint64_t bytes);
+/* Every cell back to 0. */
+int p4odp_ctl_counter_reset(struct p4odp_switch *sw, uint32_t counter);
+
+/* A meter's two rates: committed (yellow above it) and peak (red above), each in units (packets
+ * or bytes) per microsecond with a burst of units; committed.rate <= peak.rate. */
+struct p4odp_meter_rates {
+	double committed_rate, peak_rate;
+	uint64_t committed_burst, peak_burst;
+};
+
+/* `rates` NULL: no rates (every packet green).  p4odp_ctl_meter_set_all sets every cell. */
+int p4odp_ctl_meter_set(struct p4odp_switch *sw, uint32_t meter, uint64_t index, const struct p4odp_meter_rates *rates);
+int p4odp_ctl_meter_set_all(struct p4odp_switch *sw, uint32_t meter, const struct p4odp_meter_rates *rates);
+/* The cell's rates; -ENODATA when it has none. */
+int p4odp_ctl_meter(struct p4odp_switch *sw, uint32_t meter, uint64_t index, struct p4odp_meter_rates *rates);
+
+/* A register cell as ceil(width / 8) bytes (an int<W> cell's in two's complement). */
+int p4odp_ctl_register_read(struct p4odp_switch *sw, uint32_t reg, uint32_t index, uint8_t *value);
+int p4odp_ctl_register_write(struct p4odp_switch *sw, uint32_t reg, uint32_t index, const uint8_t *value);
+/* Every cell back to 0. */
+int p4odp_ctl_register_reset(struct p4odp_switch *sw, uint32_t reg);
+
+/* A value set's values (ceil(width / 8) bytes each): adding one it holds changes nothing. */
+int p4odp_ctl_value_set_add(struct p4odp_switch *sw, uint32_t set, const uint8_t *value);
+int p4odp_ctl_value_set_remove(struct p4odp_switch *sw, uint32_t set, const uint8_t *value);
+int p4odp_ctl_value_set_clear(struct p4odp_switch *sw, uint32_t set);
+/* fn(arg, value) for each value it holds, stopping at a nonzero return, which it returns. */
+int p4odp_ctl_value_set_values(struct p4odp_switch *sw, uint32_t set, int (*fn)(void *arg, const uint8_t *value),
+			       void *arg);
+
+/* The parameters of custom CRC calculation `calc` (p4odp_program.crcs). */
+int p4odp_ctl_crc_set(struct p4odp_switch *sw, uint32_t calc, const struct p4odp_crc_params *params);
+
+#endif /* P4ODP_CONTROL_H_ */
