@@ -3,11 +3,11 @@
     with SwitchChannel("unix:p4odp.sock") as switch:
         print(switch.command("table_add ipv4_lpm ipv4_forward 10.0.0.0/8 => 00:00:00:00:00:01 1"))
 
-Protocol version 1: the switch greets with `p4odp-control 1 PROGRAM`; each command line is
+Protocol version 2: the switch greets with `p4odp-control 2 PROGRAM`; each command line is
 answered `ok N` or `error N` followed by N bytes (what the command printed, or why it failed).
 A client that sent `digest_listen` or `packet_listen` also gets `event N` and an N-byte line
 between answers (a digest message, a packet the program sent to the CPU port: `listen` and
-`next_event`).
+`next_event`).  The line `binary` turns the connection into one of frames (wire.py).
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ import socket
 import time
 from typing import Optional
 
-from p4odp.runtime.limits import CONTROL_LINE
+from p4odp.runtime.limits import CONTROL_LINE, WIRE_VERSION
 
 __all__ = ["DEFAULT_ADDRESS", "ChannelError", "CommandError", "SwitchChannel"]
 
 DEFAULT_ADDRESS = "unix:p4odp.sock"  # the switch's default, in its run directory
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = WIRE_VERSION
 MAX_LINE = CONTROL_LINE - 1  # the longest line the switch takes, without its newline
 
 
@@ -102,6 +102,30 @@ class SwitchChannel:
             return [self._answer() if isinstance(data, bytes) else (False, data.args[0]) for data in window]
         except OSError as err:
             raise ChannelError(f"{self.address}: {err.strerror or err}") from None
+
+    def binary(self) -> None:
+        """From now on this connection carries frames (calls), not lines: see `calls`."""
+        self.command("binary")
+
+    def calls(self, requests: list[bytes]) -> list[bytes]:
+        """Send request frames' bodies (p4odp_wire.h: an op and its arguments) in order, a window
+        at a time; the answers' bodies (a status and the results)."""
+        answers: list[bytes] = []
+        window, size = [], 0
+        try:
+            for body in requests:
+                window.append(body)
+                size += 4 + len(body)
+                if size >= self.WINDOW_BYTES:
+                    answers += self._call_window(window)
+                    window, size = [], 0
+            return answers + self._call_window(window)
+        except OSError as err:
+            raise ChannelError(f"{self.address}: {err.strerror or err}") from None
+
+    def _call_window(self, window: list[bytes]) -> list[bytes]:
+        self.sock.sendall(b"".join(len(body).to_bytes(4, "big") + body for body in window))
+        return [self._bytes(int.from_bytes(self._bytes(4), "big")) for _ in window]
 
     EVENTS = ("digest", "packet", "swap")
 

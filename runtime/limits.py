@@ -10,7 +10,7 @@ from pathlib import Path
 
 from p4odp.diagnostics import InternalError
 
-HEADERS = ("include/p4odp_runtime.h", "include/p4odp_control.h", "core/switch.h")
+HEADERS = ("include/p4odp_runtime.h", "include/p4odp_control.h", "include/p4odp_wire.h", "core/switch.h")
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(P4ODP_\w+)[ \t]+(.+)$", re.M)
 _COMMENT = re.compile(r"/\*.*?(\*/|$)|//.*")
 _SUFFIX = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b")  # 512u, 1UL: C's unsigned and long
@@ -65,3 +65,7 @@ GROUP_NODES = _limit("P4ODP_MAX_GROUP_NODES")  # nodes of one group
 MIRROR_SESSIONS = _limit("P4ODP_MAX_MIRROR_SESSIONS")  # session ids 0..MIRROR_SESSIONS-1
 MAX_PACKET = _limit("P4ODP_MAX_PACKET")  # bytes of the largest packet
 CONTROL_LINE = _limit("P4ODP_CONTROL_LINE")  # bytes of a control line's buffer, its newline included
+WIRE_VERSION = _limit("P4ODP_WIRE_VERSION")  # the control channel's protocol
+# The binary control channel's ops (P4ODP_OP_NAME) and batch atomicities (P4ODP_BATCH_NAME), by NAME.
+WIRE_OPS = {name[len("P4ODP_OP_"):]: value for name, value in _DEFINES.items() if name.startswith("P4ODP_OP_")}
+WIRE_BATCH = {name[len("P4ODP_BATCH_"):]: value for name, value in _DEFINES.items() if name.startswith("P4ODP_BATCH_")}

@@ -2,8 +2,8 @@
  * The control channel: simple_switch_CLI command lines over a unix or TCP
  * socket, served by the switch's main thread while the workers forward.
  *
- * Protocol, version 1, all text:
- *   on connect, the switch sends  "p4odp-control 1 PROGRAM\n"
+ * Protocol, version 2, text until the client asks for binary frames:
+ *   on connect, the switch sends  "p4odp-control 2 PROGRAM\n"
  *   the client sends a command    one line, at most P4ODP_CONTROL_LINE bytes with its newline
  *   the switch answers            "ok N\n" and the N bytes the command printed,
  *                                 or "error N\n" and an N-byte message
@@ -25,7 +25,10 @@
  * and whose answers it has read: a command sees the effect of every command
  * answered before it.  An answer the client does not read is kept and sent
  * as it reads; a client that reads nothing of it for SEND_TIMEOUT_S is
- * dropped, so a stalled client never stalls the switch.
+ * dropped, so a stalled client never stalls the switch.  The line "binary"
+ * turns a connection (one not listening to events) into one of frames, each
+ * a call of the control-plane API (p4odp_wire.h, channel_binary.c), served in
+ * turn with the lines of the others.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -41,9 +44,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "p4odp_wire.h"
 #include "switch.h"
 
-#define PROTOCOL_VERSION 1
+#define PROTOCOL_VERSION P4ODP_WIRE_VERSION
 #define SEND_TIMEOUT_S 2	/* a client that reads nothing of an answer for this long is dropped */
 #define ACCEPT_PAUSE_NS 100000000	/* after a failed accept (no file descriptors left) */
 #define EVENT_BACKLOG (4u << 20)	/* bytes of output waiting for a client beyond which it misses events */
@@ -153,6 +157,7 @@ static void drop_client(struct p4odp_control_client *c)
 {
 	close(c->fd);
 	free(c->pending);
+	free(c->frames);
 	*c = (struct p4odp_control_client){ .fd = -1 };
 }
 
@@ -378,6 +383,12 @@ static bool serve_line(struct p4odp_switch **live, struct p4odp_channel *ch, str
 		if (args)
 			return program_commands[i].run(live, ch, c, args);
 	}
+	if (is_command(line, "binary")) {	/* frames from here on (p4odp_wire.h) */
+		if (c->listens)
+			return answer_error(c, "a connection listening to events stays text");
+		c->binary = true;
+		return answer(c, "ok", "", 0);
+	}
 	char *output = NULL;
 	size_t output_len = 0;
 	FILE *out = open_memstream(&output, &output_len);
@@ -396,10 +407,64 @@ static bool serve_line(struct p4odp_switch **live, struct p4odp_channel *ch, str
 	return queued;
 }
 
+/* Keep `len` more bytes of frames from the client; false when out of memory or beyond a frame's
+ * largest size. */
+static bool keep_frames(struct p4odp_control_client *c, const void *bytes, size_t len)
+{
+	if (c->frames_len + len > c->frames_cap) {
+		size_t cap = c->frames_cap ? c->frames_cap : 65536;
+		while (cap < c->frames_len + len)
+			cap *= 2;
+		uint8_t *grown = cap <= 2 * (4 + (size_t)P4ODP_WIRE_MAX_FRAME) ? realloc(c->frames, cap) : NULL;
+		if (!grown)
+			return false;
+		c->frames = grown;
+		c->frames_cap = cap;
+	}
+	memcpy(c->frames + c->frames_len, bytes, len);
+	c->frames_len += len;
+	return true;
+}
+
+/* Serve the whole frames the client has sent, while it has read every answer. */
+static void serve_frames(struct p4odp_switch **live, struct p4odp_channel *ch, struct p4odp_control_client *c)
+{
+	while (c->fd >= 0 && !c->answer_left && c->frames_len >= 4) {
+		size_t len = (size_t)c->frames[0] << 24 | (size_t)c->frames[1] << 16 | (size_t)c->frames[2] << 8 |
+			     c->frames[3];
+		if (len > P4ODP_WIRE_MAX_FRAME) {
+			drop_client(c);
+			return;
+		}
+		if (c->frames_len < 4 + len)
+			return;
+		bool loaded = c == ch->loader;
+		uint8_t *body = NULL, head[4];
+		size_t body_len = 0;
+		bool queued = p4odp_binary_request(loaded ? ch->loaded : *live, !loaded, c->frames + 4, len, &body,
+						   &body_len) == 0;
+		for (int i = 0; i < 4; i++)
+			head[i] = (uint8_t)(body_len >> 8 * (3 - i));
+		size_t before = c->pending_len;
+		if (queued && !(queue(c, (const char *)head, 4) && queue(c, (const char *)body, body_len)))
+			c->pending_len = before, queued = false;	/* no half frame */
+		free(body);
+		c->answer_left = c->pending_len;
+		memmove(c->frames, c->frames + 4 + len, c->frames_len - 4 - len);
+		c->frames_len -= 4 + len;
+		if (!queued || !flush(c))
+			drop_client(c);
+	}
+}
+
 /* Serve the whole lines the client has sent, while it has read every answer. */
 static void serve_lines(struct p4odp_switch **live, struct p4odp_channel *ch, struct p4odp_control_client *c)
 {
 	char *newline;
+	if (c->binary) {
+		serve_frames(live, ch, c);
+		return;
+	}
 	while (c->fd >= 0 && !c->answer_left && (newline = memchr(c->buf, '\n', c->len))) {
 		size_t line_len = (size_t)(newline - c->buf);
 		*newline = '\0';
@@ -407,14 +472,32 @@ static void serve_lines(struct p4odp_switch **live, struct p4odp_channel *ch, st
 		c->overlong = false;
 		memmove(c->buf, newline + 1, c->len - line_len - 1);
 		c->len -= line_len + 1;
-		if (!queued || !flush(c))
+		if (!queued || !flush(c)) {
 			drop_client(c);
+			return;
+		}
+		if (c->binary) {	/* what followed the line "binary" is frames */
+			if (!keep_frames(c, c->buf, c->len)) {
+				drop_client(c);
+				return;
+			}
+			c->len = 0;
+			serve_frames(live, ch, c);
+			return;
+		}
 	}
 }
 
 /* Take what the client sent. */
 static void receive(struct p4odp_control_client *c)
 {
+	if (c->binary) {
+		char bytes[65536];
+		ssize_t n = recv(c->fd, bytes, sizeof bytes, 0);
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) || (n > 0 && !keep_frames(c, bytes, (size_t)n)))
+			drop_client(c);
+		return;
+	}
 	if (c->len == sizeof c->buf) {	/* no newline in a full buffer: the line is too long, skip it */
 		c->overlong = true;
 		c->len = 0;

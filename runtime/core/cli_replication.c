@@ -86,7 +86,7 @@ static int cmd_mc_node_create(struct p4odp_switch *sw, struct command *c)
 		return cli_fail(c, "usage: mc_node_create RID PORT...");
 	if (cli_parse_uint(c, c->tokens[1], &rid) || parse_node_ports(c, 2, &ports))
 		return -1;
-	int err = p4odp_ctl_mc_node_create(sw, rid, &ports, &node);
+	int err = p4odp_ctl_mc_node_create(sw, P4ODP_ID_ANY, rid, &ports, &node);
 	if (err == -EINVAL)
 		return cli_fail(c, "replication id %u is out of range 0..%u", rid, UINT16_MAX);
 	if (err == -ENOSPC)

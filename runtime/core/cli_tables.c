@@ -462,8 +462,9 @@ static int parse_profile_handle(struct p4odp_switch *sw, struct command *c, int 
 {
 	if (cli_parse_uint(c, text, handle))
 		return -1;
-	if (!(group ? (const void *)p4odp_ctl_group(sw, (uint32_t)pi, *handle)
-		    : (const void *)p4odp_ctl_member(sw, (uint32_t)pi, *handle)))
+	uint32_t members[sw->program->profiles[pi].size + 1], n, max_size;
+	if (group ? p4odp_ctl_group(sw, (uint32_t)pi, *handle, members, &n, &max_size) != 0
+		  : !p4odp_ctl_member(sw, (uint32_t)pi, *handle))
 		return cli_fail(c, "action profile %s has no %s %s", sw->program->profiles[pi].name,
 				group ? "group" : "member", text);
 	return 0;
@@ -496,7 +497,7 @@ static int cmd_act_prof_create_member(struct p4odp_switch *sw, struct command *c
 	uint32_t member;
 	if (parse_member_call(sw, c, pi, c->tokens[2], 3, &call, data))
 		return -1;
-	int err = p4odp_ctl_member_add(sw, (uint32_t)pi, &call, &member);
+	int err = p4odp_ctl_member_add(sw, (uint32_t)pi, P4ODP_ID_ANY, &call, &member);
 	if (err == -ENOSPC)
 		return cli_fail(c, "action profile %s is full (%u members)", p->name, p->size);
 	if (err)
@@ -547,7 +548,7 @@ static int cmd_act_prof_create_group(struct p4odp_switch *sw, struct command *c)
 	if (pi < 0)
 		return -1;
 	const struct p4odp_profile_info *p = &sw->program->profiles[pi];
-	int err = p4odp_ctl_group_add(sw, (uint32_t)pi, &group);
+	int err = p4odp_ctl_group_add(sw, (uint32_t)pi, P4ODP_ID_ANY, 0, &group);
 	if (err == -ENOSPC)
 		return cli_fail(c, "action profile %s is full (%u groups)", p->name, p->size);
 	if (err)
@@ -585,20 +586,24 @@ static int cmd_act_prof_group_member(struct p4odp_switch *sw, struct command *c)
 	if (pi < 0 || parse_profile_handle(sw, c, pi, c->tokens[2], false, &member) ||
 	    parse_profile_handle(sw, c, pi, c->tokens[3], true, &group))
 		return -1;
-	const struct p4odp_profile_group *old = p4odp_ctl_group(sw, (uint32_t)pi, group);
-	uint32_t members[old->n + 1], n = 0;
+	uint32_t members[sw->program->profiles[pi].size + 1], n, max_size, kept = 0;
 	bool in = false;
-	for (uint32_t i = 0; i < old->n; i++) {
-		in = in || old->members[i] == member;
-		if (old->members[i] != member)
-			members[n++] = old->members[i];
+	p4odp_ctl_group(sw, (uint32_t)pi, group, members, &n, &max_size);
+	for (uint32_t i = 0; i < n; i++) {
+		in = in || members[i] == member;
+		if (members[i] != member)
+			members[kept++] = members[i];
 	}
+	n = kept;
 	if (in == add)
 		return cli_fail(c, "member %u is %s group %u of action profile %s", member, add ? "already in" : "not in",
 				group, sw->program->profiles[pi].name);
 	if (add)
 		members[n++] = member;
 	int err = p4odp_ctl_group_set(sw, (uint32_t)pi, group, members, n);
+	if (err == -ENOSPC)
+		return cli_fail(c, "group %u of action profile %s is full (%u members)", group,
+				sw->program->profiles[pi].name, max_size);
 	return err ? cli_fail(c, "action profile %s: %s", sw->program->profiles[pi].name, strerror(-err)) : 0;
 }
 
@@ -621,10 +626,11 @@ static int parse_reference(struct p4odp_switch *sw, struct command *c, const str
 	if ((group && find_profile(sw, c, sw->program->profiles[t->profile].name, true) < 0) ||
 	    parse_profile_handle(sw, c, t->profile, text, group, &call->ref))
 		return -1;
-	if (group && !p4odp_ctl_group(sw, (uint32_t)t->profile, call->ref)->n)
-		return cli_fail(c, "group %u of action profile %s is empty", call->ref,
+	uint32_t members[sw->program->profiles[t->profile].size + 1], n = 1, max_size;
+	if (group)
+		p4odp_ctl_group(sw, (uint32_t)t->profile, call->ref, members, &n, &max_size);
+	return n ? 0 : cli_fail(c, "group %u of action profile %s is empty", call->ref,
 				sw->program->profiles[t->profile].name);
-	return 0;
 }
 
 static int cmd_table_indirect_add(struct p4odp_switch *sw, struct command *c)
@@ -687,6 +693,16 @@ static int cmd_table_indirect_set_default(struct p4odp_switch *sw, struct comman
 }
 
 /* ---- Reads of tables as simple_switch_CLI prints them ---- */
+
+/* p4odp_table_visit_fn: the action of entry `e` (table_dump's default entry). */
+static int dump_action(void *arg, int64_t handle, const struct p4odp_match *m, const struct p4odp_table_entry *e)
+{
+	const struct entry_dump *d = arg;
+
+	(void)handle, (void)m;
+	print_action_entry(d->out, d->program, e->action_id, e->data);
+	return 0;
+}
 
 /* table_num_entries TABLE */
 static int cmd_table_num_entries(struct p4odp_switch *sw, struct command *c)
@@ -758,11 +774,7 @@ static int cmd_table_dump(struct p4odp_switch *sw, struct command *c)
 	fprintf(c->out, "==========\nTABLE ENTRIES\n");
 	p4odp_ctl_entries(sw, (uint32_t)ti, dump_entry, &d);
 	fprintf(c->out, "==========\nDumping default entry\n");
-	const struct p4odp_table_entry *def = p4odp_ctl_default(sw, (uint32_t)ti);
-	if (def)
-		print_action_entry(c->out, sw->program, def->action_id, def->data);
-	else
-		fprintf(c->out, "EMPTY\n");
+	p4odp_ctl_default(sw, (uint32_t)ti, dump_action, &d);
 	fprintf(c->out, "==========\n");
 	return 0;
 }

@@ -120,21 +120,25 @@ const uint32_t *p4odp_ctl_mc_group(struct p4odp_switch *sw, uint32_t group, uint
 	return g ? g->nodes : NULL;
 }
 
-int p4odp_ctl_mc_node_create(struct p4odp_switch *sw, uint32_t rid, const struct p4odp_port_set *ports,
-			     uint32_t *node)
+int p4odp_ctl_mc_node_create(struct p4odp_switch *sw, uint32_t node, uint32_t rid, const struct p4odp_port_set *ports,
+			     uint32_t *created)
 {
-	if (rid > UINT16_MAX)
+	uint32_t h = 0;
+
+	if (rid > UINT16_MAX || (node != P4ODP_ID_ANY && node >= P4ODP_MAX_MC_NODES))
 		return -EINVAL;
-	for (uint32_t h = 0; h < P4ODP_MAX_MC_NODES; h++) {
-		struct p4odp_mc_node *n = &sw->pre->mc_nodes[h];
-		if (n->used)
-			continue;
-		*n = (struct p4odp_mc_node){ .used = true, .rid = rid };
-		memcpy(n->ports, ports->ports, sizeof n->ports);
-		*node = h;
-		return 0;
-	}
-	return -ENOSPC;
+	if (node == P4ODP_ID_ANY)
+		while (h < P4ODP_MAX_MC_NODES && sw->pre->mc_nodes[h].used)
+			h++;
+	else if (sw->pre->mc_nodes[h = node].used)
+		return -EEXIST;
+	if (h == P4ODP_MAX_MC_NODES)
+		return -ENOSPC;
+	struct p4odp_mc_node *n = &sw->pre->mc_nodes[h];
+	*n = (struct p4odp_mc_node){ .used = true, .rid = rid };
+	memcpy(n->ports, ports->ports, sizeof n->ports);
+	*created = h;
+	return 0;
 }
 
 int p4odp_ctl_mc_node_update(struct p4odp_switch *sw, uint32_t node, const struct p4odp_port_set *ports)

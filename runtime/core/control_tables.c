@@ -79,22 +79,32 @@ static struct p4odp_runtime_profile *profile_of(struct p4odp_switch *sw, const s
 	return t->profile >= 0 ? &sw->profiles[t->profile] : NULL;
 }
 
-/* `delta` more users of what an entry of action `action_id` and data `data` names in profile `p`. */
-static void count_reference(struct p4odp_runtime_profile *p, uint16_t action_id, const uint8_t *data, int delta)
+/* The slot of the member (or with `group`, the group) of id `id` in profile `p`; p->info->size
+ * when there is none. */
+static uint32_t slot_of(const struct p4odp_runtime_profile *p, uint32_t id, bool group)
 {
-	uint32_t handle;
-
-	memcpy(&handle, data, sizeof handle);
-	if (action_id == P4ODP_ACTION_MEMBER)
-		p->member_users[handle] += (uint32_t)delta;
-	else if (action_id == P4ODP_ACTION_GROUP)
-		p->group_users[handle] += (uint32_t)delta;
+	for (uint32_t i = 0; i < p->info->size; i++)
+		if (group ? p->groups[i] && p->slots[i].group_id == id : p->members[i] && p->slots[i].member_id == id)
+			return i;
+	return p->info->size;
 }
 
-/* What an entry of a table with an action profile names: its action id and the handle. */
+/* `delta` more users of what an entry of action `action_id` and data `data` (a slot) names in profile `p`. */
+static void count_reference(struct p4odp_runtime_profile *p, uint16_t action_id, const uint8_t *data, int delta)
+{
+	uint32_t slot;
+
+	memcpy(&slot, data, sizeof slot);
+	if (action_id == P4ODP_ACTION_MEMBER)
+		p->slots[slot].member_users += (uint32_t)delta;
+	else if (action_id == P4ODP_ACTION_GROUP)
+		p->slots[slot].group_users += (uint32_t)delta;
+}
+
+/* What an entry of a table with an action profile names: its action id and the slot. */
 struct reference {
 	uint16_t action_id;
-	uint8_t handle[sizeof(uint32_t)];
+	uint8_t slot[sizeof(uint32_t)];
 };
 
 /* p4odp_table_visit_fn: what entry `e` names, into the struct reference at `out`. */
@@ -104,7 +114,7 @@ static int get_reference(void *out, int64_t handle, const struct p4odp_match *m,
 
 	(void)handle, (void)m;
 	r->action_id = e->action_id;
-	memcpy(r->handle, e->data, sizeof r->handle);
+	memcpy(r->slot, e->data, sizeof r->slot);
 	return 0;
 }
 
@@ -122,8 +132,8 @@ static void count_users(struct p4odp_switch *sw, int32_t pi)
 {
 	struct p4odp_runtime_profile *p = &sw->profiles[pi];
 
-	memset(p->member_users, 0, p->info->size * sizeof *p->member_users);
-	memset(p->group_users, 0, p->info->size * sizeof *p->group_users);
+	for (uint32_t i = 0; i < p->info->size; i++)
+		p->slots[i].member_users = p->slots[i].group_users = 0;
 	for (uint32_t ti = 0; ti < sw->program->n_tables; ti++) {
 		if (sw->program->tables[ti].profile != pi)
 			continue;
@@ -132,11 +142,11 @@ static void count_users(struct p4odp_switch *sw, int32_t pi)
 	}
 	for (uint32_t g = 0; g < p->info->size; g++)
 		for (uint32_t i = 0; p->groups[g] && i < p->groups[g]->n; i++)
-			p->member_users[p->groups[g]->members[i]]++;
+			p->slots[p->groups[g]->members[i]].member_users++;
 }
 
-/* The member or group `call` names, as an entry's data: -ENOENT when there is none, -ENODATA for
- * an empty group (BMv2 refuses one). */
+/* The member or group `call` names, as an entry's data (its slot): -ENOENT when there is none,
+ * -ENODATA for an empty group (BMv2 refuses one). */
 static int indirect_data(const struct p4odp_runtime_profile *p, const struct p4odp_action_call *call, uint8_t *out,
 			 uint32_t len)
 {
@@ -144,13 +154,38 @@ static int indirect_data(const struct p4odp_runtime_profile *p, const struct p4o
 
 	if ((!group && call->action != P4ODP_ACTION_MEMBER) || (group && !p->info->selector))
 		return -EINVAL;
-	if (call->ref >= p->info->size || !(group ? (void *)p->groups[call->ref] : (void *)p->members[call->ref]))
+	uint32_t slot = slot_of(p, call->ref, group);
+	if (slot == p->info->size)
 		return -ENOENT;
-	if (group && !p->groups[call->ref]->n)
+	if (group && !p->groups[slot]->n)
 		return -ENODATA;
 	memset(out, 0, len);
-	memcpy(out, &call->ref, sizeof call->ref);
+	memcpy(out, &slot, sizeof slot);
 	return 0;
+}
+
+/* A read's visitor, for a table whose entries name slots of profile `p`: fn gets each entry with
+ * the id of what it names in place of the slot. */
+struct id_visit {
+	const struct p4odp_runtime_profile *p;
+	p4odp_table_visit_fn fn;
+	void *arg;
+};
+
+static int visit_with_ids(void *arg, int64_t handle, const struct p4odp_match *m, const struct p4odp_table_entry *e)
+{
+	const struct id_visit *v = arg;
+	_Alignas(struct p4odp_table_entry) uint8_t room[sizeof(struct p4odp_table_entry) + sizeof(uint32_t)];
+	struct p4odp_table_entry *shown = (struct p4odp_table_entry *)room;
+	uint32_t slot, id;
+
+	if (!v->p || (e->action_id != P4ODP_ACTION_MEMBER && e->action_id != P4ODP_ACTION_GROUP))
+		return v->fn(v->arg, handle, m, e);
+	memcpy(&slot, e->data, sizeof slot);
+	id = e->action_id == P4ODP_ACTION_MEMBER ? v->p->slots[slot].member_id : v->p->slots[slot].group_id;
+	*shown = (struct p4odp_table_entry){ .action_id = e->action_id, .index = e->index };
+	memcpy(shown->data, &id, sizeof id);
+	return v->fn(v->arg, handle, m, shown);
 }
 
 /* The entry data of `call` for table `t`, and its action id. */
@@ -234,7 +269,7 @@ int p4odp_ctl_entry_modify(struct p4odp_switch *sw, uint32_t table, int64_t hand
 	    (err = p4odp_table_modify(sw->tables[table].table, handle, action_id, data)))
 		return err;
 	if (p) {
-		count_reference(p, old.action_id, old.handle, -1);
+		count_reference(p, old.action_id, old.slot, -1);
 		count_reference(p, action_id, data, 1);
 	}
 	return 0;
@@ -254,7 +289,7 @@ int p4odp_ctl_entry_delete(struct p4odp_switch *sw, uint32_t table, int64_t hand
 		return err;
 	clear_direct_state(sw, table, (uint32_t)handle);
 	if (p)
-		count_reference(p, old.action_id, old.handle, -1);
+		count_reference(p, old.action_id, old.slot, -1);
 	return 0;
 }
 
@@ -291,7 +326,7 @@ static int set_default(struct p4odp_switch *sw, uint32_t table, uint16_t action_
 	if ((err = p4odp_table_set_default(sw->tables[table].table, action_id, data)))
 		return err;
 	if (p) {
-		count_reference(p, before.action_id, before.handle, -1);
+		count_reference(p, before.action_id, before.slot, -1);
 		count_reference(p, action_id, data, 1);
 	}
 	return 0;
@@ -325,12 +360,18 @@ int p4odp_ctl_default_reset(struct p4odp_switch *sw, uint32_t table)
 
 int p4odp_ctl_entries(struct p4odp_switch *sw, uint32_t table, p4odp_table_visit_fn fn, void *arg)
 {
-	return table_at(sw, table) ? p4odp_table_foreach(sw->tables[table].table, fn, arg) : -EINVAL;
+	const struct p4odp_table_info *t = table_at(sw, table);
+	struct id_visit v = { t ? profile_of(sw, t) : NULL, fn, arg };
+
+	return t ? p4odp_table_foreach(sw->tables[table].table, visit_with_ids, &v) : -EINVAL;
 }
 
 int p4odp_ctl_entry(struct p4odp_switch *sw, uint32_t table, int64_t handle, p4odp_table_visit_fn fn, void *arg)
 {
-	return table_at(sw, table) ? p4odp_table_get(sw->tables[table].table, handle, fn, arg) : -EINVAL;
+	const struct p4odp_table_info *t = table_at(sw, table);
+	struct id_visit v = { t ? profile_of(sw, t) : NULL, fn, arg };
+
+	return t ? p4odp_table_get(sw->tables[table].table, handle, visit_with_ids, &v) : -EINVAL;
 }
 
 uint32_t p4odp_ctl_entry_count(struct p4odp_switch *sw, uint32_t table)
@@ -338,9 +379,12 @@ uint32_t p4odp_ctl_entry_count(struct p4odp_switch *sw, uint32_t table)
 	return table_at(sw, table) ? p4odp_table_count(sw->tables[table].table) : 0;
 }
 
-const struct p4odp_table_entry *p4odp_ctl_default(struct p4odp_switch *sw, uint32_t table)
+int p4odp_ctl_default(struct p4odp_switch *sw, uint32_t table, p4odp_table_visit_fn fn, void *arg)
 {
-	return table_at(sw, table) ? p4odp_table_get_default(sw->tables[table].table) : NULL;
+	const struct p4odp_table_info *t = table_at(sw, table);
+	struct id_visit v = { t ? profile_of(sw, t) : NULL, fn, arg };
+
+	return t ? visit_with_ids(&v, -1, NULL, p4odp_table_get_default(sw->tables[table].table)) : -EINVAL;
 }
 
 /* ---- Action profiles ---- */
@@ -380,17 +424,38 @@ static struct p4odp_table_entry *new_member(struct p4odp_switch *sw, const struc
 	return e;
 }
 
-/* The lowest handle of the `n` slots that holds nothing, n when all do (BMv2's handles). */
-static uint32_t free_handle(void *const *slots, uint32_t n)
+/* A free slot for a new member (or group) of id `*id` in `p` (P4ODP_ID_ANY: the lowest id free,
+ * set in *id): the slot, or a negative errno. */
+static int64_t new_slot(const struct p4odp_runtime_profile *p, bool group, uint32_t *id)
 {
-	uint32_t handle = 0;
+	void *const *slots = group ? (void *const *)p->groups : (void *const *)p->members;
+	uint32_t free = 0;
 
-	while (handle < n && slots[handle])
-		handle++;
-	return handle;
+	while (free < p->info->size && slots[free])
+		free++;
+	if (*id == P4ODP_ID_ANY) {
+		*id = 0;	/* there are at most size ids in use: one of 0..size is free */
+		while (slot_of(p, *id, group) < p->info->size)
+			++*id;
+	} else if (slot_of(p, *id, group) < p->info->size) {
+		return -EEXIST;
+	}
+	return free < p->info->size ? (int64_t)free : -ENOSPC;
 }
 
-int p4odp_ctl_member_add(struct p4odp_switch *sw, uint32_t profile, const struct p4odp_action_call *call,
+/* The slot of member (or with `group`, group) `id` of profile `profile`: the profile, or NULL with
+ * the error in *err. */
+static struct p4odp_runtime_profile *profile_with(struct p4odp_switch *sw, uint32_t profile, uint32_t id, bool group,
+						  uint32_t *slot, int *err)
+{
+	struct p4odp_runtime_profile *p = profile_at(sw, profile);
+
+	*err = !p || (group && !p->info->selector) ? -EINVAL
+	       : (*slot = slot_of(p, id, group)) == p->info->size ? -ENOENT : 0;
+	return *err ? NULL : p;
+}
+
+int p4odp_ctl_member_add(struct p4odp_switch *sw, uint32_t profile, uint32_t id, const struct p4odp_action_call *call,
 			 uint32_t *member)
 {
 	struct p4odp_runtime_profile *p = profile_at(sw, profile);
@@ -398,93 +463,115 @@ int p4odp_ctl_member_add(struct p4odp_switch *sw, uint32_t profile, const struct
 
 	if (!p)
 		return -EINVAL;
-	uint32_t handle = free_handle((void *const *)p->members, p->info->size);
-	if (handle == p->info->size)
-		return -ENOSPC;
+	int64_t slot = new_slot(p, false, &id);
+	if (slot < 0)
+		return (int)slot;
 	struct p4odp_table_entry *e = new_member(sw, p, call, &err);
 	if (!e)
 		return err;
-	publish(sw, (void **)&p->members[handle], e);
-	*member = handle;
+	p->slots[slot].member_id = id;
+	p->slots[slot].member_users = 0;
+	publish(sw, (void **)&p->members[slot], e);
+	*member = id;
 	return 0;
-}
-
-/* Member (or with `group`, group) `handle` of profile `profile`: the profile, or NULL with the
- * error in *err. */
-static struct p4odp_runtime_profile *profile_with(struct p4odp_switch *sw, uint32_t profile, uint32_t handle,
-						  bool group, int *err)
-{
-	struct p4odp_runtime_profile *p = profile_at(sw, profile);
-
-	*err = !p || (group && !p->info->selector) ? -EINVAL
-	       : handle >= p->info->size || !(group ? (void *)p->groups[handle] : (void *)p->members[handle]) ? -ENOENT
-	       : 0;
-	return *err ? NULL : p;
 }
 
 int p4odp_ctl_member_modify(struct p4odp_switch *sw, uint32_t profile, uint32_t member,
 			    const struct p4odp_action_call *call)
 {
+	uint32_t slot;
 	int err;
-	struct p4odp_runtime_profile *p = profile_with(sw, profile, member, false, &err);
+	struct p4odp_runtime_profile *p = profile_with(sw, profile, member, false, &slot, &err);
 	struct p4odp_table_entry *e = p ? new_member(sw, p, call, &err) : NULL;
 
 	if (!e)
 		return err;
-	publish(sw, (void **)&p->members[member], e);
+	publish(sw, (void **)&p->members[slot], e);
 	return 0;
 }
 
 int p4odp_ctl_member_delete(struct p4odp_switch *sw, uint32_t profile, uint32_t member)
 {
+	uint32_t slot;
 	int err;
-	struct p4odp_runtime_profile *p = profile_with(sw, profile, member, false, &err);
+	struct p4odp_runtime_profile *p = profile_with(sw, profile, member, false, &slot, &err);
 
 	if (!p)
 		return err;
-	if (p->member_users[member])
+	if (p->slots[slot].member_users)
 		return -EBUSY;
-	publish(sw, (void **)&p->members[member], NULL);
+	publish(sw, (void **)&p->members[slot], NULL);
 	return 0;
 }
 
 const struct p4odp_table_entry *p4odp_ctl_member(struct p4odp_switch *sw, uint32_t profile, uint32_t member)
 {
+	uint32_t slot;
 	int err;
-	struct p4odp_runtime_profile *p = profile_with(sw, profile, member, false, &err);
+	struct p4odp_runtime_profile *p = profile_with(sw, profile, member, false, &slot, &err);
 
-	return p ? p->members[member] : NULL;
+	return p ? p->members[slot] : NULL;
 }
 
-int p4odp_ctl_group_add(struct p4odp_switch *sw, uint32_t profile, uint32_t *group)
+int p4odp_ctl_members(struct p4odp_switch *sw, uint32_t profile, int (*fn)(void *arg, uint32_t id), void *arg)
+{
+	const struct p4odp_runtime_profile *p = profile_at(sw, profile);
+	int status = 0;
+
+	if (!p)
+		return -EINVAL;
+	for (uint32_t i = 0; i < p->info->size && !status; i++)
+		if (p->members[i])
+			status = fn(arg, p->slots[i].member_id);
+	return status;
+}
+
+int p4odp_ctl_groups(struct p4odp_switch *sw, uint32_t profile, int (*fn)(void *arg, uint32_t id), void *arg)
+{
+	const struct p4odp_runtime_profile *p = profile_at(sw, profile);
+	int status = 0;
+
+	if (!p)
+		return -EINVAL;
+	for (uint32_t i = 0; i < p->info->size && !status; i++)
+		if (p->groups[i])
+			status = fn(arg, p->slots[i].group_id);
+	return status;
+}
+
+int p4odp_ctl_group_add(struct p4odp_switch *sw, uint32_t profile, uint32_t id, uint32_t max_size, uint32_t *group)
 {
 	struct p4odp_runtime_profile *p = profile_at(sw, profile);
 
-	if (!p || !p->info->selector)
+	if (!p || !p->info->selector || max_size > p->info->size)
 		return -EINVAL;
-	uint32_t handle = free_handle((void *const *)p->groups, p->info->size);
-	if (handle == p->info->size)
-		return -ENOSPC;
+	int64_t slot = new_slot(p, true, &id);
+	if (slot < 0)
+		return (int)slot;
 	struct p4odp_profile_group *g = calloc(1, sizeof *g);
 	if (!g)
 		return -ENOMEM;
-	publish(sw, (void **)&p->groups[handle], g);
-	*group = handle;
+	p->slots[slot].group_id = id;
+	p->slots[slot].group_users = 0;
+	p->slots[slot].group_max = max_size;
+	publish(sw, (void **)&p->groups[slot], g);
+	*group = id;
 	return 0;
 }
 
 int p4odp_ctl_group_delete(struct p4odp_switch *sw, uint32_t profile, uint32_t group)
 {
+	uint32_t slot;
 	int err;
-	struct p4odp_runtime_profile *p = profile_with(sw, profile, group, true, &err);
+	struct p4odp_runtime_profile *p = profile_with(sw, profile, group, true, &slot, &err);
 
 	if (!p)
 		return err;
-	if (p->group_users[group])
+	if (p->slots[slot].group_users)
 		return -EBUSY;
-	for (uint32_t i = 0; i < p->groups[group]->n; i++)
-		p->member_users[p->groups[group]->members[i]]--;
-	publish(sw, (void **)&p->groups[group], NULL);
+	for (uint32_t i = 0; i < p->groups[slot]->n; i++)
+		p->slots[p->groups[slot]->members[i]].member_users--;
+	publish(sw, (void **)&p->groups[slot], NULL);
 	return 0;
 }
 
@@ -498,56 +585,69 @@ static int ascending(const void *a, const void *b)
 int p4odp_ctl_group_set(struct p4odp_switch *sw, uint32_t profile, uint32_t group, const uint32_t *members,
 			uint32_t n)
 {
+	uint32_t slot;
 	int err;
-	struct p4odp_runtime_profile *p = profile_with(sw, profile, group, true, &err);
+	struct p4odp_runtime_profile *p = profile_with(sw, profile, group, true, &slot, &err);
 
 	if (!p)
 		return err;
-	if (n > p->info->size)
-		return -EINVAL;
+	if (n > (p->slots[slot].group_max ? p->slots[slot].group_max : p->info->size))
+		return -ENOSPC;
 	struct p4odp_profile_group *g = malloc(sizeof *g + (n + 1) * sizeof g->members[0]);
 	if (!g)
 		return -ENOMEM;
 	g->n = n;
-	if (n)
-		memcpy(g->members, members, n * sizeof members[0]);
-	qsort(g->members, n, sizeof g->members[0], ascending);
 	for (uint32_t i = 0; i < n; i++)
-		if (g->members[i] >= p->info->size || !p->members[g->members[i]] ||
-		    (i && g->members[i] == g->members[i - 1])) {
-			err = g->members[i] >= p->info->size || !p->members[g->members[i]] ? -ENOENT : -EINVAL;
+		if ((g->members[i] = slot_of(p, members[i], false)) == p->info->size) {
 			free(g);
-			return err;
+			return -ENOENT;
 		}
-	const struct p4odp_profile_group *old = p->groups[group];
+	qsort(g->members, n, sizeof g->members[0], ascending);
+	for (uint32_t i = 1; i < n; i++)
+		if (g->members[i] == g->members[i - 1]) {
+			free(g);
+			return -EINVAL;
+		}
+	const struct p4odp_profile_group *old = p->groups[slot];
 	for (uint32_t i = 0; i < old->n; i++)
-		p->member_users[old->members[i]]--;
+		p->slots[old->members[i]].member_users--;
 	for (uint32_t i = 0; i < n; i++)
-		p->member_users[g->members[i]]++;
-	publish(sw, (void **)&p->groups[group], g);
+		p->slots[g->members[i]].member_users++;
+	publish(sw, (void **)&p->groups[slot], g);
 	return 0;
 }
 
-const struct p4odp_profile_group *p4odp_ctl_group(struct p4odp_switch *sw, uint32_t profile, uint32_t group)
+int p4odp_ctl_group(struct p4odp_switch *sw, uint32_t profile, uint32_t group, uint32_t *members, uint32_t *n,
+		    uint32_t *max_size)
 {
+	uint32_t slot;
 	int err;
-	struct p4odp_runtime_profile *p = profile_with(sw, profile, group, true, &err);
+	struct p4odp_runtime_profile *p = profile_with(sw, profile, group, true, &slot, &err);
 
-	return p ? p->groups[group] : NULL;
+	if (!p)
+		return err;
+	const struct p4odp_profile_group *g = p->groups[slot];
+	for (uint32_t i = 0; i < g->n; i++)
+		members[i] = p->slots[g->members[i]].member_id;
+	*n = g->n;
+	*max_size = p->slots[slot].group_max;
+	return 0;
 }
 
 uint32_t p4odp_ctl_member_users(struct p4odp_switch *sw, uint32_t profile, uint32_t member)
 {
+	uint32_t slot;
 	int err;
-	struct p4odp_runtime_profile *p = profile_with(sw, profile, member, false, &err);
+	struct p4odp_runtime_profile *p = profile_with(sw, profile, member, false, &slot, &err);
 
-	return p ? p->member_users[member] : 0;
+	return p ? p->slots[slot].member_users : 0;
 }
 
 uint32_t p4odp_ctl_group_users(struct p4odp_switch *sw, uint32_t profile, uint32_t group)
 {
+	uint32_t slot;
 	int err;
-	struct p4odp_runtime_profile *p = profile_with(sw, profile, group, true, &err);
+	struct p4odp_runtime_profile *p = profile_with(sw, profile, group, true, &slot, &err);
 
-	return p ? p->group_users[group] : 0;
+	return p ? p->slots[slot].group_users : 0;
 }

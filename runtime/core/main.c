@@ -283,6 +283,7 @@ static void forward(struct p4odp_worker *w)
 		if (p4odp_port_open(w->sw, i) && w->id < w->sw->ports[i].n_in)
 			ports[n_ports++] = i;
 	while (!w->sw->stop) {
+		p4odp_worker_hold_point(w);
 		struct p4odp_switch *next = __atomic_load_n(&w->next, __ATOMIC_ACQUIRE);
 		if (odp_unlikely(next != NULL)) {
 			/* What controllers sent in before the swap carries the old program's controller

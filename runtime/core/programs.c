@@ -174,3 +174,17 @@ struct p4odp_switch *p4odp_program_swap(struct p4odp_switch *live, struct p4odp_
 	p4odp_program_discard(live);
 	return loaded;
 }
+
+void p4odp_workers_hold(struct p4odp_switch *sw)
+{
+	__atomic_store_n(&sw->hold, 1, __ATOMIC_RELEASE);
+	/* A worker comes within a burst's time, an idle one within its nap. */
+	for (uint32_t k = 0; k < sw->n_workers; k++)
+		while (!__atomic_load_n(&sw->workers[k].holding, __ATOMIC_ACQUIRE) && !sw->stop)
+			nanosleep(&(struct timespec){ .tv_nsec = 1000 }, NULL);
+}
+
+void p4odp_workers_release(struct p4odp_switch *sw)
+{
+	__atomic_store_n(&sw->hold, 0, __ATOMIC_RELEASE);
+}

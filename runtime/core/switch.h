@@ -73,17 +73,32 @@ struct p4odp_runtime_table {
 	struct p4odp_table *table;
 };
 
+/* A group of an action selector: its members' slots in ascending order
+ * (BMv2's order, in which a hash picks one).  The control plane replaces a
+ * group whole and frees the old one after a grace period. */
+struct p4odp_profile_group {
+	uint32_t n;
+	uint32_t members[];
+};
+
+/* The control plane's record of a profile's slot: the ids of the member and
+ * the group in it (a controller's, or the lowest free: BMv2's handles), how
+ * many table entries (and, for a member, groups) name each, and the group's
+ * largest size (0: the profile's). */
+struct p4odp_profile_slot {
+	uint32_t member_id, member_users;
+	uint32_t group_id, group_users, group_max;
+};
+
 /* An action profile's members (table entries holding an action and its data,
- * NULL where there is none) and groups (NULL where there is none), which the
- * control plane replaces as groups and the workers read; and how many table
- * entries and groups name each (the control plane's own: one in use cannot be
- * deleted, as on BMv2). */
+ * NULL where there is none) and groups (NULL where there is none), by slot,
+ * which the control plane replaces as wholes and the workers read; the
+ * entries of its tables name a slot. */
 struct p4odp_runtime_profile {
 	const struct p4odp_profile_info *info;
 	struct p4odp_table_entry **members;
 	struct p4odp_profile_group **groups;
-	uint32_t *member_users;
-	uint32_t *group_users;
+	struct p4odp_profile_slot *slots;
 };
 
 /* The multicast groups and mirror sessions (BMv2's PRE and mirroring): the
@@ -151,6 +166,7 @@ struct p4odp_switch {
 	 * (packet-out). */
 	bool has_cpu_port;
 	uint32_t cpu_port;
+	uint32_t hold;		/* p4odp_workers_hold: not 0 while the workers are to wait */
 	/* A swap that a stop interrupted leaves the program it replaced here,
 	 * still used by workers that had not moved, freed once they are joined. */
 	struct p4odp_switch *replaced;
@@ -237,6 +253,7 @@ struct p4odp_worker {
 	struct p4odp_packet_ring *to_cpu;
 	struct p4odp_packet_ring *from_cpu;
 	uint32_t to_cpu_adopted;	/* to_cpu's head when it last adopted a program: the packets before are the old one's */
+	uint32_t holding;	/* it waits for sw->hold to end (p4odp_workers_hold) */
 } ODP_ALIGNED_CACHE;
 
 /* Packets on their way between one thread and another: the producer puts at
@@ -302,6 +319,19 @@ static inline void p4odp_worker_adopt(struct p4odp_worker *w, struct p4odp_switc
 		w->to_cpu_adopted = w->to_cpu->head;
 }
 
+/* Between two bursts: wait while the switch holds its workers (p4odp_workers_hold). */
+static inline void p4odp_worker_hold_point(struct p4odp_worker *w)
+{
+	if (odp_likely(!__atomic_load_n(&w->sw->hold, __ATOMIC_ACQUIRE)))
+		return;
+	p4odp_rcu_offline(&w->rcu);
+	__atomic_store_n(&w->holding, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&w->sw->hold, __ATOMIC_ACQUIRE))
+		odp_cpu_pause();
+	__atomic_store_n(&w->holding, 0, __ATOMIC_RELEASE);
+	p4odp_rcu_online(&w->rcu);
+}
+
 /* The traffic manager (traffic_manager.c): a worker's packets from receive to transmit.
  * A worker sends to the ports open when it is initialised, and runs sw's
  * program (p4odp_program_init first). */
@@ -347,6 +377,16 @@ struct p4odp_switch *p4odp_program_swap(struct p4odp_switch *live, struct p4odp_
 					struct p4odp_channel *ch);
 /* Free a loaded program that is not swapped in. */
 void p4odp_program_discard(struct p4odp_switch *loaded);
+/* Hold every worker of `sw` between two of its bursts, offline for the RCU, until
+ * p4odp_workers_release: changes made meanwhile are seen by the packets after them all. */
+void p4odp_workers_hold(struct p4odp_switch *sw);
+void p4odp_workers_release(struct p4odp_switch *sw);
+
+/* The binary control channel (channel_binary.c, p4odp_wire.h): run the request of `len` bytes at
+ * `body` on `sw` (`live`: the workers run it) and give the answer's bytes (malloc'd) in *answer
+ * and *answer_len; -ENOMEM. */
+int p4odp_binary_request(struct p4odp_switch *sw, bool live, const uint8_t *body, size_t len, uint8_t **answer,
+			 size_t *answer_len);
 
 /* Tables (tables.c). */
 int p4odp_tables_init(struct p4odp_switch *sw);
@@ -392,6 +432,10 @@ struct p4odp_control_client {
 	uint8_t listens;	/* the events it gets: P4ODP_EVENT_* (digest_listen, packet_listen, swap_listen) */
 	uint64_t events_missed;	/* events not queued for it: it was too far behind */
 	char buf[P4ODP_CONTROL_LINE];	/* a line and its newline at most */
+	/* After its line "binary": the frames received and not yet served (p4odp_wire.h), malloc'd. */
+	bool binary;
+	uint8_t *frames;
+	size_t frames_len, frames_cap;
 };
 
 struct p4odp_channel {

@@ -64,9 +64,8 @@ static int create_profile(struct p4odp_switch *sw, uint32_t index)
 	p->info = &sw->program->profiles[index];
 	p->members = calloc(size, sizeof *p->members);
 	p->groups = calloc(size, sizeof *p->groups);
-	p->member_users = calloc(size, sizeof *p->member_users);
-	p->group_users = calloc(size, sizeof *p->group_users);
-	return p->members && p->groups && p->member_users && p->group_users ? 0 : -1;
+	p->slots = calloc(size, sizeof *p->slots);
+	return p->members && p->groups && p->slots ? 0 : -1;
 }
 
 static void destroy_profile(struct p4odp_runtime_profile *p)
@@ -77,8 +76,7 @@ static void destroy_profile(struct p4odp_runtime_profile *p)
 	}
 	free(p->members);
 	free(p->groups);
-	free(p->member_users);
-	free(p->group_users);
+	free(p->slots);
 }
 
 int p4odp_tables_init(struct p4odp_switch *sw)

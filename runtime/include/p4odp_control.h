@@ -47,6 +47,8 @@ struct p4odp_switch;
 #define P4ODP_MAX_GROUP_NODES (P4ODP_MAX_MC_NODES / 16)
 /* BMv2's mirror session ids: 0 .. 32767. */
 #define P4ODP_MAX_MIRROR_SESSIONS 32768
+/* An id for the API to choose: the lowest free. */
+#define P4ODP_ID_ANY UINT32_MAX
 
 /* ---- Table entries ---- */
 
@@ -54,7 +56,7 @@ struct p4odp_switch;
  * action's parameters in order (its own length: the sum of their byte
  * sizes; NULL for none).  In a table with an action profile `action` is
  * P4ODP_ACTION_MEMBER or P4ODP_ACTION_GROUP and `ref` the member's or the
- * group's handle (a group named by an entry must not be empty). */
+ * group's id (a group named by an entry must not be empty). */
 struct p4odp_action_call {
 	uint32_t action;
 	uint32_t ref;
@@ -84,19 +86,24 @@ int p4odp_ctl_default_set(struct p4odp_switch *sw, uint32_t table, const struct 
 int p4odp_ctl_default_reset(struct p4odp_switch *sw, uint32_t table);
 
 /* Reads: fn(arg, handle, match, entry) for each entry in handle order (the
- * match valid during the call; an entry's action_id and data as above, an
- * indirect one's data the handle, uint32_t, native order), stopping at a
+ * match and entry valid during the call; an indirect entry's data the id of
+ * the member or group it names, uint32_t, native order), stopping at a
  * nonzero return, which it returns; or for entry `handle` alone (-ENOENT). */
 int p4odp_ctl_entries(struct p4odp_switch *sw, uint32_t table, p4odp_table_visit_fn fn, void *arg);
 int p4odp_ctl_entry(struct p4odp_switch *sw, uint32_t table, int64_t handle, p4odp_table_visit_fn fn, void *arg);
 uint32_t p4odp_ctl_entry_count(struct p4odp_switch *sw, uint32_t table);
-/* The default entry (never NULL once the switch started). */
-const struct p4odp_table_entry *p4odp_ctl_default(struct p4odp_switch *sw, uint32_t table);
+/* The default entry, as the reads give entries: fn(arg, -1, NULL, entry). */
+int p4odp_ctl_default(struct p4odp_switch *sw, uint32_t table, p4odp_table_visit_fn fn, void *arg);
 
-/* ---- Action profiles and selectors: members, and a selector's groups ---- */
+/* ---- Action profiles and selectors: members, and a selector's groups ----
+ *
+ * Members and groups are named by ids the caller chooses (P4Runtime's), or with P4ODP_ID_ANY
+ * the lowest id free (BMv2's handles); a profile of size N holds N of each.  A table entry names
+ * them by id too (struct p4odp_action_call), and reads give it back so. */
 
-/* A new member running `call` (an action of the profile): the lowest free handle, in *member. */
-int p4odp_ctl_member_add(struct p4odp_switch *sw, uint32_t profile, const struct p4odp_action_call *call,
+/* A new member running `call` (an action of the profile): its id in *member.  -EEXIST: the id
+ * is taken. */
+int p4odp_ctl_member_add(struct p4odp_switch *sw, uint32_t profile, uint32_t id, const struct p4odp_action_call *call,
 			 uint32_t *member);
 int p4odp_ctl_member_modify(struct p4odp_switch *sw, uint32_t profile, uint32_t member,
 			    const struct p4odp_action_call *call);
@@ -104,22 +111,21 @@ int p4odp_ctl_member_modify(struct p4odp_switch *sw, uint32_t profile, uint32_t 
 int p4odp_ctl_member_delete(struct p4odp_switch *sw, uint32_t profile, uint32_t member);
 /* Member `member`'s entry (action_id and data), or NULL. */
 const struct p4odp_table_entry *p4odp_ctl_member(struct p4odp_switch *sw, uint32_t profile, uint32_t member);
-/* A group of an action selector: its members' handles in ascending order
- * (BMv2's order, in which a hash picks one). */
-struct p4odp_profile_group {
-	uint32_t n;
-	uint32_t members[];
-};
-
-/* A new empty group of a selector: the lowest free handle, in *group. */
-int p4odp_ctl_group_add(struct p4odp_switch *sw, uint32_t profile, uint32_t *group);
+/* fn(arg, id) for each member (or group), stopping at a nonzero return, which it returns. */
+int p4odp_ctl_members(struct p4odp_switch *sw, uint32_t profile, int (*fn)(void *arg, uint32_t id), void *arg);
+int p4odp_ctl_groups(struct p4odp_switch *sw, uint32_t profile, int (*fn)(void *arg, uint32_t id), void *arg);
+/* A new empty group of a selector, of at most `max_size` members (0: the profile's size). */
+int p4odp_ctl_group_add(struct p4odp_switch *sw, uint32_t profile, uint32_t id, uint32_t max_size, uint32_t *group);
 /* -EBUSY while an entry names it. */
 int p4odp_ctl_group_delete(struct p4odp_switch *sw, uint32_t profile, uint32_t group);
-/* The group's members become the `n` of `members` (distinct), published at once. */
+/* The group's members become the `n` of `members` (distinct), published at once; -ENOSPC for more
+ * than its largest size. */
 int p4odp_ctl_group_set(struct p4odp_switch *sw, uint32_t profile, uint32_t group, const uint32_t *members,
 			uint32_t n);
-/* The group's members in ascending order (what the workers pick from), or NULL. */
-const struct p4odp_profile_group *p4odp_ctl_group(struct p4odp_switch *sw, uint32_t profile, uint32_t group);
+/* The group's members' ids (room for the profile's size in `members`), how many, and its
+ * largest size; -ENOENT. */
+int p4odp_ctl_group(struct p4odp_switch *sw, uint32_t profile, uint32_t group, uint32_t *members, uint32_t *n,
+		    uint32_t *max_size);
 /* How many entries (and, for a member, groups) name the member or the group. */
 uint32_t p4odp_ctl_member_users(struct p4odp_switch *sw, uint32_t profile, uint32_t member);
 uint32_t p4odp_ctl_group_users(struct p4odp_switch *sw, uint32_t profile, uint32_t group);
@@ -140,9 +146,10 @@ int p4odp_ctl_mc_group_destroy(struct p4odp_switch *sw, uint32_t group);
 int p4odp_ctl_mc_group_set(struct p4odp_switch *sw, uint32_t group, const uint32_t *nodes, uint32_t n);
 /* A group's nodes in order (n_nodes of them), or NULL when there is no such group. */
 const uint32_t *p4odp_ctl_mc_group(struct p4odp_switch *sw, uint32_t group, uint32_t *n_nodes);
-/* A new node: replication id `rid` (0 .. 65535) on `ports`; its handle in *node. */
-int p4odp_ctl_mc_node_create(struct p4odp_switch *sw, uint32_t rid, const struct p4odp_port_set *ports,
-			     uint32_t *node);
+/* A new node `node` (P4ODP_ID_ANY: the lowest free): replication id `rid` (0 .. 65535) on `ports`;
+ * its handle in *created. */
+int p4odp_ctl_mc_node_create(struct p4odp_switch *sw, uint32_t node, uint32_t rid, const struct p4odp_port_set *ports,
+			     uint32_t *created);
 int p4odp_ctl_mc_node_update(struct p4odp_switch *sw, uint32_t node, const struct p4odp_port_set *ports);
 /* Out of its group first. */
 int p4odp_ctl_mc_node_destroy(struct p4odp_switch *sw, uint32_t node);

@@ -88,7 +88,7 @@ def test_malformed_input_is_refused_and_the_connection_keeps_working(running: st
     sock.settimeout(30)
     sock.connect(running[5:])
     reader = sock.makefile("rb")
-    assert reader.readline().startswith(b"p4odp-control 1 ")
+    assert reader.readline().startswith(b"p4odp-control 2 ")
 
     def ask(data: bytes) -> tuple[bytes, bytes]:
         sock.sendall(data)

@@ -306,7 +306,7 @@ def connect(address: str) -> tuple[socket.socket, object]:
     sock.settimeout(20)
     sock.connect(address.removeprefix("unix:"))
     reader = sock.makefile("rb")
-    assert reader.readline().startswith(b"p4odp-control 1 ")
+    assert reader.readline().startswith(b"p4odp-control 2 ")
     return sock, reader
 
 
@@ -368,7 +368,7 @@ def test_many_connections_at_once_get_a_slot_or_are_told_the_switch_is_busy(swit
             sock.settimeout(20)
         for sock in sockets:
             first = sock.makefile("rb").readline()
-            if first.startswith(b"p4odp-control 1 "):
+            if first.startswith(b"p4odp-control 2 "):
                 greeted += 1
                 sock.sendall(b"table_add kinds count 2")  # half a line, never finished
             busy += first == b"error 20\n"

@@ -232,12 +232,16 @@ static void test_entries(void)
 	CHECK_EQ(packets + bytes, 0);
 
 	set_context("the default action");
+	uint32_t got;
 	CHECK_EQ(p4odp_ctl_default_set(&sw, T_DIRECT, &(struct p4odp_action_call){ A_OTHER, 0, NULL }), -EINVAL);
-	CHECK_EQ(p4odp_ctl_default(&sw, T_DIRECT)->action_id, A_DROP);
+	CHECK_EQ(p4odp_ctl_default(&sw, T_DIRECT, read_entry, &got), 0);
+	CHECK_EQ(got >> 16, A_DROP);
 	CHECK_EQ(p4odp_ctl_default_set(&sw, T_DIRECT, &set), 0);
-	CHECK_EQ(p4odp_ctl_default(&sw, T_DIRECT)->action_id, A_SET);
+	CHECK_EQ(p4odp_ctl_default(&sw, T_DIRECT, read_entry, &got), 0);
+	CHECK_EQ(got >> 16, A_SET);
 	CHECK_EQ(p4odp_ctl_default_reset(&sw, T_DIRECT), 0);
-	CHECK_EQ(p4odp_ctl_default(&sw, T_DIRECT)->action_id, A_DROP);
+	CHECK_EQ(p4odp_ctl_default(&sw, T_DIRECT, read_entry, &got), 0);
+	CHECK_EQ(got >> 16, A_DROP);
 
 	set_context("clear");
 	CHECK_EQ(p4odp_ctl_table_clear(&sw, T_DIRECT), 0);
@@ -252,6 +256,14 @@ static const struct p4odp_match *exact(struct key *k, uint8_t a)
 	return &k->m;
 }
 
+/* The members of group `g` of the selector, as ids, in *n. */
+static uint32_t group_members(uint32_t g, uint32_t *members)
+{
+	uint32_t n = 0, max_size;
+	CHECK_EQ(p4odp_ctl_group(&sw, 0, g, members, &n, &max_size), 0);
+	return n;
+}
+
 static void test_profiles(void)
 {
 	struct key k;
@@ -259,31 +271,38 @@ static void test_profiles(void)
 	uint32_t m0, m1, m2, m3, g, members[3];
 	int64_t handle, handle2;
 
-	set_context("members: an action of the profile, its data checked; full at its size");
-	CHECK_EQ(p4odp_ctl_member_add(&sw, 0, &(struct p4odp_action_call){ A_OTHER, 0, NULL }, &m0), -EINVAL);
-	CHECK_EQ(p4odp_ctl_member_add(&sw, 0, &(struct p4odp_action_call){ A_SET, 0, v }, &m0), 0);
-	CHECK_EQ(p4odp_ctl_member_add(&sw, 0, &(struct p4odp_action_call){ A_DROP, 0, NULL }, &m1), 0);
-	CHECK_EQ(p4odp_ctl_member_add(&sw, 0, &(struct p4odp_action_call){ A_DROP, 0, NULL }, &m2), 0);
-	CHECK_EQ(p4odp_ctl_member_add(&sw, 0, &(struct p4odp_action_call){ A_DROP, 0, NULL }, &m3), -ENOSPC);
-	CHECK_EQ(m0 + m1 + m2, 0 + 1 + 2);
+	set_context("members: an action of the profile, its data checked; ids chosen or the lowest free");
+	CHECK_EQ(p4odp_ctl_member_add(&sw, 0, P4ODP_ID_ANY, &(struct p4odp_action_call){ A_OTHER, 0, NULL }, &m0),
+		 -EINVAL);
+	CHECK_EQ(p4odp_ctl_member_add(&sw, 0, 1000, &(struct p4odp_action_call){ A_SET, 0, v }, &m0), 0);
+	CHECK_EQ(m0, 1000);
+	CHECK_EQ(p4odp_ctl_member_add(&sw, 0, 1000, &(struct p4odp_action_call){ A_DROP, 0, NULL }, &m1), -EEXIST);
+	CHECK_EQ(p4odp_ctl_member_add(&sw, 0, P4ODP_ID_ANY, &(struct p4odp_action_call){ A_DROP, 0, NULL }, &m1), 0);
+	CHECK_EQ(p4odp_ctl_member_add(&sw, 0, P4ODP_ID_ANY, &(struct p4odp_action_call){ A_DROP, 0, NULL }, &m2), 0);
+	CHECK(m1 == 0 && m2 == 1);
+	set_context("full at its size");
+	CHECK_EQ(p4odp_ctl_member_add(&sw, 0, P4ODP_ID_ANY, &(struct p4odp_action_call){ A_DROP, 0, NULL }, &m3),
+		 -ENOSPC);
 	CHECK_EQ(p4odp_ctl_member_modify(&sw, 0, 7, &(struct p4odp_action_call){ A_DROP, 0, NULL }), -ENOENT);
+	CHECK_EQ(p4odp_ctl_member(&sw, 0, m0)->action_id, A_SET);
 
-	set_context("a group: its members set at once, all or none");
-	CHECK_EQ(p4odp_ctl_group_add(&sw, 0, &g), 0);
+	set_context("a group: its members set at once, all or none, within its largest size");
+	CHECK_EQ(p4odp_ctl_group_add(&sw, 0, 9, 4, &g), -EINVAL);	/* larger than the profile */
+	CHECK_EQ(p4odp_ctl_group_add(&sw, 0, 9, 2, &g), 0);
 	members[0] = m2, members[1] = m0;
 	CHECK_EQ(p4odp_ctl_group_set(&sw, 0, g, members, 2), 0);
-	CHECK_EQ(p4odp_ctl_group(&sw, 0, g)->n, 2);
-	CHECK_EQ(p4odp_ctl_group(&sw, 0, g)->members[0], m0);	/* ascending */
-	members[2] = 9;
-	CHECK_EQ(p4odp_ctl_group_set(&sw, 0, g, members, 3), -ENOENT);
-	members[2] = m0;
-	CHECK_EQ(p4odp_ctl_group_set(&sw, 0, g, members, 3), -EINVAL);
-	CHECK_EQ(p4odp_ctl_group(&sw, 0, g)->n, 2);
+	CHECK_EQ(group_members(g, members), 2);
+	CHECK(members[0] == m0 && members[1] == m2);	/* by slot: m0 was made first */
+	CHECK_EQ(p4odp_ctl_group_set(&sw, 0, g, (uint32_t[]){ m0, 9 }, 2), -ENOENT);
+	CHECK_EQ(p4odp_ctl_group_set(&sw, 0, g, (uint32_t[]){ m0, m0 }, 2), -EINVAL);
+	CHECK_EQ(p4odp_ctl_group_set(&sw, 0, g, (uint32_t[]){ m0, m1, m2 }, 3), -ENOSPC);
+	CHECK_EQ(group_members(g, members), 2);
 	CHECK_EQ(p4odp_ctl_member_users(&sw, 0, m0), 1);
 
-	set_context("entries name members and groups, never an empty group or a missing one");
+	set_context("entries name members and groups by id, never an empty group or a missing one");
 	uint32_t empty;
-	CHECK_EQ(p4odp_ctl_group_add(&sw, 0, &empty), 0);
+	CHECK_EQ(p4odp_ctl_group_add(&sw, 0, P4ODP_ID_ANY, 0, &empty), 0);
+	CHECK_EQ(empty, 0);
 	CHECK_EQ(p4odp_ctl_entry_add(&sw, T_INDIRECT, exact(&k, 1),
 				     &(struct p4odp_action_call){ P4ODP_ACTION_GROUP, empty, NULL }, &handle), -ENODATA);
 	CHECK_EQ(p4odp_ctl_entry_add(&sw, T_INDIRECT, exact(&k, 1),
@@ -294,22 +313,22 @@ static void test_profiles(void)
 	CHECK_EQ(p4odp_ctl_entry_add(&sw, T_INDIRECT, exact(&k, 1),
 				     &(struct p4odp_action_call){ P4ODP_ACTION_GROUP, g, NULL }, &handle), 0);
 	CHECK_EQ(p4odp_ctl_entry_add(&sw, T_INDIRECT, exact(&k, 2),
-				     &(struct p4odp_action_call){ P4ODP_ACTION_MEMBER, m1, NULL }, &handle2), 0);
+				     &(struct p4odp_action_call){ P4ODP_ACTION_MEMBER, m0, NULL }, &handle2), 0);
 	CHECK_EQ(p4odp_ctl_group_users(&sw, 0, g), 1);
-	CHECK_EQ(p4odp_ctl_member_users(&sw, 0, m1), 1);
+	CHECK_EQ(p4odp_ctl_member_users(&sw, 0, m0), 2);
+	CHECK_EQ(entry_of(T_INDIRECT, handle2), (uint32_t)P4ODP_ACTION_MEMBER << 16 | (1000 & 0xff) << 8 | 1000 >> 8);
 
 	set_context("in use: not deleted");
 	CHECK_EQ(p4odp_ctl_member_delete(&sw, 0, m0), -EBUSY);
-	CHECK_EQ(p4odp_ctl_member_delete(&sw, 0, m1), -EBUSY);
+	CHECK_EQ(p4odp_ctl_member_delete(&sw, 0, m2), -EBUSY);
 	CHECK_EQ(p4odp_ctl_group_delete(&sw, 0, g), -EBUSY);
 	CHECK(p4odp_ctl_member(&sw, 0, m0) != NULL);
 
 	set_context("users follow modify, delete and clear");
 	CHECK_EQ(p4odp_ctl_entry_modify(&sw, T_INDIRECT, handle2,
-					&(struct p4odp_action_call){ P4ODP_ACTION_MEMBER, m2, NULL }), 0);
-	CHECK_EQ(p4odp_ctl_member_users(&sw, 0, m1), 0);
-	CHECK_EQ(p4odp_ctl_member_users(&sw, 0, m2), 2);	/* the group and the entry */
-	CHECK_EQ(p4odp_ctl_member_delete(&sw, 0, m1), 0);
+					&(struct p4odp_action_call){ P4ODP_ACTION_MEMBER, m1, NULL }), 0);
+	CHECK_EQ(p4odp_ctl_member_users(&sw, 0, m0), 1);	/* the group */
+	CHECK_EQ(p4odp_ctl_member_users(&sw, 0, m1), 1);	/* the entry */
 	CHECK_EQ(p4odp_ctl_entry_delete(&sw, T_INDIRECT, handle), 0);
 	CHECK_EQ(p4odp_ctl_group_users(&sw, 0, g), 0);
 	CHECK_EQ(p4odp_ctl_default_set(&sw, T_INDIRECT,
@@ -318,9 +337,11 @@ static void test_profiles(void)
 	CHECK_EQ(p4odp_ctl_default_reset(&sw, T_INDIRECT), 0);
 	CHECK_EQ(p4odp_ctl_group_users(&sw, 0, g), 0);
 	CHECK_EQ(p4odp_ctl_table_clear(&sw, T_INDIRECT), 0);
-	CHECK_EQ(p4odp_ctl_member_users(&sw, 0, m2), 1);	/* the group's */
+	CHECK_EQ(p4odp_ctl_member_users(&sw, 0, m1), 0);
+	CHECK_EQ(p4odp_ctl_member_delete(&sw, 0, m1), 0);
+	CHECK_EQ(p4odp_ctl_member_users(&sw, 0, m0), 1);	/* the group's */
 	CHECK_EQ(p4odp_ctl_group_delete(&sw, 0, g), 0);
-	CHECK_EQ(p4odp_ctl_member_users(&sw, 0, m2), 0);
+	CHECK_EQ(p4odp_ctl_member_users(&sw, 0, m0), 0);
 	CHECK_EQ(p4odp_ctl_group_delete(&sw, 0, g), -ENOENT);
 }
 
@@ -331,9 +352,11 @@ static void test_replication(void)
 
 	set_context("nodes and groups");
 	ports.ports[0] = 0x6;
-	CHECK_EQ(p4odp_ctl_mc_node_create(&sw, 70000, &ports, &n0), -EINVAL);
-	CHECK_EQ(p4odp_ctl_mc_node_create(&sw, 5, &ports, &n0), 0);
-	CHECK_EQ(p4odp_ctl_mc_node_create(&sw, 6, &ports, &n1), 0);
+	CHECK_EQ(p4odp_ctl_mc_node_create(&sw, P4ODP_ID_ANY, 70000, &ports, &n0), -EINVAL);
+	CHECK_EQ(p4odp_ctl_mc_node_create(&sw, P4ODP_ID_ANY, 5, &ports, &n0), 0);
+	CHECK_EQ(p4odp_ctl_mc_node_create(&sw, n0, 6, &ports, &n1), -EEXIST);
+	CHECK_EQ(p4odp_ctl_mc_node_create(&sw, 7, 6, &ports, &n1), 0);
+	CHECK_EQ(n1, 7);
 	CHECK_EQ(p4odp_ctl_mc_group_create(&sw, 0), -EINVAL);
 	CHECK_EQ(p4odp_ctl_mc_group_create(&sw, 1), 0);
 	CHECK_EQ(p4odp_ctl_mc_group_create(&sw, 1), -EEXIST);
