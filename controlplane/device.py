@@ -1,39 +1,42 @@
-"""A switch as a P4Runtime server sees it: the pipeline it runs (its P4Info), the entries
-controllers wrote, and the control channel through which both are read and changed.
+"""A switch as a P4Runtime server sees it: the pipeline it runs (its P4Info) and the switch's
+control-plane API behind the control channel (wire.py), through which every entity is written
+and read.
 
-P4Runtime entities become simple_switch_CLI command lines (runtime/core/cli.c), validated
-here first as the P4Runtime specification prescribes, so that a bad update is refused with its
-own status code and changes nothing.  The switch names every entity by its P4Info name; values
-go as hexadecimal numbers.  Table entries keep the switch's handle of each key (a modify or
-delete names the entry by handle), and are read back as they were written, in the canonical
-byte strings of the specification (section "Bytestrings").
+Updates are validated here first as the P4Runtime specification prescribes, then become calls of
+the switch's API (entries by table index, keys and action data as bytes), a batch per update, or
+one batch for a whole ROLLBACK_ON_ERROR or DATAPLANE_ATOMIC write: each update (each write) is
+applied whole or not at all.  The switch's state is the truth: reads come from it, whichever door
+wrote it (P4Runtime, `p4odp cli`, `--commands`), in the canonical byte strings of the
+specification (section "Bytestrings").  The server keeps only what is its own: the digest
+configs.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+import errno
+from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
 import grpc
 
+from p4odp.controlplane import wire
 from p4odp.controlplane.bytestrings import canonical, shown
 from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 from p4odp.controlplane.digests import DigestLists
 from p4odp.controlplane.events import SwitchEvents
-from p4odp.controlplane.packets import PacketIO
+from p4odp.controlplane.packets import PacketIO, PacketOutError
 from p4odp.controlplane.pipeline import Pipeline, TableInfo
 from p4odp.controlplane.protos import p4data_pb2, p4info_pb2, p4runtime_pb2
-from p4odp.runtime.limits import GROUP_NODES, MC_GROUPS, MIRROR_SESSIONS, PORT_NUMBERS
+from p4odp.controlplane.wire import Call, Key, Match, Wire, WireError
+from p4odp.runtime.limits import GROUP_NODES, MC_GROUPS, MC_NODES, MIRROR_SESSIONS, PORT_NUMBERS
 
 __all__ = ["Device", "P4RuntimeError"]
 
 Code = grpc.StatusCode
 MatchField = p4info_pb2.MatchField
 Update = p4runtime_pb2.Update
+WriteRequest = p4runtime_pb2.WriteRequest
 
-# simple_switch_CLI's priorities: the smaller wins, from 0; P4Runtime's: the larger wins, from 1.
-CLI_PRIORITY_TOP = 2**31 - 1
 # Replication ids (v1model's egress_rid) of 16 bits, as BMv2's; the other limits of the switch's
 # packet replication engine are the runtime's (groups 1..4095 of 256 nodes, ports of 9 bits,
 # mirror sessions 0..32767).
@@ -41,10 +44,12 @@ INSTANCES = 1 << 16
 
 _ONEOF = {MatchField.EXACT: "exact", MatchField.LPM: "lpm", MatchField.TERNARY: "ternary",
           MatchField.RANGE: "range", MatchField.OPTIONAL: "optional"}
-_HANDLE = re.compile(r"handle (\d+)")
-_NODE_HANDLE = re.compile(r"Node was created with handle (\d+)")
-_COUNTER = re.compile(r"= \((\d+) bytes, (\d+) packets\)")
-_REGISTER = re.compile(r"= (-?\d+)")
+_ATOMICITY = {WriteRequest.CONTINUE_ON_ERROR: "CONTINUE_ON_ERROR", WriteRequest.ROLLBACK_ON_ERROR: "ROLLBACK_ON_ERROR",
+              WriteRequest.DATAPLANE_ATOMIC: "DATAPLANE_ATOMIC"}
+# What a refusal of the switch's API means to a controller, by errno.
+_CODES = {errno.EEXIST: Code.ALREADY_EXISTS, errno.ENOENT: Code.NOT_FOUND, errno.ENOSPC: Code.RESOURCE_EXHAUSTED,
+          errno.EBUSY: Code.FAILED_PRECONDITION, errno.EPERM: Code.PERMISSION_DENIED,
+          errno.EINVAL: Code.INVALID_ARGUMENT, errno.ENODATA: Code.FAILED_PRECONDITION}
 
 
 class P4RuntimeError(Exception):
@@ -67,40 +72,25 @@ def _number(value: bytes, width: int, what: str) -> int:
     return number
 
 
-@dataclass
-class _Entry:
-    """A table entry written by a controller: the switch's handle and the entry, canonical."""
-    handle: int
-    message: p4runtime_pb2.TableEntry
+def _refusal(messages: Callable[[], dict]) -> Callable[[int], P4RuntimeError]:
+    """How a refused call of an update reads: the message of its errno in `messages()` (errno ->
+    text, made only for a refusal), with the code of _CODES."""
+    def refused(code: int) -> P4RuntimeError:
+        message = messages().get(code)
+        if message is None:
+            return P4RuntimeError(Code.INTERNAL, f"the switch refused the update: {errno.errorcode.get(code, code)}")
+        return P4RuntimeError(_CODES.get(code, Code.INTERNAL), message)
+    return refused
 
 
 @dataclass
-class _TableState:
-    entries: dict = field(default_factory=dict)  # key (_entry_key) -> _Entry
-    default: Optional[p4runtime_pb2.TableEntry] = None  # the default entry a controller set; None: the program's
-
-
-@dataclass
-class _ProfileState:
-    members: dict = field(default_factory=dict)  # member id -> _Entry (its ActionProfileMember)
-    groups: dict = field(default_factory=dict)  # group id -> _Entry (its ActionProfileGroup)
-
-
-@dataclass
-class _McGroup:
-    """A multicast group written by a controller: the group as written and the switch's node of
-    each instance."""
-    message: p4runtime_pb2.MulticastGroupEntry
-    nodes: dict  # instance -> node handle
-
-
-@dataclass
-class _Pending:
-    """An update sent to the switch whose answer is awaited, and what to record when it succeeds."""
-    index: int  # of the update in its batch
-    line: Optional[str]  # None: nothing to send (an update that changes nothing)
-    on_success: object  # callable(output: str) -> None
-    run: object = None  # callable() -> None that does the update alone (several commands), instead of `line`
+class _Planned:
+    """An update as calls of the switch's API, applied together; how a refusal of one reads; and
+    what the server records of its own when they succeed (a digest's config)."""
+    index: int
+    requests: list
+    refused: Callable[[int], P4RuntimeError]
+    then: Optional[Callable[[], None]] = None
 
 
 class Device:
@@ -118,24 +108,23 @@ class Device:
         reached, CommandError when it cannot load the program."""
         self.channel = SwitchChannel(switch, timeout=None)
         self.program = self.channel.program
-        if load is not None:
-            try:
+        try:
+            if load is not None:
                 self.program = self.channel.load_program(load)
-            except CommandError:
-                self.channel.close()
-                raise
-        self.device_id = device_id
-        self.p4info = p4info_pb2.P4Info.FromString(bytes.fromhex(self.channel.command("p4info").strip()))
-        self.pipeline = Pipeline.of(self.p4info)
-        self.tables: dict[int, _TableState] = {}
-        self.profiles: dict[int, _ProfileState] = {}
-        # Meter configs set: (meter id, index) of indexed meters, (table id, entry key) of direct ones.
-        self.meter_configs: dict[tuple, p4runtime_pb2.MeterConfig] = {}
-        self.multicast_groups: dict[int, _McGroup] = {}
-        self.clone_sessions: dict[int, p4runtime_pb2.CloneSessionEntry] = {}
-        self.value_sets: dict[int, dict] = {}  # value set id -> {value: its ValueSetMember}
+            self.device_id = device_id
+            self.p4info = p4info_pb2.P4Info.FromString(bytes.fromhex(self.channel.command("p4info").strip()))
+            self.pipeline = Pipeline.of(self.p4info)
+            self.wire = Wire(self.channel)  # the connection carries calls from here on
+        except (ChannelError, CommandError):
+            self.channel.close()
+            raise
         self.digests = DigestLists(self.p4info, deliver)
         self.packets = PacketIO(self.p4info, deliver)
+        self._pending: list[_Planned] = []  # updates planned and not yet sent (CONTINUE_ON_ERROR)
+        self._results: list = []
+        self._batched = False  # planning one batch for a whole write
+        self._planned_nodes: set[int] = set()  # multicast nodes the write's updates create
+        self._table_keys: dict[int, tuple] = {}  # table id -> _keys
         if events is not None:
             self.events = events
             return
@@ -149,32 +138,63 @@ class Device:
         self.events.stop()
         self.channel.close()
 
+    # --- the switch's names of the pipeline's entities ------------------------------------
+
+    def _index(self, kind: str, name: str) -> int:
+        """The switch's index of its `kind` (Wire's dict) named `name`, as P4Info names it."""
+        index = getattr(self.wire, kind).get(name)
+        if index is None:
+            raise P4RuntimeError(Code.INTERNAL, f"the switch has no {name}, which its P4Info lists")
+        return index
+
+    def _switch_action(self, action_id: int) -> int:
+        return self._index("actions", self.pipeline.actions[action_id].preamble.name)
+
+    def _p4info_action(self, switch_action: int) -> Optional[p4info_pb2.Action]:
+        name = next((n for n, a in self.wire.actions.items() if a == switch_action), None)
+        return next((a for a in self.pipeline.actions.values() if a.preamble.name == name), None)
+
+    def _keys(self, table: TableInfo) -> tuple:
+        """The table's key fields as the switch matches them."""
+        keys = self._table_keys.get(table.message.preamble.id)
+        if keys is None:
+            keys = tuple(Key(_ONEOF.get(f.match_type, "exact"), f.bitwidth) for f in table.message.match_fields)
+            self._table_keys[table.message.preamble.id] = keys
+        return keys
+
     # --- the forwarding state -------------------------------------------------------------
 
     def reset(self) -> None:
         """Every table back to the program's entries and default actions, every counter and
-        register to 0, no multicast group or clone session: the forwarding state of a freshly
-        committed pipeline."""
-        lines = []
+        register to 0, no member, group, value, multicast group or clone session: the
+        forwarding state of a freshly committed pipeline."""
+        requests = []
         for table in self.pipeline.tables.values():
+            index = self._index("tables", table.name)
             if not table.message.is_const_table:
-                lines.append(f"table_clear {table.name}")
+                requests.append(wire.table_clear(index))
             if not table.message.const_default_action_id:
-                lines.append(f"table_reset_default {table.name}")
-        for profile_id, state in self.profiles.items():  # once no entry names them: groups, then members
-            name = self.pipeline.profiles[profile_id].preamble.name
-            lines += [f"act_prof_delete_group {name} {group.handle}" for group in state.groups.values()]
-            lines += [f"act_prof_delete_member {name} {member.handle}" for member in state.members.values()]
-        lines += [f"counter_reset {c.preamble.name}" for c in self.pipeline.counters.values()]
-        lines += [f"counter_reset {c.preamble.name}" for c in self.pipeline.direct_counters.values()]
-        lines += [f"register_reset {r.preamble.name}" for r in self.pipeline.registers.values()]
-        lines += [f"meter_reset {m.preamble.name}" for m in self.pipeline.meters.values()]
-        lines += [f"pvs_clear {self.pipeline.value_sets[v].preamble.name}" for v in self.value_sets]
-        failed = [text for ok, text in self.channel.commands(lines) if not ok]
-        self.tables.clear()
-        self.profiles.clear()
-        self.meter_configs.clear()
-        self.value_sets.clear()
+                requests.append(wire.default_reset(index))
+        for profile in self.pipeline.profiles.values():  # once no entry names them: groups, then members
+            index = self._index("profiles", profile.preamble.name)
+            groups = self.wire.call(wire.groups(index))
+            for _ in range(groups.u32()):
+                requests.append(wire.group_delete(index, groups.u32()))
+                groups.u32()
+                groups.bytes(4 * groups.u32())
+            members = self.wire.call(wire.members(index))
+            for _ in range(members.u32()):
+                requests.append(wire.member_delete(index, members.u32()))
+                members.call()
+        counters = [*self.pipeline.counters.values(), *self.pipeline.direct_counters.values()]
+        requests += [wire.counter_reset(self._index("counters", c.preamble.name)) for c in counters]
+        requests += [wire.register_reset(self._index("registers", r.preamble.name))
+                     for r in self.pipeline.registers.values()]
+        requests += [wire.meter_set_all(self._index("meters", m.preamble.name), None)
+                     for m in [*self.pipeline.meters.values(), *self.pipeline.direct_meters.values()]]
+        requests += [wire.value_set_clear(self._index("value_sets", v.preamble.name))
+                     for v in self.pipeline.value_sets.values()]
+        failed = [r for r in self.wire.batch(requests) if isinstance(r, WireError)]
         self.digests.clear()
         self.reset_replication()
         if failed:
@@ -182,138 +202,158 @@ class Device:
 
     def reset_replication(self) -> None:
         """No multicast group and no clone session: the switch's, whatever program it runs."""
-        lines = []
-        for group_id, group in self.multicast_groups.items():
-            lines += [f"mc_mgrp_destroy {group_id}"] + [f"mc_node_destroy {h}" for h in group.nodes.values()]
-        lines += [f"mirroring_delete {session_id}" for session_id in self.clone_sessions]
-        failed = [text for ok, text in self.channel.commands(lines) if not ok]
-        self.multicast_groups.clear()
-        self.clone_sessions.clear()
+        groups = self.wire.call(wire.mc_groups())
+        requests = []
+        for _ in range(groups.u32()):
+            requests.append(wire.mc_group_destroy(groups.u32()))
+            for _ in range(groups.u32()):
+                groups.u32(), groups.u32(), groups.ports()
+        nodes = self.wire.call(wire.mc_nodes())
+        for _ in range(nodes.u32()):
+            requests.append(wire.mc_node_destroy(nodes.u32()))
+            nodes.u32(), nodes.ports(), nodes.u32()
+        clones = self.wire.call(wire.clones())
+        for _ in range(clones.u32()):
+            requests.append(wire.clone_delete(clones.u32()))
+            clones.clone()
+        failed = [r for r in self.wire.batch(requests) if isinstance(r, WireError)]
         if failed:
             raise P4RuntimeError(Code.INTERNAL, f"the switch could not reset its replication: {failed[0]}")
 
     def forwarding_state(self) -> list:
-        """What controllers wrote of the program's forwarding state, as the updates that write
-        it again (RECONCILE_AND_COMMIT keeps it in another program): action profile members and
-        groups, table entries, default entries, meter configs, value sets, digest configs.
-        Counter and register values are not in it, nor the switch's replication, which another
-        program shares (swap_in)."""
+        """The program's forwarding state as the switch has it, as the updates that write it
+        again (RECONCILE_AND_COMMIT keeps it in another program): action profile members and
+        groups, table entries, default entries set by a controller, meter configs, value sets,
+        digest configs.  Counter and register values are not in it, nor the switch's
+        replication, which another program shares (swap_in)."""
         updates = []
 
         def add(kind: int, **entity) -> None:
             updates.append(Update(type=kind, entity=p4runtime_pb2.Entity(**entity)))
 
-        for state in self.profiles.values():  # a group names members of its own profile
-            for member in state.members.values():
-                add(Update.INSERT, action_profile_member=member.message)
-            for group in state.groups.values():
-                add(Update.INSERT, action_profile_group=group.message)
-        for state in self.tables.values():
-            for entry in state.entries.values():
-                add(Update.INSERT, table_entry=entry.message)
-            if state.default is not None:
-                add(Update.MODIFY, table_entry=state.default)
-        for (owner_id, cell), config in self.meter_configs.items():
-            if owner_id in self.pipeline.meters:
-                add(Update.MODIFY, meter_entry=p4runtime_pb2.MeterEntry(
-                    meter_id=owner_id, index=p4runtime_pb2.Index(index=cell), config=config))
-            else:  # a direct meter's: `cell` is its table entry's key
-                add(Update.MODIFY, direct_meter_entry=p4runtime_pb2.DirectMeterEntry(
-                    table_entry=self.tables[owner_id].entries[cell].message, config=config))
-        for value_set_id, members in self.value_sets.items():
-            add(Update.MODIFY, value_set_entry=p4runtime_pb2.ValueSetEntry(value_set_id=value_set_id,
-                                                                           members=list(members.values())))
+        for entity in self._read_members(p4runtime_pb2.ActionProfileMember()):
+            add(Update.INSERT, action_profile_member=entity.action_profile_member)
+        for entity in self._read_groups(p4runtime_pb2.ActionProfileGroup()):
+            add(Update.INSERT, action_profile_group=entity.action_profile_group)
+        for entity in self._read_table_entries(p4runtime_pb2.TableEntry()):
+            if not entity.table_entry.is_const:
+                add(Update.INSERT, table_entry=entity.table_entry)
+        for table in self.pipeline.tables.values():
+            entry, programs = self._default_entry(table)
+            if not programs and not table.profile_id:
+                add(Update.MODIFY, table_entry=entry)
+        for entity in self._read_meters(p4runtime_pb2.MeterEntry()):
+            if entity.meter_entry.HasField("config"):
+                add(Update.MODIFY, meter_entry=entity.meter_entry)
+        for entity in self._read_direct_meters(p4runtime_pb2.DirectMeterEntry()):
+            if entity.direct_meter_entry.HasField("config"):
+                add(Update.MODIFY, direct_meter_entry=entity.direct_meter_entry)
+        for entity in self._read_value_sets(p4runtime_pb2.ValueSetEntry()):
+            if entity.value_set_entry.members:
+                add(Update.MODIFY, value_set_entry=entity.value_set_entry)
         for entry in self.digests.entries():
             add(Update.INSERT, digest_entry=entry)
         return updates
 
     def swap_in(self, other: "Device") -> None:
         """Swap this device's program, loaded, in for `other`'s, whose events it shares: it takes
-        them from the switch's program_swapped event on, and the multicast groups and clone sessions other wrote (the switch's, whatever its
-        program); other is closed.  CommandError when the switch refuses (nothing changed)."""
+        them from the switch's program_swapped event on; other is closed.  CommandError when the
+        switch refuses (nothing changed)."""
         self.events.expect_swap([self.digests, self.packets])
         try:
-            self.channel.command("swap_configs")
+            self.wire.text_command("swap_configs")
         except BaseException:  # refused, or the switch gone: no swap, no event
             self.events.withdraw_swap()
             raise
         self.events.settle()  # the new listeners have taken over and the switch knows what they want
-        self.multicast_groups, other.multicast_groups = other.multicast_groups, {}
-        self.clone_sessions, other.clone_sessions = other.clone_sessions, {}
         other.channel.close()
 
     def discard(self) -> None:
         """Drop this device's program, loaded and not swapped in (closing its channel drops it
         too, once the switch sees the connection gone: this does it at once)."""
         try:
-            self.channel.command("discard_new_config")
+            self.wire.text_command("discard_new_config")
         except (ChannelError, CommandError):
             pass  # gone with the connection
         self.channel.close()
 
     # --- Write ----------------------------------------------------------------------------
 
-    def write(self, updates) -> list[Optional[P4RuntimeError]]:
-        """Apply `updates` in order, each whatever the others' outcome; for each, None or why
-        it was refused.  Updates go to the switch without waiting for each answer; one waits for
-        those in flight when it is of another kind (an entry may name a member inserted just
-        before it), names an entity one of them creates (a member, a group, a digest's config:
-        the switch cannot tell those apart), needs several commands in turn, or is refused (it
-        may be refused only for what those in flight change: it is checked again after them).
-        Two updates of one table entry need no wait: the switch refuses what the first made
-        wrong."""
-        results: list[Optional[P4RuntimeError]] = [None] * len(updates)
-        pending: list[_Pending] = []
-        in_flight: set = set()
-        previous_kind = None
+    def write(self, updates, atomicity: int = WriteRequest.CONTINUE_ON_ERROR) -> list[Optional[P4RuntimeError]]:
+        """Apply `updates` in order; for each, None or why it was refused.  CONTINUE_ON_ERROR:
+        each update whole or not at all, whatever the others' outcome (sent without waiting for
+        each answer, but for an update that reads the switch: it waits for those before it).
+        ROLLBACK_ON_ERROR: all of them or none (a refused one's error, the others ABORTED);
+        DATAPLANE_ATOMIC: so too, and no packet sees a part of them."""
+        if atomicity not in _ATOMICITY:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"unknown atomicity {atomicity}")
+        self._results = [None] * len(updates)
+        self._batched = atomicity != WriteRequest.CONTINUE_ON_ERROR
+        self._planned_nodes = set()
+        planned: list[_Planned] = []
         for index, update in enumerate(updates):
-            kind = update.entity.WhichOneof("entity")
-            identity = _identity(kind, update.entity)
-            if kind != previous_kind or identity is not None and identity in in_flight:
-                self._send(pending, results)
-                pending, in_flight, previous_kind = [], set(), kind
             try:
-                planned = self._plan(index, update)
+                planned.append(self._plan(index, update))
             except P4RuntimeError as err:
-                if not pending:
-                    results[index] = err
-                    continue
-                self._send(pending, results)
-                pending, in_flight = [], set()
-                try:
-                    planned = self._plan(index, update)
-                except P4RuntimeError as err:
-                    results[index] = err
-                    continue
-            if planned.run is not None:
-                self._send(pending, results)
-                pending, in_flight = [], set()
-                try:
-                    planned.run()
-                except P4RuntimeError as err:
-                    results[index] = err
-                continue
-            pending.append(planned)
-            if identity is not None:
-                in_flight.add(identity)
-        self._send(pending, results)
+                self._results[index] = err
+            if not self._batched:
+                self._pending += planned
+                planned = []
+        if self._batched:
+            self._write_whole(planned, _ATOMICITY[atomicity])
+        else:
+            self._flush()
+        self._batched = False
         if any(update.entity.WhichOneof("entity") == "digest_entry" for update in updates):
             self.events.settle()  # the digests configured are sent for the packets from now on
-        return results
+        return self._results
 
-    def _send(self, pending: list[_Pending], results: list) -> None:
-        sent = [p for p in pending if p.line is not None]
-        for planned in pending:
-            if planned.line is None:
-                planned.on_success("")
-        answers = self.channel.commands([p.line for p in sent])
-        for planned, (ok, text) in zip(sent, answers):
-            if ok:
-                planned.on_success(text)
-            else:
-                results[planned.index] = _switch_error(text)
+    def _flush(self) -> None:
+        """Send the updates planned and not yet sent, each as a batch that rolls back whole."""
+        pending, self._pending = self._pending, []
+        sent = [p for p in pending if p.requests]
+        outcomes = self.wire.batches([p.requests for p in sent], "ROLLBACK_ON_ERROR") if sent else []
+        by_index = {id(p): outcome for p, outcome in zip(sent, outcomes)}
+        for p in pending:
+            refused = next((r for r in by_index.get(id(p), []) if isinstance(r, WireError)), None)
+            if refused is not None:
+                self._results[p.index] = p.refused(refused.code)
+            elif p.then is not None:
+                p.then()
 
-    def _plan(self, index: int, update) -> _Pending:
+    def _read_switch(self) -> None:
+        """Before planning an update from what the switch has: the updates before it applied
+        (not in a write applied as one batch, whose updates are planned from the state before it)."""
+        if not self._batched:
+            self._flush()
+
+    def _write_whole(self, planned: list[_Planned], atomicity: str) -> None:
+        """A write as one batch: every update, or (at a refused update, or one refused here) none."""
+        if any(self._results):
+            failed = next(i for i, r in enumerate(self._results) if r)
+            self._abort_others(failed)
+            return
+        requests = [r for p in planned for r in p.requests]
+        outcome = self.wire.batch(requests, atomicity) if requests else []
+        at = 0
+        for p in planned:
+            refused = next((r for r in outcome[at:at + len(p.requests)] if isinstance(r, WireError)), None)
+            at += len(p.requests)
+            if refused is not None:
+                self._results[p.index] = p.refused(refused.code)
+                self._abort_others(p.index)
+                return
+        for p in planned:
+            if p.then is not None:
+                p.then()
+
+    def _abort_others(self, failed: int) -> None:
+        for i, result in enumerate(self._results):
+            if i != failed and result is None:
+                self._results[i] = P4RuntimeError(Code.ABORTED, f"not applied: update {failed} of the batch "
+                                                                 "was refused, and it is applied whole or not at all")
+
+    def _plan(self, index: int, update) -> _Planned:
         if update.type == Update.UNSPECIFIED:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "the update's type is not set")
         if update.type not in (Update.INSERT, Update.MODIFY, Update.DELETE):
@@ -333,7 +373,7 @@ class Device:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"no table has id {table_id}")
         return table
 
-    def _plan_table_entry(self, index: int, kind: int, entry) -> _Pending:
+    def _plan_table_entry(self, index: int, kind: int, entry) -> _Planned:
         table = self._table(entry.table_id)
         if entry.is_const:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "is_const is set: only the program makes const entries")
@@ -349,96 +389,66 @@ class Device:
         if not table.fields:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no key: only its default "
                                                          "entry can be written")
-        key, key_words, match = _match_key(table, entry)
-        state = self.tables.setdefault(table.message.preamble.id, _TableState())
-        present = state.entries.get(key)
+        key, _ = _match_key(table, entry)
+        match, keys, switch_table = Match(key[-1], key[:-1]), self._keys(table), self._index("tables", table.name)
         if kind == Update.INSERT:
-            if present is not None:
-                raise P4RuntimeError(Code.ALREADY_EXISTS, f"table {table.name} has an entry with this key")
             if not entry.HasField("action"):
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, "an inserted entry needs an action")
-            command, action_words, stored = self._entry_action(table, entry, match, "add")
-            cli_priority = f" {CLI_PRIORITY_TOP - entry.priority}" if table.needs_priority else ""
-
-            def inserted(output: str) -> None:
-                state.entries[key] = _Entry(int(_HANDLE.search(output).group(1)), stored)
-            first = f"{action_words[0]} " if command == "table_add" else ""
-            line = f"{command} {table.name} {first}{' '.join(key_words)} => " \
-                   f"{' '.join(action_words[1 if first else 0:])}{cli_priority}"
-            return _Pending(index, line, inserted)
-        if present is None:
-            raise P4RuntimeError(Code.NOT_FOUND, f"table {table.name} has no entry with this key")
+            call, no_reference = self._entry_call(table, entry)
+            return _Planned(index, [wire.entry_add(switch_table, keys, match, call)], _refusal(lambda: {
+                errno.EEXIST: f"table {table.name} has an entry with this key", errno.ENOENT: no_reference,
+                errno.ENOSPC: f"table {table.name} is full", errno.ENODATA: f"{no_reference}: it is empty"}))
+        missing = _refusal(lambda: {errno.ENOENT: f"table {table.name} has no entry with this key"})
         if kind == Update.DELETE:
-            def deleted(_: str) -> None:
-                state.entries.pop(key, None)
-                self.meter_configs.pop((table.message.preamble.id, key), None)  # the switch resets it too
-            return _Pending(index, f"table_delete {table.name} {present.handle}", deleted)
+            return _Planned(index, [wire.entry_delete(switch_table, keys, match)], missing)
         if not entry.HasField("action"):  # a modify without an action changes the direct resources only
             if not (entry.HasField("counter_data") and table.direct_counter_id):
-                return _Pending(index, None, lambda _: None)
-            counter = self.pipeline.direct_counters[table.direct_counter_id].preamble.name
-            return _Pending(index, f"counter_write {counter} {present.handle} {_counts(entry.counter_data)}",
-                            lambda _: None)
-        command, action_words, stored = self._entry_action(table, entry, match, "modify")
+                return _Planned(index, [wire.entry_find(switch_table, keys, match)], missing)
+            return self._plan_direct_counter_of(index, table, match, entry.counter_data)
+        call, no_reference = self._entry_call(table, entry)
+        if not table.profile_id:
+            return _Planned(index, [wire.entry_modify(switch_table, keys, match, call)], missing)
+        return _Planned(index, [wire.entry_modify(switch_table, keys, match, call)], _refusal(lambda: {
+            errno.ENOENT: f"table {table.name} has no entry with this key, or {no_reference}",
+            errno.ENODATA: f"{no_reference}: it is empty"}))
 
-        def modified(_: str) -> None:
-            state.entries[key] = _Entry(present.handle, stored)
-        if command == "table_modify":
-            line = f"table_modify {table.name} {action_words[0]} {present.handle} => {' '.join(action_words[1:])}"
-        else:
-            line = f"{command} {table.name} {present.handle} {action_words[0]}"
-        return _Pending(index, line, modified)
-
-    def _entry_action(self, table: TableInfo, entry, match: list, verb: str) -> tuple[str, list[str], object]:
-        """The command adding (`verb` add) or modifying an entry with entry.action, the words that
-        give the action, and the entry to keep, canonical."""
+    def _entry_call(self, table: TableInfo, entry) -> tuple[Call, str]:
+        """What an entry with entry.action runs, as the switch takes it, and how a missing member or
+        group reads."""
         kind = entry.action.WhichOneof("type")
         if not table.profile_id:
-            words, action = self._action(table, entry.action, default=False)
-            stored = _stored_entry(entry, match)
-            stored.action.action.CopyFrom(action)
-            return f"table_{verb}", words, stored
+            return self._action_call(table, entry.action, default=False), ""
         if kind not in ("action_profile_member_id", "action_profile_group_id"):
             raise P4RuntimeError(Code.INVALID_ARGUMENT if kind == "action" else Code.UNIMPLEMENTED,
                                  f"table {table.name} has an action profile: its entries name a member or a group")
         reference = getattr(entry.action, kind)
-        state = self.profiles.get(table.profile_id, _ProfileState())
-        found = (state.members if kind == "action_profile_member_id" else state.groups).get(reference)
-        what = "member" if kind == "action_profile_member_id" else "group"
-        if found is None:
-            raise P4RuntimeError(Code.NOT_FOUND, f"the action profile of table {table.name} has no {what} {reference}")
-        stored = _stored_entry(entry, match)
-        setattr(stored.action, kind, reference)
-        suffix = "" if what == "member" else "_with_group"
-        return f"table_indirect_{verb}{suffix}", [str(found.handle)], stored
+        member = kind == "action_profile_member_id"
+        what = "member" if member else "group"
+        return Call(wire.MEMBER if member else wire.GROUP, reference), \
+            f"the action profile of table {table.name} has no {what} {reference}"
 
-    def _plan_default_entry(self, index: int, kind: int, table: TableInfo, entry) -> _Pending:
+    def _plan_default_entry(self, index: int, kind: int, table: TableInfo, entry) -> _Planned:
         if kind != Update.MODIFY:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "a default entry can only be modified")
         if entry.match or entry.priority:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "a default entry has no key and no priority")
         if table.message.const_default_action_id:
             raise P4RuntimeError(Code.PERMISSION_DENIED, f"the default action of table {table.name} is const")
-        state = self.tables.setdefault(table.message.preamble.id, _TableState())
+        switch_table = self._index("tables", table.name)
+        refused = _refusal(lambda: {errno.EPERM: f"the default action of table {table.name} is const"})
         if not entry.HasField("action"):  # back to the program's default
-            return _Pending(index, f"table_reset_default {table.name}", lambda _: setattr(state, "default", None))
-        action_words, action = self._action(table, entry.action, default=True)
-        stored = _stored_entry(entry, [])
-        stored.action.action.CopyFrom(action)
-        stored.is_default_action = True
-        return _Pending(index, f"table_set_default {table.name} {' '.join(action_words)}",
-                        lambda _: setattr(state, "default", stored))
+            return _Planned(index, [wire.default_reset(switch_table)], refused)
+        return _Planned(index, [wire.default_set(switch_table, self._action_call(table, entry.action, default=True))],
+                        refused)
 
-    def _action(self, table: TableInfo, table_action, default: bool) -> tuple[list[str], p4runtime_pb2.Action]:
-        """The words naming a direct action and its parameters, and the action, canonical."""
+    def _action_call(self, table: TableInfo, table_action, default: bool) -> Call:
         if table_action.WhichOneof("type") != "action":
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} takes an action, not an action "
                                                          "profile's member or group")
-        return self._action_words(f"table {table.name}", table.actions, table_action.action, default)
+        return self._call(f"table {table.name}", table.actions, table_action.action, default)
 
-    def _action_words(self, owner: str, allowed: dict, given, default: bool) -> tuple[list[str], p4runtime_pb2.Action]:
-        """The words naming action `given` (of those `allowed`: id -> scope) and its parameters, and
-        the action, canonical."""
+    def _call(self, owner: str, allowed: dict, given, default: bool) -> Call:
+        """Action `given` (of those `allowed`: id -> scope) and its parameters, as the switch takes it."""
         info = self.pipeline.actions.get(given.action_id)
         if info is None or given.action_id not in allowed:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{owner} has no action of id {given.action_id}")
@@ -452,43 +462,98 @@ class Device:
             if param.param_id in values:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"parameter {param.param_id} is given twice")
             values[param.param_id] = param.value
-        words = [info.preamble.name]
-        action = p4runtime_pb2.Action(action_id=given.action_id)
+        data = b""
         for param in info.params:
             if param.id not in values:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action {info.preamble.name}: parameter "
                                                              f"{param.name} is missing")
             number = _number(values.pop(param.id), param.bitwidth, f"parameter {param.name}")
-            words.append(hex(number))
-            action.params.add(param_id=param.id, value=canonical(number))
+            data += number.to_bytes((param.bitwidth + 7) // 8, "big")
         if values:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action {info.preamble.name} has no parameter "
                                                          f"{next(iter(values))}")
-        return words, action
+        return Call(self._switch_action(given.action_id), data=data)
+
+    def _p4runtime_action(self, call: Call) -> Optional[p4runtime_pb2.TableAction]:
+        """A switch's entry action as P4Runtime reads it, canonical; None for no action."""
+        out = p4runtime_pb2.TableAction()
+        if call.action == wire.MEMBER:
+            out.action_profile_member_id = call.ref
+            return out
+        if call.action == wire.GROUP:
+            out.action_profile_group_id = call.ref
+            return out
+        info = self._p4info_action(call.action)
+        if info is None:
+            return None
+        out.action.action_id = info.preamble.id
+        at = 0
+        for param in info.params:
+            n = (param.bitwidth + 7) // 8
+            out.action.params.add(param_id=param.id, value=canonical(int.from_bytes(call.data[at:at + n], "big")))
+            at += n
+        return out
+
+    def _table_entries(self, table: TableInfo) -> list[tuple[int, p4runtime_pb2.TableEntry]]:
+        """The table's entries as the switch has them: (handle, the entry as P4Runtime reads it)."""
+        keys = self._keys(table)
+        read = self.wire.call(wire.entries(self._index("tables", table.name)))
+        found = []
+        for _ in range(read.u32()):
+            handle, match, call = read.u64(), read.match(keys), read.call()
+            entry = p4runtime_pb2.TableEntry(table_id=table.message.preamble.id,
+                                             priority=match.priority if table.needs_priority else 0,
+                                             is_const=table.message.is_const_table)
+            entry.match.extend(_p4runtime_match(table, match))
+            action = self._p4runtime_action(call)
+            if action is not None:
+                entry.action.CopyFrom(action)
+            found.append((handle, entry))
+        return found
+
+    def _default_entry(self, table: TableInfo) -> tuple[p4runtime_pb2.TableEntry, bool]:
+        """The table's default entry as the switch has it, and whether it is the program's."""
+        read = self.wire.call(wire.default(self._index("tables", table.name)))
+        entry = p4runtime_pb2.TableEntry(table_id=table.message.preamble.id, is_default_action=True)
+        action = self._p4runtime_action(read.call())
+        if action is not None:
+            entry.action.CopyFrom(action)
+        return entry, bool(read.u8())
+
+    def _handle(self, table: TableInfo, entry) -> int:
+        """The switch's handle of `entry`'s key in `table` (for its direct counter or meter)."""
+        key, _ = _match_key(table, entry)
+        return self._handle_of(table, Match(key[-1], key[:-1]))
+
+    def _handle_of(self, table: TableInfo, match: Match) -> int:
+        self._read_switch()
+        try:
+            return self.wire.call(wire.entry_find(self._index("tables", table.name), self._keys(table), match)).u64()
+        except WireError:
+            raise P4RuntimeError(Code.NOT_FOUND, f"table {table.name} has no entry with this key") from None
 
     # --- meters ----------------------------------------------------------------------------
 
-    def _plan_meter(self, index: int, kind: int, meter_entry) -> _Pending:
+    def _plan_meter(self, index: int, kind: int, meter_entry) -> _Planned:
         meter, cell = self._cell("meter", self.pipeline.meters, meter_entry.meter_id, kind, meter_entry)
-        if not meter_entry.HasField("config"):  # back to the default: every packet green
-            return _Pending(index, f"meter_reset {meter.preamble.name} {cell}",
-                            lambda _: self.meter_configs.pop((meter.preamble.id, cell), None))
-        rates = _rates(meter_entry)
-        config = p4runtime_pb2.MeterConfig()
-        config.CopyFrom(meter_entry.config)
-        return _Pending(index, f"meter_set_rates {meter.preamble.name} {cell} {rates}",
-                        lambda _: self.meter_configs.__setitem__((meter.preamble.id, cell), config))
+        rates = _rates(meter_entry) if meter_entry.HasField("config") else None  # none: every packet green
+        return _Planned(index, [wire.meter_set(self._index("meters", meter.preamble.name), cell, rates)],
+                        _refusal(dict))
 
-    def _plan_direct_meter(self, index: int, kind: int, direct_entry) -> _Pending:
-        table, key, present, name = self._direct_cell("meter", kind, direct_entry.table_entry)
-        if not direct_entry.HasField("config"):
-            return _Pending(index, f"meter_reset {name} {present.handle}",
-                            lambda _: self.meter_configs.pop((table.message.preamble.id, key), None))
-        rates = _rates(direct_entry)
-        config = p4runtime_pb2.MeterConfig()
-        config.CopyFrom(direct_entry.config)
-        return _Pending(index, f"meter_set_rates {name} {present.handle} {rates}",
-                        lambda _: self.meter_configs.__setitem__((table.message.preamble.id, key), config))
+    def _plan_direct_meter(self, index: int, kind: int, direct_entry) -> _Planned:
+        table, handle, name = self._direct_cell("meter", kind, direct_entry.table_entry)
+        rates = _rates(direct_entry) if direct_entry.HasField("config") else None
+        return _Planned(index, [wire.meter_set(self._index("meters", name), handle, rates)],
+                        _refusal(lambda: {errno.ENOENT: f"table {table.name} has no entry with this key"}))
+
+    def _meter_config(self, meter_name: str, cell: int) -> Optional[p4runtime_pb2.MeterConfig]:
+        """A meter cell's config as P4Runtime reads it (rates per second); None for no rates (the
+        default: every packet green)."""
+        rates = self.wire.call(wire.meter(self._index("meters", meter_name), cell)).rates()
+        if rates is None:
+            return None
+        return p4runtime_pb2.MeterConfig(cir=round(rates.committed_rate * 1e6), cburst=rates.committed_burst,
+                                         pir=round(rates.peak_rate * 1e6), pburst=rates.peak_burst)
 
     def _read_meters(self, wanted) -> Iterator:
         meters = [self.pipeline.meters.get(wanted.meter_id)] if wanted.meter_id else list(self.pipeline.meters.values())
@@ -499,18 +564,18 @@ class Device:
                 if wanted.HasField("index") else range(meter.size)
             for cell in cells:
                 found = p4runtime_pb2.MeterEntry(meter_id=meter.preamble.id, index=p4runtime_pb2.Index(index=cell))
-                config = self.meter_configs.get((meter.preamble.id, cell))
+                config = self._meter_config(meter.preamble.name, cell)
                 if config is not None:  # the default config (every packet green) is left unset
                     found.config.CopyFrom(config)
                 yield p4runtime_pb2.Entity(meter_entry=found)
 
     def _read_direct_meters(self, wanted) -> Iterator:
         for table, entries in self._direct_reads("meter", wanted.table_entry):
-            for e in entries:
+            name = self.pipeline.direct_meters[table.direct_meter_id].preamble.name
+            for handle, entry in entries:
                 found = p4runtime_pb2.DirectMeterEntry()
-                found.table_entry.CopyFrom(e.message)
-                key, _, _ = _match_key(table, e.message)
-                config = self.meter_configs.get((table.message.preamble.id, key))
+                found.table_entry.CopyFrom(entry)
+                config = self._meter_config(name, handle)
                 if config is not None:
                     found.config.CopyFrom(config)
                 yield p4runtime_pb2.Entity(direct_meter_entry=found)
@@ -521,101 +586,96 @@ class Device:
         profile = self.pipeline.profiles.get(profile_id)
         if profile is None:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"no action profile has id {profile_id}")
-        return profile, self.profiles.setdefault(profile_id, _ProfileState())
+        return profile, self._index("profiles", profile.preamble.name)
 
-    def _plan_member(self, index: int, kind: int, member) -> _Pending:
-        profile, state = self._profile(member.action_profile_id)
-        name, present = profile.preamble.name, state.members.get(member.member_id)
-        _presence(kind, present, f"action profile {name}", f"member {member.member_id}")
+    def _plan_member(self, index: int, kind: int, member) -> _Planned:
+        profile, switch_profile = self._profile(member.action_profile_id)
+        name, member_id = profile.preamble.name, member.member_id
+        refused = _refusal(lambda: {errno.EEXIST: f"action profile {name} has a member {member_id}",
+                            errno.ENOENT: f"action profile {name} has no member {member_id}",
+                            errno.ENOSPC: f"action profile {name} is full",
+                            errno.EBUSY: f"member {member_id} of action profile {name} is in use"})
         if kind == Update.DELETE:
-            return _Pending(index, f"act_prof_delete_member {name} {present.handle}",
-                            lambda _: state.members.pop(member.member_id, None))
+            return _Planned(index, [wire.member_delete(switch_profile, member_id)], refused)
         allowed = {action: scope for table_id in profile.table_ids if table_id in self.pipeline.tables
                    for action, scope in self.pipeline.tables[table_id].actions.items()
                    if scope != p4info_pb2.ActionRef.DEFAULT_ONLY}
-        words, action = self._action_words(f"action profile {name}", allowed, member.action, default=False)
-        stored = p4runtime_pb2.ActionProfileMember(action_profile_id=member.action_profile_id,
-                                                   member_id=member.member_id, action=action)
-        if kind == Update.INSERT:
-            return _Pending(index, f"act_prof_create_member {name} {' '.join(words)}",
-                            lambda output: state.members.__setitem__(
-                                member.member_id, _Entry(int(_HANDLE.search(output).group(1)), stored)))
-        return _Pending(index, f"act_prof_modify_member {name} {words[0]} {present.handle} {' '.join(words[1:])}",
-                        lambda _: state.members.__setitem__(member.member_id, _Entry(present.handle, stored)))
+        call = self._call(f"action profile {name}", allowed, member.action, default=False)
+        add = wire.member_add if kind == Update.INSERT else wire.member_modify
+        return _Planned(index, [add(switch_profile, member_id, call)], refused)
 
-    def _plan_group(self, index: int, kind: int, group) -> _Pending:
-        profile, state = self._profile(group.action_profile_id)
-        name, present = profile.preamble.name, state.groups.get(group.group_id)
+    def _plan_group(self, index: int, kind: int, group) -> _Planned:
+        profile, switch_profile = self._profile(group.action_profile_id)
+        name, group_id = profile.preamble.name, group.group_id
         if not profile.with_selector:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action profile {name} has no groups (not a selector)")
-        _presence(kind, present, f"action profile {name}", f"group {group.group_id}")
+        refused = _refusal(lambda: {errno.EEXIST: f"action profile {name} has a group {group_id}",
+                            errno.ENOENT: f"action profile {name} has no group {group_id}",
+                            errno.ENOSPC: f"action profile {name} is full",
+                            errno.EBUSY: f"group {group_id} of action profile {name} is in use"})
         if kind == Update.DELETE:
-            return _Pending(index, f"act_prof_delete_group {name} {present.handle}",
-                            lambda _: state.groups.pop(group.group_id, None))
+            return _Planned(index, [wire.group_delete(switch_profile, group_id)], refused)
         members = [m.member_id for m in group.members]
         if len(set(members)) != len(members):
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"group {group.group_id} names a member twice")
-        for m in group.members:
-            if m.member_id not in state.members:
-                raise P4RuntimeError(Code.NOT_FOUND, f"action profile {name} has no member {m.member_id}")
-            if m.weight > 1:
-                raise P4RuntimeError(Code.UNIMPLEMENTED, "members of a weight above 1 are not supported")
-        if profile.max_group_size and len(members) > profile.max_group_size:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"group {group_id} names a member twice")
+        if any(m.weight > 1 for m in group.members):
+            raise P4RuntimeError(Code.UNIMPLEMENTED, "members of a weight above 1 are not supported")
+        largest = min(x for x in (group.max_size, profile.max_group_size, profile.size) if x)
+        if len(members) > largest:
             raise P4RuntimeError(Code.RESOURCE_EXHAUSTED, f"action profile {name} takes groups of at most "
-                                                           f"{profile.max_group_size} members")
-        stored = p4runtime_pb2.ActionProfileGroup()
-        stored.CopyFrom(group)
-
-        def change() -> None:
-            """Create or change the group a command at a time, keeping what the switch has even when
-            a command fails halfway."""
-            if present is None:
-                handle = int(_HANDLE.search(self._command(f"act_prof_create_group {name}")).group(1))
-                kept = p4runtime_pb2.ActionProfileGroup(action_profile_id=group.action_profile_id,
-                                                        group_id=group.group_id, max_size=group.max_size)
-            else:
-                handle, kept = present.handle, present.message
-            state.groups[group.group_id] = _Entry(handle, kept)
-            wanted = set(members)
-            for m in list(kept.members):
-                if m.member_id not in wanted:
-                    self._command(f"act_prof_remove_member_from_group {name} {state.members[m.member_id].handle} "
-                                  f"{handle}")
-                    kept.members.remove(m)
-            there = {m.member_id for m in kept.members}
-            for m in group.members:
-                if m.member_id not in there:
-                    self._command(f"act_prof_add_member_to_group {name} {state.members[m.member_id].handle} {handle}")
-                    kept.members.add().CopyFrom(m)
-            state.groups[group.group_id] = _Entry(handle, stored)
-        return _Pending(index, None, None, run=change)
-
-    def _command(self, line: str) -> str:
-        """One command, at once; P4RuntimeError when the switch refuses it."""
-        ok, text = self.channel.commands([line])[0]
-        if not ok:
-            raise _switch_error(text)
-        return text
+                                                           f"{largest} members")
+        self._read_switch()
+        there = {entity.action_profile_member.member_id for entity in self._read_members(
+            p4runtime_pb2.ActionProfileMember(action_profile_id=group.action_profile_id))}
+        absent = next((m for m in members if m not in there), None)
+        if absent is not None and not self._batched:
+            raise P4RuntimeError(Code.NOT_FOUND, f"action profile {name} has no member {absent}")
+        requests = [wire.group_add(switch_profile, group_id, group.max_size)] if kind == Update.INSERT else []
+        return _Planned(index, requests + [wire.group_set(switch_profile, group_id, members)], _refusal(lambda: {
+            errno.EEXIST: f"action profile {name} has a group {group_id}",
+            errno.ENOENT: f"action profile {name} has no group {group_id}, or no member of those it names",
+            errno.ENOSPC: f"group {group_id} of action profile {name} is full"}))
 
     def _read_members(self, wanted) -> Iterator:
-        return self._read_profile_entities("action_profile_member", wanted)
-
-    def _read_groups(self, wanted) -> Iterator:
-        return self._read_profile_entities("action_profile_group", wanted)
-
-    def _read_profile_entities(self, kind: str, wanted) -> Iterator:
         profile_ids = [wanted.action_profile_id] if wanted.action_profile_id else list(self.pipeline.profiles)
         for profile_id in profile_ids:
-            profile, state = self._profile(profile_id)
-            found = state.members if kind == "action_profile_member" else state.groups
-            wanted_id = wanted.member_id if kind == "action_profile_member" else wanted.group_id
-            for entity_id, entry in sorted(found.items()):
-                if not wanted_id or entity_id == wanted_id:
-                    yield p4runtime_pb2.Entity(**{kind: entry.message})
+            profile, switch_profile = self._profile(profile_id)
+            read = self.wire.call(wire.members(switch_profile))
+            found = []
+            for _ in range(read.u32()):
+                member_id, call = read.u32(), read.call()
+                if wanted.member_id and member_id != wanted.member_id:
+                    continue
+                message = p4runtime_pb2.ActionProfileMember(action_profile_id=profile_id, member_id=member_id)
+                action = self._p4runtime_action(call)
+                if action is not None:
+                    message.action.CopyFrom(action.action)
+                found.append(message)
+            for message in sorted(found, key=lambda m: m.member_id):
+                yield p4runtime_pb2.Entity(action_profile_member=message)
+
+    def _read_groups(self, wanted) -> Iterator:
+        profile_ids = [wanted.action_profile_id] if wanted.action_profile_id else list(self.pipeline.profiles)
+        for profile_id in profile_ids:
+            profile, switch_profile = self._profile(profile_id)
+            if not profile.with_selector:
+                continue
+            read = self.wire.call(wire.groups(switch_profile))
+            found = []
+            for _ in range(read.u32()):
+                group_id, max_size = read.u32(), read.u32()
+                message = p4runtime_pb2.ActionProfileGroup(action_profile_id=profile_id, group_id=group_id,
+                                                           max_size=max_size)
+                for _ in range(read.u32()):
+                    message.members.add(member_id=read.u32(), weight=1)
+                if not wanted.group_id or group_id == wanted.group_id:
+                    found.append(message)
+            for message in sorted(found, key=lambda g: g.group_id):
+                yield p4runtime_pb2.Entity(action_profile_group=message)
 
     # --- the packet replication engine ----------------------------------------------------
 
-    def _plan_replication(self, index: int, kind: int, entry) -> _Pending:
+    def _plan_replication(self, index: int, kind: int, entry) -> _Planned:
         which = entry.WhichOneof("type")
         if which == "multicast_group_entry":
             return self._plan_multicast_group(index, kind, entry.multicast_group_entry)
@@ -623,65 +683,68 @@ class Device:
             return self._plan_clone_session(index, kind, entry.clone_session_entry)
         raise P4RuntimeError(Code.INVALID_ARGUMENT, "the packet replication engine entry has no type set")
 
-    def _plan_multicast_group(self, index: int, kind: int, group) -> _Pending:
+    def _multicast_nodes(self) -> tuple[dict[int, list[int]], set[int]]:
+        """The switch's multicast groups (group -> its nodes) and every node in use."""
+        groups: dict[int, list[int]] = {}
+        read = self.wire.call(wire.mc_groups())
+        for _ in range(read.u32()):
+            group = read.u32()
+            groups[group] = []
+            for _ in range(read.u32()):
+                groups[group].append(read.u32())
+                read.u32(), read.ports()
+        read = self.wire.call(wire.mc_nodes())
+        used = set()
+        for _ in range(read.u32()):
+            used.add(read.u32())
+            read.u32(), read.ports(), read.u32()
+        return groups, used
+
+    def _plan_multicast_group(self, index: int, kind: int, group) -> _Planned:
         """A group is a node of the switch per instance (replication id), holding the ports of
         that instance's replicas: copies go out node by node, in the order of each instance's
         first replica, a node's ports ascending.  A change makes the new nodes, sets them as the
-        group's at once (mc_mgrp_set: a packet sees the group before or after), then destroys
-        the old ones; when it fails, what it made is undone."""
+        group's at once (a packet sees the group before or after), then destroys the old ones."""
         group_id = group.multicast_group_id
         if not 0 < group_id < MC_GROUPS:
             raise P4RuntimeError(Code.OUT_OF_RANGE, f"multicast group {group_id}: this switch has groups 1.."
                                                      f"{MC_GROUPS - 1}")
-        present = self.multicast_groups.get(group_id)
-        _presence(kind, present, "the packet replication engine", f"multicast group {group_id}")
-        if kind == Update.DELETE:
-            def delete() -> None:
-                self._command(f"mc_mgrp_destroy {group_id}")  # no copy from here on; its nodes then
-                del self.multicast_groups[group_id]
-                self._destroy_nodes(present.nodes.values())
-            return _Pending(index, None, None, run=delete)
-        ports = _replica_ports(group.replicas, f"multicast group {group_id}")
+        ports = _replica_ports(group.replicas, f"multicast group {group_id}") if kind != Update.DELETE else {}
         if len(ports) > GROUP_NODES:
             raise P4RuntimeError(Code.RESOURCE_EXHAUSTED, f"multicast group {group_id}: {len(ports)} instances, "
                                                            f"this switch's groups take {GROUP_NODES} at most")
-        stored = p4runtime_pb2.MulticastGroupEntry()
-        stored.CopyFrom(group)
+        self._read_switch()
+        groups, used = self._multicast_nodes()
+        _presence(kind, groups.get(group_id), "the packet replication engine", f"multicast group {group_id}")
+        old = groups.get(group_id, [])
+        used |= self._planned_nodes  # those of the write's updates before it
+        free = (node for node in range(MC_NODES) if node not in used)
+        nodes = [next(free, None) for _ in ports]
+        if None in nodes:
+            raise P4RuntimeError(Code.RESOURCE_EXHAUSTED, "the packet replication engine has no room for another "
+                                                           "multicast node")
+        self._planned_nodes.update(nodes)
+        requests = [wire.mc_group_create(group_id)] if kind == Update.INSERT else []
+        requests += [wire.mc_node_create(node, instance, instance_ports)
+                     for node, (instance, instance_ports) in zip(nodes, ports.items())]
+        requests += [wire.mc_group_destroy(group_id)] if kind == Update.DELETE else [wire.mc_group_set(group_id, nodes)]
+        requests += [wire.mc_node_destroy(node) for node in old]
+        return _Planned(index, requests, _refusal(lambda: {
+            errno.EEXIST: f"the packet replication engine has a multicast group {group_id}",
+            errno.ENOENT: f"the packet replication engine has no multicast group {group_id}",
+            errno.ENOSPC: "the packet replication engine has no room for another multicast node"}))
 
-        def change() -> None:
-            if present is None:
-                self._command(f"mc_mgrp_create {group_id}")
-            nodes: dict[int, int] = {}
-            try:
-                for instance, instance_ports in ports.items():
-                    output = self._command(f"mc_node_create {instance} {' '.join(map(str, instance_ports))}")
-                    nodes[instance] = int(_NODE_HANDLE.search(output).group(1))
-                self._command(f"mc_mgrp_set {group_id} {' '.join(map(str, nodes.values()))}")
-            except P4RuntimeError:
-                self._destroy_nodes(nodes.values())
-                if present is None:
-                    self._command(f"mc_mgrp_destroy {group_id}")
-                raise
-            self.multicast_groups[group_id] = _McGroup(stored, nodes)
-            if present is not None:
-                self._destroy_nodes(present.nodes.values())
-        return _Pending(index, None, None, run=change)
-
-    def _destroy_nodes(self, handles) -> None:
-        """Destroy the switch's multicast nodes `handles`, each whatever the others' outcome."""
-        failed = [text for ok, text in self.channel.commands([f"mc_node_destroy {h}" for h in handles]) if not ok]
-        if failed:
-            raise _switch_error(failed[0])
-
-    def _plan_clone_session(self, index: int, kind: int, session) -> _Pending:
+    def _plan_clone_session(self, index: int, kind: int, session) -> _Planned:
         session_id = session.session_id
         if not 0 < session_id < MIRROR_SESSIONS:  # 0 names every session in a read
             raise P4RuntimeError(Code.OUT_OF_RANGE, f"clone session {session_id}: this switch has sessions 1.."
                                                      f"{MIRROR_SESSIONS - 1}")
-        present = self.clone_sessions.get(session_id)
+        self._read_switch()
+        present = next((s for s in self._clone_sessions() if s.session_id == session_id), None)
         _presence(kind, present, "the packet replication engine", f"clone session {session_id}")
+        refused = _refusal(lambda: {errno.ENOENT: f"the packet replication engine has no clone session {session_id}"})
         if kind == Update.DELETE:
-            return _Pending(index, f"mirroring_delete {session_id}", lambda _: self.clone_sessions.pop(session_id))
+            return _Planned(index, [wire.clone_delete(session_id)], refused)
         ports = _replica_ports(session.replicas, f"clone session {session_id}")
         if session.class_of_service or session.packet_length_bytes:
             raise P4RuntimeError(Code.UNIMPLEMENTED, f"clone session {session_id}: a class of service and a "
@@ -689,21 +752,46 @@ class Device:
         if list(ports) != [0] or len(ports[0]) != 1:
             raise P4RuntimeError(Code.UNIMPLEMENTED, f"clone session {session_id}: only sessions of one replica, "
                                                       "of instance 0, are supported")
-        stored = p4runtime_pb2.CloneSessionEntry()
-        stored.CopyFrom(session)
-        return _Pending(index, f"mirroring_add {session_id} {ports[0][0]}",
-                        lambda _: self.clone_sessions.__setitem__(session_id, stored))
+        return _Planned(index, [wire.clone_set(session_id, wire.Clone(False, port=ports[0][0]))], refused)
+
+    def _clone_sessions(self) -> list[p4runtime_pb2.CloneSessionEntry]:
+        read = self.wire.call(wire.clones())
+        found = []
+        for _ in range(read.u32()):
+            session_id, clone = read.u32(), read.clone()
+            message = p4runtime_pb2.CloneSessionEntry(session_id=session_id)
+            if clone.to_group:  # mirroring_add_mc's: its copies are the group's
+                groups = self.wire.call(wire.mc_groups())
+                for _ in range(groups.u32()):
+                    group = groups.u32()
+                    for _ in range(groups.u32()):
+                        groups.u32()
+                        instance, ports = groups.u32(), groups.ports()
+                        if group == clone.group:
+                            message.replicas.extend(p4runtime_pb2.Replica(egress_port=p, instance=instance)
+                                                    for p in ports)
+            else:
+                message.replicas.add(egress_port=clone.port, instance=0)
+            found.append(message)
+        return found
 
     def _read_replication(self, wanted) -> Iterator:
         which = wanted.WhichOneof("type")
         if which == "multicast_group_entry":
             wanted_id = wanted.multicast_group_entry.multicast_group_id
-            found = [g.message for group_id, g in sorted(self.multicast_groups.items())
-                     if not wanted_id or group_id == wanted_id]
+            found = []
+            read = self.wire.call(wire.mc_groups())
+            for _ in range(read.u32()):
+                message = p4runtime_pb2.MulticastGroupEntry(multicast_group_id=read.u32())
+                for _ in range(read.u32()):
+                    read.u32()
+                    instance, ports = read.u32(), read.ports()
+                    message.replicas.extend(p4runtime_pb2.Replica(egress_port=p, instance=instance) for p in ports)
+                if not wanted_id or message.multicast_group_id == wanted_id:
+                    found.append(message)
         elif which == "clone_session_entry":
             wanted_id = wanted.clone_session_entry.session_id
-            found = [s for session_id, s in sorted(self.clone_sessions.items())
-                     if not wanted_id or session_id == wanted_id]
+            found = [s for s in self._clone_sessions() if not wanted_id or s.session_id == wanted_id]
         else:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "the packet replication engine entry has no type set")
         for message in found:
@@ -719,41 +807,40 @@ class Device:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"no value set has id {value_set_id}")
         return value_set
 
-    def _plan_value_set(self, index: int, kind: int, entry) -> _Pending:
+    def _plan_value_set(self, index: int, kind: int, entry) -> _Planned:
         """A value set's members replaced by a controller's (only MODIFY, as the specification
-        has it): the values gone are removed and the new ones added, each on its own, so that a
-        value in both sets matches throughout."""
+        has it): the values gone are removed and the new ones added, so that a value in both
+        sets matches throughout."""
         value_set = self._value_set(entry.value_set_id)
         name = value_set.preamble.name
         if kind != Update.MODIFY:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"value set {name}: its members are only modified, as a whole")
-        values, members = [], []
+        values = []
         for member in entry.members:
-            value, canonical_member = _value_set_member(value_set, member)
+            value, _ = _value_set_member(value_set, member)
             if value in values:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"value set {name}: a member is given twice")
             values.append(value)
-            members.append(canonical_member)
         if len(values) > value_set.size:
             raise P4RuntimeError(Code.RESOURCE_EXHAUSTED, f"value set {name} holds at most {value_set.size} values")
-        kept = self.value_sets.setdefault(value_set.preamble.id, {})
+        self._read_switch()
+        switch_set, width = self._index("value_sets", name), _value_set_width(value_set)
+        kept = self._values(value_set)
+        requests = [wire.value_set_remove(switch_set, width, v) for v in kept if v not in values]
+        requests += [wire.value_set_add(switch_set, width, v) for v in values if v not in kept]
+        return _Planned(index, requests, _refusal(lambda: {errno.ENOSPC: f"value set {name} is full"}))
 
-        def change() -> None:
-            for value in [v for v in kept if v not in values]:
-                self._command(f"pvs_remove {name} {hex(value)}")
-                del kept[value]
-            for value, member in zip(values, members):
-                if value not in kept:
-                    self._command(f"pvs_add {name} {hex(value)}")
-                kept[value] = member
-        return _Pending(index, None, None, run=change)
+    def _values(self, value_set) -> list[int]:
+        width = _value_set_width(value_set)
+        read = self.wire.call(wire.value_sets(self._index("value_sets", value_set.preamble.name)))
+        return [read.value(width) for _ in range(read.u32())]
 
     def _read_value_sets(self, wanted) -> Iterator:
         value_sets = [self._value_set(wanted.value_set_id)] if wanted.value_set_id else \
             list(self.pipeline.value_sets.values())
         for value_set in value_sets:
             found = p4runtime_pb2.ValueSetEntry(value_set_id=value_set.preamble.id)
-            found.members.extend(self.value_sets.get(value_set.preamble.id, {}).values())
+            found.members.extend(_value_set_message(value_set, v) for v in sorted(self._values(value_set)))
             yield p4runtime_pb2.Entity(value_set_entry=found)
 
     # --- counters and registers -----------------------------------------------------------
@@ -769,19 +856,29 @@ class Device:
             raise P4RuntimeError(Code.UNIMPLEMENTED, f"writing every cell of a {what} at once is not supported")
         return entity, _index(message.index.index, entity.size, f"{what} {entity.preamble.name}")
 
-    def _plan_counter(self, index: int, kind: int, counter_entry) -> _Pending:
+    def _plan_counter(self, index: int, kind: int, counter_entry) -> _Planned:
         counter, cell = self._cell("counter", self.pipeline.counters, counter_entry.counter_id, kind, counter_entry)
-        return _Pending(index, f"counter_write {counter.preamble.name} {cell} {_counts(counter_entry.data)}",
-                        lambda _: None)
+        packets, byte_count = _counts(counter_entry.data)
+        return _Planned(index, [wire.counter_write(self._index("counters", counter.preamble.name), cell, packets,
+                                                   byte_count)], _refusal(dict))
 
-    def _plan_direct_counter(self, index: int, kind: int, direct_entry) -> _Pending:
-        _, _, present, name = self._direct_cell("counter", kind, direct_entry.table_entry)
-        return _Pending(index, f"counter_write {name} {present.handle} {_counts(direct_entry.data)}",
-                        lambda _: None)
+    def _plan_direct_counter(self, index: int, kind: int, direct_entry) -> _Planned:
+        table, handle, name = self._direct_cell("counter", kind, direct_entry.table_entry)
+        packets, byte_count = _counts(direct_entry.data)
+        return _Planned(index, [wire.counter_write(self._index("counters", name), handle, packets, byte_count)],
+                        _refusal(lambda: {errno.ENOENT: f"table {table.name} has no entry with this key"}))
+
+    def _plan_direct_counter_of(self, index: int, table: TableInfo, match: Match, data) -> _Planned:
+        """A table entry modified without an action: its direct counter's cell written."""
+        name = self.pipeline.direct_counters[table.direct_counter_id].preamble.name
+        packets, byte_count = _counts(data)
+        return _Planned(index, [wire.counter_write(self._index("counters", name), self._handle_of(table, match),
+                                                   packets, byte_count)],
+                        _refusal(lambda: {errno.ENOENT: f"table {table.name} has no entry with this key"}))
 
     def _direct_cell(self, what: str, kind: int, table_entry) -> tuple:
-        """The table, entry key, entry and direct counter's or meter's (`what`) name of a write to
-        the cell of a table entry."""
+        """The table, entry handle and direct counter's or meter's (`what`) name of a write to the
+        cell of a table entry."""
         if kind != Update.MODIFY:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"a direct {what}'s cells can only be modified")
         table = self._table(table_entry.table_id)
@@ -789,17 +886,9 @@ class Device:
         resource_id = table.direct_counter_id if what == "counter" else table.direct_meter_id
         if not resource_id:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no direct {what}")
-        key, _, _ = _match_key(table, table_entry)
-        return table, key, self._present_entry(table, table_entry), resources[resource_id].preamble.name
+        return table, self._handle(table, table_entry), resources[resource_id].preamble.name
 
-    def _present_entry(self, table: TableInfo, entry) -> _Entry:
-        key, _, _ = _match_key(table, entry)
-        present = self.tables.get(table.message.preamble.id, _TableState()).entries.get(key)
-        if present is None:
-            raise P4RuntimeError(Code.NOT_FOUND, f"table {table.name} has no entry with this key")
-        return present
-
-    def _plan_register(self, index: int, kind: int, register_entry) -> _Pending:
+    def _plan_register(self, index: int, kind: int, register_entry) -> _Planned:
         register, cell = self._cell("register", self.pipeline.registers, register_entry.register_id, kind,
                                     register_entry)
         name = register.preamble.name
@@ -808,11 +897,12 @@ class Device:
             raise P4RuntimeError(Code.UNIMPLEMENTED, f"register {name}: only bit<W> and int<W> cells are supported")
         width = _bitstring_width(spec.bitstring)
         number = _number(register_entry.data.bitstring, width, f"register {name}")
-        return _Pending(index, f"register_write {name} {cell} {hex(number)}", lambda _: None)
+        return _Planned(index, [wire.register_write(self._index("registers", name), cell, width, number)],
+                        _refusal(dict))
 
     # --- digests ---------------------------------------------------------------------------
 
-    def _plan_digest(self, index: int, kind: int, entry) -> _Pending:
+    def _plan_digest(self, index: int, kind: int, entry) -> _Planned:
         if self.events.failure is not None:
             raise P4RuntimeError(Code.UNAVAILABLE, f"the switch's digests cannot be received: {self.events.failure}")
         if not self.digests.known(entry.digest_id):
@@ -829,7 +919,19 @@ class Device:
         new = None if kind == Update.DELETE else p4runtime_pb2.DigestEntry.Config()
         if new is not None:
             new.CopyFrom(config)
-        return _Pending(index, None, lambda _: self.digests.configure(entry.digest_id, new))
+        return _Planned(index, [], _refusal(dict), lambda: self.digests.configure(entry.digest_id, new))
+
+    # --- the CPU port ---------------------------------------------------------------------
+
+    def packet_out(self, packet: bytes) -> None:
+        """`packet` into the program as received on the CPU port; PacketOutError when it cannot go."""
+        try:
+            self.wire.call(wire.packet_out(packet))
+        except WireError as err:
+            why = {errno.ENODEV: "this switch has no CPU port: start it with --cpu-port N",
+                   errno.ENOBUFS: "no packet buffer left",
+                   errno.EAGAIN: "the CPU port's input is full"}.get(err.code, str(err))
+            raise PacketOutError(Code.UNAVAILABLE, why) from None
 
     # --- Read -----------------------------------------------------------------------------
 
@@ -852,133 +954,79 @@ class Device:
         for entry in entries:
             yield p4runtime_pb2.Entity(digest_entry=entry)
 
+    def _selected_entries(self, table: TableInfo, wanted) -> list[tuple[int, p4runtime_pb2.TableEntry]]:
+        """The entries of `table` a read selects: the one of its key, or all; of its priority."""
+        found = self._table_entries(table)
+        if wanted.match:
+            key, _ = _match_key(table, wanted)
+            found = [(h, e) for h, e in found if _match_key(table, e)[0][:-1] == key[:-1]]
+        return [(h, e) for h, e in found if not wanted.priority or e.priority == wanted.priority]
+
     def _read_table_entries(self, wanted) -> Iterator:
         tables = [self._table(wanted.table_id)] if wanted.table_id else list(self.pipeline.tables.values())
-        found = []
         for table in tables:
             if wanted.is_default_action:
-                found.append((table, self._default_entry(table)))
+                yield p4runtime_pb2.Entity(table_entry=self._default_entry(table)[0])
                 continue
-            state = self.tables.get(table.message.preamble.id, _TableState())
-            if table.message.is_const_table and not state.entries:  # the program's, read once
-                state = self.tables.setdefault(table.message.preamble.id, _TableState())
-                state.entries = self._const_entries(table)
-            if wanted.match:
-                key, _, _ = _match_key(table, wanted)
-                present = state.entries.get(key)
-                entries = [present] if present is not None else []
-            else:
-                entries = list(state.entries.values())
-            found += [(table, e) for e in entries
-                      if not wanted.priority or e.message.priority == wanted.priority]
-        with_counters = wanted.HasField("counter_data")
-        counted = [(table, e) for table, e in found if with_counters and table.direct_counter_id
-                   and isinstance(e, _Entry)]
-        cells = self._counter_cells([(self.pipeline.direct_counters[t.direct_counter_id].preamble.name, e.handle)
-                                     for t, e in counted])
-        counts = {id(e): cell for (_, e), cell in zip(counted, cells)}
-        for table, e in found:
-            message = p4runtime_pb2.TableEntry()
-            message.CopyFrom(e.message if isinstance(e, _Entry) else e)
-            if id(e) in counts:
-                packets, byte_count = counts[id(e)]
-                message.counter_data.packet_count = packets
-                message.counter_data.byte_count = byte_count
-            yield p4runtime_pb2.Entity(table_entry=message)
-
-    def _default_entry(self, table: TableInfo) -> p4runtime_pb2.TableEntry:
-        """The table's default entry: the one a controller set, or the program's, as the switch has it."""
-        state = self.tables.get(table.message.preamble.id, _TableState())
-        if state.default is not None:
-            return state.default
-        entry = p4runtime_pb2.TableEntry(table_id=table.message.preamble.id, is_default_action=True)
-        try:
-            dump = self.channel.command(f"table_dump {table.name}")
-        except CommandError as err:
-            raise P4RuntimeError(Code.INTERNAL, f"the switch could not dump table {table.name}: {err}") from None
-        self._dumped_action(dump.partition("Dumping default entry\n")[2].split("\n", 1)[0], entry)
-        return entry
-
-    def _dumped_action(self, line: str, entry: p4runtime_pb2.TableEntry) -> None:
-        """The action of a table_dump's "Action entry: NAME - 0a, 01" line into `entry`."""
-        if not line.startswith("Action entry: "):
-            return
-        name, _, values = line[len("Action entry: "):].partition(" - ")
-        action = next((a for a in self.pipeline.actions.values() if a.preamble.name == name), None)
-        if action is not None:
-            entry.action.action.action_id = action.preamble.id
-            for param, value in zip(action.params, [v for v in values.split(", ") if v]):
-                entry.action.action.params.add(param_id=param.id, value=canonical(int(value, 16)))
-
-    def _const_entries(self, table: TableInfo) -> dict:
-        """A const table's entries, the program's, as P4Runtime reads them (is_const set), from
-        the switch's dump of the table."""
-        entries = {}
-        for block in self._command(f"table_dump {table.name}").split("Dumping entry 0x")[1:]:
-            handle, _, body = block.partition("\n")
-            lines = body.partition("Dumping default entry")[0].splitlines()
-            entry = p4runtime_pb2.TableEntry(table_id=table.message.preamble.id, is_const=True)
-            dumped = [line.partition(": ")[2].split(None, 1) for line in lines if line.startswith("* ")]
-            for match_field, (kind, text) in zip(table.message.match_fields, dumped):
-                match = _dumped_match(match_field, kind, text.strip())
-                if match is not None:
-                    entry.match.append(match)
-            for line in lines:
-                if line.startswith("Priority: "):
-                    entry.priority = CLI_PRIORITY_TOP - int(line[len("Priority: "):])
-                self._dumped_action(line, entry)
-            key, _, _ = _match_key(table, entry)
-            entries[key] = _Entry(int(handle, 16), entry)
-        return entries
+            found = self._selected_entries(table, wanted)
+            counter = self.pipeline.direct_counters.get(table.direct_counter_id)
+            if wanted.HasField("counter_data") and counter is not None and found:
+                cells = self._counter_cells(self._index("counters", counter.preamble.name), [h for h, _ in found])
+                for (_, entry), (packets, byte_count) in zip(found, cells):
+                    entry.counter_data.packet_count, entry.counter_data.byte_count = packets, byte_count
+            for _, entry in found:
+                yield p4runtime_pb2.Entity(table_entry=entry)
 
     def _read_counters(self, wanted) -> Iterator:
         counters = [self.pipeline.counters.get(wanted.counter_id)] if wanted.counter_id \
             else list(self.pipeline.counters.values())
         if counters == [None]:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"no counter has id {wanted.counter_id}")
-        cells = []
         for counter in counters:
-            if wanted.HasField("index"):
-                cells.append((counter, _index(wanted.index.index, counter.size, f"counter {counter.preamble.name}")))
-            else:
-                cells += [(counter, i) for i in range(counter.size)]
-        values = self._counter_cells([(counter.preamble.name, i) for counter, i in cells])
-        for (counter, i), (packets, byte_count) in zip(cells, values):
-            yield p4runtime_pb2.Entity(counter_entry=p4runtime_pb2.CounterEntry(
-                counter_id=counter.preamble.id, index=p4runtime_pb2.Index(index=i),
-                data=p4runtime_pb2.CounterData(packet_count=packets, byte_count=byte_count)))
+            cells = [_index(wanted.index.index, counter.size, f"counter {counter.preamble.name}")] \
+                if wanted.HasField("index") else list(range(counter.size))
+            values = self._counter_cells(self._index("counters", counter.preamble.name), cells)
+            for i, (packets, byte_count) in zip(cells, values):
+                yield p4runtime_pb2.Entity(counter_entry=p4runtime_pb2.CounterEntry(
+                    counter_id=counter.preamble.id, index=p4runtime_pb2.Index(index=i),
+                    data=p4runtime_pb2.CounterData(packet_count=packets, byte_count=byte_count)))
 
     def _read_direct_counter(self, wanted) -> Iterator:
         for table, entries in self._direct_reads("counter", wanted.table_entry):
-            name = self.pipeline.direct_counters[table.direct_counter_id].preamble.name
-            for e, (packets, byte_count) in zip(entries, self._counter_cells([(name, e.handle) for e in entries])):
+            counter = self._index("counters", self.pipeline.direct_counters[table.direct_counter_id].preamble.name)
+            cells = self._counter_cells(counter, [h for h, _ in entries])
+            for (_, entry), (packets, byte_count) in zip(entries, cells):
                 message = p4runtime_pb2.DirectCounterEntry(data=p4runtime_pb2.CounterData(
                     packet_count=packets, byte_count=byte_count))
-                message.table_entry.CopyFrom(e.message)
+                message.table_entry.CopyFrom(entry)
                 yield p4runtime_pb2.Entity(direct_counter_entry=message)
 
     def _direct_reads(self, what: str, wanted) -> list[tuple[TableInfo, list]]:
         """The tables (table id 0: every table with a direct `what`, counter or meter) and their
-        entries (a match: that entry) a read of direct counters or meters selects."""
+        entries, (handle, entry) each (a match: that entry), a read of direct counters or meters
+        selects."""
         resource = "direct_counter_id" if what == "counter" else "direct_meter_id"
         if not wanted.table_id:
-            return [(table, list(self.tables.get(table_id, _TableState()).entries.values()))
-                    for table_id, table in self.pipeline.tables.items() if getattr(table, resource)]
+            return [(table, self._table_entries(table)) for table in self.pipeline.tables.values()
+                    if getattr(table, resource)]
         table = self._table(wanted.table_id)
         if not getattr(table, resource):
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no direct {what}")
         if wanted.match:
-            return [(table, [self._present_entry(table, wanted)])]
-        return [(table, list(self.tables.get(wanted.table_id, _TableState()).entries.values()))]
+            found = self._selected_entries(table, wanted)
+            if not found:
+                raise P4RuntimeError(Code.NOT_FOUND, f"table {table.name} has no entry with this key")
+            return [(table, found)]
+        return [(table, self._table_entries(table))]
 
-    def _counter_cells(self, cells: list[tuple[str, int]]) -> list[tuple[int, int]]:
-        """(packets, bytes) of each (counter name, index or entry handle)."""
+    def _counter_cells(self, counter: int, cells: list[int]) -> list[tuple[int, int]]:
+        """(packets, bytes) of each cell (an index, or a direct counter's entry handle) of the
+        switch's counter `counter`."""
         values = []
-        for ok, text in self.channel.commands([f"counter_read {name} {i}" for name, i in cells]):
-            match = _COUNTER.search(text) if ok else None
-            if match is None:
-                raise P4RuntimeError(Code.INTERNAL, f"the switch could not read a counter: {text.strip()}")
-            values.append((int(match.group(2)), int(match.group(1))))
+        for read in self.wire.calls([wire.counter_read(counter, cell) for cell in cells]):
+            if isinstance(read, WireError):
+                raise P4RuntimeError(Code.INTERNAL, f"the switch could not read a counter: {read}")
+            values.append((read.u64(), read.u64()))
         return values
 
     def _read_registers(self, wanted) -> Iterator:
@@ -1000,33 +1048,13 @@ class Device:
         width = _bitstring_width(register.type_spec.bitstring)
         indices = [_index(wanted.index.index, register.size, f"register {name}")] if wanted.HasField("index") \
             else list(range(register.size))
-        for i, (ok, text) in zip(indices, self.channel.commands([f"register_read {name} {i}" for i in indices])):
-            match = _REGISTER.search(text) if ok else None
-            if match is None:
-                raise P4RuntimeError(Code.INTERNAL, f"the switch could not read register {name}: {text.strip()}")
-            value = int(match.group(1)) % (1 << width)  # int<W> in two's complement
+        switch_register = self._index("registers", name)
+        for i, read in zip(indices, self.wire.calls([wire.register_read(switch_register, i) for i in indices])):
+            if isinstance(read, WireError):
+                raise P4RuntimeError(Code.INTERNAL, f"the switch could not read register {name}: {read}")
             yield p4runtime_pb2.Entity(register_entry=p4runtime_pb2.RegisterEntry(
                 register_id=register.preamble.id, index=p4runtime_pb2.Index(index=i),
-                data=p4data_pb2.P4Data(bitstring=canonical(value))))
-
-
-def _identity(kind: Optional[str], entity) -> Optional[tuple]:
-    """The entity an update creates or changes when the switch cannot tell two updates of it in a
-    batch apart (ids it does not know); None for the others."""
-    message = getattr(entity, kind) if kind else None
-    if kind == "action_profile_member":
-        return kind, message.action_profile_id, message.member_id
-    if kind == "action_profile_group":
-        return kind, message.action_profile_id, message.group_id
-    if kind == "digest_entry":
-        return kind, message.digest_id
-    if kind == "packet_replication_engine_entry":
-        which = message.WhichOneof("type")
-        if which == "multicast_group_entry":
-            return kind, which, message.multicast_group_entry.multicast_group_id
-        if which == "clone_session_entry":
-            return kind, which, message.clone_session_entry.session_id
-    return None
+                data=p4data_pb2.P4Data(bitstring=canonical(read.value(width)))))
 
 
 # The entities written and read, by the Entity oneof's name: the Device method for each.
@@ -1042,9 +1070,9 @@ _READ = {"table_entry": "_read_table_entries", "counter_entry": "_read_counters"
          "packet_replication_engine_entry": "_read_replication", "value_set_entry": "_read_value_sets"}
 
 
-def _match_key(table: TableInfo, entry) -> tuple[tuple, list[str], list]:
-    """The entry's key (its fields' numbers in P4Info order, then its priority), the words that
-    give it to table_add, and its match fields, canonical (don't-care fields omitted)."""
+def _match_key(table: TableInfo, entry) -> tuple[tuple, list]:
+    """The entry's key (per field in P4Info order, as wire.Match takes it, then its priority) and
+    its match fields, canonical (don't-care fields omitted)."""
     given = {}
     for m in entry.match:
         if m.field_id not in table.fields:
@@ -1053,7 +1081,6 @@ def _match_key(table: TableInfo, entry) -> tuple[tuple, list[str], list]:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"match field {m.field_id} is given twice")
         given[m.field_id] = m
     key: list = []
-    words: list[str] = []
     canonical_match = []
     for f in table.message.match_fields:
         m = given.get(f.id)
@@ -1071,7 +1098,6 @@ def _match_key(table: TableInfo, entry) -> tuple[tuple, list[str], list]:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: an exact field cannot be left out")
             value = _number(m.exact.value, width, what)
             key.append(value)
-            words.append(hex(value))
             out.exact.value = canonical(value)
         elif kind == "lpm":
             value = _number(m.lpm.value, width, what) if m else 0
@@ -1082,7 +1108,6 @@ def _match_key(table: TableInfo, entry) -> tuple[tuple, list[str], list]:
             if value & (top >> length):
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: bits beyond the {length}-bit prefix are set")
             key.append((value, length))
-            words.append(f"{hex(value)}/{length}")
             out.lpm.value, out.lpm.prefix_len = canonical(value), length
         elif kind == "ternary":
             value = _number(m.ternary.value, width, what) if m else 0
@@ -1092,7 +1117,6 @@ def _match_key(table: TableInfo, entry) -> tuple[tuple, list[str], list]:
             if value & ~mask:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: value bits outside the mask are set")
             key.append((value, mask))
-            words.append(f"{hex(value)}&&&{hex(mask)}")
             out.ternary.value, out.ternary.mask = canonical(value), canonical(mask)
         elif kind == "range":
             low = _number(m.range.low, width, f"{what} (low)") if m else 0
@@ -1101,12 +1125,10 @@ def _match_key(table: TableInfo, entry) -> tuple[tuple, list[str], list]:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: {low}..{high} is empty or the whole range "
                                                              "(a don't care is left out)")
             key.append((low, high))
-            words.append(f"{hex(low)}->{hex(high)}")
             out.range.low, out.range.high = canonical(low), canonical(high)
         else:
             value = _number(m.optional.value, width, what) if m else None
             key.append(value)
-            words.append("0&&&0" if value is None else hex(value))
             if value is not None:
                 out.optional.value = canonical(value)
         if m is not None:
@@ -1117,15 +1139,7 @@ def _match_key(table: TableInfo, entry) -> tuple[tuple, list[str], list]:
         raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no ternary, range or optional field: "
                                                      "its entries have no priority")
     key.append(entry.priority)
-    return tuple(key), words, canonical_match
-
-
-def _stored_entry(entry, match: list) -> p4runtime_pb2.TableEntry:
-    """The entry as it is kept (and read): its key canonical; the caller sets its action."""
-    stored = p4runtime_pb2.TableEntry(table_id=entry.table_id, priority=entry.priority,
-                                      controller_metadata=entry.controller_metadata, metadata=entry.metadata)
-    stored.match.extend(match)
-    return stored
+    return tuple(key), canonical_match
 
 
 def _presence(kind: int, present, owner: str, what: str) -> None:
@@ -1134,33 +1148,6 @@ def _presence(kind: int, present, owner: str, what: str) -> None:
         raise P4RuntimeError(Code.ALREADY_EXISTS, f"{owner} has a {what}")
     if kind != Update.INSERT and present is None:
         raise P4RuntimeError(Code.NOT_FOUND, f"{owner} has no {what}")
-
-
-def _dumped_match(field, kind: str, text: str) -> Optional[p4runtime_pb2.FieldMatch]:
-    """A match field as a table_dump prints it (`EXACT 0a`, `LPM 0a000000/8`, `TERNARY 0a &&& ff`,
-    which optional fields are too, `RANGE 01 -> 0a`), canonical; None for a don't-care."""
-    match = p4runtime_pb2.FieldMatch(field_id=field.id)
-    if kind == "EXACT":
-        match.exact.value = canonical(int(text, 16))
-    elif kind == "LPM":
-        value, length = text.split("/")
-        if int(length) == 0:
-            return None
-        match.lpm.value, match.lpm.prefix_len = canonical(int(value, 16)), int(length)
-    elif kind == "TERNARY":
-        value, mask = (int(part, 16) for part in text.split("&&&"))
-        if mask == 0:
-            return None
-        if field.match_type == MatchField.OPTIONAL:
-            match.optional.value = canonical(value)
-        else:
-            match.ternary.value, match.ternary.mask = canonical(value), canonical(mask)
-    else:
-        low, high = (int(part, 16) for part in text.split("->"))
-        if low == 0 and high == (1 << field.bitwidth) - 1:
-            return None
-        match.range.low, match.range.high = canonical(low), canonical(high)
-    return match
 
 
 def _replica_ports(replicas, owner: str) -> dict[int, list[int]]:
@@ -1209,21 +1196,21 @@ def _value_set_member(value_set, member) -> tuple[int, p4runtime_pb2.ValueSetMem
     return value, kept
 
 
-def _rates(meter_entry) -> str:
-    """A MeterEntry's or DirectMeterEntry's config as meter_set_rates takes it: CIR:CBS PIR:PBS, rates
-    in units per microsecond."""
+def _rates(meter_entry) -> wire.Rates:
+    """A MeterEntry's or DirectMeterEntry's config as the switch takes it: rates in units per
+    microsecond."""
     config = meter_entry.config
     if min(config.cir, config.cburst, config.pir, config.pburst) < 0 or config.cir > config.pir:
         raise P4RuntimeError(Code.INVALID_ARGUMENT, "a meter's rates and bursts are not negative, and its "
                                                      "committed rate is not above its peak rate")
-    return f"{config.cir / 1e6!r}:{config.cburst} {config.pir / 1e6!r}:{config.pburst}"
+    return wire.Rates(config.cir / 1e6, config.cburst, config.pir / 1e6, config.pburst)
 
 
-def _counts(data) -> str:
-    """A CounterData as counter_write takes it: PACKETS BYTES."""
+def _counts(data) -> tuple[int, int]:
+    """A CounterData's packets and bytes."""
     if data.packet_count < 0 or data.byte_count < 0:
         raise P4RuntimeError(Code.INVALID_ARGUMENT, "a counter's packet and byte counts are not negative")
-    return f"{data.packet_count} {data.byte_count}"
+    return data.packet_count, data.byte_count
 
 
 def _index(index: int, size: int, what: str) -> int:
@@ -1241,15 +1228,47 @@ def _bitstring_width(spec) -> int:
     raise P4RuntimeError(Code.UNIMPLEMENTED, f"{kind} cells are not supported")
 
 
-def _switch_error(text: str) -> P4RuntimeError:
-    """A command the switch refused, as P4Runtime reports it (validation here makes most
-    refusals impossible: what is left is the switch's own limits)."""
-    if "is full" in text:
-        return P4RuntimeError(Code.RESOURCE_EXHAUSTED, text.strip())
-    if "already has an entry" in text:
-        return P4RuntimeError(Code.ALREADY_EXISTS, text.strip())
-    if "has no entry" in text:
-        return P4RuntimeError(Code.NOT_FOUND, text.strip())
-    if "in use" in text:
-        return P4RuntimeError(Code.FAILED_PRECONDITION, text.strip())
-    return P4RuntimeError(Code.INTERNAL, f"the switch refused the update: {text.strip()}")
+
+
+def _p4runtime_match(table: TableInfo, match: Match) -> list:
+    """The switch's key of an entry as P4Runtime reads it: canonical, don't-care fields left out."""
+    out = []
+    for f, value in zip(table.message.match_fields, match.fields):
+        kind, top = _ONEOF.get(f.match_type), (1 << f.bitwidth) - 1
+        m = p4runtime_pb2.FieldMatch(field_id=f.id)
+        if kind == "lpm":
+            if not value[1]:
+                continue
+            m.lpm.value, m.lpm.prefix_len = canonical(value[0]), value[1]
+        elif kind == "ternary":
+            if not value[1]:
+                continue
+            m.ternary.value, m.ternary.mask = canonical(value[0]), canonical(value[1])
+        elif kind == "range":
+            if value == (0, top):
+                continue
+            m.range.low, m.range.high = canonical(value[0]), canonical(value[1])
+        elif kind == "optional":
+            if value is None:
+                continue
+            m.optional.value = canonical(value)
+        else:
+            m.exact.value = canonical(value)
+        out.append(m)
+    return out
+
+
+def _value_set_width(value_set) -> int:
+    """The bits of a value set's values: its fields', one after the other."""
+    return sum(f.bitwidth for f in value_set.match)
+
+
+def _value_set_message(value_set, value: int) -> p4runtime_pb2.ValueSetMember:
+    """A value of the switch's value set as P4Runtime reads it: its fields, the first in the high
+    bits, canonical."""
+    member = p4runtime_pb2.ValueSetMember()
+    shift = _value_set_width(value_set)
+    for f in value_set.match:
+        shift -= f.bitwidth
+        member.match.add(field_id=f.id).exact.value = canonical(value >> shift & ((1 << f.bitwidth) - 1))
+    return member

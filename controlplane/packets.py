@@ -89,15 +89,15 @@ class PacketIO:
         self.packet_out = _ControllerHeader(headers.get("packet_out"))
         self.deliver = deliver
 
-    def out_line(self, packet: p4runtime_pb2.PacketOut) -> str:
-        """The switch's command that sends `packet` in through the CPU port; PacketOutError."""
+    def out_bytes(self, packet: p4runtime_pb2.PacketOut) -> bytes:
+        """The packet the switch sends in through the CPU port for `packet`; PacketOutError."""
         whole = self.packet_out.join(packet.metadata, packet.payload)
         if not whole:
             raise PacketOutError(grpc.StatusCode.INVALID_ARGUMENT, "an empty packet")
         if len(whole) > MAX_PACKET:
             raise PacketOutError(grpc.StatusCode.INVALID_ARGUMENT, f"a packet of {len(whole)} bytes is longer than "
                                                                     f"the switch's largest ({MAX_PACKET})")
-        return "packet_out " + whole.hex()
+        return whole
 
     # --- from the events' thread ------------------------------------------------------------
 

@@ -166,10 +166,8 @@ class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
     def Write(self, request, context):
         self._check_device(request.device_id, context)
         self._check_primary(request, context)
-        if request.atomicity != p4runtime_pb2.WriteRequest.CONTINUE_ON_ERROR:
-            context.abort(Code.UNIMPLEMENTED, "only CONTINUE_ON_ERROR batches are supported")
         with self._switch(context):
-            results = self.device.write(request.updates)
+            results = self.device.write(request.updates, request.atomicity)
         if any(results):
             _abort_with_errors(context, results)
         return p4runtime_pb2.WriteResponse()
@@ -291,12 +289,10 @@ class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
 
     def _adopt_swapped_program(self) -> list:
         """Another client swapped a program in: serve it from now on, as at this server's start
-        (SwitchEvents' thread calls this at the swap's event); the switch's replication, which
-        its programs share, is kept.  The new program's event listeners."""
+        (SwitchEvents' thread calls this at the swap's event).  The new program's event listeners."""
         new = Device(self.switch, self.device_id, self.arbiter.deliver, events=self.device.events)
         with self.lock:
             old, self.device = self.device, new
-            new.multicast_groups, new.clone_sessions = old.multicast_groups, old.clone_sessions
             old.channel.close()
             self.config, self.saved = p4runtime_pb2.ForwardingPipelineConfig(p4info=new.p4info), None
         return [new.digests, new.packets]
@@ -389,14 +385,12 @@ class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
         try:
             if not self.arbiter.is_primary(controller.role, controller.election_id):
                 raise PacketOutError(Code.PERMISSION_DENIED, "not the primary controller: a packet-out is dropped")
-            line = self.device.packets.out_line(packet)
+            whole = self.device.packets.out_bytes(packet)
             with self.lock:
-                self.device.channel.command(line)
+                self.device.packet_out(whole)
             return
         except PacketOutError as err:
             code, why = err.code, err.message
-        except CommandError as err:  # no CPU port, or its input full
-            code, why = Code.UNAVAILABLE, str(err)
         except ChannelError as err:
             code, why = Code.UNAVAILABLE, f"the switch is gone: {err}"
         error = _stream_error(code, f"packet-out dropped: {why}")

@@ -26,10 +26,10 @@ __all__ = ["Wire", "WireError", "Key", "Match", "Call", "Reader", "MEMBER", "GRO
            "entry_add", "entry_modify", "entry_delete", "entry_find", "entries", "table_clear", "default_set",
            "default_reset", "default", "member_add", "member_modify", "member_delete", "members", "group_add",
            "group_set", "group_delete", "groups", "mc_group_create", "mc_group_destroy", "mc_group_set",
-           "mc_groups", "mc_node_create", "mc_node_update", "mc_node_destroy", "clone_set", "clone_delete",
+           "mc_groups", "mc_nodes", "mc_node_create", "mc_node_update", "mc_node_destroy", "clone_set", "clone_delete",
            "clones", "counter_read", "counter_write", "counter_reset", "meter_set", "meter_set_all", "meter",
            "register_read", "register_write", "register_reset", "value_set_add", "value_set_remove",
-           "value_set_clear", "value_sets", "Rates", "Clone"]
+           "value_set_clear", "value_sets", "packet_out", "Rates", "Clone"]
 
 OPS = WIRE_OPS
 BATCH = WIRE_BATCH
@@ -247,6 +247,7 @@ def default_reset(table: int) -> bytes:
 
 
 def default(table: int) -> bytes:
+    """Results: call, then Reader.u8() 1 when it is the program's default entry."""
     return _request("DEFAULT", _u32(table))
 
 
@@ -298,6 +299,11 @@ def mc_group_set(group: int, nodes) -> bytes:
 
 def mc_groups() -> bytes:
     return _request("MC_GROUPS")
+
+
+def mc_nodes() -> bytes:
+    """Results: Reader.u32() nodes, each u32 node, u32 rid, ports, u32 group (0: none)."""
+    return _request("MC_NODES")
 
 
 def mc_node_create(node: int, rid: int, ports) -> bytes:
@@ -376,6 +382,11 @@ def value_sets(value_set: int) -> bytes:
     return _request("VALUE_SETS", _u32(value_set))
 
 
+def packet_out(packet: bytes) -> bytes:
+    """A packet into the program as received on the CPU port."""
+    return _request("PACKET_OUT", packet)
+
+
 class Wire:
     """The switch behind a control-channel connection, called through the binary protocol: the
     program's objects by name (their indexes, which the requests take) and the calls."""
@@ -395,6 +406,15 @@ class Wire:
             action_id = objects.u32()
             self.actions[objects.name()] = action_id
 
+    def text_command(self, line: str) -> str:
+        """One simple_switch_CLI or channel command line on this connection, which carries lines for
+        it and frames again after it (CommandError when the switch refuses it)."""
+        _answer(self.channel.calls([_request("TEXT")])[0])
+        try:
+            return self.channel.command(line)
+        finally:
+            self.channel.binary()
+
     def call(self, request: bytes) -> Reader:
         """Run one request; its results, or WireError."""
         return _answer(self.channel.calls([request])[0])
@@ -413,19 +433,27 @@ class Wire:
     def batch(self, requests: list[bytes], atomicity: str = "CONTINUE_ON_ERROR") -> list[Reader | WireError | None]:
         """Run requests as one batch of `atomicity` (BATCH's names); each one's results or
         WireError, None for those not run (a batch rolled back at an earlier failure)."""
-        body = _request("BATCH", bytes([BATCH[atomicity]]), _u32(len(requests)),
-                        *(_u32(len(r)) + r for r in requests))
-        answer = Reader(self.channel.calls([body])[0])
-        status = answer.i32()
-        results: list[Reader | WireError | None] = []
-        while answer.at < len(answer.data):
-            try:
-                results.append(_answer(answer.bytes(answer.u32())))
-            except WireError as err:
-                results.append(err)
-        if status and not any(isinstance(r, WireError) for r in results):
-            raise WireError(-status)  # the batch itself was refused
-        return results + [None] * (len(requests) - len(results))
+        return self.batches([requests], atomicity)[0]
+
+    def batches(self, batches: list[list[bytes]], atomicity: str) -> list[list[Reader | WireError | None]]:
+        """Run several batches of `atomicity`, one after the other (sent without waiting for each
+        answer); each one's results as `batch` gives them."""
+        bodies = [_request("BATCH", bytes([BATCH[atomicity]]), _u32(len(requests)),
+                           *(_u32(len(r)) + r for r in requests)) for requests in batches]
+        out = []
+        for requests, body in zip(batches, self.channel.calls(bodies)):
+            answer = Reader(body)
+            status = answer.i32()
+            results: list[Reader | WireError | None] = []
+            while answer.at < len(answer.data):
+                try:
+                    results.append(_answer(answer.bytes(answer.u32())))
+                except WireError as err:
+                    results.append(err)
+            if status and not any(isinstance(r, WireError) for r in results):
+                raise WireError(-status)  # the batch itself was refused
+            out.append(results + [None] * (len(requests) - len(results)))
+        return out
 
 
 def _answer(body: bytes) -> Reader:

@@ -62,6 +62,7 @@ MAX_WORKERS = _limit("P4ODP_MAX_WORKERS")
 PORT_NUMBERS = _limit("P4ODP_PORT_NUMBERS")  # 0..PORT_NUMBERS-1: a port number's 9 bits
 MC_GROUPS = _limit("P4ODP_MAX_MC_GROUPS")  # group ids 1..MC_GROUPS-1
 GROUP_NODES = _limit("P4ODP_MAX_GROUP_NODES")  # nodes of one group
+MC_NODES = _limit("P4ODP_MAX_MC_NODES")  # node handles 0..MC_NODES-1
 MIRROR_SESSIONS = _limit("P4ODP_MAX_MIRROR_SESSIONS")  # session ids 0..MIRROR_SESSIONS-1
 MAX_PACKET = _limit("P4ODP_MAX_PACKET")  # bytes of the largest packet
 CONTROL_LINE = _limit("P4ODP_CONTROL_LINE")  # bytes of a control line's buffer, its newline included

@@ -438,6 +438,22 @@ static void serve_frames(struct p4odp_switch **live, struct p4odp_channel *ch, s
 		}
 		if (c->frames_len < 4 + len)
 			return;
+		if (len == 2 && (c->frames[4] << 8 | c->frames[5]) == P4ODP_OP_TEXT) {	/* lines again */
+			static const char ok[] = { 0, 0, 0, 4, 0, 0, 0, 0 };
+			size_t rest = c->frames_len - 6;
+			if (rest > sizeof c->buf || !queue(c, ok, sizeof ok)) {
+				drop_client(c);
+				return;
+			}
+			c->answer_left = c->pending_len;
+			memcpy(c->buf, c->frames + 6, rest);
+			c->len = rest;
+			c->frames_len = 0;
+			c->binary = false;
+			if (!flush(c))
+				drop_client(c);
+			return;
+		}
 		bool loaded = c == ch->loader;
 		uint8_t *body = NULL, head[4];
 		size_t body_len = 0;
@@ -463,7 +479,8 @@ static void serve_lines(struct p4odp_switch **live, struct p4odp_channel *ch, st
 	char *newline;
 	if (c->binary) {
 		serve_frames(live, ch, c);
-		return;
+		if (c->fd < 0 || c->binary)
+			return;
 	}
 	while (c->fd >= 0 && !c->answer_left && (newline = memchr(c->buf, '\n', c->len))) {
 		size_t line_len = (size_t)(newline - c->buf);

@@ -432,7 +432,10 @@ static int op_entries(struct op *o, uint16_t code)
 		return code == P4ODP_OP_DEFAULT_SET ? p4odp_ctl_default_set(o->sw, table, &call)
 						    : p4odp_ctl_default_reset(o->sw, table);
 	default:	/* P4ODP_OP_DEFAULT */
-		return p4odp_ctl_default(o->sw, table, put_entry, &out);
+		if ((err = p4odp_ctl_default(o->sw, table, put_entry, &out)))
+			return err;
+		put_u8(o->out, p4odp_ctl_default_is_programs(o->sw, table));
+		return 0;
 	}
 }
 
@@ -643,7 +646,8 @@ static void undo_clone(struct op *o, uint32_t session)
 
 static int op_replication(struct op *o, uint16_t code)
 {
-	uint32_t id = code == P4ODP_OP_MC_GROUPS || code == P4ODP_OP_CLONES ? 0 : get_u32(o->in);
+	uint32_t id = code == P4ODP_OP_MC_GROUPS || code == P4ODP_OP_MC_NODES || code == P4ODP_OP_CLONES
+			      ? 0 : get_u32(o->in);
 	uint32_t rid = 0, n = 0, nodes[P4ODP_MAX_GROUP_NODES], created;
 	struct p4odp_port_set ports;
 	struct p4odp_clone_session s;
@@ -716,6 +720,20 @@ static int op_replication(struct op *o, uint16_t code)
 			}
 			id++;
 		}
+		patch_u32(o->out, at, id);
+		return 0;
+	}
+	case P4ODP_OP_MC_NODES: {
+		size_t at = o->out->len;
+		put_u32(o->out, 0);
+		for (uint32_t node = 0; node < P4ODP_MAX_MC_NODES; node++)
+			if (p4odp_ctl_mc_node(o->sw, node, &rid, &ports, &created) == 0) {
+				put_u32(o->out, node);
+				put_u32(o->out, rid);
+				put_ports(o->out, &ports);
+				put_u32(o->out, created);	/* its group */
+				id++;
+			}
 		patch_u32(o->out, at, id);
 		return 0;
 	}
@@ -983,12 +1001,16 @@ static int run_op(struct p4odp_switch *sw, struct reader *in, struct writer *out
 		err = op_entries(&o, code);
 	else if (code >= P4ODP_OP_MEMBER_ADD && code <= P4ODP_OP_GROUPS)
 		err = op_profiles(&o, code);
-	else if (code >= P4ODP_OP_MC_GROUP_CREATE && code <= P4ODP_OP_CLONES)
+	else if (code >= P4ODP_OP_MC_NODES && code <= P4ODP_OP_CLONES)
 		err = op_replication(&o, code);
 	else if (code >= P4ODP_OP_COUNTER_READ && code <= P4ODP_OP_VALUE_SETS)
 		err = op_externs(&o, code);
 	else if (code == P4ODP_OP_OBJECTS)
 		err = op_objects(&o);
+	else if (code == P4ODP_OP_PACKET_OUT) {	/* not undone: a packet sent in is gone */
+		size_t n = in->left;
+		err = p4odp_ctl_packet_out(sw, get_bytes(in, n), (uint32_t)n);
+	}
 	else
 		err = -EOPNOTSUPP;
 	if (!err && (out->failed || (undo && undo->failed)))

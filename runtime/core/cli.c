@@ -324,9 +324,37 @@ static int cmd_p4info(struct p4odp_switch *sw, struct command *c)
 	return 0;
 }
 
+static int hex_digit(char c)
+{
+	return isdigit((unsigned char)c) ? c - '0' : tolower((unsigned char)c) - 'a' + 10;
+}
+
+/* packet_out HEX: a packet into the pipeline as received on the CPU port. */
 static int cmd_packet_out(struct p4odp_switch *sw, struct command *c)
 {
-	return c->n == 2 ? p4odp_packet_out(sw, c->tokens[1], c->err, c->err_len) : cli_fail(c, "usage: packet_out HEX");
+	static uint8_t bytes[P4ODP_MAX_PACKET];	/* the control thread's alone */
+	if (c->n != 2)
+		return cli_fail(c, "usage: packet_out HEX");
+	const char *hex = c->tokens[1];
+	size_t digits = strlen(hex);
+	if (!digits || digits % 2 || strspn(hex, "0123456789abcdefABCDEF") != digits)
+		return cli_fail(c, "usage: packet_out HEX, the packet's bytes as an even number of hex digits");
+	if (digits / 2 > P4ODP_MAX_PACKET)
+		return cli_fail(c, "a packet of %zu bytes is longer than the switch's largest (%d)", digits / 2,
+				P4ODP_MAX_PACKET);
+	for (size_t i = 0; i < digits / 2; i++)
+		bytes[i] = (uint8_t)(hex_digit(hex[2 * i]) << 4 | hex_digit(hex[2 * i + 1]));
+	switch (p4odp_ctl_packet_out(sw, bytes, (uint32_t)(digits / 2))) {
+	case 0:
+		return 0;
+	case -ENODEV:
+		return cli_fail(c, "this switch has no CPU port: start it with --cpu-port N");
+	case -ENOBUFS:
+		return cli_fail(c, "no packet buffer left");
+	default:
+		return cli_fail(c, "the CPU port's input is full: worker 0 has not taken the last %d packets",
+				P4ODP_PACKET_RING);
+	}
 }
 
 static int cmd_help(struct p4odp_switch *sw, struct command *c);

@@ -343,7 +343,9 @@ int p4odp_ctl_default_set(struct p4odp_switch *sw, uint32_t table, const struct 
 		return -EPERM;
 	uint8_t data[t->action_data_len + 1];
 	int err = entry_data(sw, t, call, data, &action_id);
-	return err ? err : set_default(sw, table, action_id, data);
+	if (!err && !(err = set_default(sw, table, action_id, data)))
+		sw->tables[table].default_changed = true;
+	return err;
 }
 
 int p4odp_ctl_default_reset(struct p4odp_switch *sw, uint32_t table)
@@ -355,7 +357,15 @@ int p4odp_ctl_default_reset(struct p4odp_switch *sw, uint32_t table)
 	uint8_t data[t->action_data_len + 1];
 	memset(data, 0, sizeof data);
 	memcpy(data, t->default_data, t->default_data_len);
-	return set_default(sw, table, (uint16_t)t->default_action, data);
+	int err = set_default(sw, table, (uint16_t)t->default_action, data);
+	if (!err)
+		sw->tables[table].default_changed = false;
+	return err;
+}
+
+bool p4odp_ctl_default_is_programs(struct p4odp_switch *sw, uint32_t table)
+{
+	return table_at(sw, table) && !sw->tables[table].default_changed;
 }
 
 int p4odp_ctl_entries(struct p4odp_switch *sw, uint32_t table, p4odp_table_visit_fn fn, void *arg)

@@ -7,10 +7,11 @@
  *
  * A worker queues the packets it sends to the CPU port in its ring, without
  * waiting; the main thread sends each as an event line "packet_in HEX" to the
- * control channel's clients that sent packet_listen, and puts the packets of
- * `packet_out HEX` in worker 0's ring, which worker 0 runs between its bursts.
+ * control channel's clients that sent packet_listen, and puts the packets sent
+ * in (p4odp_ctl_packet_out: `packet_out HEX`, a binary call) in worker 0's
+ * ring, which worker 0 runs between its bursts.
  */
-#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,41 +59,19 @@ void p4odp_packets_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch, bo
 	}
 }
 
-static int hex_digit(char c)
+int p4odp_ctl_packet_out(struct p4odp_switch *sw, const uint8_t *bytes, uint32_t len)
 {
-	return isdigit((unsigned char)c) ? c - '0' : tolower((unsigned char)c) - 'a' + 10;
-}
-
-int p4odp_packet_out(struct p4odp_switch *sw, const char *hex, char *err, size_t err_len)
-{
-	size_t digits = strlen(hex);
-
-	if (!sw->has_cpu_port) {
-		snprintf(err, err_len, "this switch has no CPU port: start it with --cpu-port N");
-		return -1;
-	}
-	if (!digits || digits % 2 || strspn(hex, "0123456789abcdefABCDEF") != digits) {
-		snprintf(err, err_len, "usage: packet_out HEX, the packet's bytes as an even number of hex digits");
-		return -1;
-	}
-	if (digits / 2 > P4ODP_MAX_PACKET) {
-		snprintf(err, err_len, "a packet of %zu bytes is longer than the switch's largest (%d)", digits / 2,
-			 P4ODP_MAX_PACKET);
-		return -1;
-	}
-	odp_packet_t pkt = odp_packet_alloc(sw->pool, (uint32_t)(digits / 2));
-	if (pkt == ODP_PACKET_INVALID) {
-		snprintf(err, err_len, "no packet buffer left");
-		return -1;
-	}
-	uint8_t *data = odp_packet_data(pkt);
-	for (size_t i = 0; i < digits / 2; i++)
-		data[i] = (uint8_t)(hex_digit(hex[2 * i]) << 4 | hex_digit(hex[2 * i + 1]));
+	if (!sw->has_cpu_port)
+		return -ENODEV;
+	if (!len || len > P4ODP_MAX_PACKET)
+		return -EINVAL;
+	odp_packet_t pkt = odp_packet_alloc(sw->pool, len);
+	if (pkt == ODP_PACKET_INVALID)
+		return -ENOBUFS;
+	memcpy(odp_packet_data(pkt), bytes, len);
 	if (!p4odp_ring_put(sw->workers[0].from_cpu, pkt)) {
 		odp_packet_free(pkt);
-		snprintf(err, err_len, "the CPU port's input is full: worker 0 has not taken the last %d packets",
-			 P4ODP_PACKET_RING);
-		return -1;
+		return -EAGAIN;
 	}
 	return 0;
 }

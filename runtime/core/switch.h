@@ -71,6 +71,7 @@ struct p4odp_mc_group {
 struct p4odp_runtime_table {
 	const struct p4odp_table_info *info;
 	struct p4odp_table *table;
+	bool default_changed;	/* its default entry is not the program's */
 };
 
 /* A group of an action selector: its members' slots in ascending order
@@ -472,9 +473,7 @@ void p4odp_digests_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch);
 /* The CPU port (cpu_port.c): the packets the workers sent to it since the
  * last call (with `before_adoption`, only those each sent before it adopted
  * the program it runs), as events "packet_in HEX" to the channel's listening
- * clients; and a packet (`hex`, its bytes) into worker 0 as received on the
- * CPU port, or -1 after saying why not in `err`. */
+ * clients.  (Packets in: p4odp_ctl_packet_out.) */
 void p4odp_packets_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch, bool before_adoption);
-int p4odp_packet_out(struct p4odp_switch *sw, const char *hex, char *err, size_t err_len);
 
 #endif /* P4ODP_SWITCH_H_ */

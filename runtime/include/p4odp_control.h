@@ -94,6 +94,8 @@ int p4odp_ctl_entry(struct p4odp_switch *sw, uint32_t table, int64_t handle, p4o
 uint32_t p4odp_ctl_entry_count(struct p4odp_switch *sw, uint32_t table);
 /* The default entry, as the reads give entries: fn(arg, -1, NULL, entry). */
 int p4odp_ctl_default(struct p4odp_switch *sw, uint32_t table, p4odp_table_visit_fn fn, void *arg);
+/* Whether the default entry is the program's (not set since the start or the last reset). */
+bool p4odp_ctl_default_is_programs(struct p4odp_switch *sw, uint32_t table);
 
 /* ---- Action profiles and selectors: members, and a selector's groups ----
  *
@@ -210,5 +212,13 @@ int p4odp_ctl_value_set_values(struct p4odp_switch *sw, uint32_t set, int (*fn)(
 
 /* The parameters of custom CRC calculation `calc` (p4odp_program.crcs). */
 int p4odp_ctl_crc_set(struct p4odp_switch *sw, uint32_t calc, const struct p4odp_crc_params *params);
+
+/* ---- The CPU port ---- */
+
+/* A packet (`len` bytes) into the program as received on the CPU port (worker 0 runs it between
+ * two bursts): -ENODEV without a CPU port (--cpu-port), -EINVAL for an empty packet or one longer
+ * than the pool's buffers, -ENOBUFS with no buffer left, -EAGAIN while worker 0 has not taken the
+ * packets sent in before. */
+int p4odp_ctl_packet_out(struct p4odp_switch *sw, const uint8_t *bytes, uint32_t len);
 
 #endif /* P4ODP_CONTROL_H_ */

@@ -31,7 +31,8 @@
 #define P4ODP_WIRE_VERSION 2
 #define P4ODP_WIRE_MAX_FRAME (64u << 20)	/* bytes of a frame's body: a larger one closes the connection */
 
-/* Tables: u32 table first.  ENTRIES -> u32 n, n x (u64 handle, MATCH, CALL); DEFAULT -> CALL. */
+/* Tables: u32 table first.  ENTRIES -> u32 n, n x (u64 handle, MATCH, CALL); DEFAULT -> CALL,
+ * u8 1 when it is the program's (not set since the start or the last DEFAULT_RESET). */
 #define P4ODP_OP_ENTRY_ADD 1		/* MATCH, CALL -> u64 handle */
 #define P4ODP_OP_ENTRY_MODIFY 2		/* u64 handle, CALL */
 #define P4ODP_OP_ENTRY_DELETE 3		/* u64 handle */
@@ -52,6 +53,7 @@
 #define P4ODP_OP_GROUP_DELETE 26	/* u32 id */
 #define P4ODP_OP_GROUPS 27		/* -> u32 n, n x (u32 id, u32 max_size, u32 k, k x u32 member id) */
 /* Packet replication. */
+#define P4ODP_OP_MC_NODES 29		/* -> u32 n, n x (u32 node, u32 rid, PORTS, u32 group) */
 #define P4ODP_OP_MC_GROUP_CREATE 30	/* u32 group */
 #define P4ODP_OP_MC_GROUP_DESTROY 31	/* u32 group */
 #define P4ODP_OP_MC_GROUP_SET 32	/* u32 group, u32 n, n x u32 node */
@@ -76,6 +78,8 @@
 #define P4ODP_OP_VALUE_SET_REMOVE 50	/* u32 set, W value */
 #define P4ODP_OP_VALUE_SET_CLEAR 51	/* u32 set */
 #define P4ODP_OP_VALUE_SETS 52		/* u32 set -> u32 n, n x W value */
+/* The CPU port: the bytes after the op, a packet into the program as received on it. */
+#define P4ODP_OP_PACKET_OUT 58
 /* The program's objects, each kind's in index order (the indexes the ops take): for its tables,
  * action profiles, counters, meters, registers and value sets, u32 n, n x (u16 length, name);
  * then for its actions u32 n, n x (u32 id, u16 length, name). */
@@ -83,6 +87,8 @@
 /* Several ops: u8 atomicity, u32 n, n x (u32 length, u16 op, its arguments) -> n x (u32 length,
  * i32 status, its results); the batch's status is its first failed op's, or 0. */
 #define P4ODP_OP_BATCH 60
+/* The connection carries lines again (answered first, as a frame). */
+#define P4ODP_OP_TEXT 61
 #define P4ODP_BATCH_CONTINUE_ON_ERROR 0	/* each op whatever the others' outcome */
 #define P4ODP_BATCH_ROLLBACK_ON_ERROR 1	/* at the first failed op, those before it undone, the rest not run */
 #define P4ODP_BATCH_DATAPLANE_ATOMIC 2	/* as ROLLBACK_ON_ERROR, and no packet sees a part of the batch */

@@ -657,10 +657,24 @@ def test_a_batch_applies_its_good_updates_around_a_bad_one(untouched: "Controlle
     assert [d[0] for d in details] == [code_pb2.OK, code_pb2.INVALID_ARGUMENT, code_pb2.OK]
     assert len(untouched.table_entries("kinds")) == 2 and len(untouched.table_entries("routes")) == 2
     untouched.write(*(update(p4r.Update.DELETE, e) for e in good))
-    request = p4r.WriteRequest(device_id=0, election_id=p4r.Uint128(low=untouched.election_id),
-                               atomicity=p4r.WriteRequest.ROLLBACK_ON_ERROR)
-    request.updates.add(type=p4r.Update.INSERT).entity.CopyFrom(good[0])
-    assert rejected(lambda: untouched.stub.Write(request))[0] == grpc.StatusCode.UNIMPLEMENTED  # and nothing applied
+    # Applied whole or not at all: the bad update refused, and the good ones around it not applied.
+    for atomicity in (p4r.WriteRequest.ROLLBACK_ON_ERROR, p4r.WriteRequest.DATAPLANE_ATOMIC):
+        request = p4r.WriteRequest(device_id=0, election_id=p4r.Uint128(low=untouched.election_id),
+                                   atomicity=atomicity)
+        for entity in (good[0], bad, good[1]):
+            request.updates.add(type=p4r.Update.INSERT).entity.CopyFrom(entity)
+        code, details = rejected(lambda: untouched.stub.Write(request))
+        assert [d[0] for d in details] == [code_pb2.ABORTED, code_pb2.INVALID_ARGUMENT, code_pb2.ABORTED]
+        assert len(untouched.table_entries("kinds")) == 1 and len(untouched.table_entries("routes")) == 1
+        # Refused by the switch (an entry there already), after the first update ran: undone.
+        request.updates[1].entity.table_entry.CopyFrom(untouched.table_entries("kinds")[0])
+        code, details = rejected(lambda: untouched.stub.Write(request))
+        assert [d[0] for d in details] == [code_pb2.ABORTED, code_pb2.ALREADY_EXISTS, code_pb2.ABORTED]
+        assert len(untouched.table_entries("kinds")) == 1 and len(untouched.table_entries("routes")) == 1
+    request.updates.pop(1)
+    untouched.stub.Write(request)
+    assert len(untouched.table_entries("kinds")) == 2 and len(untouched.table_entries("routes")) == 2
+    untouched.write(*(update(p4r.Update.DELETE, e) for e in good))
 
 
 @needs_grpc

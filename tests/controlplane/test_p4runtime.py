@@ -18,6 +18,7 @@ from google.rpc import code_pb2
 from one_header_switch import eventually, start_switch
 from p4runtime_client import Controller, entry, rejected, update
 
+from p4odp.controlplane.channel import SwitchChannel
 from p4odp.controlplane.protos import p4runtime_pb2 as p4r
 
 
@@ -369,3 +370,40 @@ def test_a_batch_touching_one_entry_twice_applies_in_order(primary: Controller):
     [kept] = primary.table_entries("classify")
     assert kept.action.action.params[0].value == b"\x02"
     assert grows(primary, 2)
+
+
+def test_what_any_door_wrote_reads_back_through_p4runtime(primary: Controller, tmp_path: Path):
+    """The switch's state is the truth: entries, default entries, meter configs, registers,
+    multicast groups and clone sessions written as simple_switch_CLI commands are read back by a
+    controller, canonical, as if it had written them."""
+    with SwitchChannel(f"unix:{tmp_path / 'control.sock'}") as text:
+        for line in ("table_add classify count 1 0x10&&&0xf0 1->10 9 => 1 5", "table_add routes route 10.3.0.0/16 => 7",
+                     "table_set_default routes route 9", "register_write last 2 77",
+                     "meter_set_rates limiter 1 0.5:10 1.5:20", "mc_mgrp_create 4", "mc_node_create 3 6 2",
+                     "mc_node_associate 4 0", "mirroring_add 3 5"):
+            text.command(line)
+    classified = classify_entry(primary, 1).table_entry
+    classified.priority = 2**31 - 1 - 5  # simple_switch_CLI's 5, the smaller wins: P4Runtime's, the larger wins
+    classified.action.action.params[0].value = b"\x01"  # canonical
+    assert primary.table_entries("classify") == [classified]
+    routed = entry(primary, "routes", ("hdr.h.addr", "lpm", b"\x0a\x03\x00\x00", 16), action="route",
+                   params=(b"\x07",)).table_entry
+    assert primary.table_entries("routes") == [routed]
+    default = p4r.Entity(table_entry=p4r.TableEntry(table_id=primary.id_of("tables", "routes"), is_default_action=True))
+    assert primary.read(default)[0].table_entry == entry(primary, "routes", action="route", params=(b"\x09",),
+                                                         default=True).table_entry
+    register = p4r.Entity(register_entry=p4r.RegisterEntry(register_id=primary.id_of("registers", "last"),
+                                                           index=p4r.Index(index=2)))
+    assert primary.read(register)[0].register_entry.data.bitstring == b"\x4d"
+    meter = p4r.Entity(meter_entry=p4r.MeterEntry(meter_id=primary.id_of("meters", "limiter"),
+                                                  index=p4r.Index(index=1)))
+    assert primary.read(meter)[0].meter_entry.config == p4r.MeterConfig(cir=500000, cburst=10, pir=1500000, pburst=20)
+    replication = p4r.Entity()
+    replication.packet_replication_engine_entry.multicast_group_entry.SetInParent()
+    [group] = primary.read(replication)
+    assert [(r.egress_port, r.instance) for r in group.packet_replication_engine_entry.multicast_group_entry.replicas] \
+        == [(2, 3), (6, 3)]
+    replication.packet_replication_engine_entry.clone_session_entry.SetInParent()
+    [session] = primary.read(replication)
+    clone = session.packet_replication_engine_entry.clone_session_entry
+    assert clone.session_id == 3 and [(r.egress_port, r.instance) for r in clone.replicas] == [(5, 0)]

@@ -14,6 +14,7 @@
  * Usage: tm_test TEST   (prints "tm_test TEST: OK"); tm_test --list
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -789,9 +790,7 @@ static void test_multicast_changes(void)
 
 static void test_cpu_port(void)
 {
-	char err[256];
-
-	CHECK(p4odp_packet_out(&sw, "00", err, sizeof err) == -1);	/* no CPU port yet */
+	CHECK(p4odp_ctl_packet_out(&sw, (const uint8_t *)"", 1) == -ENODEV);	/* no CPU port yet */
 	sw.has_cpu_port = true;
 	sw.cpu_port = CPU_PORT;
 	p4odp_worker_term(w);
@@ -826,13 +825,10 @@ static void test_cpu_port(void)
 	odp_packet_free_multi(queued, P4ODP_PACKET_RING);
 	check();
 
-	odp_packet_t model = unicast(1);	/* its bytes come back through packet_out */
+	odp_packet_t model = unicast(1);	/* its bytes come back through p4odp_ctl_packet_out */
 	uint32_t seq = n_packets - 1;
-	char hex[2 * PACKET_MAX_LEN + 1];
-	for (uint32_t i = 0; i < packets[seq].len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", packets[seq].bytes[i]);
 	odp_packet_free(model);
-	CHECK(p4odp_packet_out(&sw, hex, err, sizeof err) == 0);
+	CHECK(p4odp_ctl_packet_out(&sw, packets[seq].bytes, packets[seq].len) == 0);
 	odp_packet_t injected[1];
 	CHECK_EQ(p4odp_ring_take(w->from_cpu, injected, 1), 1);
 	burst_on(w, CPU_PORT, injected, 1);
