@@ -28,7 +28,7 @@ from p4odp.controlplane.packets import PacketIO, PacketOutError
 from p4odp.controlplane.pipeline import Pipeline, TableInfo
 from p4odp.controlplane.protos import p4data_pb2, p4info_pb2, p4runtime_pb2
 from p4odp.controlplane.wire import Call, Key, Match, Wire, WireError
-from p4odp.runtime.limits import GROUP_NODES, MC_GROUPS, MC_NODES, MIRROR_SESSIONS, PORT_NUMBERS
+from p4odp.runtime.limits import CLONE_REPLICAS, GROUP_NODES, MC_GROUPS, MC_NODES, MIRROR_SESSIONS, PORT_NUMBERS
 
 __all__ = ["Device", "P4RuntimeError"]
 
@@ -389,7 +389,7 @@ class Device:
         if not table.fields:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no key: only its default "
                                                          "entry can be written")
-        key, _ = _match_key(table, entry)
+        key = _match_key(table, entry)
         match, keys, switch_table = Match(key[-1], key[:-1]), self._keys(table), self._index("tables", table.name)
         if kind == Update.INSERT:
             if not entry.HasField("action"):
@@ -522,7 +522,7 @@ class Device:
 
     def _handle(self, table: TableInfo, entry) -> int:
         """The switch's handle of `entry`'s key in `table` (for its direct counter or meter)."""
-        key, _ = _match_key(table, entry)
+        key = _match_key(table, entry)
         return self._handle_of(table, Match(key[-1], key[:-1]))
 
     def _handle_of(self, table: TableInfo, match: Match) -> int:
@@ -745,22 +745,28 @@ class Device:
         refused = _refusal(lambda: {errno.ENOENT: f"the packet replication engine has no clone session {session_id}"})
         if kind == Update.DELETE:
             return _Planned(index, [wire.clone_delete(session_id)], refused)
-        ports = _replica_ports(session.replicas, f"clone session {session_id}")
-        if session.class_of_service or session.packet_length_bytes:
-            raise P4RuntimeError(Code.UNIMPLEMENTED, f"clone session {session_id}: a class of service and a "
-                                                      "truncation length are not supported")
-        if list(ports) != [0] or len(ports[0]) != 1:
-            raise P4RuntimeError(Code.UNIMPLEMENTED, f"clone session {session_id}: only sessions of one replica, "
-                                                      "of instance 0, are supported")
-        return _Planned(index, [wire.clone_set(session_id, wire.Clone(False, port=ports[0][0]))], refused)
+        replicas = _replicas(session.replicas, f"clone session {session_id}")
+        if not replicas:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"clone session {session_id} has no replica")
+        if len(replicas) > CLONE_REPLICAS:
+            raise P4RuntimeError(Code.RESOURCE_EXHAUSTED, f"clone session {session_id}: {len(replicas)} replicas, "
+                                                           f"this switch's sessions take {CLONE_REPLICAS} at most")
+        if session.packet_length_bytes < 0 or session.packet_length_bytes >> 32 or session.class_of_service >> 32:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"clone session {session_id}: a packet length or class of "
+                                                         "service out of range")
+        clone = wire.Clone(replicas=tuple(replicas), truncate=session.packet_length_bytes,
+                           class_of_service=session.class_of_service)
+        return _Planned(index, [wire.clone_set(session_id, clone)], refused)
 
     def _clone_sessions(self) -> list[p4runtime_pb2.CloneSessionEntry]:
         read = self.wire.call(wire.clones())
         found = []
         for _ in range(read.u32()):
             session_id, clone = read.u32(), read.clone()
-            message = p4runtime_pb2.CloneSessionEntry(session_id=session_id)
-            if clone.to_group:  # mirroring_add_mc's: its copies are the group's
+            message = p4runtime_pb2.CloneSessionEntry(session_id=session_id, class_of_service=clone.class_of_service,
+                                                      packet_length_bytes=clone.truncate)
+            replicas = list(clone.replicas)
+            if clone.group:  # mirroring_add_mc's: its copies are the group's
                 groups = self.wire.call(wire.mc_groups())
                 for _ in range(groups.u32()):
                     group = groups.u32()
@@ -768,10 +774,9 @@ class Device:
                         groups.u32()
                         instance, ports = groups.u32(), groups.ports()
                         if group == clone.group:
-                            message.replicas.extend(p4runtime_pb2.Replica(egress_port=p, instance=instance)
-                                                    for p in ports)
-            else:
-                message.replicas.add(egress_port=clone.port, instance=0)
+                            replicas += [(port, instance) for port in ports]
+            message.replicas.extend(p4runtime_pb2.Replica(egress_port=port, instance=instance)
+                                    for port, instance in replicas)
             found.append(message)
         return found
 
@@ -958,8 +963,8 @@ class Device:
         """The entries of `table` a read selects: the one of its key, or all; of its priority."""
         found = self._table_entries(table)
         if wanted.match:
-            key, _ = _match_key(table, wanted)
-            found = [(h, e) for h, e in found if _match_key(table, e)[0][:-1] == key[:-1]]
+            key = _match_key(table, wanted)
+            found = [(h, e) for h, e in found if _match_key(table, e)[:-1] == key[:-1]]
         return [(h, e) for h, e in found if not wanted.priority or e.priority == wanted.priority]
 
     def _read_table_entries(self, wanted) -> Iterator:
@@ -1070,9 +1075,9 @@ _READ = {"table_entry": "_read_table_entries", "counter_entry": "_read_counters"
          "packet_replication_engine_entry": "_read_replication", "value_set_entry": "_read_value_sets"}
 
 
-def _match_key(table: TableInfo, entry) -> tuple[tuple, list]:
-    """The entry's key (per field in P4Info order, as wire.Match takes it, then its priority) and
-    its match fields, canonical (don't-care fields omitted)."""
+def _match_key(table: TableInfo, entry) -> tuple:
+    """The entry's key, checked: per field in P4Info order, as wire.Match takes it, then its
+    priority."""
     given = {}
     for m in entry.match:
         if m.field_id not in table.fields:
@@ -1081,7 +1086,6 @@ def _match_key(table: TableInfo, entry) -> tuple[tuple, list]:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"match field {m.field_id} is given twice")
         given[m.field_id] = m
     key: list = []
-    canonical_match = []
     for f in table.message.match_fields:
         m = given.get(f.id)
         width, what = f.bitwidth, f"match field {f.name}"
@@ -1092,13 +1096,11 @@ def _match_key(table: TableInfo, entry) -> tuple[tuple, list]:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what} is matched {kind}, not "
                                                          f"{m.WhichOneof('field_match_type')}")
         top = (1 << width) - 1
-        out = p4runtime_pb2.FieldMatch(field_id=f.id)
         if kind == "exact":
             if m is None:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: an exact field cannot be left out")
             value = _number(m.exact.value, width, what)
             key.append(value)
-            out.exact.value = canonical(value)
         elif kind == "lpm":
             value = _number(m.lpm.value, width, what) if m else 0
             length = m.lpm.prefix_len if m else 0
@@ -1108,7 +1110,6 @@ def _match_key(table: TableInfo, entry) -> tuple[tuple, list]:
             if value & (top >> length):
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: bits beyond the {length}-bit prefix are set")
             key.append((value, length))
-            out.lpm.value, out.lpm.prefix_len = canonical(value), length
         elif kind == "ternary":
             value = _number(m.ternary.value, width, what) if m else 0
             mask = _number(m.ternary.mask, width, f"{what} (mask)") if m else 0
@@ -1117,7 +1118,6 @@ def _match_key(table: TableInfo, entry) -> tuple[tuple, list]:
             if value & ~mask:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: value bits outside the mask are set")
             key.append((value, mask))
-            out.ternary.value, out.ternary.mask = canonical(value), canonical(mask)
         elif kind == "range":
             low = _number(m.range.low, width, f"{what} (low)") if m else 0
             high = _number(m.range.high, width, f"{what} (high)") if m else top
@@ -1125,21 +1125,16 @@ def _match_key(table: TableInfo, entry) -> tuple[tuple, list]:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: {low}..{high} is empty or the whole range "
                                                              "(a don't care is left out)")
             key.append((low, high))
-            out.range.low, out.range.high = canonical(low), canonical(high)
         else:
             value = _number(m.optional.value, width, what) if m else None
             key.append(value)
-            if value is not None:
-                out.optional.value = canonical(value)
-        if m is not None:
-            canonical_match.append(out)
     if table.needs_priority and entry.priority <= 0:
         raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} needs a priority above 0")
     if not table.needs_priority and entry.priority:
         raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no ternary, range or optional field: "
                                                      "its entries have no priority")
     key.append(entry.priority)
-    return tuple(key), canonical_match
+    return tuple(key)
 
 
 def _presence(kind: int, present, owner: str, what: str) -> None:
@@ -1150,10 +1145,9 @@ def _presence(kind: int, present, owner: str, what: str) -> None:
         raise P4RuntimeError(Code.NOT_FOUND, f"{owner} has no {what}")
 
 
-def _replica_ports(replicas, owner: str) -> dict[int, list[int]]:
-    """The ports of each instance of `replicas`, the instances in the order of their first
-    replica, each one's ports ascending."""
-    ports: dict[int, list[int]] = {}
+def _replicas(replicas, owner: str) -> list[tuple[int, int]]:
+    """The (port, instance) of each of `replicas`, in order, checked."""
+    found: list[tuple[int, int]] = []
     for replica in replicas:
         port = replica.egress_port if replica.WhichOneof("port_kind") == "egress_port" else \
             _number(replica.port, 9, f"{owner}: a replica's port") if replica.port else None
@@ -1165,10 +1159,19 @@ def _replica_ports(replicas, owner: str) -> dict[int, list[int]]:
         if replica.instance >= INSTANCES:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{owner}: instance {replica.instance} does not fit in "
                                                          "16 bits (v1model's egress_rid)")
-        if port in ports.get(replica.instance, []):
+        if (port, replica.instance) in found:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{owner}: the replica of port {port} and instance "
                                                          f"{replica.instance} is given twice")
-        ports.setdefault(replica.instance, []).append(port)
+        found.append((port, replica.instance))
+    return found
+
+
+def _replica_ports(replicas, owner: str) -> dict[int, list[int]]:
+    """The ports of each instance of `replicas`, the instances in the order of their first
+    replica, each one's ports ascending."""
+    ports: dict[int, list[int]] = {}
+    for port, instance in _replicas(replicas, owner):
+        ports.setdefault(instance, []).append(port)
     return {instance: sorted(instance_ports) for instance, instance_ports in ports.items()}
 
 

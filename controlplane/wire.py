@@ -81,10 +81,12 @@ class Rates:
 
 @dataclass(frozen=True)
 class Clone:
-    """A clone session: its copies to `port`, or with `to_group` to multicast group `group`."""
-    to_group: bool
-    port: int = 0
+    """A clone session: its copies to every replica of multicast group `group`, or (0) to its
+    `replicas`, (port, rid) each; each copy cut to `truncate` bytes (0: whole)."""
     group: int = 0
+    replicas: tuple = ()
+    truncate: int = 0
+    class_of_service: int = 0
 
 
 def _nbytes(width: int) -> int:
@@ -208,7 +210,9 @@ class Reader:
         return Rates(*struct.unpack(">dQdQ", self.bytes(32)))
 
     def clone(self) -> Clone:
-        return Clone(bool(self.u8()), self.u32(), self.u32())
+        group, truncate, class_of_service = self.u32(), self.u32(), self.u32()
+        replicas = tuple((self.u32(), self.u32()) for _ in range(self.u32()))
+        return Clone(group, replicas, truncate, class_of_service)
 
 
 # ---- Requests -----------------------------------------------------------------------------
@@ -319,7 +323,8 @@ def mc_node_destroy(node: int) -> bytes:
 
 
 def clone_set(session: int, clone: Clone) -> bytes:
-    return _request("CLONE_SET", _u32(session), bytes([clone.to_group]), _u32(clone.port), _u32(clone.group))
+    return _request("CLONE_SET", _u32(session), _u32(clone.group), _u32(clone.truncate), _u32(clone.class_of_service),
+                    _u32(len(clone.replicas)), *(_u32(port) + _u32(rid) for port, rid in clone.replicas))
 
 
 def clone_delete(session: int) -> bytes:
@@ -438,10 +443,19 @@ class Wire:
     def batches(self, batches: list[list[bytes]], atomicity: str) -> list[list[Reader | WireError | None]]:
         """Run several batches of `atomicity`, one after the other (sent without waiting for each
         answer); each one's results as `batch` gives them."""
-        bodies = [_request("BATCH", bytes([BATCH[atomicity]]), _u32(len(requests)),
-                           *(_u32(len(r)) + r for r in requests)) for requests in batches]
-        out = []
+        # A batch of one call is that call, whole or nothing alike: sent as it is.
+        bodies = [requests[0] if len(requests) == 1 else
+                  _request("BATCH", bytes([BATCH[atomicity]]), _u32(len(requests)),
+                           *(_u32(len(r)) + r for r in requests))
+                  for requests in batches]
+        out: list[list[Reader | WireError | None]] = []
         for requests, body in zip(batches, self.channel.calls(bodies)):
+            if len(requests) == 1:
+                try:
+                    out.append([_answer(body)])
+                except WireError as err:
+                    out.append([err])
+                continue
             answer = Reader(body)
             status = answer.i32()
             results: list[Reader | WireError | None] = []

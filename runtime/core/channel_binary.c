@@ -267,9 +267,31 @@ static void put_rates(struct writer *w, const struct p4odp_meter_rates *rates)
 
 static void put_clone(struct writer *w, const struct p4odp_clone_session *s)
 {
-	put_u8(w, s->to_group);
-	put_u32(w, s->port);
 	put_u32(w, s->group);
+	put_u32(w, s->truncate);
+	put_u32(w, s->class_of_service);
+	put_u32(w, s->n_replicas);
+	for (uint32_t i = 0; i < s->n_replicas; i++) {
+		put_u32(w, s->replicas[i].port);
+		put_u32(w, s->replicas[i].rid);
+	}
+}
+
+/* CLONE into *s, its replicas into `replicas` (room for P4ODP_MAX_CLONE_REPLICAS); -EINVAL for more. */
+static int get_clone(struct reader *r, struct p4odp_clone_session *s, struct p4odp_replica *replicas)
+{
+	s->group = get_u32(r);	/* one after the other: an initializer's order is not C's */
+	s->truncate = get_u32(r);
+	s->class_of_service = get_u32(r);
+	s->n_replicas = get_u32(r);
+	s->replicas = replicas;
+	if (s->n_replicas > P4ODP_MAX_CLONE_REPLICAS)
+		return -EINVAL;
+	for (uint32_t i = 0; i < s->n_replicas; i++) {
+		replicas[i].port = get_u32(r);
+		replicas[i].rid = get_u32(r);
+	}
+	return 0;
 }
 
 /* ---- Ops ---- */
@@ -651,6 +673,7 @@ static int op_replication(struct op *o, uint16_t code)
 	uint32_t rid = 0, n = 0, nodes[P4ODP_MAX_GROUP_NODES], created;
 	struct p4odp_port_set ports;
 	struct p4odp_clone_session s;
+	struct p4odp_replica replicas[P4ODP_MAX_CLONE_REPLICAS];
 	int err;
 
 	if (code == P4ODP_OP_MC_NODE_CREATE)
@@ -664,9 +687,8 @@ static int op_replication(struct op *o, uint16_t code)
 		for (uint32_t i = 0; i < n; i++)
 			nodes[i] = get_u32(o->in);
 	}
-	if (code == P4ODP_OP_CLONE_SET)
-		s = (struct p4odp_clone_session){ .to_group = get_u8(o->in), .port = get_u32(o->in),
-						  .group = get_u32(o->in) };
+	if (code == P4ODP_OP_CLONE_SET && get_clone(o->in, &s, replicas))
+		return -EINVAL;
 	if (o->in->bad || o->in->left)
 		return -EINVAL;
 	switch (code) {

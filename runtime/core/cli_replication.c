@@ -237,7 +237,10 @@ static int cmd_mirroring_add(struct p4odp_switch *sw, struct command *c)
 	if (parse_session(c, 2, to_group ? "mirroring_add_mc SESSION GROUP" : "mirroring_add SESSION PORT", &session) ||
 	    cli_parse_uint(c, c->tokens[2], &target))
 		return -1;
-	struct p4odp_clone_session s = { .to_group = to_group, .port = target, .group = target };
+	struct p4odp_replica replica = { .port = target };
+	struct p4odp_clone_session s = { .group = to_group ? target : 0, .n_replicas = !to_group, .replicas = &replica };
+	if (to_group && target == 0)
+		return cli_fail(c, "multicast group %u is out of range 1..%d", target, P4ODP_MAX_MC_GROUPS - 1);
 	if (p4odp_ctl_clone_session_set(sw, session, &s))
 		return to_group ? cli_fail(c, "multicast group %u is out of range 1..%d", target, P4ODP_MAX_MC_GROUPS - 1)
 				: cli_fail(c, "port %u is out of range 0..%d", target, P4ODP_PORT_NUMBERS - 1);
@@ -252,7 +255,8 @@ static int cmd_mirroring_delete(struct p4odp_switch *sw, struct command *c)
 	return p4odp_ctl_clone_session_delete(sw, session) ? cli_fail(c, "no mirror session %u", session) : 0;
 }
 
-/* As simple_switch_CLI prints the session's Thrift struct. */
+/* As simple_switch_CLI prints the session's Thrift struct (a session of several replicas, which
+ * P4Runtime makes, shows its first port). */
 static int cmd_mirroring_get(struct p4odp_switch *sw, struct command *c)
 {
 	uint32_t session;
@@ -261,10 +265,10 @@ static int cmd_mirroring_get(struct p4odp_switch *sw, struct command *c)
 		return -1;
 	if (p4odp_ctl_clone_session(sw, session, &s))
 		return cli_fail(c, "no mirror session %u", session);
-	if (s.to_group)
+	if (s.group)
 		fprintf(c->out, "MirroringSessionConfig(port=None, mgid=%u)\n", s.group);
 	else
-		fprintf(c->out, "MirroringSessionConfig(port=%u, mgid=None)\n", s.port);
+		fprintf(c->out, "MirroringSessionConfig(port=%u, mgid=None)\n", s.replicas[0].port);
 	return 0;
 }
 

@@ -1,8 +1,8 @@
 /*
  * The control-plane API of packet replication (p4odp_control.h): BMv2's
  * PRE (multicast groups of nodes, each a replication id and a set of
- * ports) and the clone sessions.  The workers read a group's copies, made
- * anew and published whole on each change, and a session's one word.
+ * ports) and the clone sessions.  The workers read a group's copies and a
+ * session's, each made anew and published whole on a change.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -189,24 +189,47 @@ int p4odp_ctl_mc_node(struct p4odp_switch *sw, uint32_t node, uint32_t *rid, str
 	return 0;
 }
 
-void p4odp_multicast_destroy(struct p4odp_switch *sw)
+void p4odp_replication_destroy(struct p4odp_switch *sw)
 {
 	for (uint32_t group = 0; group < P4ODP_MAX_MC_GROUPS; group++) {
 		free(sw->pre->mc_groups[group].copies);
 		sw->pre->mc_groups[group].copies = NULL;
 	}
+	for (uint32_t session = 0; session < P4ODP_MAX_MIRROR_SESSIONS; session++) {
+		free(sw->pre->clone_sessions[session]);
+		sw->pre->clone_sessions[session] = NULL;
+	}
 }
 
-/* ---- Clone sessions: a session's word (switch.h) is stored whole, so that a worker cloning
- * meanwhile reads the old session or the new one. ---- */
+/* ---- Clone sessions ---- */
+
+/* Session `session` becomes `now` (NULL: none), which the workers read from their next burst on;
+ * the old one is freed once none holds it. */
+static void publish_session(struct p4odp_switch *sw, uint32_t session, struct p4odp_clone_copies *now)
+{
+	struct p4odp_clone_copies *old = __atomic_exchange_n(&sw->pre->clone_sessions[session], now, __ATOMIC_ACQ_REL);
+	if (old) {
+		p4odp_rcu_synchronize(sw->rcu);
+		free(old);
+	}
+}
 
 int p4odp_ctl_clone_session_set(struct p4odp_switch *sw, uint32_t session, const struct p4odp_clone_session *s)
 {
-	if (session >= P4ODP_MAX_MIRROR_SESSIONS ||
-	    (s->to_group ? s->group == 0 || s->group >= P4ODP_MAX_MC_GROUPS : s->port >= P4ODP_PORT_NUMBERS))
+	if (session >= P4ODP_MAX_MIRROR_SESSIONS || s->group >= P4ODP_MAX_MC_GROUPS ||
+	    s->n_replicas > P4ODP_MAX_CLONE_REPLICAS || (!s->group && !s->n_replicas) || (s->group && s->n_replicas))
 		return -EINVAL;
-	__atomic_store_n(&sw->pre->mirror_sessions[session],
-			 P4ODP_MIRROR_USED | (s->to_group ? P4ODP_MIRROR_GROUP | s->group : s->port), __ATOMIC_RELEASE);
+	for (uint32_t i = 0; i < s->n_replicas; i++)
+		if (s->replicas[i].port >= P4ODP_PORT_NUMBERS || s->replicas[i].rid > UINT16_MAX)
+			return -EINVAL;
+	struct p4odp_clone_copies *copies = malloc(sizeof *copies + s->n_replicas * sizeof copies->copy[0]);
+	if (!copies)
+		return -ENOMEM;
+	*copies = (struct p4odp_clone_copies){ .group = s->group, .truncate = s->truncate,
+					       .class_of_service = s->class_of_service, .n = s->n_replicas };
+	if (s->n_replicas)
+		memcpy(copies->copy, s->replicas, s->n_replicas * sizeof copies->copy[0]);
+	publish_session(sw, session, copies);
 	return 0;
 }
 
@@ -214,9 +237,9 @@ int p4odp_ctl_clone_session_delete(struct p4odp_switch *sw, uint32_t session)
 {
 	if (session >= P4ODP_MAX_MIRROR_SESSIONS)
 		return -EINVAL;
-	if (!sw->pre->mirror_sessions[session])
+	if (!sw->pre->clone_sessions[session])
 		return -ENOENT;
-	__atomic_store_n(&sw->pre->mirror_sessions[session], 0, __ATOMIC_RELEASE);
+	publish_session(sw, session, NULL);
 	return 0;
 }
 
@@ -224,11 +247,11 @@ int p4odp_ctl_clone_session(struct p4odp_switch *sw, uint32_t session, struct p4
 {
 	if (session >= P4ODP_MAX_MIRROR_SESSIONS)
 		return -EINVAL;
-	uint64_t word = sw->pre->mirror_sessions[session];
-	if (!word)
+	const struct p4odp_clone_copies *copies = sw->pre->clone_sessions[session];
+	if (!copies)
 		return -ENOENT;
-	bool to_group = word & P4ODP_MIRROR_GROUP;
-	*s = (struct p4odp_clone_session){ .to_group = to_group, .port = to_group ? 0 : (uint32_t)word,
-					   .group = to_group ? (uint32_t)word : 0 };
+	*s = (struct p4odp_clone_session){ .group = copies->group, .truncate = copies->truncate,
+					   .class_of_service = copies->class_of_service, .n_replicas = copies->n,
+					   .replicas = copies->copy };
 	return 0;
 }

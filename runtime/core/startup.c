@@ -135,7 +135,7 @@ void p4odp_switch_stop(struct p4odp_switch *sw)
 	for (uint32_t k = 0; sw->workers && k < sw->n_workers; k++)
 		p4odp_worker_term(&sw->workers[k]);
 	free(sw->workers);
-	p4odp_multicast_destroy(sw);
+	p4odp_replication_destroy(sw);
 	/* p4odp_program_discard frees `sw` itself */
 	struct p4odp_rcu *rcu = sw->rcu;
 	odp_pool_t pool = sw->pool;

@@ -59,13 +59,19 @@ struct p4odp_mc_group {
 	struct p4odp_mc_copies *copies;	/* what the workers read; NULL: no copy */
 };
 
-/* Mirror sessions (v1model's clone): BMv2's ids, 0 to 32767.  A session is
- * one word, so that a worker reads it whole while the control plane writes
- * it: 0 when there is none, else P4ODP_MIRROR_USED, with P4ODP_MIRROR_GROUP
- * when its copies go to the multicast group in the low 32 bits rather than
- * to the port there. */
-#define P4ODP_MIRROR_USED (UINT64_C(1) << 63)
-#define P4ODP_MIRROR_GROUP (UINT64_C(1) << 62)
+/* A clone (mirror) session as the workers read it (v1model's clone; BMv2's
+ * ids, 0 to 32767): its copies go to every replica of multicast group
+ * `group` (BMv2's mirroring_add_mc), or when that is 0 to its own `n`
+ * replicas; each copy is cut to `truncate` bytes when it is sent (0: whole).
+ * Made anew when the session changes, published whole, the old one freed
+ * after a grace period. */
+struct p4odp_clone_copies {
+	uint32_t group;
+	uint32_t truncate;
+	uint32_t class_of_service;	/* kept for the control plane: copies have no class here */
+	uint32_t n;
+	struct p4odp_replica copy[];
+};
 
 /* One table of the program: its metadata and its lookup structure. */
 struct p4odp_runtime_table {
@@ -108,7 +114,7 @@ struct p4odp_runtime_profile {
 struct p4odp_replication {
 	struct p4odp_mc_node mc_nodes[P4ODP_MAX_MC_NODES];
 	struct p4odp_mc_group mc_groups[P4ODP_MAX_MC_GROUPS];
-	uint64_t mirror_sessions[P4ODP_MAX_MIRROR_SESSIONS];
+	struct p4odp_clone_copies *clone_sessions[P4ODP_MAX_MIRROR_SESSIONS];	/* NULL: none */
 };
 
 /* What a program keeps per worker: its counter cells, the states its passes
@@ -202,9 +208,9 @@ _Static_assert(P4ODP_BURST < P4ODP_TX_CPU, "a batch count never reads as a close
 /* A pass through the pipeline that waits for the passes before it (v1model's
  * resubmit, recirculate and clones at egress), on `pkt`, which it owns: into
  * ingress again (`kind` an enum p4odp_entry_kind), keeping field list
- * `fields` of its state; or into egress as the clones of mirror session
- * `session` (its word), from its state, with the parser's cursor of the pass
- * that cloned it. */
+ * `fields` of its state; or into egress as the clones of clone session
+ * `session`, from its state, with the parser's cursor of the pass that cloned
+ * it. */
 struct p4odp_pass {
 	odp_packet_t pkt;
 	bool ingress;
@@ -212,7 +218,7 @@ struct p4odp_pass {
 	uint16_t fields;
 	uint32_t in_port;
 	uint32_t cursor;
-	uint64_t session;
+	const struct p4odp_clone_copies *session;
 };
 
 /* What one worker owns: its scratch, its transmit batches, its counters.
@@ -412,8 +418,9 @@ int p4odp_cli_command(struct p4odp_switch *sw, const char *line, FILE *out, char
  * first bad line, reported to stderr as FILE:LINE: error: ...; returns 0 or -1. */
 int p4odp_cli_file(struct p4odp_switch *sw, const char *path, FILE *out,
 		   int (*receive)(void *arg, const char *port, char *err, size_t err_len), void *arg);
-/* Free the multicast groups' copies (control_replication.c; once no worker runs). */
-void p4odp_multicast_destroy(struct p4odp_switch *sw);
+/* Free the multicast groups' copies and the clone sessions (control_replication.c; once no
+ * worker runs). */
+void p4odp_replication_destroy(struct p4odp_switch *sw);
 
 /* The control channel (channel.c): command lines from clients of a unix or
  * TCP socket, served between the main thread's other duties. */

@@ -300,14 +300,15 @@ static void egress_copy(struct p4odp_pctx *pc, struct p4odp_packet_state *packet
 }
 
 /* One copy through egress on its own copy of pc->pkt and of `state`, which
- * it may rewrite in place as the only copy's egress does; pc is then as it
- * was (pc->pkt not this copy's). */
+ * it may rewrite in place as the only copy's egress does, cut when sent as
+ * `truncate_to` says (pc->truncate_to's form: a clone session's length); pc is
+ * then as it was (pc->pkt not this copy's). */
 static void egress_on_copy(struct p4odp_pctx *pc, const struct p4odp_packet_state *state,
-			   const struct p4odp_copy *copy)
+			   const struct p4odp_copy *copy, uint64_t truncate_to)
 {
 	odp_packet_t from = pc->pkt;
 	uint8_t in_place = pc->in_place;
-	uint64_t truncate_to = pc->truncate_to;
+	uint64_t own_truncate_to = pc->truncate_to;
 	odp_packet_t own = odp_packet_copy(from, pc->sw->pool);
 
 	if (own == ODP_PACKET_INVALID) {
@@ -315,7 +316,7 @@ static void egress_on_copy(struct p4odp_pctx *pc, const struct p4odp_packet_stat
 		return;
 	}
 	struct p4odp_packet_state its = *state;
-	pc->truncate_to = 0;
+	pc->truncate_to = truncate_to;
 	pc->pkt = own;
 	pc->data = odp_packet_data(own);
 	pc->in_place = 1;
@@ -325,14 +326,14 @@ static void egress_on_copy(struct p4odp_pctx *pc, const struct p4odp_packet_stat
 	pc->pkt = from;
 	pc->data = odp_packet_data(from);
 	pc->in_place = in_place;
-	pc->truncate_to = truncate_to;
+	pc->truncate_to = own_truncate_to;
 }
 
 /* One copy per replica of the group: every port of every node, in the order
  * the nodes were associated (BMv2's order), each egress on its own copy of
  * `packet` (the state ingress left, or a clone's) and of pc->pkt. */
 static void replicate(struct p4odp_pctx *pc, uint32_t group, const struct p4odp_packet_state *packet,
-		      enum p4odp_copy_kind kind)
+		      enum p4odp_copy_kind kind, uint64_t truncate_to)
 {
 	/* Acquire: the copies are whole once the control plane has published them (control_replication.c);
 	 * they stay until the worker's next quiescent state, after its burst. */
@@ -345,27 +346,32 @@ static void replicate(struct p4odp_pctx *pc, uint32_t group, const struct p4odp_
 	}
 	for (uint32_t i = 0; i < copies->n; i++) {
 		struct p4odp_copy copy = { copies->copy[i].port, copies->copy[i].rid, kind };
-		egress_on_copy(pc, packet, &copy);
+		egress_on_copy(pc, packet, &copy, truncate_to);
 	}
 }
 
-/* Mirror session `request` (1 + its id) as the control plane last set it. */
-static uint64_t mirror_session(const struct p4odp_switch *sw, uint32_t request)
+/* Clone session `request` (1 + its id) as the control plane last set it; NULL: none.  Acquire:
+ * whole once published; it stays until the worker's next quiescent state, after its burst. */
+static const struct p4odp_clone_copies *clone_session(const struct p4odp_switch *sw, uint32_t request)
 {
-	return __atomic_load_n(&sw->pre->mirror_sessions[(request - 1) % P4ODP_MAX_MIRROR_SESSIONS], __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&sw->pre->clone_sessions[(request - 1) % P4ODP_MAX_MIRROR_SESSIONS], __ATOMIC_ACQUIRE);
 }
 
-/* The copies of mirror session `session` (its word), each through egress on
- * its own copy of `clone` and of pc->pkt. */
-static void mirror(struct p4odp_pctx *pc, uint64_t session, const struct p4odp_packet_state *clone,
-		   enum p4odp_copy_kind kind)
+/* The copies of clone session `session`, each through egress on its own copy of `clone` and of
+ * pc->pkt, cut to the session's length when sent. */
+static void mirror(struct p4odp_pctx *pc, const struct p4odp_clone_copies *session,
+		   const struct p4odp_packet_state *clone, enum p4odp_copy_kind kind)
 {
-	struct p4odp_copy copy = { (uint32_t)session, 0, kind };
+	uint64_t truncate_to = session->truncate ? (uint64_t)session->truncate + 1 : 0;
 
-	if (session & P4ODP_MIRROR_GROUP)
-		replicate(pc, (uint32_t)session, clone, kind);
-	else
-		egress_on_copy(pc, clone, &copy);
+	if (session->group) {
+		replicate(pc, session->group, clone, kind, truncate_to);
+		return;
+	}
+	for (uint32_t i = 0; i < session->n; i++) {
+		struct p4odp_copy copy = { session->copy[i].port, session->copy[i].rid, kind };
+		egress_on_copy(pc, clone, &copy, truncate_to);
+	}
 }
 
 /* The clones that ingress asked for, before the packet's own copies go (as
@@ -375,7 +381,7 @@ static void mirror(struct p4odp_pctx *pc, uint64_t session, const struct p4odp_p
 __attribute__((noinline)) static void ingress_clone(struct p4odp_pctx *pc, const struct p4odp_packet_state *packet,
 						    const struct p4odp_tm_request *tm)
 {
-	uint64_t session = mirror_session(pc->sw, tm->clone_session);
+	const struct p4odp_clone_copies *session = clone_session(pc->sw, tm->clone_session);
 
 	if (!session)
 		return;
@@ -434,7 +440,7 @@ __attribute__((noinline)) void p4odp_recirculate(struct p4odp_pctx *pc, const ui
 
 __attribute__((noinline)) void p4odp_egress_clone(struct p4odp_pctx *pc, const struct p4odp_packet_state *state)
 {
-	uint64_t session = mirror_session(pc->sw, pc->tm.clone_session);
+	const struct p4odp_clone_copies *session = clone_session(pc->sw, pc->tm.clone_session);
 	struct p4odp_packet_state *clone;
 
 	if (!session)
@@ -465,7 +471,7 @@ static bool after_ingress(struct p4odp_pctx *pc, struct p4odp_packet_state *pack
 	if ((p4odp_program.copies & P4ODP_USES_RESUBMIT) && tm.resubmit)
 		return resubmit(pc, packet, (uint16_t)(tm.resubmit - 1));
 	if (tm.mcast_group) {
-		replicate(pc, tm.mcast_group, packet, P4ODP_COPY_REPLICA);
+		replicate(pc, tm.mcast_group, packet, P4ODP_COPY_REPLICA, 0);
 	} else if (tm.drop) {
 		p4odp_count_drop(pc, P4ODP_DROP_PROGRAM);
 	} else {

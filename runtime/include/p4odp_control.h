@@ -159,16 +159,30 @@ int p4odp_ctl_mc_node_destroy(struct p4odp_switch *sw, uint32_t node);
 int p4odp_ctl_mc_node(struct p4odp_switch *sw, uint32_t node, uint32_t *rid, struct p4odp_port_set *ports,
 		      uint32_t *group);
 
-/* A clone (mirror) session: its copies go to `port`, or with `to_group` to every replica of
- * multicast group `group`.  Sessions are 0 .. P4ODP_MAX_MIRROR_SESSIONS - 1. */
-struct p4odp_clone_session {
-	bool to_group;
+/* A copy of a packet: to a port, with a replication id (v1model's egress_rid; P4Runtime's instance). */
+struct p4odp_replica {
 	uint32_t port;
+	uint32_t rid;
+};
+
+#define P4ODP_MAX_CLONE_REPLICAS 512
+
+/* A clone (mirror) session: its copies go to every replica of multicast group `group` (not 0:
+ * BMv2's mirroring_add_mc), or to its own `n_replicas` `replicas` (P4Runtime's
+ * CloneSessionEntry; BMv2's mirroring_add is one replica of id 0), each cut to `truncate`
+ * bytes (0: whole); its class of service is kept, for reads.  Sessions are
+ * 0 .. P4ODP_MAX_MIRROR_SESSIONS - 1. */
+struct p4odp_clone_session {
 	uint32_t group;
+	uint32_t truncate;
+	uint32_t class_of_service;
+	uint32_t n_replicas;
+	const struct p4odp_replica *replicas;
 };
 
 int p4odp_ctl_clone_session_set(struct p4odp_switch *sw, uint32_t session, const struct p4odp_clone_session *s);
 int p4odp_ctl_clone_session_delete(struct p4odp_switch *sw, uint32_t session);
+/* The session (its replicas pointing into the switch's, valid until the next change); -ENOENT. */
 int p4odp_ctl_clone_session(struct p4odp_switch *sw, uint32_t session, struct p4odp_clone_session *s);
 
 /* ---- Counters, meters, registers, value sets, custom CRCs ---- */

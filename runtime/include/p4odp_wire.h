@@ -21,7 +21,8 @@
  *              lowest) is port p
  *   RATES      u8 configured, then when 1: f64 committed rate, u64 committed
  *              burst, f64 peak rate, u64 peak burst (f64: IEEE 754 bits)
- *   CLONE      u8 to_group, u32 port, u32 group
+ *   CLONE      u32 group (0: the replicas), u32 truncate (bytes, 0: whole), u32 class of
+ *              service, u32 n, n x (u32 port, u32 rid)
  *
  * Ops, their arguments -> their results:
  */

@@ -3,14 +3,17 @@ deleted and read back, their copies counted by the program's egress while the sw
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import grpc
 import pytest
-from one_header_switch import build_switch
+from one_header_switch import build_switch, start_switch
 from p4runtime_client import Controller, growing, p4runtime_switch, rejected, update
 
 from p4odp.controlplane.protos import p4runtime_pb2 as p4r
+from p4odp.controlplane.server import serve
+from p4odp.stf.pcap import read_pcap
 
 # Frames of kind 1 go to multicast group `group`; frames of kind 2 go to port 1 and are cloned to
 # session 7 at ingress.  Egress counts every copy by port, by replication id and by instance type.
@@ -158,9 +161,15 @@ def test_clone_sessions_send_the_clones_where_written(controller: Controller):
     found = controller.read(replication(clone_session_entry=p4r.CloneSessionEntry()))
     assert [e.packet_replication_engine_entry for e in found] == [session(7, (4, 0)).packet_replication_engine_entry]
 
-    for unsupported in (session(8, (1, 0), (2, 0)), session(8, (1, 3)), session(8, (1, 0), class_of_service=1)):
-        _, details = rejected(lambda: controller.write(update(p4r.Update.INSERT, unsupported)))
-        assert details[0][0] == grpc.StatusCode.UNIMPLEMENTED.value[0]
+    # Several replicas, of instances of their own, and a class of service kept for reads.
+    controller.write(update(p4r.Update.MODIFY, session(7, (3, 2), (5, 4), class_of_service=1)))
+    assert {3, 5} <= growing(controller, "by_port") and {2, 4} <= growing(controller, "by_rid")
+    found = controller.read(replication(clone_session_entry=p4r.CloneSessionEntry(session_id=7)))
+    assert [e.packet_replication_engine_entry for e in found] == \
+        [session(7, (3, 2), (5, 4), class_of_service=1).packet_replication_engine_entry]
+    for bad in (session(8), session(8, (1, 0), (1, 0))):
+        _, details = rejected(lambda: controller.write(update(p4r.Update.INSERT, bad)))
+        assert details[0][0] == grpc.StatusCode.INVALID_ARGUMENT.value[0]
     controller.write(update(p4r.Update.DELETE, session(7)))
     assert INGRESS_CLONE not in growing(controller, "by_instance_type")
     assert controller.read(replication(clone_session_entry=p4r.CloneSessionEntry())) == []
@@ -173,3 +182,22 @@ def test_a_group_of_as_many_instances_as_a_group_holds(controller: Controller):
     assert growing(controller, "by_rid") == set(range(16))  # the counter's cells: rids 0..15
     controller.write(update(p4r.Update.MODIFY, group(1, (2, 1))))
     assert growing(controller, "by_rid") == {0, 1}
+
+
+def test_a_clone_session_cuts_its_copies_to_its_packet_length(replication_binary: Path, tmp_path: Path):
+    address, out = f"unix:{tmp_path / 'control.sock'}", tmp_path / "out3.pcap"
+    process = start_switch(replication_binary, tmp_path, address, (CLONED,), ("-i", f"3=pcap:out={out}"))
+    server = serve(address, "127.0.0.1:0")
+    try:
+        controller = Controller(f"127.0.0.1:{server.port}")
+        assert controller.arbitrate(election_id=1).arbitration.status.code == 0
+        controller.write(update(p4r.Update.INSERT, session(7, (3, 0), packet_length_bytes=20)))
+        assert 3 in growing(controller, "by_port")
+        controller.close()
+    finally:
+        server.stop()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0, process.stderr.read()
+        process.stderr.close()
+    frames = [packet.data for packet in read_pcap(str(out)).packets]
+    assert frames and {len(frame) for frame in frames} == {20} and frames[0] == CLONED[:20]

@@ -14,6 +14,7 @@ from one_header_switch import start_switch
 
 from p4odp.controlplane import wire
 from p4odp.controlplane.channel import ChannelError, SwitchChannel
+from p4odp.controlplane.protos import p4info_pb2
 from p4odp.controlplane.wire import Call, Clone, Key, Match, Rates, Wire, WireError
 
 CLASSIFY = (Key("exact", 8), Key("ternary", 8), Key("range", 16), Key("optional", 8))
@@ -51,12 +52,21 @@ def read_entries(w: Wire, table: str, keys: tuple) -> list[tuple]:
     return found
 
 
-def test_the_program_objects_are_named_as_p4info_names_them(switch):
-    _, w = switch
-    assert set(w.tables) == {"Ing.classify", "Ing.routes", "Ing.fixed"}
-    assert {"Ing.seen", "Ing.colors", "Ing.per_route"} <= set(w.counters)
-    assert set(w.registers) == {"Ing.last"} and set(w.meters) == {"Ing.limiter"}
-    assert {"Ing.count", "Ing.route", "NoAction"} <= set(w.actions)
+def test_the_running_switch_has_the_objects_its_p4info_lists(switch):
+    address, w = switch
+    with SwitchChannel(address) as text:
+        info = p4info_pb2.P4Info.FromString(bytes.fromhex(text.command("p4info").strip()))
+
+    def names(*kinds: str) -> set[str]:
+        return {e.preamble.name for kind in kinds for e in getattr(info, kind)}
+
+    assert set(w.tables) == names("tables") == {"Ing.classify", "Ing.routes", "Ing.fixed"}
+    assert set(w.counters) == names("counters", "direct_counters") >= {"Ing.seen", "Ing.colors", "Ing.per_route"}
+    assert set(w.meters) == names("meters", "direct_meters") == {"Ing.limiter"}
+    assert set(w.registers) == names("registers") == {"Ing.last"}
+    assert set(w.profiles) == names("action_profiles") and set(w.value_sets) == names("value_sets")
+    assert set(w.actions) == {a.preamble.name for a in info.actions if any(
+        ref.id == a.preamble.id for t in info.tables for ref in t.action_refs)}
 
 
 def test_entries_of_every_match_kind_read_back_through_both_doors(switch):
@@ -149,9 +159,13 @@ def test_profiles_replication_and_extern_state_round_trip(switch):
     w.call(wire.mc_group_set(5, [node]))
     read = w.call(wire.mc_groups())
     assert read.u32() == 1 and (read.u32(), read.u32(), read.u32(), read.u32(), read.ports()) == (5, 1, node, 3, [1, 7])
-    w.call(wire.clone_set(9, Clone(True, group=5)))
+    w.call(wire.clone_set(9, Clone(group=5)))
+    w.call(wire.clone_set(10, Clone(replicas=((3, 0), (4, 7)), truncate=64, class_of_service=1)))
     read = w.call(wire.clones())
-    assert read.u32() == 1 and (read.u32(), read.clone()) == (9, Clone(True, 0, 5))
+    assert [(read.u32(), read.clone()) for _ in range(read.u32())] == \
+        [(9, Clone(group=5)), (10, Clone(0, ((3, 0), (4, 7)), 64, 1))]
+    with pytest.raises(WireError):
+        w.call(wire.clone_set(11, Clone(replicas=((512, 0),))))
     seen = w.counters["Ing.seen"]
     w.call(wire.counter_write(seen, 6, 5, 50))
     read = w.call(wire.counter_read(seen, 6))

@@ -139,7 +139,7 @@ static void switch_up(void)
 
 static void switch_down(void)
 {
-	p4odp_multicast_destroy(&sw);
+	p4odp_replication_destroy(&sw);
 	p4odp_program_destroy(&sw);
 	CHECK(p4odp_rcu_destroy(sw.rcu) == 0);
 }
@@ -382,14 +382,22 @@ static void test_replication(void)
 	CHECK_EQ(p4odp_ctl_mc_node(&sw, n0, &rid, &read, &group), 0);
 	CHECK_EQ(group, 0);
 
-	set_context("clone sessions");
-	struct p4odp_clone_session s = { .port = P4ODP_PORT_NUMBERS }, got;
-	CHECK_EQ(p4odp_ctl_clone_session_set(&sw, 3, &s), -EINVAL);
+	set_context("clone sessions: to a group, or to replicas, each copy cut to a length");
+	struct p4odp_replica replicas[2] = { { 3, 0 }, { P4ODP_PORT_NUMBERS, 1 } };
+	struct p4odp_clone_session s = { .n_replicas = 2, .replicas = replicas }, got;
+	CHECK_EQ(p4odp_ctl_clone_session_set(&sw, 3, &s), -EINVAL);	/* a port out of range */
 	CHECK_EQ(p4odp_ctl_clone_session(&sw, 3, &got), -ENOENT);
-	s = (struct p4odp_clone_session){ .to_group = true, .group = 2 };
+	replicas[1].port = 4;
+	s.truncate = 64, s.class_of_service = 2;
 	CHECK_EQ(p4odp_ctl_clone_session_set(&sw, 3, &s), 0);
+	replicas[0].port = 9;	/* the switch keeps its own copy */
 	CHECK_EQ(p4odp_ctl_clone_session(&sw, 3, &got), 0);
-	CHECK(got.to_group && got.group == 2);
+	CHECK(got.group == 0 && got.n_replicas == 2 && got.replicas[0].port == 3 && got.replicas[1].rid == 1 &&
+	      got.truncate == 64 && got.class_of_service == 2);
+	CHECK_EQ(p4odp_ctl_clone_session_set(&sw, 3, &(struct p4odp_clone_session){ .group = 2 }), 0);
+	CHECK_EQ(p4odp_ctl_clone_session(&sw, 3, &got), 0);
+	CHECK(got.group == 2 && got.n_replicas == 0);
+	CHECK_EQ(p4odp_ctl_clone_session_set(&sw, 3, &(struct p4odp_clone_session){ 0 }), -EINVAL);	/* no copy */
 	CHECK_EQ(p4odp_ctl_clone_session_set(&sw, P4ODP_MAX_MIRROR_SESSIONS, &s), -EINVAL);
 	CHECK_EQ(p4odp_ctl_clone_session_delete(&sw, 3), 0);
 	CHECK_EQ(p4odp_ctl_clone_session_delete(&sw, 3), -ENOENT);

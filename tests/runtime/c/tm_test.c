@@ -332,7 +332,7 @@ static void switch_down(void)
 		}
 	for (uint32_t i = 0; i < 2; i++)
 		p4odp_worker_term(&workers[i]);
-	p4odp_multicast_destroy(&sw);
+	p4odp_replication_destroy(&sw);
 	p4odp_program_destroy(&sw);
 	CHECK(p4odp_rcu_destroy(sw.rcu) == 0);
 	CHECK(odp_pool_destroy(sw.pool) == 0);
