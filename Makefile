@@ -108,6 +108,7 @@ bench: setup
 	$(VENV_PYTHON) bench/burst_lookup.py
 	$(VENV_PYTHON) bench/dpdk_side_by_side.py --skip-unavailable
 	$(VENV_PYTHON) bench/p4runtime_inserts.py
+	$(VENV_PYTHON) bench/control_plane_load.py
 	$(VENV_PYTHON) bench/soak.py
 	$(VENV_PYTHON) bench/frontend_fuzz.py --out $(BUILD)/fuzz-out
 	$(VENV_PYTHON) bench/datapath_fuzz.py --examples --seconds 10 --out $(BUILD)/datapath-fuzz

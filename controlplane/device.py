@@ -61,13 +61,15 @@ class P4RuntimeError(Exception):
         self.message = message
 
 
-def _number(value: bytes, width: int, what: str) -> int:
+def _number(value: bytes, width: int, what) -> int:
     """A byte string's number, which must fit in `width` bits (longer strings with leading
-    zeros are taken, as the specification requires)."""
-    if not value:
-        raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: an empty byte string")
+    zeros are taken, as the specification requires); `what` names it in an error (a text, or a
+    function that makes it: the hot paths make none unless it is needed)."""
     number = int.from_bytes(value, "big")
-    if number >> width:
+    if not value or number >> width:
+        what = what() if callable(what) else what
+        if not value:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: an empty byte string")
         raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: {shown(value)} does not fit in {width} bits")
     return number
 
@@ -467,7 +469,7 @@ class Device:
             if param.id not in values:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action {info.preamble.name}: parameter "
                                                              f"{param.name} is missing")
-            number = _number(values.pop(param.id), param.bitwidth, f"parameter {param.name}")
+            number = _number(values.pop(param.id), param.bitwidth, lambda: f"parameter {param.name}")
             data += number.to_bytes((param.bitwidth + 7) // 8, "big")
         if values:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action {info.preamble.name} has no parameter "
@@ -1088,41 +1090,44 @@ def _match_key(table: TableInfo, entry) -> tuple:
     key: list = []
     for f in table.message.match_fields:
         m = given.get(f.id)
-        width, what = f.bitwidth, f"match field {f.name}"
+        width = f.bitwidth
+
+        def what(f=f) -> str:
+            return f"match field {f.name}"
         kind = _ONEOF.get(f.match_type)
         if kind is None:
-            raise P4RuntimeError(Code.UNIMPLEMENTED, f"{what}: match kind {f.other_match_type} is not supported")
+            raise P4RuntimeError(Code.UNIMPLEMENTED, f"{what()}: match kind {f.other_match_type} is not supported")
         if m is not None and m.WhichOneof("field_match_type") != kind:
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what} is matched {kind}, not "
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()} is matched {kind}, not "
                                                          f"{m.WhichOneof('field_match_type')}")
         top = (1 << width) - 1
         if kind == "exact":
             if m is None:
-                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: an exact field cannot be left out")
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: an exact field cannot be left out")
             value = _number(m.exact.value, width, what)
             key.append(value)
         elif kind == "lpm":
             value = _number(m.lpm.value, width, what) if m else 0
             length = m.lpm.prefix_len if m else 0
             if m is not None and not 0 < length <= width:
-                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: prefix length {length} is not in 1..{width} "
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: prefix length {length} is not in 1..{width} "
                                                              "(a zero-length prefix is left out)")
             if value & (top >> length):
-                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: bits beyond the {length}-bit prefix are set")
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: bits beyond the {length}-bit prefix are set")
             key.append((value, length))
         elif kind == "ternary":
             value = _number(m.ternary.value, width, what) if m else 0
-            mask = _number(m.ternary.mask, width, f"{what} (mask)") if m else 0
+            mask = _number(m.ternary.mask, width, lambda: f"{what()} (mask)") if m else 0
             if m is not None and not mask:
-                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: a zero mask (don't care) is left out")
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: a zero mask (don't care) is left out")
             if value & ~mask:
-                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: value bits outside the mask are set")
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: value bits outside the mask are set")
             key.append((value, mask))
         elif kind == "range":
-            low = _number(m.range.low, width, f"{what} (low)") if m else 0
-            high = _number(m.range.high, width, f"{what} (high)") if m else top
+            low = _number(m.range.low, width, lambda: f"{what()} (low)") if m else 0
+            high = _number(m.range.high, width, lambda: f"{what()} (high)") if m else top
             if m is not None and (low > high or (low, high) == (0, top)):
-                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what}: {low}..{high} is empty or the whole range "
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: {low}..{high} is empty or the whole range "
                                                              "(a don't care is left out)")
             key.append((low, high))
         else:
