@@ -25,7 +25,7 @@ from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 from p4odp.controlplane.digests import DigestLists
 from p4odp.controlplane.events import SwitchEvents
 from p4odp.controlplane.packets import PacketIO, PacketOutError
-from p4odp.controlplane.pipeline import Pipeline, TableInfo
+from p4odp.controlplane.pipeline import MATCH_KINDS, Pipeline, TableInfo
 from p4odp.controlplane.protos import p4data_pb2, p4info_pb2, p4runtime_pb2
 from p4odp.controlplane.wire import Call, Key, Match, Wire, WireError
 from p4odp.runtime.limits import CLONE_REPLICAS, GROUP_NODES, MC_GROUPS, MC_NODES, MIRROR_SESSIONS, PORT_NUMBERS
@@ -42,8 +42,6 @@ WriteRequest = p4runtime_pb2.WriteRequest
 # mirror sessions 0..32767).
 INSTANCES = 1 << 16
 
-_ONEOF = {MatchField.EXACT: "exact", MatchField.LPM: "lpm", MatchField.TERNARY: "ternary",
-          MatchField.RANGE: "range", MatchField.OPTIONAL: "optional"}
 _ATOMICITY = {WriteRequest.CONTINUE_ON_ERROR: "CONTINUE_ON_ERROR", WriteRequest.ROLLBACK_ON_ERROR: "ROLLBACK_ON_ERROR",
               WriteRequest.DATAPLANE_ATOMIC: "DATAPLANE_ATOMIC"}
 # What a refusal of the switch's API means to a controller, by errno.
@@ -127,6 +125,9 @@ class Device:
         self._batched = False  # planning one batch for a whole write
         self._planned_nodes: set[int] = set()  # multicast nodes the write's updates create
         self._table_keys: dict[int, tuple] = {}  # table id -> _keys
+        self._switch_tables: dict[int, tuple] = {}  # table id -> _switch_table
+        # action id -> (the switch's action id, its name, (param id, width, bytes, name) of each parameter)
+        self._action_specs: dict[int, tuple] = {}
         if events is not None:
             self.events = events
             return
@@ -156,11 +157,19 @@ class Device:
         name = next((n for n, a in self.wire.actions.items() if a == switch_action), None)
         return next((a for a in self.pipeline.actions.values() if a.preamble.name == name), None)
 
+    def _switch_table(self, table: TableInfo) -> tuple[int, tuple]:
+        """The switch's index of the table, and its keys (_keys)."""
+        found = self._switch_tables.get(table.message.preamble.id)
+        if found is None:
+            found = self._switch_tables[table.message.preamble.id] = (self._index("tables", table.name),
+                                                                        self._keys(table))
+        return found
+
     def _keys(self, table: TableInfo) -> tuple:
         """The table's key fields as the switch matches them."""
         keys = self._table_keys.get(table.message.preamble.id)
         if keys is None:
-            keys = tuple(Key(_ONEOF.get(f.match_type, "exact"), f.bitwidth) for f in table.message.match_fields)
+            keys = tuple(Key(MATCH_KINDS.get(f.match_type, "exact"), f.bitwidth) for f in table.message.match_fields)
             self._table_keys[table.message.preamble.id] = keys
         return keys
 
@@ -392,7 +401,8 @@ class Device:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no key: only its default "
                                                          "entry can be written")
         key = _match_key(table, entry)
-        match, keys, switch_table = Match(key[-1], key[:-1]), self._keys(table), self._index("tables", table.name)
+        switch_table, keys = self._switch_table(table)
+        match = Match(key[-1], key[:-1])
         if kind == Update.INSERT:
             if not entry.HasField("action"):
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, "an inserted entry needs an action")
@@ -451,30 +461,34 @@ class Device:
 
     def _call(self, owner: str, allowed: dict, given, default: bool) -> Call:
         """Action `given` (of those `allowed`: id -> scope) and its parameters, as the switch takes it."""
-        info = self.pipeline.actions.get(given.action_id)
-        if info is None or given.action_id not in allowed:
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{owner} has no action of id {given.action_id}")
+        spec = self._action_specs.get(given.action_id)
+        if spec is None or given.action_id not in allowed:
+            if given.action_id not in self.pipeline.actions or given.action_id not in allowed:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{owner} has no action of id {given.action_id}")
+            info = self.pipeline.actions[given.action_id]
+            spec = self._action_specs[given.action_id] = (
+                self._switch_action(given.action_id), info.preamble.name,
+                [(param.id, param.bitwidth, (param.bitwidth + 7) // 8, param.name) for param in info.params])
+        switch_action, name, params = spec
         scope = allowed[given.action_id]
         if scope == p4info_pb2.ActionRef.DEFAULT_ONLY and not default or \
                 scope == p4info_pb2.ActionRef.TABLE_ONLY and default:
             where = "the default action" if default else "an entry's action"
-            raise P4RuntimeError(Code.PERMISSION_DENIED, f"action {info.preamble.name} cannot be {where} of {owner}")
+            raise P4RuntimeError(Code.PERMISSION_DENIED, f"action {name} cannot be {where} of {owner}")
         values = {}
         for param in given.params:
             if param.param_id in values:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"parameter {param.param_id} is given twice")
             values[param.param_id] = param.value
-        data = b""
-        for param in info.params:
-            if param.id not in values:
-                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action {info.preamble.name}: parameter "
-                                                             f"{param.name} is missing")
-            number = _number(values.pop(param.id), param.bitwidth, lambda: f"parameter {param.name}")
-            data += number.to_bytes((param.bitwidth + 7) // 8, "big")
+        data = []
+        for param_id, width, nbytes, param_name in params:
+            if param_id not in values:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action {name}: parameter {param_name} is missing")
+            number = _number(values.pop(param_id), width, lambda: f"parameter {param_name}")
+            data.append(number.to_bytes(nbytes, "big"))
         if values:
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action {info.preamble.name} has no parameter "
-                                                         f"{next(iter(values))}")
-        return Call(self._switch_action(given.action_id), data=data)
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action {name} has no parameter {next(iter(values))}")
+        return Call(switch_action, data=b"".join(data))
 
     def _p4runtime_action(self, call: Call) -> Optional[p4runtime_pb2.TableAction]:
         """A switch's entry action as P4Runtime reads it, canonical; None for no action."""
@@ -1087,52 +1101,7 @@ def _match_key(table: TableInfo, entry) -> tuple:
         if m.field_id in given:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"match field {m.field_id} is given twice")
         given[m.field_id] = m
-    key: list = []
-    for f in table.message.match_fields:
-        m = given.get(f.id)
-        width = f.bitwidth
-
-        def what(f=f) -> str:
-            return f"match field {f.name}"
-        kind = _ONEOF.get(f.match_type)
-        if kind is None:
-            raise P4RuntimeError(Code.UNIMPLEMENTED, f"{what()}: match kind {f.other_match_type} is not supported")
-        if m is not None and m.WhichOneof("field_match_type") != kind:
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()} is matched {kind}, not "
-                                                         f"{m.WhichOneof('field_match_type')}")
-        top = (1 << width) - 1
-        if kind == "exact":
-            if m is None:
-                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: an exact field cannot be left out")
-            value = _number(m.exact.value, width, what)
-            key.append(value)
-        elif kind == "lpm":
-            value = _number(m.lpm.value, width, what) if m else 0
-            length = m.lpm.prefix_len if m else 0
-            if m is not None and not 0 < length <= width:
-                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: prefix length {length} is not in 1..{width} "
-                                                             "(a zero-length prefix is left out)")
-            if value & (top >> length):
-                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: bits beyond the {length}-bit prefix are set")
-            key.append((value, length))
-        elif kind == "ternary":
-            value = _number(m.ternary.value, width, what) if m else 0
-            mask = _number(m.ternary.mask, width, lambda: f"{what()} (mask)") if m else 0
-            if m is not None and not mask:
-                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: a zero mask (don't care) is left out")
-            if value & ~mask:
-                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: value bits outside the mask are set")
-            key.append((value, mask))
-        elif kind == "range":
-            low = _number(m.range.low, width, lambda: f"{what()} (low)") if m else 0
-            high = _number(m.range.high, width, lambda: f"{what()} (high)") if m else top
-            if m is not None and (low > high or (low, high) == (0, top)):
-                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: {low}..{high} is empty or the whole range "
-                                                             "(a don't care is left out)")
-            key.append((low, high))
-        else:
-            value = _number(m.optional.value, width, what) if m else None
-            key.append(value)
+    key = [_field_key(f, kind, given.get(field_id)) for field_id, f, kind in table.match_kinds]
     if table.needs_priority and entry.priority <= 0:
         raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} needs a priority above 0")
     if not table.needs_priority and entry.priority:
@@ -1140,6 +1109,51 @@ def _match_key(table: TableInfo, entry) -> tuple:
                                                      "its entries have no priority")
     key.append(entry.priority)
     return tuple(key)
+
+
+def _field_key(f, kind: Optional[str], m):
+    """Match field `f`'s part of a key, from `m` (None: left out, a don't care), checked."""
+    width = f.bitwidth
+
+    def what() -> str:
+        return f"match field {f.name}"
+
+    if kind is None:
+        raise P4RuntimeError(Code.UNIMPLEMENTED, f"{what()}: match kind {f.other_match_type} is not supported")
+    if m is not None and m.WhichOneof("field_match_type") != kind:
+        raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()} is matched {kind}, not "
+                                                     f"{m.WhichOneof('field_match_type')}")
+    top = (1 << width) - 1
+    if kind == "exact":
+        if m is None:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: an exact field cannot be left out")
+        value = int.from_bytes(m.exact.value, "big")  # _number's checks, inline: the most common field
+        return value if m.exact.value and not value >> width else _number(m.exact.value, width, what)
+    if kind == "lpm":
+        value = _number(m.lpm.value, width, what) if m else 0
+        length = m.lpm.prefix_len if m else 0
+        if m is not None and not 0 < length <= width:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: prefix length {length} is not in 1..{width} "
+                                                         "(a zero-length prefix is left out)")
+        if value & (top >> length):
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: bits beyond the {length}-bit prefix are set")
+        return value, length
+    if kind == "ternary":
+        value = _number(m.ternary.value, width, what) if m else 0
+        mask = _number(m.ternary.mask, width, lambda: f"{what()} (mask)") if m else 0
+        if m is not None and not mask:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: a zero mask (don't care) is left out")
+        if value & ~mask:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: value bits outside the mask are set")
+        return value, mask
+    if kind == "range":
+        low = _number(m.range.low, width, lambda: f"{what()} (low)") if m else 0
+        high = _number(m.range.high, width, lambda: f"{what()} (high)") if m else top
+        if m is not None and (low > high or (low, high) == (0, top)):
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: {low}..{high} is empty or the whole range "
+                                                         "(a don't care is left out)")
+        return low, high
+    return _number(m.optional.value, width, what) if m else None
 
 
 def _presence(kind: int, present, owner: str, what: str) -> None:
@@ -1242,7 +1256,7 @@ def _p4runtime_match(table: TableInfo, match: Match) -> list:
     """The switch's key of an entry as P4Runtime reads it: canonical, don't-care fields left out."""
     out = []
     for f, value in zip(table.message.match_fields, match.fields):
-        kind, top = _ONEOF.get(f.match_type), (1 << f.bitwidth) - 1
+        kind, top = MATCH_KINDS.get(f.match_type), (1 << f.bitwidth) - 1
         m = p4runtime_pb2.FieldMatch(field_id=f.id)
         if kind == "lpm":
             if not value[1]:

@@ -9,13 +9,16 @@ from google.protobuf.message import Message
 
 from p4odp.controlplane.protos import p4info_pb2
 
-__all__ = ["Pipeline", "TableInfo", "same_program"]
+__all__ = ["Pipeline", "TableInfo", "same_program", "MATCH_KINDS"]
 
 MatchField = p4info_pb2.MatchField
 ActionRef = p4info_pb2.ActionRef
 
 # The match kinds whose tables order entries by priority (P4Runtime: priority > 0 required).
 PRIORITY_KINDS = frozenset({MatchField.TERNARY, MatchField.RANGE, MatchField.OPTIONAL})
+# The match kinds served, by the name of FieldMatch's oneof that gives one.
+MATCH_KINDS = {MatchField.EXACT: "exact", MatchField.LPM: "lpm", MatchField.TERNARY: "ternary",
+               MatchField.RANGE: "range", MatchField.OPTIONAL: "optional"}
 
 
 @dataclass
@@ -27,6 +30,8 @@ class TableInfo:
     profile_id: int  # its action profile or selector, 0: none
     direct_counter_id: int = 0
     direct_meter_id: int = 0
+    # (field id, p4info MatchField, its MATCH_KINDS name or None) of each key field, in order
+    match_kinds: list = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -60,7 +65,8 @@ class Pipeline:
             pipeline.tables[table.preamble.id] = TableInfo(
                 message=table, fields=fields, actions={ref.id: ref.scope for ref in table.action_refs},
                 needs_priority=any(f.match_type in PRIORITY_KINDS for f in table.match_fields),
-                profile_id=table.implementation_id)
+                profile_id=table.implementation_id,
+                match_kinds=[(f.id, f, MATCH_KINDS.get(f.match_type)) for f in table.match_fields])
         for counter in info.direct_counters:
             if counter.direct_table_id in pipeline.tables:
                 pipeline.tables[counter.direct_table_id].direct_counter_id = counter.preamble.id
