@@ -7,6 +7,7 @@ messages; the switch sends them only while some digest is configured."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ class DigestLists:
         self.lock = threading.Lock()
         self.digests: dict[int, _Digest] = {}
         self.list_ids = 0
+        self.unexpected: set[str] = set()  # digests the switch sent that P4Info does not describe, said
 
     # --- from the server's requests (any thread) ------------------------------------------
 
@@ -89,12 +91,16 @@ class DigestLists:
 
     def take(self, event: str) -> None:
         words = event.split(" ")
-        if len(words) < 2 or words[1] not in self.ids:
-            return
-        digest_id = self.ids[words[1]]
+        digest_id = self.ids.get(words[1]) if len(words) > 1 else None
         try:
-            data = self._data(self.specs[digest_id], iter(words[2:]))
-        except (StopIteration, ValueError, KeyError):  # not the message P4Info describes: not sent
+            if digest_id is None:
+                raise KeyError(words[1] if len(words) > 1 else "")
+            values = iter(words[2:])
+            data = self._data(self.specs[digest_id], values)
+            if next(values, None) is not None:
+                raise ValueError("more values than the digest's fields")
+        except (StopIteration, ValueError, KeyError):  # not what P4Info describes: said, once a digest
+            self._unexpected(words[1] if len(words) > 1 else event)
             return
         key = data.SerializeToString(deterministic=True)
         now = time.monotonic_ns()
@@ -110,6 +116,15 @@ class DigestLists:
             if config.max_timeout_ns == 0 or config.max_list_size == 1 or \
                     config.max_list_size and len(digest.gathering) >= config.max_list_size:
                 self._send(digest_id, digest, now)
+
+    def _unexpected(self, name: str) -> None:
+        """A message the switch sent that the P4Info does not describe (one control-plane list
+        makes both, so a p4odp bug): dropped, and said on stderr the first time for each name."""
+        if name in self.unexpected:
+            return
+        self.unexpected.add(name)
+        sys.stderr.write(f"p4odp runtime: internal error: the switch sent a message of digest {name!r} that its "
+                         "P4Info does not describe; it is dropped (please report this p4odp bug)\n")
 
     def tick(self) -> None:
         """Send the lists whose first message has waited max_timeout_ns; forget the lists not

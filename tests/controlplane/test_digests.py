@@ -13,6 +13,8 @@ import pytest
 from one_header_switch import build_switch, one_header_program, start_switch
 
 from p4odp.controlplane.channel import SwitchChannel
+from p4odp.controlplane.digests import DigestLists
+from p4odp.controlplane.protos import p4info_pb2, p4runtime_pb2
 
 PROGRAM = one_header_program(
     "bit<48> mac; bit<16> port; bit<8> kind;",
@@ -78,3 +80,18 @@ def test_p4odp_cli_prints_digests(digest_binary: Path, tmp_path: Path):
             running.wait()
             running.stderr.close()
         cli.stdout.close()
+
+
+def test_a_digest_message_p4info_does_not_describe_is_said_once_and_dropped(capsys):
+    info = p4info_pb2.P4Info()
+    digest = info.digests.add()
+    digest.preamble.id, digest.preamble.name = 1, "digest_0"
+    digest.type_spec.bitstring.bit.bitwidth = 8
+    sent = []
+    lists = DigestLists(info, lambda message: sent.append(message) or True)
+    lists.configure(1, p4runtime_pb2.DigestEntry.Config(max_list_size=1))
+    for event in ("digest digest_1 0x1", "digest digest_1 0x2", "digest digest_0 0x1 0x2", "digest digest_0 0x3"):
+        lists.take(event)
+    said = capsys.readouterr().err
+    assert said.count("internal error") == 2 and "'digest_1'" in said and "'digest_0'" in said
+    assert len(sent) == 1  # digest_0 0x3 alone is what P4Info describes
