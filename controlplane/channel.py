@@ -125,7 +125,18 @@ class SwitchChannel:
 
     def _call_window(self, window: list[bytes]) -> list[bytes]:
         self.sock.sendall(b"".join(len(body).to_bytes(4, "big") + body for body in window))
-        return [self._bytes(int.from_bytes(self._bytes(4), "big")) for _ in window]
+        answers: list[bytes] = []
+        at = 0  # read from `received` at an offset, cut once: not a copy of the rest per answer
+        while len(answers) < len(window):
+            if len(self.received) >= at + 4:
+                end = at + 4 + int.from_bytes(self.received[at:at + 4], "big")
+                if len(self.received) >= end:
+                    answers.append(bytes(self.received[at + 4:end]))
+                    at = end
+                    continue
+            self._receive()
+        del self.received[:at]
+        return answers
 
     EVENTS = ("digest", "packet", "swap")
 

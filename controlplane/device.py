@@ -320,15 +320,31 @@ class Device:
         return self._results
 
     def _flush(self) -> None:
-        """Send the updates planned and not yet sent, each as a batch that rolls back whole."""
+        """Send the updates planned and not yet sent, each whole or not at all: those of one call
+        together as one batch of independent calls, those of several calls each as a batch that
+        rolls back, in order."""
         pending, self._pending = self._pending, []
-        sent = [p for p in pending if p.requests]
-        outcomes = self.wire.batches([p.requests for p in sent], "ROLLBACK_ON_ERROR") if sent else []
-        by_index = {id(p): outcome for p, outcome in zip(sent, outcomes)}
+        units: list[tuple[list[_Planned], str]] = []  # (updates, atomicity), in order
         for p in pending:
-            refused = next((r for r in by_index.get(id(p), []) if isinstance(r, WireError)), None)
-            if refused is not None:
-                self._results[p.index] = p.refused(refused.code)
+            if not p.requests:
+                continue
+            if len(p.requests) == 1 and units and units[-1][1] == "CONTINUE_ON_ERROR":
+                units[-1][0].append(p)
+            else:
+                units.append(([p], "CONTINUE_ON_ERROR" if len(p.requests) == 1 else "ROLLBACK_ON_ERROR"))
+        outcomes = self.wire.batches([([r for p in updates for r in p.requests], atomicity)
+                                      for updates, atomicity in units]) if units else []
+        refused: dict[int, WireError] = {}
+        for (updates, _), outcome in zip(units, outcomes):
+            at = 0
+            for p in updates:
+                failed = next((r for r in outcome[at:at + len(p.requests)] if isinstance(r, WireError)), None)
+                at += len(p.requests)
+                if failed is not None:
+                    refused[id(p)] = failed
+        for p in pending:
+            if id(p) in refused:
+                self._results[p.index] = p.refused(refused[id(p)].code)
             elif p.then is not None:
                 p.then()
 
@@ -838,7 +854,7 @@ class Device:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"value set {name}: its members are only modified, as a whole")
         values = []
         for member in entry.members:
-            value, _ = _value_set_member(value_set, member)
+            value = _value_set_member(value_set, member)
             if value in values:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"value set {name}: a member is given twice")
             values.append(value)
@@ -1194,16 +1210,16 @@ def _replica_ports(replicas, owner: str) -> dict[int, list[int]]:
     return {instance: sorted(instance_ports) for instance, instance_ports in ports.items()}
 
 
-def _value_set_member(value_set, member) -> tuple[int, p4runtime_pb2.ValueSetMember]:
-    """A member's value as the switch takes it (its fields one after the other, the first in the
-    high bits, as BMv2 packs them) and the member, canonical."""
+def _value_set_member(value_set, member) -> int:
+    """A member's value as the switch takes it: its fields one after the other, the first in the
+    high bits, as BMv2 packs them."""
     name = value_set.preamble.name
     given = {}
     for m in member.match:
         if m.field_id in given:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"value set {name}: match field {m.field_id} is given twice")
         given[m.field_id] = m
-    value, kept = 0, p4runtime_pb2.ValueSetMember()
+    value = 0
     for f in value_set.match:
         m = given.pop(f.id, None)
         if f.match_type != MatchField.EXACT:
@@ -1212,10 +1228,9 @@ def _value_set_member(value_set, member) -> tuple[int, p4runtime_pb2.ValueSetMem
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"value set {name}: match field {f.id} needs an exact value")
         number = _number(m.exact.value, f.bitwidth, f"value set {name}, match field {f.id}")
         value = value << f.bitwidth | number
-        kept.match.add(field_id=f.id).exact.value = canonical(number)
     if given:
         raise P4RuntimeError(Code.INVALID_ARGUMENT, f"value set {name} has no match field {next(iter(given))}")
-    return value, kept
+    return value
 
 
 def _rates(meter_entry) -> wire.Rates:
@@ -1248,8 +1263,6 @@ def _bitstring_width(spec) -> int:
     if kind in ("bit", "int"):
         return getattr(spec, kind).bitwidth
     raise P4RuntimeError(Code.UNIMPLEMENTED, f"{kind} cells are not supported")
-
-
 
 
 def _p4runtime_match(table: TableInfo, match: Match) -> list:

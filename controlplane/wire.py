@@ -438,18 +438,18 @@ class Wire:
     def batch(self, requests: list[bytes], atomicity: str = "CONTINUE_ON_ERROR") -> list[Reader | WireError | None]:
         """Run requests as one batch of `atomicity` (BATCH's names); each one's results or
         WireError, None for those not run (a batch rolled back at an earlier failure)."""
-        return self.batches([requests], atomicity)[0]
+        return self.batches([(requests, atomicity)])[0]
 
-    def batches(self, batches: list[list[bytes]], atomicity: str) -> list[list[Reader | WireError | None]]:
-        """Run several batches of `atomicity`, one after the other (sent without waiting for each
-        answer); each one's results as `batch` gives them."""
+    def batches(self, batches: list[tuple[list[bytes], str]]) -> list[list[Reader | WireError | None]]:
+        """Run several batches, (requests, atomicity) each, one after the other (sent without
+        waiting for each answer); each one's results as `batch` gives them."""
         # A batch of one call is that call, whole or nothing alike: sent as it is.
         bodies = [requests[0] if len(requests) == 1 else
                   _request("BATCH", bytes([BATCH[atomicity]]), _u32(len(requests)),
                            *(_u32(len(r)) + r for r in requests))
-                  for requests in batches]
+                  for requests, atomicity in batches]
         out: list[list[Reader | WireError | None]] = []
-        for requests, body in zip(batches, self.channel.calls(bodies)):
+        for (requests, _), body in zip(batches, self.channel.calls(bodies)):
             if len(requests) == 1:
                 try:
                     out.append([_answer(body)])
