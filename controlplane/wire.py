@@ -1,9 +1,9 @@
 """The binary control channel (runtime/include/p4odp_wire.h): the switch's typed control-plane API
 (runtime/include/p4odp_control.h) called over a control-channel connection.
 
-    wire = Wire(SwitchChannel(address))
-    table = wire.tables["MyIngress.ipv4_lpm"]
-    handle = wire.call(entry_add(table, keys, Match(0, [(0x0a000000, 8)]), Call(action_id, data=b"...")))
+    w = Wire(SwitchChannel(address))
+    table, keys = w.tables["MyIngress.ipv4_lpm"], (Key("lpm", 32),)
+    handle = w.call(entry_add(table, keys, Match(0, ((0x0a000000, 8),)), Call(action_id, data=b"..."))).u64()
 
 Requests are built by the functions below from the switch's indexes (Wire's dicts, by name) and
 a table's key fields (Key: match kind and width, in order); `Wire.call` runs one and gives its

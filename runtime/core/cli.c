@@ -32,7 +32,8 @@
  *   p4info: the program's P4Info, serialized, in hex (what a P4Runtime server serves)
  *   packet_out HEX: a packet into the pipeline as received on the CPU port (cpu_port.c)
  * (and, served by the control channel itself, digest_listen / digest_unlisten /
- * packet_listen / packet_unlisten / swap_listen / swap_unlisten: channel.c)
+ * packet_listen / packet_unlisten / swap_listen / swap_unlisten, load_new_config_file /
+ * swap_configs / discard_new_config and binary: channel.c)
  *   set_crc16_parameters CALC POLYNOMIAL INIT FINAL_XOR REFLECT_DATA REFLECT_REMAINDER (and
  *     set_crc32_parameters): a custom CRC's, as p4c names the calculation ("calc", "calc_0", ...)
  *
