@@ -13,7 +13,6 @@ load time (median, range); every round must leave ENTRIES entries.  A benchmark,
 from __future__ import annotations
 
 import argparse
-import queue
 import signal
 import statistics
 import subprocess
@@ -22,18 +21,16 @@ import tempfile
 import time
 from pathlib import Path
 
-import grpc
 
 from p4odp.controlplane import wire
 from p4odp.controlplane.channel import SwitchChannel
 from p4odp.controlplane.protos import p4runtime_pb2 as p4r
-from p4odp.controlplane.protos import p4runtime_pb2_grpc
 from p4odp.controlplane.wire import Call, Key, Match, Wire
 from p4odp.stf.pcap import write_pcap
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
-from p4runtime_inserts import PROGRAM, frames, wait_for  # noqa: E402  (the same switch and frames)
+from p4runtime_inserts import PROGRAM, frames, primary, start  # noqa: E402  (the same switch and frames)
 
 WRITE = 10000  # updates per P4Runtime Write
 
@@ -45,10 +42,10 @@ def prefix(i: int) -> int:
 
 def load_by_wire(w: Wire, entries: int) -> float:
     table, keys, to = w.tables["BtIngress.routes"], (Key("lpm", 32),), w.actions["BtIngress.to"]
-    start = time.monotonic()
+    began = time.monotonic()
     results = w.batch([wire.entry_add(table, keys, Match(0, ((prefix(i), 24),)), Call(to, data=b"\x00\x01"))
                        for i in range(entries)], "ROLLBACK_ON_ERROR")
-    took = time.monotonic() - start
+    took = time.monotonic() - began
     if any(isinstance(r, wire.WireError) for r in results):
         raise SystemExit("the switch refused a route")
     return took
@@ -68,10 +65,10 @@ def load_by_p4runtime(stub, info, entries: int) -> float:
             entry.action.action.action_id = action_id
             entry.action.action.params.add(param_id=1, value=b"\x01")
         requests.append(request)
-    start = time.monotonic()
+    began = time.monotonic()
     for request in requests:
         stub.Write(request)
-    return time.monotonic() - start
+    return time.monotonic() - began
 
 
 def main() -> None:
@@ -85,17 +82,13 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(PROGRAM), "--target", args.target,
                         "-o", str(folder / "out")], check=True)
         write_pcap(str(folder / "in.pcap"), frames())
-        control, grpc_port = folder / "control.sock", 9559 + 19
-        switch = subprocess.Popen([str(folder / "out" / "switch"), "--control", f"unix:{control}",
-                                   "-i", f"0=pcap:in={folder / 'in.pcap'}:loops=0"],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        wait_for(control, switch, "the switch")
-        server = subprocess.Popen([sys.executable, "-m", "p4odp.cli", "runtime", "--switch", f"unix:{control}",
-                                   "--grpc", f"127.0.0.1:{grpc_port}"], stderr=subprocess.PIPE, text=True)
+        grpc_port = 9559 + 19
+        switch, server = start(folder, grpc_port)
         times: dict[str, list[float]] = {"binary channel": [], "P4Runtime": []}
         try:
-            w = Wire(SwitchChannel(f"unix:{control}"))
-            stub, info, _stream = _p4runtime(f"127.0.0.1:{grpc_port}")
+            w = Wire(SwitchChannel(f"unix:{folder / 'control.sock'}"))
+            controller = primary(f"127.0.0.1:{grpc_port}")  # kept: the primary's role with it
+            stub, info = controller.stub, controller.info
             routes = w.tables["BtIngress.routes"]
             for n in range(args.rounds):
                 for door, load in (("binary channel", lambda: load_by_wire(w, args.entries)),
@@ -114,31 +107,6 @@ def main() -> None:
     print(f"{args.entries} entries loaded into an empty table ({args.target}, {args.rounds} rounds):")
     for door, taken in times.items():
         print(f"  {door}: median {statistics.median(taken):.3f} s ({min(taken):.3f}-{max(taken):.3f})")
-
-
-def _p4runtime(target: str):
-    """A primary controller's stub for `target`, once the server answers, the P4Info, and its
-    stream (open while it is kept)."""
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            stub = p4runtime_pb2_grpc.P4RuntimeStub(grpc.insecure_channel(target))
-            info = stub.GetForwardingPipelineConfig(p4r.GetForwardingPipelineConfigRequest(device_id=0),
-                                                    timeout=2).config.p4info
-            break
-        except grpc.RpcError:
-            if time.monotonic() > deadline:
-                raise SystemExit("p4odp runtime did not start")
-            time.sleep(0.2)
-    arbitration = p4r.StreamMessageRequest()
-    arbitration.arbitration.device_id = 0
-    arbitration.arbitration.election_id.low = 1
-    requests: queue.Queue = queue.Queue()  # the stream (the primary's role) stays open while its requests do
-    requests.put(arbitration)
-    stream = stub.StreamChannel(iter(requests.get, None))
-    if next(stream).arbitration.status.code != 0:
-        raise SystemExit("not the primary controller")
-    return stub, info, stream
 
 
 if __name__ == "__main__":

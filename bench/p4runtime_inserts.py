@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
@@ -85,15 +86,9 @@ def main() -> None:
                         "-o", str(folder / "out")], check=True)
         write_pcap(str(folder / "in.pcap"), frames())
         (folder / "commands.txt").write_text("table_add BtIngress.routes to 10.0.0.0/8 => 1\n")  # from the first frame
-        control, grpc_port = folder / "control.sock", 9559 + 17
-        switch = subprocess.Popen([str(folder / "out" / "switch"), "--control", f"unix:{control}",
-                                   "--commands", str(folder / "commands.txt"),
-                                   "-i", f"0=pcap:in={folder / 'in.pcap'}:loops=0",
-                                   "-i", f"1=pcap:out={folder / 'out1.pcap'}", "-i", f"2=pcap:out={folder / 'out2.pcap'}"],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        wait_for(control, switch, "the switch")
-        server = subprocess.Popen([sys.executable, "-m", "p4odp.cli", "runtime", "--switch", f"unix:{control}",
-                                   "--grpc", f"127.0.0.1:{grpc_port}"], stderr=subprocess.PIPE, text=True)
+        grpc_port = 9559 + 17
+        switch, server = start(folder, grpc_port, "--commands", str(folder / "commands.txt"),
+                               "-i", f"1=pcap:out={folder / 'out1.pcap'}", "-i", f"2=pcap:out={folder / 'out2.pcap'}")
         try:
             times = run_rounds(f"127.0.0.1:{grpc_port}", args)
         finally:
@@ -120,7 +115,32 @@ def main() -> None:
           f" -> {'none misforwarded' if received == sent and not dropped else 'MISFORWARDED'}")
 
 
-def run_rounds(target: str, args: argparse.Namespace) -> list[float]:
+def start(folder: Path, grpc_port: int, *options: str) -> tuple[subprocess.Popen, subprocess.Popen]:
+    """The switch built in folder/out (run with `options` too) replaying folder/in.pcap into port 0,
+    its control channel at folder/control.sock, and `p4odp runtime` for it at 127.0.0.1:grpc_port."""
+    control = folder / "control.sock"
+    switch = subprocess.Popen([str(folder / "out" / "switch"), "--control", f"unix:{control}",
+                               "-i", f"0=pcap:in={folder / 'in.pcap'}:loops=0", *options],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wait_for(control, switch, "the switch")
+    server = subprocess.Popen([sys.executable, "-m", "p4odp.cli", "runtime", "--switch", f"unix:{control}",
+                               "--grpc", f"127.0.0.1:{grpc_port}"], stderr=subprocess.PIPE, text=True)
+    return switch, server
+
+
+@dataclass
+class Primary:
+    """The primary controller of a server: its stream, and the role, stay open while this is kept
+    and until None is put in `requests`."""
+    channel: grpc.Channel
+    stub: object
+    info: object  # the P4Info
+    requests: queue.Queue
+    stream: object
+
+
+def primary(target: str) -> Primary:
+    """The primary controller of the server at `target`, once the server answers."""
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -133,15 +153,22 @@ def run_rounds(target: str, args: argparse.Namespace) -> list[float]:
             if time.monotonic() > deadline:
                 raise SystemExit("p4odp runtime did not start")
             time.sleep(0.2)
-    table_id = next(t.preamble.id for t in info.tables if t.preamble.name.endswith("routes"))
-    action_id = next(a.preamble.id for a in info.actions if a.preamble.name.endswith(".to"))
     arbitration = p4r.StreamMessageRequest()
     arbitration.arbitration.device_id = 0
     arbitration.arbitration.election_id.low = 1
-    requests: queue.Queue = queue.Queue()  # the stream stays open as long as its requests do
+    requests: queue.Queue = queue.Queue()
     requests.put(arbitration)
     stream = stub.StreamChannel(iter(requests.get, None))
-    assert next(stream).arbitration.status.code == 0, "not primary"
+    if next(stream).arbitration.status.code != 0:
+        raise SystemExit("not the primary controller")
+    return Primary(channel, stub, info, requests, stream)
+
+
+def run_rounds(target: str, args: argparse.Namespace) -> list[float]:
+    controller = primary(target)
+    stub, info = controller.stub, controller.info
+    table_id = next(t.preamble.id for t in info.tables if t.preamble.name.endswith("routes"))
+    action_id = next(a.preamble.id for a in info.actions if a.preamble.name.endswith(".to"))
     routes = [route(table_id, action_id, bytes([10, n >> 8, n & 255, 0]), 24) for n in range(args.entries)]
     batches = [routes[i:i + args.batch] for i in range(0, len(routes), args.batch)]
     times = []
@@ -153,8 +180,8 @@ def run_rounds(target: str, args: argparse.Namespace) -> list[float]:
         print(f"round {n + 1}/{args.rounds}: {times[-1]:.3f} s", file=sys.stderr, flush=True)
         for batch in batches:
             write(stub, batch, p4r.Update.DELETE)
-    requests.put(None)
-    channel.close()
+    controller.requests.put(None)
+    controller.channel.close()
     return times
 
 

@@ -115,6 +115,9 @@ class Device:
             self.p4info = p4info_pb2.P4Info.FromString(bytes.fromhex(self.channel.command("p4info").strip()))
             self.pipeline = Pipeline.of(self.p4info)
             self.wire = Wire(self.channel)  # the connection carries calls from here on
+            names = {a.preamble.name: a for a in self.pipeline.actions.values()}
+            # the switch's action id -> the P4Info action
+            self._p4info_actions = {i: names[n] for n, i in self.wire.actions.items() if n in names}
         except (ChannelError, CommandError):
             self.channel.close()
             raise
@@ -124,7 +127,6 @@ class Device:
         self._results: list = []
         self._batched = False  # planning one batch for a whole write
         self._planned_nodes: set[int] = set()  # multicast nodes the write's updates create
-        self._table_keys: dict[int, tuple] = {}  # table id -> _keys
         self._switch_tables: dict[int, tuple] = {}  # table id -> _switch_table
         # action id -> (the switch's action id, its name, (param id, width, bytes, name) of each parameter)
         self._action_specs: dict[int, tuple] = {}
@@ -153,25 +155,13 @@ class Device:
     def _switch_action(self, action_id: int) -> int:
         return self._index("actions", self.pipeline.actions[action_id].preamble.name)
 
-    def _p4info_action(self, switch_action: int) -> Optional[p4info_pb2.Action]:
-        name = next((n for n, a in self.wire.actions.items() if a == switch_action), None)
-        return next((a for a in self.pipeline.actions.values() if a.preamble.name == name), None)
-
     def _switch_table(self, table: TableInfo) -> tuple[int, tuple]:
-        """The switch's index of the table, and its keys (_keys)."""
+        """The switch's index of the table, and its key fields as the switch matches them."""
         found = self._switch_tables.get(table.message.preamble.id)
         if found is None:
-            found = self._switch_tables[table.message.preamble.id] = (self._index("tables", table.name),
-                                                                        self._keys(table))
-        return found
-
-    def _keys(self, table: TableInfo) -> tuple:
-        """The table's key fields as the switch matches them."""
-        keys = self._table_keys.get(table.message.preamble.id)
-        if keys is None:
             keys = tuple(Key(MATCH_KINDS.get(f.match_type, "exact"), f.bitwidth) for f in table.message.match_fields)
-            self._table_keys[table.message.preamble.id] = keys
-        return keys
+            found = self._switch_tables[table.message.preamble.id] = (self._index("tables", table.name), keys)
+        return found
 
     # --- the forwarding state -------------------------------------------------------------
 
@@ -181,22 +171,18 @@ class Device:
         forwarding state of a freshly committed pipeline."""
         requests = []
         for table in self.pipeline.tables.values():
-            index = self._index("tables", table.name)
+            index = self._switch_table(table)[0]
             if not table.message.is_const_table:
                 requests.append(wire.table_clear(index))
             if not table.message.const_default_action_id:
                 requests.append(wire.default_reset(index))
-        for profile in self.pipeline.profiles.values():  # once no entry names them: groups, then members
-            index = self._index("profiles", profile.preamble.name)
-            groups = self.wire.call(wire.groups(index))
-            for _ in range(groups.u32()):
-                requests.append(wire.group_delete(index, groups.u32()))
-                groups.u32()
-                groups.bytes(4 * groups.u32())
-            members = self.wire.call(wire.members(index))
-            for _ in range(members.u32()):
-                requests.append(wire.member_delete(index, members.u32()))
-                members.call()
+        # Once no entry names them: groups, then members.
+        for entity in self._read_groups(p4runtime_pb2.ActionProfileGroup()):
+            group = entity.action_profile_group
+            requests.append(wire.group_delete(self._profile(group.action_profile_id)[1], group.group_id))
+        for entity in self._read_members(p4runtime_pb2.ActionProfileMember()):
+            member = entity.action_profile_member
+            requests.append(wire.member_delete(self._profile(member.action_profile_id)[1], member.member_id))
         counters = [*self.pipeline.counters.values(), *self.pipeline.direct_counters.values()]
         requests += [wire.counter_reset(self._index("counters", c.preamble.name)) for c in counters]
         requests += [wire.register_reset(self._index("registers", r.preamble.name))
@@ -213,20 +199,9 @@ class Device:
 
     def reset_replication(self) -> None:
         """No multicast group and no clone session: the switch's, whatever program it runs."""
-        groups = self.wire.call(wire.mc_groups())
-        requests = []
-        for _ in range(groups.u32()):
-            requests.append(wire.mc_group_destroy(groups.u32()))
-            for _ in range(groups.u32()):
-                groups.u32(), groups.u32(), groups.ports()
-        nodes = self.wire.call(wire.mc_nodes())
-        for _ in range(nodes.u32()):
-            requests.append(wire.mc_node_destroy(nodes.u32()))
-            nodes.u32(), nodes.ports(), nodes.u32()
-        clones = self.wire.call(wire.clones())
-        for _ in range(clones.u32()):
-            requests.append(wire.clone_delete(clones.u32()))
-            clones.clone()
+        requests = [wire.mc_group_destroy(group) for group in self._mc_groups()]
+        requests += [wire.mc_node_destroy(node) for node in self._mc_nodes()]
+        requests += [wire.clone_delete(session.session_id) for session in self._clone_sessions()]
         failed = [r for r in self.wire.batch(requests) if isinstance(r, WireError)]
         if failed:
             raise P4RuntimeError(Code.INTERNAL, f"the switch could not reset its replication: {failed[0]}")
@@ -462,7 +437,7 @@ class Device:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "a default entry has no key and no priority")
         if table.message.const_default_action_id:
             raise P4RuntimeError(Code.PERMISSION_DENIED, f"the default action of table {table.name} is const")
-        switch_table = self._index("tables", table.name)
+        switch_table = self._switch_table(table)[0]
         refused = _refusal(lambda: {errno.EPERM: f"the default action of table {table.name} is const"})
         if not entry.HasField("action"):  # back to the program's default
             return _Planned(index, [wire.default_reset(switch_table)], refused)
@@ -515,7 +490,7 @@ class Device:
         if call.action == wire.GROUP:
             out.action_profile_group_id = call.ref
             return out
-        info = self._p4info_action(call.action)
+        info = self._p4info_actions.get(call.action)
         if info is None:
             return None
         out.action.action_id = info.preamble.id
@@ -528,8 +503,8 @@ class Device:
 
     def _table_entries(self, table: TableInfo) -> list[tuple[int, p4runtime_pb2.TableEntry]]:
         """The table's entries as the switch has them: (handle, the entry as P4Runtime reads it)."""
-        keys = self._keys(table)
-        read = self.wire.call(wire.entries(self._index("tables", table.name)))
+        switch_table, keys = self._switch_table(table)
+        read = self.wire.call(wire.entries(switch_table))
         found = []
         for _ in range(read.u32()):
             handle, match, call = read.u64(), read.match(keys), read.call()
@@ -545,7 +520,7 @@ class Device:
 
     def _default_entry(self, table: TableInfo) -> tuple[p4runtime_pb2.TableEntry, bool]:
         """The table's default entry as the switch has it, and whether it is the program's."""
-        read = self.wire.call(wire.default(self._index("tables", table.name)))
+        read = self.wire.call(wire.default(self._switch_table(table)[0]))
         entry = p4runtime_pb2.TableEntry(table_id=table.message.preamble.id, is_default_action=True)
         action = self._p4runtime_action(read.call())
         if action is not None:
@@ -560,7 +535,7 @@ class Device:
     def _handle_of(self, table: TableInfo, match: Match) -> int:
         self._read_switch()
         try:
-            return self.wire.call(wire.entry_find(self._index("tables", table.name), self._keys(table), match)).u64()
+            return self.wire.call(wire.entry_find(*self._switch_table(table), match)).u64()
         except WireError:
             raise P4RuntimeError(Code.NOT_FOUND, f"table {table.name} has no entry with this key") from None
 
@@ -715,22 +690,23 @@ class Device:
             return self._plan_clone_session(index, kind, entry.clone_session_entry)
         raise P4RuntimeError(Code.INVALID_ARGUMENT, "the packet replication engine entry has no type set")
 
-    def _multicast_nodes(self) -> tuple[dict[int, list[int]], set[int]]:
-        """The switch's multicast groups (group -> its nodes) and every node in use."""
-        groups: dict[int, list[int]] = {}
+    def _mc_groups(self) -> dict[int, list[tuple[int, int, list[int]]]]:
+        """The switch's multicast groups: group -> its nodes in order, (node, rid, ports) each."""
+        groups = {}
         read = self.wire.call(wire.mc_groups())
         for _ in range(read.u32()):
             group = read.u32()
-            groups[group] = []
-            for _ in range(read.u32()):
-                groups[group].append(read.u32())
-                read.u32(), read.ports()
+            groups[group] = [(read.u32(), read.u32(), read.ports()) for _ in range(read.u32())]
+        return groups
+
+    def _mc_nodes(self) -> list[int]:
+        """Every multicast node of the switch, in a group or not."""
         read = self.wire.call(wire.mc_nodes())
-        used = set()
+        nodes = []
         for _ in range(read.u32()):
-            used.add(read.u32())
+            nodes.append(read.u32())
             read.u32(), read.ports(), read.u32()
-        return groups, used
+        return nodes
 
     def _plan_multicast_group(self, index: int, kind: int, group) -> _Planned:
         """A group is a node of the switch per instance (replication id), holding the ports of
@@ -746,10 +722,10 @@ class Device:
             raise P4RuntimeError(Code.RESOURCE_EXHAUSTED, f"multicast group {group_id}: {len(ports)} instances, "
                                                            f"this switch's groups take {GROUP_NODES} at most")
         self._read_switch()
-        groups, used = self._multicast_nodes()
+        groups = self._mc_groups()
         _presence(kind, groups.get(group_id), "the packet replication engine", f"multicast group {group_id}")
-        old = groups.get(group_id, [])
-        used |= self._planned_nodes  # those of the write's updates before it
+        old = [node for node, _, _ in groups.get(group_id, [])]
+        used = set(self._mc_nodes()) | self._planned_nodes  # those of the write's updates before it too
         free = (node for node in range(MC_NODES) if node not in used)
         nodes = [next(free, None) for _ in ports]
         if None in nodes:
@@ -792,6 +768,7 @@ class Device:
 
     def _clone_sessions(self) -> list[p4runtime_pb2.CloneSessionEntry]:
         read = self.wire.call(wire.clones())
+        groups = None  # read when a session names one
         found = []
         for _ in range(read.u32()):
             session_id, clone = read.u32(), read.clone()
@@ -799,14 +776,8 @@ class Device:
                                                       packet_length_bytes=clone.truncate)
             replicas = list(clone.replicas)
             if clone.group:  # mirroring_add_mc's: its copies are the group's
-                groups = self.wire.call(wire.mc_groups())
-                for _ in range(groups.u32()):
-                    group = groups.u32()
-                    for _ in range(groups.u32()):
-                        groups.u32()
-                        instance, ports = groups.u32(), groups.ports()
-                        if group == clone.group:
-                            replicas += [(port, instance) for port in ports]
+                groups = self._mc_groups() if groups is None else groups
+                replicas += _group_replicas(groups.get(clone.group, []))
             message.replicas.extend(p4runtime_pb2.Replica(egress_port=port, instance=instance)
                                     for port, instance in replicas)
             found.append(message)
@@ -816,16 +787,10 @@ class Device:
         which = wanted.WhichOneof("type")
         if which == "multicast_group_entry":
             wanted_id = wanted.multicast_group_entry.multicast_group_id
-            found = []
-            read = self.wire.call(wire.mc_groups())
-            for _ in range(read.u32()):
-                message = p4runtime_pb2.MulticastGroupEntry(multicast_group_id=read.u32())
-                for _ in range(read.u32()):
-                    read.u32()
-                    instance, ports = read.u32(), read.ports()
-                    message.replicas.extend(p4runtime_pb2.Replica(egress_port=p, instance=instance) for p in ports)
-                if not wanted_id or message.multicast_group_id == wanted_id:
-                    found.append(message)
+            found = [p4runtime_pb2.MulticastGroupEntry(
+                multicast_group_id=group, replicas=[p4runtime_pb2.Replica(egress_port=port, instance=instance)
+                                                    for port, instance in _group_replicas(nodes)])
+                     for group, nodes in self._mc_groups().items() if not wanted_id or group == wanted_id]
         elif which == "clone_session_entry":
             wanted_id = wanted.clone_session_entry.session_id
             found = [s for s in self._clone_sessions() if not wanted_id or s.session_id == wanted_id]
@@ -1199,6 +1164,11 @@ def _replicas(replicas, owner: str) -> list[tuple[int, int]]:
                                                          f"{replica.instance} is given twice")
         found.append((port, replica.instance))
     return found
+
+
+def _group_replicas(nodes: list) -> list[tuple[int, int]]:
+    """A multicast group's copies, (port, instance) each: node by node, each node's ports ascending."""
+    return [(port, rid) for _, rid, ports in nodes for port in ports]
 
 
 def _replica_ports(replicas, owner: str) -> dict[int, list[int]]:

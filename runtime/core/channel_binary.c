@@ -1048,25 +1048,22 @@ static int run_op(struct p4odp_switch *sw, struct reader *in, struct writer *out
 /* Run the undos in `undo` (frames of ops), the last first. */
 static void run_undos(struct p4odp_switch *sw, const struct writer *undo)
 {
-	size_t n = 0, at = 0;
-	while (at + 4 <= undo->len) {
-		at += 4 + ((size_t)undo->data[at] << 24 | (size_t)undo->data[at + 1] << 16 |
-			   (size_t)undo->data[at + 2] << 8 | undo->data[at + 3]);
-		n++;
+	struct writer starts = { 0 };	/* each frame's offset, a size_t each */
+	for (size_t at = 0; at + 4 <= undo->len;) {
+		put(&starts, &at, sizeof at);
+		struct reader r = { undo->data + at, 4, false };
+		at += 4 + get_u32(&r);
 	}
-	size_t *starts = malloc((n ? n : 1) * sizeof *starts);
-	if (!starts) {
+	if (starts.failed) {
 		fprintf(stderr, "error: out of memory to roll a batch back: the switch keeps a part of it\n");
+		free(starts.data);
 		return;
 	}
-	for (size_t i = 0, pos = 0; i < n; i++) {
-		starts[i] = pos;
-		pos += 4 + ((size_t)undo->data[pos] << 24 | (size_t)undo->data[pos + 1] << 16 |
-			    (size_t)undo->data[pos + 2] << 8 | undo->data[pos + 3]);
-	}
 	struct writer scratch = { 0 };
-	for (size_t i = n; i-- > 0;) {
-		struct reader r = { undo->data + starts[i], undo->len - starts[i], false };
+	for (size_t i = starts.len / sizeof(size_t); i-- > 0;) {
+		size_t at;
+		memcpy(&at, starts.data + i * sizeof at, sizeof at);
+		struct reader r = { undo->data + at, undo->len - at, false };
 		uint32_t len = get_u32(&r);
 		struct reader op = { get_bytes(&r, len), len, false };
 		scratch.len = 0;
@@ -1075,7 +1072,7 @@ static void run_undos(struct p4odp_switch *sw, const struct writer *undo)
 			fprintf(stderr, "error: rolling a batch back: %s\n", strerror(-err));
 	}
 	free(scratch.data);
-	free(starts);
+	free(starts.data);
 }
 
 /* BATCH: its ops' answers into `out`; the first failed op's status. */

@@ -523,7 +523,9 @@ const struct p4odp_table_entry *p4odp_ctl_member(struct p4odp_switch *sw, uint32
 	return p ? p->members[slot] : NULL;
 }
 
-int p4odp_ctl_members(struct p4odp_switch *sw, uint32_t profile, int (*fn)(void *arg, uint32_t id), void *arg)
+/* fn(arg, id) for each member (or with `group`, group) of profile `profile`, in slot order. */
+static int visit_ids(struct p4odp_switch *sw, uint32_t profile, bool group, int (*fn)(void *arg, uint32_t id),
+		     void *arg)
 {
 	const struct p4odp_runtime_profile *p = profile_at(sw, profile);
 	int status = 0;
@@ -531,22 +533,19 @@ int p4odp_ctl_members(struct p4odp_switch *sw, uint32_t profile, int (*fn)(void 
 	if (!p)
 		return -EINVAL;
 	for (uint32_t i = 0; i < p->info->size && !status; i++)
-		if (p->members[i])
-			status = fn(arg, p->slots[i].member_id);
+		if (group ? (void *)p->groups[i] : (void *)p->members[i])
+			status = fn(arg, group ? p->slots[i].group_id : p->slots[i].member_id);
 	return status;
+}
+
+int p4odp_ctl_members(struct p4odp_switch *sw, uint32_t profile, int (*fn)(void *arg, uint32_t id), void *arg)
+{
+	return visit_ids(sw, profile, false, fn, arg);
 }
 
 int p4odp_ctl_groups(struct p4odp_switch *sw, uint32_t profile, int (*fn)(void *arg, uint32_t id), void *arg)
 {
-	const struct p4odp_runtime_profile *p = profile_at(sw, profile);
-	int status = 0;
-
-	if (!p)
-		return -EINVAL;
-	for (uint32_t i = 0; i < p->info->size && !status; i++)
-		if (p->groups[i])
-			status = fn(arg, p->slots[i].group_id);
-	return status;
+	return visit_ids(sw, profile, true, fn, arg);
 }
 
 int p4odp_ctl_group_add(struct p4odp_switch *sw, uint32_t profile, uint32_t id, uint32_t max_size, uint32_t *group)
