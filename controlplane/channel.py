@@ -138,17 +138,17 @@ class SwitchChannel:
         del self.received[:at]
         return answers
 
-    EVENTS = ("digest", "packet", "swap")
+    EVENTS = ("digest", "packet", "swap", "idle")
 
     def listen(self, events: str, on: bool = True) -> None:
         """From now on (`on`) or no longer, the switch's events of a kind of EVENTS come
-        (next_event): its digest messages, the packets its program sends to the CPU port, or
-        where another program was swapped in."""
+        (next_event): its digest messages, the packets its program sends to the CPU port,
+        where another program was swapped in, or the entries idle past their idle timeout."""
         self.command(f"{events}_listen" if on else f"{events}_unlisten")
 
     def next_event(self, timeout: Optional[float] = None) -> Optional[str]:
         """The next event line (`digest NAME VALUE...`, `digests_dropped N`, `packet_in HEX`,
-        `program_swapped`, `events_missed N`), waiting at most `timeout` seconds for it (None: as long as it takes);
+        `program_swapped`, `idle_timeout TABLE HANDLE...`, `events_missed N`), waiting at most `timeout` seconds for it (None: as long as it takes);
         None when none came."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self.events:

@@ -1,7 +1,8 @@
 """`p4odp cli`: simple_switch_CLI's commands against a running switch, from a file, from standard
 input or typed at a prompt (with history, and completion of the command names and of the names of
 the program's tables, actions, counters, registers, meters, value sets and action profiles); with
---digests or --packets, the digest messages or the packets sent to the CPU port, as they come."""
+--digests, --packets or --idle, the digest messages, the packets sent to the CPU port or the entries
+idle past their timeout, as they come."""
 
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ def run_cli(address: str, source: str | None, events: tuple = ()) -> int:
 
 
 def _print_events(channel: SwitchChannel, events: tuple) -> int:
-    """Each event (`digest NAME VALUE...`, `packet_in HEX`) on a line of its own, until interrupted."""
+    """Each event (`digest NAME VALUE...`, `packet_in HEX`, `idle_timeout TABLE HANDLE...`) on a line of
+    its own, until interrupted."""
     try:
         for kind in events:
             channel.listen(kind)

@@ -8,7 +8,7 @@ one batch for a whole ROLLBACK_ON_ERROR or DATAPLANE_ATOMIC write: each update (
 applied whole or not at all.  The switch's state is the truth: reads come from it, whichever door
 wrote it (P4Runtime, `p4odp cli`, `--commands`), in the canonical byte strings of the
 specification (section "Bytestrings").  The server keeps only what is its own: the digest
-configs.
+configs.  Entries idle past their TTL are notified by the switch's events (idle_timeouts.py).
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ from p4odp.controlplane.bytestrings import canonical, shown
 from p4odp.controlplane.channel import ChannelError, CommandError, SwitchChannel
 from p4odp.controlplane.digests import DigestLists
 from p4odp.controlplane.events import SwitchEvents
+from p4odp.controlplane.idle_timeouts import IdleTimeouts
 from p4odp.controlplane.packets import PacketIO, PacketOutError
 from p4odp.controlplane.pipeline import MATCH_KINDS, Pipeline, TableInfo
 from p4odp.controlplane.protos import p4data_pb2, p4info_pb2, p4runtime_pb2
-from p4odp.controlplane.wire import Call, Key, Match, Wire, WireError
+from p4odp.controlplane.wire import Call, Match, Wire, WireError
 from p4odp.runtime.limits import CLONE_REPLICAS, GROUP_NODES, MC_GROUPS, MC_NODES, MIRROR_SESSIONS, PORT_NUMBERS
 
 __all__ = ["Device", "P4RuntimeError"]
@@ -123,6 +124,7 @@ class Device:
             raise
         self.digests = DigestLists(self.p4info, deliver)
         self.packets = PacketIO(self.p4info, deliver)
+        self.idle_timeouts = IdleTimeouts(switch, self.pipeline, deliver, _notified_entry)
         self._pending: list[_Planned] = []  # updates planned and not yet sent (CONTINUE_ON_ERROR)
         self._results: list = []
         self._batched = False  # planning one batch for a whole write
@@ -134,13 +136,19 @@ class Device:
             self.events = events
             return
         try:
-            self.events = SwitchEvents(switch, [self.digests, self.packets], on_unexpected_swap)
+            self.events = SwitchEvents(switch, self.listeners, on_unexpected_swap)
         except ChannelError:
             self.channel.close()
             raise
 
+    @property
+    def listeners(self) -> list:
+        """What takes the switch's events for this device's program."""
+        return [self.digests, self.packets, self.idle_timeouts]
+
     def close(self) -> None:
         self.events.stop()
+        self.idle_timeouts.close()
         self.channel.close()
 
     # --- the switch's names of the pipeline's entities ------------------------------------
@@ -159,8 +167,7 @@ class Device:
         """The switch's index of the table, and its key fields as the switch matches them."""
         found = self._switch_tables.get(table.message.preamble.id)
         if found is None:
-            keys = tuple(Key(MATCH_KINDS.get(f.match_type, "exact"), f.bitwidth) for f in table.message.match_fields)
-            found = self._switch_tables[table.message.preamble.id] = (self._index("tables", table.name), keys)
+            found = self._switch_tables[table.message.preamble.id] = (self._index("tables", table.name), table.keys)
         return found
 
     # --- the forwarding state -------------------------------------------------------------
@@ -245,7 +252,7 @@ class Device:
         """Swap this device's program, loaded, in for `other`'s, whose events it shares: it takes
         them from the switch's program_swapped event on; other is closed.  CommandError when the
         switch refuses (nothing changed)."""
-        self.events.expect_swap([self.digests, self.packets])
+        self.events.expect_swap(self.listeners)
         try:
             self.wire.text_command("swap_configs")
         except BaseException:  # refused, or the switch gone: no swap, no event
@@ -379,8 +386,12 @@ class Device:
         table = self._table(entry.table_id)
         if entry.is_const:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "is_const is set: only the program makes const entries")
-        if entry.HasField("time_since_last_hit") or entry.idle_timeout_ns:
+        if entry.HasField("time_since_last_hit"):
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, "time_since_last_hit is read, not written")
+        if entry.idle_timeout_ns and not table.idle_timeout:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no idle timeout")
+        if entry.idle_timeout_ns and entry.is_default_action:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, "a default entry has no idle timeout")
         if entry.is_default_action and table.profile_id:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has an action profile: its default "
                                                          "entry cannot be changed")
@@ -394,11 +405,14 @@ class Device:
         key = _match_key(table, entry)
         switch_table, keys = self._switch_table(table)
         match = Match(key[-1], key[:-1])
+        # Its idle timeout, which an insert gives and a modify gives anew (0: none).
+        ttl = [wire.entry_ttl(switch_table, keys, match, entry.idle_timeout_ns)] \
+            if table.idle_timeout and (entry.idle_timeout_ns or kind == Update.MODIFY) else []
         if kind == Update.INSERT:
             if not entry.HasField("action"):
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, "an inserted entry needs an action")
             call, no_reference = self._entry_call(table, entry)
-            return _Planned(index, [wire.entry_add(switch_table, keys, match, call)], _refusal(lambda: {
+            return _Planned(index, [wire.entry_add(switch_table, keys, match, call), *ttl], _refusal(lambda: {
                 errno.EEXIST: f"table {table.name} has an entry with this key", errno.ENOENT: no_reference,
                 errno.ENOSPC: f"table {table.name} is full", errno.ENODATA: f"{no_reference}: it is empty"}))
         missing = _refusal(lambda: {errno.ENOENT: f"table {table.name} has no entry with this key"})
@@ -406,12 +420,14 @@ class Device:
             return _Planned(index, [wire.entry_delete(switch_table, keys, match)], missing)
         if not entry.HasField("action"):  # a modify without an action changes the direct resources only
             if not (entry.HasField("counter_data") and table.direct_counter_id):
-                return _Planned(index, [wire.entry_find(switch_table, keys, match)], missing)
-            return self._plan_direct_counter_of(index, table, match, entry.counter_data)
+                return _Planned(index, ttl or [wire.entry_find(switch_table, keys, match)], missing)
+            planned = self._plan_direct_counter_of(index, table, match, entry.counter_data)
+            planned.requests += ttl
+            return planned
         call, no_reference = self._entry_call(table, entry)
         if not table.profile_id:
-            return _Planned(index, [wire.entry_modify(switch_table, keys, match, call)], missing)
-        return _Planned(index, [wire.entry_modify(switch_table, keys, match, call)], _refusal(lambda: {
+            return _Planned(index, [wire.entry_modify(switch_table, keys, match, call), *ttl], missing)
+        return _Planned(index, [wire.entry_modify(switch_table, keys, match, call), *ttl], _refusal(lambda: {
             errno.ENOENT: f"table {table.name} has no entry with this key, or {no_reference}",
             errno.ENODATA: f"{no_reference}: it is empty"}))
 
@@ -501,10 +517,12 @@ class Device:
             at += n
         return out
 
-    def _table_entries(self, table: TableInfo) -> list[tuple[int, p4runtime_pb2.TableEntry]]:
-        """The table's entries as the switch has them: (handle, the entry as P4Runtime reads it)."""
+    def _table_entries(self, table: TableInfo, elapsed: bool = False) -> list[tuple[int, p4runtime_pb2.TableEntry]]:
+        """The table's entries as the switch has them: (handle, the entry as P4Runtime reads it),
+        with `elapsed` their time since the last hit."""
         switch_table, keys = self._switch_table(table)
         read = self.wire.call(wire.entries(switch_table))
+        timers = self._timers(switch_table) if table.idle_timeout else {}
         found = []
         for _ in range(read.u32()):
             handle, match, call = read.u64(), read.match(keys), read.call()
@@ -515,8 +533,18 @@ class Device:
             action = self._p4runtime_action(call)
             if action is not None:
                 entry.action.CopyFrom(action)
+            if handle in timers:
+                entry.idle_timeout_ns = timers[handle][0]
+                if elapsed:
+                    entry.time_since_last_hit.elapsed_ns = timers[handle][1]
             found.append((handle, entry))
         return found
+
+    def _timers(self, switch_table: int) -> dict[int, tuple[int, int]]:
+        """The idle timeout of each entry of a table with support_timeout, and its time since the last
+        hit, by handle."""
+        read = self.wire.call(wire.timers(switch_table))
+        return {read.u64(): (read.u64(), read.u64()) for _ in range(read.u32())}
 
     def _default_entry(self, table: TableInfo) -> tuple[p4runtime_pb2.TableEntry, bool]:
         """The table's default entry as the switch has it, and whether it is the program's."""
@@ -958,7 +986,7 @@ class Device:
 
     def _selected_entries(self, table: TableInfo, wanted) -> list[tuple[int, p4runtime_pb2.TableEntry]]:
         """The entries of `table` a read selects: the one of its key, or all; of its priority."""
-        found = self._table_entries(table)
+        found = self._table_entries(table, elapsed=wanted.HasField("time_since_last_hit"))
         if wanted.match:
             key = _match_key(table, wanted)
             found = [(h, e) for h, e in found if _match_key(table, e)[:-1] == key[:-1]]
@@ -966,6 +994,11 @@ class Device:
 
     def _read_table_entries(self, wanted) -> Iterator:
         tables = [self._table(wanted.table_id)] if wanted.table_id else list(self.pipeline.tables.values())
+        if wanted.HasField("time_since_last_hit"):
+            if wanted.is_default_action:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, "a default entry has no time since its last hit")
+            if wanted.table_id and not tables[0].idle_timeout:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {tables[0].name} has no idle timeout")
         for table in tables:
             if wanted.is_default_action:
                 yield p4runtime_pb2.Entity(table_entry=self._default_entry(table)[0])
@@ -1070,6 +1103,14 @@ _READ = {"table_entry": "_read_table_entries", "counter_entry": "_read_counters"
          "digest_entry": "_read_digests", "meter_entry": "_read_meters", "direct_meter_entry": "_read_direct_meters",
          "action_profile_member": "_read_members", "action_profile_group": "_read_groups",
          "packet_replication_engine_entry": "_read_replication", "value_set_entry": "_read_value_sets"}
+
+
+def _notified_entry(table: TableInfo, match: Match, ttl_ns: int) -> p4runtime_pb2.TableEntry:
+    """An entry as an IdleTimeoutNotification names it: its key and its idle timeout."""
+    entry = p4runtime_pb2.TableEntry(table_id=table.message.preamble.id, idle_timeout_ns=ttl_ns,
+                                     priority=match.priority if table.needs_priority else 0)
+    entry.match.extend(_p4runtime_match(table, match))
+    return entry
 
 
 def _match_key(table: TableInfo, entry) -> tuple:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from google.protobuf.message import Message
 
 from p4odp.controlplane.protos import p4info_pb2
+from p4odp.controlplane.wire import Key
 
 __all__ = ["Pipeline", "TableInfo", "same_program", "MATCH_KINDS"]
 
@@ -32,10 +33,16 @@ class TableInfo:
     direct_meter_id: int = 0
     # (field id, p4info MatchField, its MATCH_KINDS name or None) of each key field, in order
     match_kinds: list = field(default_factory=list)
+    keys: tuple = ()  # its key fields as the switch matches them (wire.Key)
 
     @property
     def name(self) -> str:
         return self.message.preamble.name
+
+    @property
+    def idle_timeout(self) -> bool:
+        """Whether its entries have idle timeouts (support_timeout)."""
+        return self.message.idle_timeout_behavior == p4info_pb2.Table.NOTIFY_CONTROL
 
 
 @dataclass
@@ -66,7 +73,8 @@ class Pipeline:
                 message=table, fields=fields, actions={ref.id: ref.scope for ref in table.action_refs},
                 needs_priority=any(f.match_type in PRIORITY_KINDS for f in table.match_fields),
                 profile_id=table.implementation_id,
-                match_kinds=[(f.id, f, MATCH_KINDS.get(f.match_type)) for f in table.match_fields])
+                match_kinds=[(f.id, f, MATCH_KINDS.get(f.match_type)) for f in table.match_fields],
+                keys=tuple(Key(MATCH_KINDS.get(f.match_type, "exact"), f.bitwidth) for f in table.match_fields))
         for counter in info.direct_counters:
             if counter.direct_table_id in pipeline.tables:
                 pipeline.tables[counter.direct_table_id].direct_counter_id = counter.preamble.id

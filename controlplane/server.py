@@ -295,7 +295,7 @@ class P4RuntimeServer(p4runtime_pb2_grpc.P4RuntimeServicer):
             old, self.device = self.device, new
             old.channel.close()
             self.config, self.saved = p4runtime_pb2.ForwardingPipelineConfig(p4info=new.p4info), None
-        return [new.digests, new.packets]
+        return new.listeners
 
     def GetForwardingPipelineConfig(self, request, context):
         self._check_device(request.device_id, context)

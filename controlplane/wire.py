@@ -23,7 +23,8 @@ from p4odp.controlplane.channel import ChannelError, SwitchChannel
 from p4odp.runtime.limits import PORT_NUMBERS, WIRE_BATCH, WIRE_OPS
 
 __all__ = ["Wire", "WireError", "Key", "Match", "Call", "Reader", "MEMBER", "GROUP", "ID_ANY", "OPS", "BATCH",
-           "entry_add", "entry_modify", "entry_delete", "entry_find", "entries", "table_clear", "default_set",
+           "entry_add", "entry_modify", "entry_delete", "entry_find", "entry", "entries", "table_clear", "default_set",
+           "entry_ttl", "entry_timer", "timers",
            "default_reset", "default", "member_add", "member_modify", "member_delete", "members", "group_add",
            "group_set", "group_delete", "groups", "mc_group_create", "mc_group_destroy", "mc_group_set",
            "mc_groups", "mc_nodes", "mc_node_create", "mc_node_update", "mc_node_destroy", "clone_set", "clone_delete",
@@ -233,6 +234,11 @@ def entry_find(table: int, keys: tuple, match: Match) -> bytes:
     return _request("ENTRY_FIND", _u32(table), _match(keys, match))
 
 
+def entry(table: int, handle: int) -> bytes:
+    """Results: match, call."""
+    return _request("ENTRY", _u32(table), _u64(handle))
+
+
 def entries(table: int) -> bytes:
     """Results: Reader.u32() entries, each u64 handle, match, call."""
     return _request("ENTRIES", _u32(table))
@@ -253,6 +259,21 @@ def default_reset(table: int) -> bytes:
 def default(table: int) -> bytes:
     """Results: call, then Reader.u8() 1 when it is the program's default entry."""
     return _request("DEFAULT", _u32(table))
+
+
+def entry_ttl(table: int, keys: tuple, match: Match, ttl_ns: int) -> bytes:
+    """The entry's idle timeout (0: none), in a table with support_timeout."""
+    return _request("ENTRY_TTL", _u32(table), _match(keys, match), _u64(ttl_ns))
+
+
+def entry_timer(table: int, handle: int) -> bytes:
+    """Results: Reader.u64() its idle timeout, then how long ago it was last hit, in ns."""
+    return _request("ENTRY_TIMER", _u32(table), _u64(handle))
+
+
+def timers(table: int) -> bytes:
+    """Results: Reader.u32() entries, each u64 handle, u64 idle timeout, u64 ns since its last hit."""
+    return _request("TIMERS", _u32(table))
 
 
 def member_add(profile: int, member: int, call: Call) -> bytes:

@@ -202,6 +202,9 @@ def build_parser() -> argparse.ArgumentParser:
     cli.add_argument("--packets", action="store_true",
                      help="print the packets the program sends to the CPU port (`packet_in HEX`; the switch's "
                           "--cpu-port) until interrupted")
+    cli.add_argument("--idle", action="store_true",
+                     help="print the entries idle past their timeout (table_set_timeout) as the switch reports "
+                          "them (`idle_timeout TABLE HANDLE...`) until interrupted")
     cli.set_defaults(run=run_switch_cli)
 
     swap = commands.add_parser("swap", help="replace the program of a running switch without a lost packet")
@@ -368,7 +371,7 @@ def run_switch_cli(args: argparse.Namespace, diags: Diagnostics) -> int:
     from p4odp.controlplane.channel import DEFAULT_ADDRESS
     from p4odp.controlplane.cli import run_cli
 
-    events = ("digest",) * args.digests + ("packet",) * args.packets
+    events = ("digest",) * args.digests + ("packet",) * args.packets + ("idle",) * args.idle
     return run_cli(args.switch or DEFAULT_ADDRESS, args.file, events)
 
 

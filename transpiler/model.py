@@ -89,6 +89,11 @@ class CTable:
     burst_key: list[tuple] = field(default_factory=list)
     burst_state: tuple = ()  # then its members in struct p4_worker_state: (keys, entries) (burst_state())
     profile: int = -1  # the index of its action profile (CProfile), -1 when its entries name actions
+    last_hit: str = ""  # with idle timeouts: its entries' hit times in `struct p4_worker_state` (last_hit())
+
+    @property
+    def idle_timeout(self) -> bool:
+        return bool(self.last_hit)
 
     @property
     def burst_key_len(self) -> int:

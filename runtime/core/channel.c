@@ -12,10 +12,10 @@
  * stays open.  After `digest_listen` (until `digest_unlisten`) the client also
  * gets events, between answers: "event N\n" and an N-byte line, a digest
  * message (digests.c); after `packet_listen` (until `packet_unlisten`), the
- * packets sent to the CPU port (cpu_port.c); after `swap_listen`, the line
- * "program_swapped" where swap_configs put another program in: the digests
- * and packets before it are the old program's, those after it the new
- * one's.  Events a client is too far behind to take are counted and said in
+ * packets sent to the CPU port (cpu_port.c); after `idle_listen`, the
+ * entries idle past their TTL (idle_timeouts.c); after `swap_listen`, the
+ * line "program_swapped" where swap_configs put another program in: the
+ * events before it are the old program's, those after it the new one's.  Events a client is too far behind to take are counted and said in
  * the next one that goes ("events_missed N"); program_swapped is never left
  * out so.  `load_new_config_file PATH` loads another program
  * (a datapath.so) beside the one forwarding: that client's commands then
@@ -268,21 +268,25 @@ static const struct {
 	{ "packet_unlisten", P4ODP_EVENT_PACKETS, false },
 	{ "swap_listen", P4ODP_EVENT_SWAPS, true },
 	{ "swap_unlisten", P4ODP_EVENT_SWAPS, false },
+	{ "idle_listen", P4ODP_EVENT_IDLE, true },
+	{ "idle_unlisten", P4ODP_EVENT_IDLE, false },
 };
 
 /* How many clients listen to each kind of event, for the workers: before a client is told that
  * it listens, so that every packet after the answer is seen. */
 static void count_listeners(struct p4odp_switch *sw, const struct p4odp_channel *ch)
 {
-	uint32_t digest_listeners = 0, packet_listeners = 0;
+	uint32_t digest_listeners = 0, packet_listeners = 0, idle_listeners = 0;
 
 	for (int i = 0; i < P4ODP_CONTROL_CLIENTS; i++)
 		if (ch->clients[i].fd >= 0) {
 			digest_listeners += !!(ch->clients[i].listens & P4ODP_EVENT_DIGESTS);
 			packet_listeners += !!(ch->clients[i].listens & P4ODP_EVENT_PACKETS);
+			idle_listeners += !!(ch->clients[i].listens & P4ODP_EVENT_IDLE);
 		}
 	__atomic_store_n(&sw->digest_listeners, digest_listeners, __ATOMIC_RELAXED);
 	__atomic_store_n(&sw->packet_listeners, packet_listeners, __ATOMIC_RELAXED);
+	sw->idle_listeners = idle_listeners;
 }
 
 /* Drop the loaded program, if any. */

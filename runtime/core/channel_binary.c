@@ -461,6 +461,80 @@ static int op_entries(struct op *o, uint16_t code)
 	}
 }
 
+/* p4odp_table_visit_fn's argument that puts entries' timers, each after its handle, into `out`,
+ * counting them. */
+struct timer_out {
+	struct op *o;
+	uint32_t table;
+	uint32_t count;
+};
+
+static int put_timer(void *arg, int64_t handle, const struct p4odp_match *m, const struct p4odp_table_entry *e)
+{
+	struct timer_out *t = arg;
+	uint64_t ttl, idle;
+	(void)m, (void)e;
+	int err = p4odp_ctl_entry_timer(t->o->sw, t->table, handle, &ttl, &idle);
+	if (err)
+		return err;
+	put_u64(t->o->out, (uint64_t)handle);
+	put_u64(t->o->out, ttl);
+	put_u64(t->o->out, idle);
+	t->count++;
+	return 0;
+}
+
+static int op_timers(struct op *o, uint16_t code)
+{
+	uint32_t table;
+	const struct p4odp_table_info *t = table_arg(o, &table);
+	struct p4odp_field_match fields[t && t->n_keys ? t->n_keys : 1];
+	struct p4odp_match m;
+	uint64_t ttl = 0, idle;
+	int64_t handle = 0;
+
+	if (!t)
+		return -EINVAL;
+	if (code == P4ODP_OP_ENTRY_TTL) {
+		get_match(o->in, t, fields, &m);
+		ttl = get_u64(o->in);
+	} else if (code == P4ODP_OP_ENTRY_TIMER) {
+		handle = (int64_t)get_u64(o->in);
+	}
+	if (o->in->bad || o->in->left || !t->idle_timeout)
+		return -EINVAL;
+	if (code == P4ODP_OP_ENTRY_TIMER) {
+		int err = p4odp_ctl_entry_timer(o->sw, table, handle, &ttl, &idle);
+		if (!err) {
+			put_u64(o->out, ttl);
+			put_u64(o->out, idle);
+		}
+		return err;
+	}
+	if (code == P4ODP_OP_TIMERS) {
+		struct timer_out out = { o, table, 0 };
+		size_t at = o->out->len;
+		put_u32(o->out, 0);
+		int err = p4odp_ctl_entries(o->sw, table, put_timer, &out);
+		patch_u32(o->out, at, out.count);
+		return err;
+	}
+	handle = p4odp_ctl_entry_find(o->sw, table, &m);
+	if (handle < 0)
+		return (int)handle;
+	uint64_t old_ttl;
+	p4odp_ctl_entry_timer(o->sw, table, handle, &old_ttl, &idle);
+	int err = p4odp_ctl_entry_set_ttl(o->sw, table, handle, ttl);
+	if (!err && o->undo) {
+		size_t at = begin_undo(o->undo, P4ODP_OP_ENTRY_TTL);
+		put_u32(o->undo, table);
+		put_match(o->undo, t, &m);
+		put_u64(o->undo, old_ttl);
+		end_undo(o->undo, at);
+	}
+	return err;
+}
+
 /* p4odp_ctl_members' visitor: a member's id and CALL. */
 struct profile_out {
 	struct op *o;
@@ -1021,6 +1095,8 @@ static int run_op(struct p4odp_switch *sw, struct reader *in, struct writer *out
 		err = -EINVAL;
 	else if (code >= P4ODP_OP_ENTRY_ADD && code <= P4ODP_OP_DEFAULT)
 		err = op_entries(&o, code);
+	else if (code >= P4ODP_OP_ENTRY_TTL && code <= P4ODP_OP_TIMERS)
+		err = op_timers(&o, code);
 	else if (code >= P4ODP_OP_MEMBER_ADD && code <= P4ODP_OP_GROUPS)
 		err = op_profiles(&o, code);
 	else if (code >= P4ODP_OP_MC_NODES && code <= P4ODP_OP_CLONES)

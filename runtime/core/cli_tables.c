@@ -247,8 +247,8 @@ static void print_action_entry(FILE *out, const struct p4odp_program *p, uint16_
 
 struct entry_dump {
 	FILE *out;
-	const struct p4odp_program *program;
-	const struct p4odp_table_info *table;
+	struct p4odp_switch *sw;
+	uint32_t table;
 	bool separated;		/* a "**********" line before each entry (table_dump) */
 };
 
@@ -262,8 +262,9 @@ static int dump_entry(void *arg, int64_t handle, const struct p4odp_match *m, co
 		[P4ODP_MATCH_RANGE] = "RANGE", [P4ODP_MATCH_OPTIONAL] = "TERNARY",
 	};
 	const struct entry_dump *d = arg;
-	const struct p4odp_table_info *t = d->table;
+	const struct p4odp_table_info *t = &d->sw->program->tables[d->table];
 	FILE *out = d->out;
+	uint64_t ttl, idle;
 	int width = 20;
 
 	for (uint32_t i = 0; i < t->n_keys; i++)
@@ -300,7 +301,10 @@ static int dump_entry(void *arg, int64_t handle, const struct p4odp_match *m, co
 	}
 	if (p4odp_table_has_priority(t))
 		fprintf(out, "Priority: %d\n", INT32_MAX - m->priority);	/* parse_priority's inverse */
-	print_action_entry(out, d->program, e->action_id, e->data);
+	print_action_entry(out, d->sw->program, e->action_id, e->data);
+	if (t->idle_timeout && p4odp_ctl_entry_timer(d->sw, d->table, handle, &ttl, &idle) == 0)
+		fprintf(out, "Life: %llums since hit, timeout is %llums\n", (unsigned long long)(idle / 1000000),
+			(unsigned long long)(ttl / 1000000));
 	return 0;
 }
 
@@ -437,6 +441,25 @@ static int cmd_table_clear(struct p4odp_switch *sw, struct command *c)
 		return -1;
 	int err = p4odp_ctl_table_clear(sw, (uint32_t)ti);
 	return err ? entry_error(c, &sw->program->tables[ti], -1, err) : 0;
+}
+
+/* table_set_timeout TABLE HANDLE MS: the entry's idle timeout (0: none), as on BMv2. */
+static int cmd_table_set_timeout(struct p4odp_switch *sw, struct command *c)
+{
+	int64_t handle;
+	uint64_t ms;
+	if (c->n != 4)
+		return cli_fail(c, "usage: table_set_timeout TABLE HANDLE MILLISECONDS");
+	int ti = cli_find_table(c, sw->program, c->tokens[1]);
+	if (ti < 0 || cli_parse_handle(c, c->tokens[2], &handle) || cli_parse_u64(c, c->tokens[3], &ms))
+		return -1;
+	const struct p4odp_table_info *t = &sw->program->tables[ti];
+	if (!t->idle_timeout)
+		return cli_fail(c, "table %s does not support entry timeouts (support_timeout)", t->name);
+	if (ms > UINT64_MAX / 1000000)
+		return cli_fail(c, "timeout %s ms is too long", c->tokens[3]);
+	int err = p4odp_ctl_entry_set_ttl(sw, (uint32_t)ti, handle, ms * 1000000);
+	return err ? entry_error(c, t, handle, err) : 0;
 }
 
 /* ---- Action profiles: their members and groups, and the tables whose entries name them ---- */
@@ -700,7 +723,7 @@ static int dump_action(void *arg, int64_t handle, const struct p4odp_match *m, c
 	const struct entry_dump *d = arg;
 
 	(void)handle, (void)m;
-	print_action_entry(d->out, d->program, e->action_id, e->data);
+	print_action_entry(d->out, d->sw->program, e->action_id, e->data);
 	return 0;
 }
 
@@ -725,9 +748,9 @@ static int cmd_table_dump_entry(struct p4odp_switch *sw, struct command *c)
 	int ti = cli_find_table(c, sw->program, c->tokens[1]);
 	if (ti < 0 || cli_parse_handle(c, c->tokens[2], &handle))
 		return -1;
-	struct entry_dump d = { c->out, sw->program, &sw->program->tables[ti], false };
+	struct entry_dump d = { c->out, sw, (uint32_t)ti, false };
 	if (p4odp_ctl_entry(sw, (uint32_t)ti, handle, dump_entry, &d))
-		return cli_fail(c, "table %s has no entry %s", d.table->name, c->tokens[2]);
+		return cli_fail(c, "table %s has no entry %s", sw->program->tables[ti].name, c->tokens[2]);
 	return 0;
 }
 
@@ -756,7 +779,7 @@ static int cmd_table_dump_entry_from_key(struct p4odp_switch *sw, struct command
 		return -1;
 	struct p4odp_match m = { .fields = fields, .priority = priority };
 	int64_t handle = p4odp_ctl_entry_find(sw, (uint32_t)ti, &m);
-	struct entry_dump d = { c->out, sw->program, t, false };
+	struct entry_dump d = { c->out, sw, (uint32_t)ti, false };
 	if (handle < 0 || p4odp_ctl_entry(sw, (uint32_t)ti, handle, dump_entry, &d))
 		return cli_fail(c, "table %s has no entry with this key", t->name);
 	return 0;
@@ -770,7 +793,7 @@ static int cmd_table_dump(struct p4odp_switch *sw, struct command *c)
 	int ti = cli_find_table(c, sw->program, c->tokens[1]);
 	if (ti < 0)
 		return -1;
-	struct entry_dump d = { c->out, sw->program, &sw->program->tables[ti], true };
+	struct entry_dump d = { c->out, sw, (uint32_t)ti, true };
 	fprintf(c->out, "==========\nTABLE ENTRIES\n");
 	p4odp_ctl_entries(sw, (uint32_t)ti, dump_entry, &d);
 	fprintf(c->out, "==========\nDumping default entry\n");
@@ -786,6 +809,7 @@ const struct cli_command p4odp_cli_table_commands[] = {
 	{ "table_modify", cmd_table_modify, 0 },
 	{ "table_delete", cmd_table_delete, 0 },
 	{ "table_clear", cmd_table_clear, 0 },
+	{ "table_set_timeout", cmd_table_set_timeout, 0 },
 	{ "table_num_entries", cmd_table_num_entries, 0 },
 	{ "table_dump", cmd_table_dump, 0 },
 	{ "table_dump_entry", cmd_table_dump_entry, 0 },

@@ -247,6 +247,7 @@ int p4odp_ctl_entry_add(struct p4odp_switch *sw, uint32_t table, const struct p4
 	int64_t h = p4odp_table_add(sw->tables[table].table, m, action_id, data);
 	if (h < 0)
 		return (int)h;
+	p4odp_timer_start(sw, table, h);
 	if (profile_of(sw, t))
 		count_reference(profile_of(sw, t), action_id, data, 1);
 	*handle = h;
@@ -288,6 +289,7 @@ int p4odp_ctl_entry_delete(struct p4odp_switch *sw, uint32_t table, int64_t hand
 	    (err = p4odp_table_delete(sw->tables[table].table, handle)))
 		return err;
 	clear_direct_state(sw, table, (uint32_t)handle);
+	p4odp_timer_stop(sw, table, handle);
 	if (p)
 		count_reference(p, old.action_id, old.slot, -1);
 	return 0;
@@ -308,6 +310,7 @@ int p4odp_ctl_table_clear(struct p4odp_switch *sw, uint32_t table)
 	if ((err = p4odp_table_clear(sw->tables[table].table)))
 		return err;
 	clear_direct_state(sw, table, UINT64_MAX);
+	p4odp_timer_stop(sw, table, -1);
 	if (t->profile >= 0)
 		count_users(sw, t->profile);
 	return 0;

@@ -421,6 +421,7 @@ static int run(struct p4odp_switch **live, const odp_cpumask_t *cpus, bool exit_
 		if (channel) {
 			p4odp_digests_deliver(sw, channel);
 			p4odp_packets_deliver(sw, channel, false);
+			p4odp_idle_deliver(sw, channel);
 			p4odp_channel_serve(live, channel, 1);
 		}
 		else

@@ -149,6 +149,7 @@ struct p4odp_switch *p4odp_program_swap(struct p4odp_switch *live, struct p4odp_
 
 	loaded->digest_listeners = live->digest_listeners;
 	loaded->packet_listeners = live->packet_listeners;
+	loaded->idle_listeners = live->idle_listeners;
 	for (uint32_t k = 0; k < live->n_workers; k++)
 		__atomic_store_n(&live->workers[k].next, loaded, __ATOMIC_RELEASE);
 	/* A worker moves within a burst's time, an idle one within its nap. */

@@ -74,10 +74,22 @@ struct p4odp_clone_copies {
 };
 
 /* One table of the program: its metadata and its lookup structure. */
+/* The idle timeout of an entry of a table with support_timeout, by entry
+ * index: its handle, its TTL (0: none) and when its timer last started (the
+ * entry added, or reported idle).  It is idle once neither that nor a
+ * worker's hit of it (p4odp_entry_hit) is within the last TTL. */
+struct p4odp_entry_timer {
+	int64_t handle;
+	uint64_t ttl_ns;
+	uint64_t started_ns;
+};
+
 struct p4odp_runtime_table {
 	const struct p4odp_table_info *info;
 	struct p4odp_table *table;
 	bool default_changed;	/* its default entry is not the program's */
+	struct p4odp_entry_timer *timers;	/* info->size of them with idle timeouts, else NULL */
+	uint32_t n_timed;	/* entries with a TTL */
 };
 
 /* A group of an action selector: its members' slots in ascending order
@@ -164,10 +176,13 @@ struct p4odp_switch {
 	uint32_t n_workers;
 	struct p4odp_replication *pre;
 	uint64_t started_ns;	/* odp_time_global_ns() at start: the meters' time origin */
+	bool idle_timeouts;	/* a table has idle timeouts: the workers time their bursts */
+	uint64_t idle_scanned_ns;	/* when the main thread last looked for idle entries */
 	bool asserts;		/* --asserts: a false assert() or assume() stops the switch */
 	bool log_msgs;		/* --log-msg: log_msg() prints */
 	uint32_t digest_listeners;	/* control channel clients listening to digests (0: workers skip them) */
 	uint32_t packet_listeners;	/* and to packet-ins (0: workers drop what goes to the CPU port) */
+	uint32_t idle_listeners;	/* and to idle timeouts (0: no scan for idle entries) */
 	/* The CPU port (--cpu-port): the port number whose packets go to the
 	 * control channel's clients (packet-in) and whose input is what they send
 	 * (packet-out). */
@@ -261,6 +276,7 @@ struct p4odp_worker {
 	struct p4odp_packet_ring *from_cpu;
 	uint32_t to_cpu_adopted;	/* to_cpu's head when it last adopted a program: the packets before are the old one's */
 	uint32_t holding;	/* it waits for sw->hold to end (p4odp_workers_hold) */
+	uint64_t burst_ns;	/* when its burst began, with idle timeouts (p4odp_pctx.burst_ns) */
 } ODP_ALIGNED_CACHE;
 
 /* Packets on their way between one thread and another: the producer puts at
@@ -437,7 +453,8 @@ struct p4odp_control_client {
 	size_t pending_len;
 	size_t answer_left;	/* bytes of pending up to the end of the last answer: its next line waits for them */
 	uint64_t stalled_since_ns;	/* when the client last took some of them */
-	uint8_t listens;	/* the events it gets: P4ODP_EVENT_* (digest_listen, packet_listen, swap_listen) */
+	uint8_t listens;	/* the events it gets: P4ODP_EVENT_* (digest_listen, packet_listen, swap_listen,
+				   idle_listen) */
 	uint64_t events_missed;	/* events not queued for it: it was too far behind */
 	char buf[P4ODP_CONTROL_LINE];	/* a line and its newline at most */
 	/* After its line "binary": the frames received and not yet served (p4odp_wire.h), malloc'd. */
@@ -464,6 +481,7 @@ int p4odp_channel_open(struct p4odp_channel *ch, const char *addr, char *err, si
 #define P4ODP_EVENT_DIGESTS 1
 #define P4ODP_EVENT_PACKETS 2
 #define P4ODP_EVENT_SWAPS 4	/* program_swapped: the events after it are the new program's */
+#define P4ODP_EVENT_IDLE 8	/* idle_timeout: entries idle past their TTL */
 
 /* Queue an event (`text`, a line) of `kind` for every client listening to that kind. */
 void p4odp_channel_event(struct p4odp_channel *ch, uint8_t kind, const char *text, size_t len);
@@ -476,6 +494,15 @@ void p4odp_channel_close(struct p4odp_channel *ch);
  * as events "digest NAME VALUE..." to the channel's listening clients, and
  * "digests_dropped N" when some found no room. */
 void p4odp_digests_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch);
+
+/* Idle timeouts (idle_timeouts.c): every P4ODP_IDLE_SCAN_NS while a client
+ * listens, the entries idle past their TTL as events "idle_timeout TABLE
+ * HANDLE...", their timers started again. */
+void p4odp_idle_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch);
+/* The entry calls' upkeep of the timers of a table (nothing for one without
+ * idle timeouts): entry `handle` added, with no TTL; deleted (-1: every entry). */
+void p4odp_timer_start(struct p4odp_switch *sw, uint32_t table, int64_t handle);
+void p4odp_timer_stop(struct p4odp_switch *sw, uint32_t table, int64_t handle);
 
 /* The CPU port (cpu_port.c): the packets the workers sent to it since the
  * last call (with `before_adoption`, only those each sent before it adopted

@@ -31,6 +31,8 @@ static int create_table(struct p4odp_switch *sw, uint32_t index)
 	};
 
 	rt->info = info;
+	if (info->idle_timeout && !(rt->timers = calloc(spec.max_entries, sizeof *rt->timers)))
+		return -1;
 	if (p4odp_table_create(&spec, sw->rcu, &rt->table) || p4odp_ctl_default_reset(sw, index)) {
 		fprintf(stderr, "error: cannot create table %s\n", info->name);
 		return -1;
@@ -89,9 +91,11 @@ int p4odp_tables_init(struct p4odp_switch *sw)
 	for (uint32_t i = 0; i < n_profiles; i++)
 		if (create_profile(sw, i))
 			return -1;
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++) {
 		if (create_table(sw, i) || add_const_entries(sw, i))
 			return -1;
+		sw->idle_timeouts |= sw->program->tables[i].idle_timeout;
+	}
 	return 0;
 }
 
@@ -102,6 +106,7 @@ void p4odp_tables_destroy(struct p4odp_switch *sw)
 	for (uint32_t i = 0; i < sw->program->n_tables; i++) {
 		if (sw->tables[i].table)
 			p4odp_table_destroy(sw->tables[i].table);
+		free(sw->tables[i].timers);
 	}
 	free(sw->tables);
 	sw->tables = NULL;

@@ -496,6 +496,7 @@ static struct p4odp_pctx packet_context(struct p4odp_worker *w, uint32_t port, o
 		.data = odp_packet_data(pkt),
 		.len = odp_packet_len(pkt),
 		.in_port = port,
+		.burst_ns = w->burst_ns,
 		.burst_slot = burst_slot,
 	};
 }
@@ -542,6 +543,8 @@ __attribute__((flatten)) void p4odp_tm_burst(struct p4odp_worker *w, uint32_t po
 	uint32_t kept = 0;	/* the packets that did not leave, moved to the front to be freed */
 
 	p4odp_counter_add(&w->received[port], n);
+	if (w->sw->idle_timeouts)
+		w->burst_ns = odp_time_global_ns();
 	/* The lookups of the whole burst first, their cache misses in parallel. */
 	if (p4odp_program.lookup_burst)
 		p4odp_program.lookup_burst(w->sw, w->state, pkts, n);

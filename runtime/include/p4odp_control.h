@@ -97,6 +97,22 @@ int p4odp_ctl_default(struct p4odp_switch *sw, uint32_t table, p4odp_table_visit
 /* Whether the default entry is the program's (not set since the start or the last reset). */
 bool p4odp_ctl_default_is_programs(struct p4odp_switch *sw, uint32_t table);
 
+/* ---- Idle timeouts: tables with support_timeout ----
+ *
+ * An entry with a TTL is idle once no packet has hit it for that long (nor
+ * since it was added or last reported idle): the switch then reports it to
+ * the control channel's clients that listen (idle_listen, scanning every
+ * P4ODP_IDLE_SCAN_NS) and starts its timer again, as P4Runtime asks.  An
+ * entry is added without a TTL.  -EINVAL for a table without idle timeouts. */
+
+#define P4ODP_IDLE_SCAN_NS (100 * 1000 * 1000)
+
+/* Entry `handle`'s TTL from now on, in nanoseconds (0: none). */
+int p4odp_ctl_entry_set_ttl(struct p4odp_switch *sw, uint32_t table, int64_t handle, uint64_t ttl_ns);
+/* Its TTL, and how long ago it was last hit (or added, or reported idle). */
+int p4odp_ctl_entry_timer(struct p4odp_switch *sw, uint32_t table, int64_t handle, uint64_t *ttl_ns,
+			  uint64_t *idle_ns);
+
 /* ---- Action profiles and selectors: members, and a selector's groups ----
  *
  * Members and groups are named by ids the caller chooses (P4Runtime's), or with P4ODP_ID_ANY

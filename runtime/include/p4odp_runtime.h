@@ -225,6 +225,9 @@ struct p4odp_pctx {
 	uint8_t *out;		/* where the deparser writes headers */
 	uint32_t out_bits;
 	struct p4odp_tm_request tm;
+	/* When the burst it came in began, in odp_time_global_ns(): the time its
+	 * hits of entries with idle timeouts count (0 in a program without them). */
+	uint64_t burst_ns;
 	/* The packet's place in the burst it was received in, whose keys
 	 * `lookup_burst` looked up before the burst ran; P4ODP_BURST for a packet
 	 * that begins ingress again. */
@@ -276,6 +279,10 @@ struct p4odp_table_info {
 	const struct p4odp_const_entry *entries;
 	uint8_t structure;		/* enum p4odp_table_kind, as the compiler chose it */
 	int32_t profile;		/* its action profile (p4odp_program.profiles), -1: none */
+	/* support_timeout: each worker's state holds, from offset `last_hit`, when
+	 * it last hit each entry (uint64_t[size] by entry index, p4odp_entry_hit). */
+	bool idle_timeout;
+	size_t last_hit;
 };
 
 /* An action profile (v1model's action_profile), or with `selector` an action
@@ -551,6 +558,14 @@ enum p4odp_meter_color {
  * yellow when the committed one has, else green; the buckets that pass give
  * their tokens.  Green through a meter whose rates are not set. */
 uint8_t p4odp_meter_execute(struct p4odp_pctx *pc, struct p4odp_meter *m, bool bytes);
+
+/* A hit of the entry of index `index` of a table with idle timeouts, in the
+ * worker's own array of the table's hit times: no write shared with another
+ * thread; the control thread reads them all (idle_timeouts.c). */
+static inline void p4odp_entry_hit(struct p4odp_pctx *pc, uint64_t *last_hit, uint32_t index)
+{
+	__atomic_store_n(&last_hit[index], pc->burst_ns, __ATOMIC_RELAXED);
+}
 
 /* Count a drop of the packet of `pc`, or of one copy of it. */
 void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason);

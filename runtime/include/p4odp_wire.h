@@ -32,11 +32,12 @@
 #define P4ODP_WIRE_VERSION 2
 #define P4ODP_WIRE_MAX_FRAME (64u << 20)	/* bytes of a frame's body: a larger one closes the connection */
 
-/* Tables: u32 table first.  ENTRIES -> u32 n, n x (u64 handle, MATCH, CALL); DEFAULT -> CALL,
- * u8 1 when it is the program's (not set since the start or the last DEFAULT_RESET). */
+/* Tables: u32 table first; an entry named by its MATCH (its handle found) or its handle.
+ * ENTRIES -> u32 n, n x (u64 handle, MATCH, CALL); DEFAULT -> CALL, u8 1 when it is the program's
+ * (not set since the start or the last DEFAULT_RESET). */
 #define P4ODP_OP_ENTRY_ADD 1		/* MATCH, CALL -> u64 handle */
-#define P4ODP_OP_ENTRY_MODIFY 2		/* u64 handle, CALL */
-#define P4ODP_OP_ENTRY_DELETE 3		/* u64 handle */
+#define P4ODP_OP_ENTRY_MODIFY 2		/* MATCH, CALL */
+#define P4ODP_OP_ENTRY_DELETE 3		/* MATCH */
 #define P4ODP_OP_ENTRY_FIND 4		/* MATCH -> u64 handle */
 #define P4ODP_OP_ENTRY 5		/* u64 handle -> MATCH, CALL */
 #define P4ODP_OP_ENTRIES 6
@@ -44,6 +45,10 @@
 #define P4ODP_OP_DEFAULT_SET 8		/* CALL */
 #define P4ODP_OP_DEFAULT_RESET 9
 #define P4ODP_OP_DEFAULT 10
+/* Idle timeouts (tables with support_timeout), in nanoseconds. */
+#define P4ODP_OP_ENTRY_TTL 11		/* MATCH, u64 ttl (0: none) */
+#define P4ODP_OP_ENTRY_TIMER 12		/* u64 handle -> u64 ttl, u64 idle (since its last hit) */
+#define P4ODP_OP_TIMERS 13		/* -> u32 n, n x (u64 handle, u64 ttl, u64 idle) */
 /* Action profiles: u32 profile first; ids as P4ODP_ID_ANY or a caller's. */
 #define P4ODP_OP_MEMBER_ADD 20		/* u32 id, CALL -> u32 id */
 #define P4ODP_OP_MEMBER_MODIFY 21	/* u32 id, CALL */

@@ -81,7 +81,7 @@ def test_what_the_architecture_does_not_define_is_a_positioned_error(tmp_path: P
 
 
 @pytest.mark.parametrize("prop, message", [
-    ("support_timeout = true;", "the table property support_timeout"),
+    ("add_on_miss = true;", "the table property add_on_miss"),
     ("meters = c;", "a table's meters other than a direct_meter instance"),
     ("counters = dm;", "a table's counters other than a direct_counter instance"),
 ])

@@ -132,13 +132,24 @@ def test_a_mask_on_an_exact_key_is_refused(tmp_path: Path):
 
 def test_properties_it_cannot_honour_are_positioned_errors(tmp_path: Path):
     result, diags = layouts(tmp_path, """
-        table t { key = { hdr.h.a : exact; } actions = { NoAction; } support_timeout = true; }
-        table u { key = { hdr.h.a : exact; } actions = { NoAction; } support_timeout = false; }
+        table t { key = { hdr.h.a : exact; } actions = { NoAction; } add_on_miss = true; }
+        table u { key = { hdr.h.a : exact; } actions = { NoAction; } add_on_miss = false; }
     """, "t.apply(); u.apply();")
     assert result.program is None
     [error] = diags.items
-    assert error.message == "not supported by the C generator yet: the table property support_timeout"
+    assert error.message == "not supported by the C generator yet: the table property add_on_miss"
     assert error.loc.line > 0
+
+
+def test_support_timeout_gives_a_table_idle_timeouts(tmp_path: Path):
+    result, diags = layouts(tmp_path, """
+        const bool TIMED = true;
+        table t { key = { hdr.h.a : exact; } actions = { NoAction; } support_timeout = TIMED; }
+        table u { key = { hdr.h.a : exact; } actions = { NoAction; } support_timeout = false; }
+        table v { key = { hdr.h.a : exact; } actions = { NoAction; } }
+    """, "t.apply(); u.apply(); v.apply();")
+    assert not diags.items
+    assert [layout.idle_timeout for layout in result.table_layouts.values()] == [True, False, False]
 
 
 def test_the_pass_runs_after_every_pass_that_changes_the_ir_and_changes_none(tmp_path: Path):

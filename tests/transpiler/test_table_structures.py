@@ -119,13 +119,13 @@ def test_the_switch_builds_the_chosen_structure(tmp_path: Path):
     """)
     program = load(tmp_path, source)
     chosen = generate_c(program, source, Diagnostics())["datapath.c"]
-    assert '{ "Ing.t",' in chosen and ", P4ODP_TABLE_DIR24, -1 }," in chosen and ", P4ODP_TABLE_TSS, -1 }," in chosen
+    assert '{ "Ing.t",' in chosen and ", P4ODP_TABLE_DIR24, -1," in chosen and ", P4ODP_TABLE_TSS, -1," in chosen
     # The const entries are matched by the generated C: two lookups go to the runtime, not three.
-    assert ", P4ODP_TABLE_CODE, -1 }," in chosen and len(re.findall(r"p4_table_lookup(_int)?(_burst)?\(pc, \d", chosen)) == 2
+    assert ", P4ODP_TABLE_CODE, -1," in chosen and len(re.findall(r"p4_table_lookup(_int)?(_burst)?\(pc, \d", chosen)) == 2
     assert "case UINT64_C(7):" in chosen
     # Without the pass the runtime picks from the match kinds itself.
     deferred = generate_c(program, source, Diagnostics(), PassOptions(skip=["table-structures"]))["datapath.c"]
-    assert ", P4ODP_TABLE_AUTO, -1 }," in deferred and "P4ODP_TABLE_DIR24" not in deferred
+    assert ", P4ODP_TABLE_AUTO, -1," in deferred and "P4ODP_TABLE_DIR24" not in deferred
 
 
 def test_a_second_lpm_key_is_an_error(tmp_path: Path):

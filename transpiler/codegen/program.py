@@ -97,6 +97,7 @@ class Generator:
             pipeline.update(self.header_state_functions(functions[block]["params"][index], pipeline["headers"]))
         tables = [c_table(layout, self.action_profiles, self.burst_lookups.get(name, ()))
                   for name, layout in sorted(self.table_layouts.items(), key=lambda item: item[1].index)]
+        self.worker_state += [f"uint64_t {table.last_hit}[{table.size}]" for table in tables if table.last_hit]
         for name in self.burst_lookups:
             layout = self.table_layouts[name]
             keys, entries = burst_state(layout)

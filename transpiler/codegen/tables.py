@@ -21,7 +21,7 @@ from p4odp.transpiler.passes.table_layout import (ActionLayout, ConstEntry, Fiel
                                                   TableLayout)
 from p4odp.transpiler.passes.table_structures import code_switch
 
-__all__ = ["Tables", "burst_state", "c_table", "c_action", "c_profile"]
+__all__ = ["Tables", "burst_state", "last_hit", "c_table", "c_action", "c_profile"]
 
 # The runtime's names of the match kinds and of the table-structures pass's lookup structures.
 MATCH_KINDS = {"exact": "P4ODP_MATCH_EXACT", "lpm": "P4ODP_MATCH_LPM", "ternary": "P4ODP_MATCH_TERNARY",
@@ -38,7 +38,8 @@ def c_table(layout: TableLayout, profiles: dict, burst_key: tuple = ()) -> CTabl
                   layout.default_const, layout.data_bytes, [_c_const_entry(e, layout.keys) for e in layout.entries],
                   TABLE_KINDS[layout.structure],
                   layout.key_bytes, list(burst_key), burst_state(layout) if burst_key else (),
-                  profiles[layout.profile].index if layout.profile else -1)
+                  profiles[layout.profile].index if layout.profile else -1,
+                  last_hit(layout) if layout.idle_timeout else "")
 
 
 def _c_const_entry(entry: ConstEntry, keys: tuple) -> CConstEntry:
@@ -64,6 +65,12 @@ def _c_field_match(match: FieldMatch, key: KeyField) -> CFieldMatch:
 
 def _c_name(layout: TableLayout) -> str:
     return f"tbl_{c_ident(layout.name)}"
+
+
+def last_hit(layout: TableLayout) -> str:
+    """The member of `struct p4_worker_state` that holds, for a table with idle timeouts, when the
+    worker last hit each entry (uint64_t[size], by entry index)."""
+    return f"{_c_name(layout)}_last_hit"
 
 
 def burst_state(layout: TableLayout) -> tuple[str, str]:
@@ -166,10 +173,13 @@ class Tables:
         return meter.name, color
 
     def count_hit(self, layout: TableLayout, hit: str) -> None:
-        """A hit in the cell of its entry's index in the table's direct counter, if it has one."""
+        """A hit in the cell of its entry's index in the table's direct counter, if it has one, and
+        its time, in a table with idle timeouts."""
         counter = self.bindings.lookup(layout.direct_counter) if layout.direct_counter else None
         if isinstance(counter, ExternInstance) and counter.size:
             self.emit(f"if ({hit}) p4odp_count_packet(WORKER_STATE->{counter.member}[entry->index], pc->len);")
+        if layout.idle_timeout:
+            self.emit(f"if ({hit}) p4odp_entry_hit(pc, WORKER_STATE->{last_hit(layout)}, entry->index);")
 
     def indirect_action(self, layout: TableLayout) -> str:
         """The C name of the entry whose action runs: `entry` itself, or in a table with an action

@@ -30,9 +30,13 @@ records it in `PassResult.table_layouts` (by the table's name in the IR):
   selector's `selector` key fields, which are not looked up, pick a member
   of a group by their hash.
 
+* whether its entries have idle timeouts (`support_timeout = true`): the
+  runtime then keeps the time each entry was last hit, per worker, and
+  reports entries idle past the timeout the control plane gave them.
+
 Table properties other than `key`, `actions`, `default_action`, `size`,
-`entries`, `counters`, `meters` and `implementation` are refused, with their position, unless they are a
-constant `false` (e.g. `support_timeout = false`), which asks for nothing.
+`entries`, `counters`, `meters`, `implementation` and `support_timeout` are refused, with their
+position, unless they are a constant `false` (e.g. `add_on_miss = false`), which asks for nothing.
 """
 
 from __future__ import annotations
@@ -56,11 +60,11 @@ __all__ = ["TableLayout", "KeyField", "TableAction", "ActionLayout", "DataField"
            "ConstEntry", "ProfileLayout", "HONOURED_PROPERTIES", "MATCH_KINDS", "INDIRECT_DATA_BYTES"]
 
 HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries", "counters", "meters", "implementation",
-                       "largest_priority_wins", "priority_delta")
+                       "largest_priority_wins", "priority_delta", "support_timeout")
 MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional")
 # Properties of the architectures that change what a table does, which p4odp does not do yet; any
 # other property the program names is a target's own, ignored with a warning.
-_SEMANTIC_PROPERTIES = ("support_timeout", "add_on_miss", "idle_timeout_with_auto_delete")
+_SEMANTIC_PROPERTIES = ("add_on_miss", "idle_timeout_with_auto_delete")
 _MAX_PRIORITY = (1 << 24) - 1
 _INT32_MAX = (1 << 31) - 1
 INDIRECT_DATA_BYTES = 4  # an indirect table's entry: the handle of a member or a group
@@ -157,6 +161,7 @@ class TableLayout:
     direct_meter: str = ""  # the IR name of the direct_meter instance its `meters` property names
     profile: str = ""  # its `implementation`: the key of its ProfileLayout in PassResult.action_profiles
     selector: tuple = ()  # tuple[KeyField, ...]: an action selector's key fields, which the lookup ignores
+    idle_timeout: bool = False  # `support_timeout = true`: its entries' hits are timed
 
 
 class TableLayouts:
@@ -267,9 +272,17 @@ class _Builder:
             data_bytes = max(data_bytes, INDIRECT_DATA_BYTES)
         elif selector:
             raise Unsupported(selector[0].expr.loc, "a selector key in a table without an action_selector")
+        idle_timeout = self.flag(props["support_timeout"]) if "support_timeout" in props else False
         return TableLayout(len(self.ctx.result.table_layouts), name, tuple(keys), offset, tuple(actions), data_bytes,
                            default_id, tuple(default_data), default_const, size, entries, structure, code_entries,
-                           direct_counter, direct_meter, profile, tuple(selector))
+                           direct_counter, direct_meter, profile, tuple(selector), idle_timeout)
+
+    def flag(self, prop: ir.TableProperty) -> bool:
+        """A table property that is a boolean constant."""
+        value = evaluate(prop.value, self.constants.get)
+        if not isinstance(value, bool):
+            raise Refused(prop.loc, f"the table property {prop.name} must be a boolean constant")
+        return value
 
     def profile(self, table: ir.Table, prop: ir.TableProperty, actions: list, data_bytes: int, selector: list) -> str:
         """The key in PassResult.action_profiles of the action profile or selector that `implementation`

@@ -37,8 +37,8 @@ static void set_context(const char *text)
 		}                                                                                \
 	} while (0)
 
-/* ---- The program: two tables (one direct, one naming members and groups of a selector),
- * counters, a meter, a register, a value set. ---- */
+/* ---- The program: two tables (one direct with idle timeouts, one naming members and groups of
+ * a selector), counters, a meter, a register, a value set. ---- */
 
 struct p4odp_packet_state {
 	uint8_t unused;
@@ -53,6 +53,7 @@ struct shared_state {
 struct worker_state {
 	uint64_t counter[4][2];
 	uint64_t direct[4][2];
+	uint64_t last_hit[4];
 };
 
 enum { T_DIRECT, T_INDIRECT };
@@ -79,9 +80,9 @@ static const uint8_t const_data[] = { 0x01, 0x23 };
 static const struct p4odp_const_entry const_entries[] = { { const_fields, 5, A_SET, const_data } };
 static const struct p4odp_table_info tables[] = {
 	[T_DIRECT] = { "direct", 2, keys, 2, table_actions, 4, 2, A_DROP, no_data, 0, false, 1, const_entries,
-		       P4ODP_TABLE_AUTO, -1 },
+		       P4ODP_TABLE_AUTO, -1, true, offsetof(struct worker_state, last_hit) },
 	[T_INDIRECT] = { "indirect", 1, keys, 2, table_actions, 4, 4, A_DROP, no_data, 0, false, 0, NULL,
-			 P4ODP_TABLE_AUTO, 0 },
+			 P4ODP_TABLE_AUTO, 0, false, 0 },
 };
 static const struct p4odp_profile_info profiles[] = { { "sel", 3, 2, true, 2, table_actions } };
 static const struct p4odp_counter_info counters[] = {
@@ -246,6 +247,52 @@ static void test_entries(void)
 	set_context("clear");
 	CHECK_EQ(p4odp_ctl_table_clear(&sw, T_DIRECT), 0);
 	CHECK_EQ(p4odp_ctl_entry_count(&sw, T_DIRECT), 0);
+}
+
+static void test_idle_timeouts(void)
+{
+	struct key k;
+	int64_t handle, other;
+	uint64_t ttl, idle;
+	uint8_t v[2] = { 0x0a, 0xbc };
+	struct p4odp_action_call set = { A_SET, 0, v };
+
+	set_context("an entry is added without a TTL, its timer started");
+	CHECK_EQ(p4odp_ctl_entry_add(&sw, T_DIRECT, key(&k, 1, 0, 0, 1), &set, &handle), 0);
+	CHECK_EQ(p4odp_ctl_entry_timer(&sw, T_DIRECT, handle, &ttl, &idle), 0);
+	CHECK_EQ(ttl, 0);
+	CHECK(idle < UINT64_C(1000000000));
+
+	set_context("refused: a table without idle timeouts, no such entry; nothing changed");
+	CHECK_EQ(p4odp_ctl_entry_set_ttl(&sw, T_INDIRECT, 0, 5), -EINVAL);
+	CHECK_EQ(p4odp_ctl_entry_timer(&sw, T_INDIRECT, 0, &ttl, &idle), -EINVAL);
+	CHECK_EQ(p4odp_ctl_entry_set_ttl(&sw, 9, handle, 5), -EINVAL);
+	CHECK_EQ(p4odp_ctl_entry_set_ttl(&sw, T_DIRECT, handle + 1000, 5), -ENOENT);
+	CHECK_EQ(p4odp_ctl_entry_timer(&sw, T_DIRECT, handle, &ttl, &idle), 0);
+	CHECK_EQ(ttl, 0);
+
+	set_context("a TTL, and a worker's hit as the time since the last hit");
+	CHECK_EQ(p4odp_ctl_entry_set_ttl(&sw, T_DIRECT, handle, 250), 0);
+	struct worker_state *second = sw.per_worker[1].state;
+	odp_time_wait_ns(20 * 1000 * 1000);
+	CHECK_EQ(p4odp_ctl_entry_timer(&sw, T_DIRECT, handle, &ttl, &idle), 0);
+	CHECK_EQ(ttl, 250);
+	CHECK(idle >= 20 * 1000 * 1000);
+	second->last_hit[(uint32_t)handle] = odp_time_global_ns();
+	CHECK_EQ(p4odp_ctl_entry_timer(&sw, T_DIRECT, handle, &ttl, &idle), 0);
+	CHECK(idle < 20 * 1000 * 1000);
+
+	set_context("deleted, its index reused: the new entry has no TTL and its own timer");
+	CHECK_EQ(p4odp_ctl_entry_delete(&sw, T_DIRECT, handle), 0);
+	CHECK_EQ(p4odp_ctl_entry_timer(&sw, T_DIRECT, handle, &ttl, &idle), -ENOENT);
+	CHECK_EQ(p4odp_ctl_entry_set_ttl(&sw, T_DIRECT, handle, 5), -ENOENT);
+	CHECK_EQ(p4odp_ctl_entry_add(&sw, T_DIRECT, key(&k, 1, 0, 0, 1), &set, &other), 0);
+	CHECK_EQ(p4odp_ctl_entry_timer(&sw, T_DIRECT, other, &ttl, &idle), 0);
+	CHECK_EQ(ttl, 0);
+
+	set_context("cleared: no timers");
+	CHECK_EQ(p4odp_ctl_table_clear(&sw, T_DIRECT), 0);
+	CHECK_EQ(p4odp_ctl_entry_timer(&sw, T_DIRECT, other, &ttl, &idle), -ENOENT);
 }
 
 static const struct p4odp_match *exact(struct key *k, uint8_t a)
@@ -473,6 +520,7 @@ static const struct {
 	void (*run)(void);
 } tests[] = {
 	{ "entries", test_entries },
+	{ "idle_timeouts", test_idle_timeouts },
 	{ "profiles", test_profiles },
 	{ "replication", test_replication },
 	{ "externs", test_externs },
