@@ -65,7 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("--datapath", action="store_true",
                           help="also build out/datapath.so: the program as a running switch of the same p4odp, "
                                "target and compiler loads it in place of its own (load_new_config_file, then "
-                               "swap_configs; p4odp swap; P4Runtime SetForwardingPipelineConfig)")
+                               "swap_configs; p4odp swap; P4Runtime SetForwardingPipelineConfig), and "
+                               "out/datapath.json, its BMv2 JSON naming it (simple_switch_CLI's "
+                               "load_new_config_file through p4odp thrift)")
     compile_.add_argument("--cc", help="the C compiler (default: $CC, else the target's)")
     compile_.add_argument("--odp-prefix", metavar="DIR", help="build against the ODP installed under DIR")
     compile_.add_argument("--sysroot", metavar="DIR", help="cross builds: the target's root folder (libraries, a "
@@ -232,6 +234,15 @@ def build_parser() -> argparse.ArgumentParser:
                          help="the device id controllers address (default 0, as simple_switch_grpc)")
     runtime.set_defaults(run=run_runtime)
 
+    thrift = commands.add_parser("thrift", help="serve BMv2's Thrift API (simple_switch_CLI's) for a running switch")
+    thrift.add_argument("--switch", metavar="ADDR", default=None,
+                        help="the switch's control channel: unix:PATH or tcp:HOST:PORT (default unix:p4odp.sock)")
+    thrift.add_argument("--thrift-port", type=int, default=9090, metavar="N",
+                        help="the port to serve at (default 9090, as simple_switch)")
+    thrift.add_argument("--thrift-ip", default="127.0.0.1", metavar="ADDR",
+                        help="the address to serve at (default 127.0.0.1)")
+    thrift.set_defaults(run=run_thrift)
+
     targets = commands.add_parser("targets", help="list the targets, what each finds here and what it misses")
     targets.add_argument("--install", nargs="+", metavar="TARGET", default=[],
                          help="install the Debian packages these targets miss (as root)")
@@ -281,13 +292,15 @@ def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
         else:
             sys.stdout.write(text)
         return EXIT_OK
-    if p4runtime_files:
+    info = None  # the P4Info, of a compile that writes it or a datapath.so's BMv2 JSON
+    if p4runtime_files or args.datapath and args.emit is None:
         from p4odp.controlplane.files import write_p4runtime_files
         from p4odp.controlplane.p4info import program_p4info
 
         info = program_p4info(program, diags)
         if info is None:
             return EXIT_USER_ERROR
+    if p4runtime_files:
         try:
             write_p4runtime_files(info, p4runtime_files)
         except OSError as err:
@@ -321,6 +334,10 @@ def run_compile(args: argparse.Namespace, diags: Diagnostics) -> int:
     binary = build_switch(c_files, out_dir, target, options, diags)
     if binary is None:
         return EXIT_USER_ERROR
+    if args.datapath:
+        from p4odp.controlplane.bmv2_json import bmv2_json
+
+        (out_dir / "datapath.json").write_text(bmv2_json(info, str((out_dir / "datapath.so").resolve())))
     if args.verbose:
         sys.stderr.write(f"built {binary}\n")
     return EXIT_OK
@@ -415,6 +432,32 @@ def run_runtime(args: argparse.Namespace, diags: Diagnostics) -> int:
         return EXIT_USER_ERROR
     sys.stderr.write(f"p4odp runtime: P4Runtime for the switch at {switch} served at {args.grpc}, "
                      f"device id {args.device_id}\n")
+    try:
+        stop.wait()
+    finally:
+        server.stop()
+    return EXIT_OK
+
+
+def run_thrift(args: argparse.Namespace, diags: Diagnostics) -> int:
+    from p4odp.controlplane.channel import DEFAULT_ADDRESS, ChannelError, CommandError
+    from p4odp.controlplane.thrift_server import serve
+
+    switch = args.switch or DEFAULT_ADDRESS
+    stop = threading.Event()  # set by SIGINT or SIGTERM, from before the server starts
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    try:
+        server = serve(switch, args.thrift_ip, args.thrift_port)
+    except (ChannelError, CommandError) as err:
+        diags.error(Loc("<command line>", 0, 0), f"--switch {switch}: {err}")
+        return EXIT_USER_ERROR
+    except OSError as err:
+        diags.error(Loc("<command line>", 0, 0), f"--thrift-ip {args.thrift_ip} --thrift-port {args.thrift_port}: "
+                                                 f"{err.strerror or err}")
+        return EXIT_USER_ERROR
+    sys.stderr.write(f"p4odp thrift: BMv2's Thrift API for the switch at {switch} served at "
+                     f"{args.thrift_ip}:{server.port}\n")
     try:
         stop.wait()
     finally:
