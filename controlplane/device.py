@@ -73,25 +73,22 @@ def _number(value: bytes, width: int, what) -> int:
     return number
 
 
-def _refusal(messages: Callable[[], dict]) -> Callable[[int], P4RuntimeError]:
-    """How a refused call of an update reads: the message of its errno in `messages()` (errno ->
-    text, made only for a refusal), with the code of _CODES."""
-    def refused(code: int) -> P4RuntimeError:
-        message = messages().get(code)
+@dataclass
+class _Planned:
+    """An update as calls of the switch's API, applied together; what a refusal of one says
+    (`messages()`: errno -> text, made only for a refusal); and what the server records of its own
+    when they succeed (a digest's config)."""
+    index: int
+    requests: list
+    messages: Callable[[], dict]
+    then: Optional[Callable[[], None]] = None
+
+    def refused(self, code: int) -> P4RuntimeError:
+        """How the switch's refusal `code` (an errno) of one of its calls reads, with the code of _CODES."""
+        message = self.messages().get(code)
         if message is None:
             return P4RuntimeError(Code.INTERNAL, f"the switch refused the update: {errno.errorcode.get(code, code)}")
         return P4RuntimeError(_CODES.get(code, Code.INTERNAL), message)
-    return refused
-
-
-@dataclass
-class _Planned:
-    """An update as calls of the switch's API, applied together; how a refusal of one reads; and
-    what the server records of its own when they succeed (a digest's config)."""
-    index: int
-    requests: list
-    refused: Callable[[int], P4RuntimeError]
-    then: Optional[Callable[[], None]] = None
 
 
 class Device:
@@ -128,6 +125,7 @@ class Device:
         self._pending: list[_Planned] = []  # updates planned and not yet sent (CONTINUE_ON_ERROR)
         self._results: list = []
         self._batched = False  # planning one batch for a whole write
+        self._digests_written = False  # the write has a digest update
         self._planned_nodes: set[int] = set()  # multicast nodes the write's updates create
         self._switch_tables: dict[int, tuple] = {}  # table id -> _switch_table
         # action id -> (the switch's action id, its name, (param id, width, bytes, name) of each parameter)
@@ -281,6 +279,7 @@ class Device:
         if atomicity not in _ATOMICITY:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"unknown atomicity {atomicity}")
         self._results = [None] * len(updates)
+        self._digests_written = False
         self._batched = atomicity != WriteRequest.CONTINUE_ON_ERROR
         self._planned_nodes = set()
         planned: list[_Planned] = []
@@ -297,7 +296,7 @@ class Device:
         else:
             self._flush()
         self._batched = False
-        if any(update.entity.WhichOneof("entity") == "digest_entry" for update in updates):
+        if self._digests_written:
             self.events.settle()  # the digests configured are sent for the packets from now on
         return self._results
 
@@ -370,6 +369,7 @@ class Device:
         kind = update.entity.WhichOneof("entity")
         if kind is None:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "the update has no entity")
+        self._digests_written |= kind == "digest_entry"
         if kind in _WRITTEN:
             return getattr(self, _WRITTEN[kind])(index, update.type, getattr(update.entity, kind))
         raise P4RuntimeError(Code.UNIMPLEMENTED, f"writing a {kind} is not supported yet")
@@ -412,10 +412,12 @@ class Device:
             if not entry.HasField("action"):
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, "an inserted entry needs an action")
             call, no_reference = self._entry_call(table, entry)
-            return _Planned(index, [wire.entry_add(switch_table, keys, match, call), *ttl], _refusal(lambda: {
+            return _Planned(index, [wire.entry_add(switch_table, keys, match, call), *ttl], lambda: {
                 errno.EEXIST: f"table {table.name} has an entry with this key", errno.ENOENT: no_reference,
-                errno.ENOSPC: f"table {table.name} is full", errno.ENODATA: f"{no_reference}: it is empty"}))
-        missing = _refusal(lambda: {errno.ENOENT: f"table {table.name} has no entry with this key"})
+                errno.ENOSPC: f"table {table.name} is full", errno.ENODATA: f"{no_reference}: it is empty"})
+
+        def missing() -> dict:
+            return {errno.ENOENT: f"table {table.name} has no entry with this key"}
         if kind == Update.DELETE:
             return _Planned(index, [wire.entry_delete(switch_table, keys, match)], missing)
         if not entry.HasField("action"):  # a modify without an action changes the direct resources only
@@ -427,9 +429,9 @@ class Device:
         call, no_reference = self._entry_call(table, entry)
         if not table.profile_id:
             return _Planned(index, [wire.entry_modify(switch_table, keys, match, call), *ttl], missing)
-        return _Planned(index, [wire.entry_modify(switch_table, keys, match, call), *ttl], _refusal(lambda: {
+        return _Planned(index, [wire.entry_modify(switch_table, keys, match, call), *ttl], lambda: {
             errno.ENOENT: f"table {table.name} has no entry with this key, or {no_reference}",
-            errno.ENODATA: f"{no_reference}: it is empty"}))
+            errno.ENODATA: f"{no_reference}: it is empty"})
 
     def _entry_call(self, table: TableInfo, entry) -> tuple[Call, str]:
         """What an entry with entry.action runs, as the switch takes it, and how a missing member or
@@ -454,11 +456,13 @@ class Device:
         if table.message.const_default_action_id:
             raise P4RuntimeError(Code.PERMISSION_DENIED, f"the default action of table {table.name} is const")
         switch_table = self._switch_table(table)[0]
-        refused = _refusal(lambda: {errno.EPERM: f"the default action of table {table.name} is const"})
+
+        def messages() -> dict:
+            return {errno.EPERM: f"the default action of table {table.name} is const"}
         if not entry.HasField("action"):  # back to the program's default
-            return _Planned(index, [wire.default_reset(switch_table)], refused)
+            return _Planned(index, [wire.default_reset(switch_table)], messages)
         return _Planned(index, [wire.default_set(switch_table, self._action_call(table, entry.action, default=True))],
-                        refused)
+                        messages)
 
     def _action_call(self, table: TableInfo, table_action, default: bool) -> Call:
         if table_action.WhichOneof("type") != "action":
@@ -482,20 +486,32 @@ class Device:
                 scope == p4info_pb2.ActionRef.TABLE_ONLY and default:
             where = "the default action" if default else "an entry's action"
             raise P4RuntimeError(Code.PERMISSION_DENIED, f"action {name} cannot be {where} of {owner}")
+        given_params = given.params
+        data = bytearray()
+        if len(given_params) == len(params):  # the common case: each once, in P4Info's order
+            for param, (param_id, width, nbytes, param_name) in zip(given_params, params):
+                if param.param_id != param_id:
+                    break
+                value = param.value
+                number = int.from_bytes(value, "big")  # _number's checks, inline
+                if not value or number >> width:
+                    _number(value, width, f"parameter {param_name}")
+                data += number.to_bytes(nbytes, "big")
+            else:
+                return Call(switch_action, data=bytes(data))
         values = {}
-        for param in given.params:
+        for param in given_params:
             if param.param_id in values:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"parameter {param.param_id} is given twice")
             values[param.param_id] = param.value
-        data = []
+        data = bytearray()
         for param_id, width, nbytes, param_name in params:
             if param_id not in values:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action {name}: parameter {param_name} is missing")
-            number = _number(values.pop(param_id), width, lambda: f"parameter {param_name}")
-            data.append(number.to_bytes(nbytes, "big"))
+            data += _number(values.pop(param_id), width, lambda: f"parameter {param_name}").to_bytes(nbytes, "big")
         if values:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action {name} has no parameter {next(iter(values))}")
-        return Call(switch_action, data=b"".join(data))
+        return Call(switch_action, data=bytes(data))
 
     def _p4runtime_action(self, call: Call) -> Optional[p4runtime_pb2.TableAction]:
         """A switch's entry action as P4Runtime reads it, canonical; None for no action."""
@@ -573,13 +589,13 @@ class Device:
         meter, cell = self._cell("meter", self.pipeline.meters, meter_entry.meter_id, kind, meter_entry)
         rates = _rates(meter_entry) if meter_entry.HasField("config") else None  # none: every packet green
         return _Planned(index, [wire.meter_set(self._index("meters", meter.preamble.name), cell, rates)],
-                        _refusal(dict))
+                        dict)
 
     def _plan_direct_meter(self, index: int, kind: int, direct_entry) -> _Planned:
         table, handle, name = self._direct_cell("meter", kind, direct_entry.table_entry)
         rates = _rates(direct_entry) if direct_entry.HasField("config") else None
         return _Planned(index, [wire.meter_set(self._index("meters", name), handle, rates)],
-                        _refusal(lambda: {errno.ENOENT: f"table {table.name} has no entry with this key"}))
+                        lambda: {errno.ENOENT: f"table {table.name} has no entry with this key"})
 
     def _meter_config(self, meter_name: str, cell: int) -> Optional[p4runtime_pb2.MeterConfig]:
         """A meter cell's config as P4Runtime reads it (rates per second); None for no rates (the
@@ -626,30 +642,34 @@ class Device:
     def _plan_member(self, index: int, kind: int, member) -> _Planned:
         profile, switch_profile = self._profile(member.action_profile_id)
         name, member_id = profile.preamble.name, member.member_id
-        refused = _refusal(lambda: {errno.EEXIST: f"action profile {name} has a member {member_id}",
-                            errno.ENOENT: f"action profile {name} has no member {member_id}",
-                            errno.ENOSPC: f"action profile {name} is full",
-                            errno.EBUSY: f"member {member_id} of action profile {name} is in use"})
+
+        def messages() -> dict:
+            return {errno.EEXIST: f"action profile {name} has a member {member_id}",
+                    errno.ENOENT: f"action profile {name} has no member {member_id}",
+                    errno.ENOSPC: f"action profile {name} is full",
+                    errno.EBUSY: f"member {member_id} of action profile {name} is in use"}
         if kind == Update.DELETE:
-            return _Planned(index, [wire.member_delete(switch_profile, member_id)], refused)
+            return _Planned(index, [wire.member_delete(switch_profile, member_id)], messages)
         allowed = {action: scope for table_id in profile.table_ids if table_id in self.pipeline.tables
                    for action, scope in self.pipeline.tables[table_id].actions.items()
                    if scope != p4info_pb2.ActionRef.DEFAULT_ONLY}
         call = self._call(f"action profile {name}", allowed, member.action, default=False)
         add = wire.member_add if kind == Update.INSERT else wire.member_modify
-        return _Planned(index, [add(switch_profile, member_id, call)], refused)
+        return _Planned(index, [add(switch_profile, member_id, call)], messages)
 
     def _plan_group(self, index: int, kind: int, group) -> _Planned:
         profile, switch_profile = self._profile(group.action_profile_id)
         name, group_id = profile.preamble.name, group.group_id
         if not profile.with_selector:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"action profile {name} has no groups (not a selector)")
-        refused = _refusal(lambda: {errno.EEXIST: f"action profile {name} has a group {group_id}",
-                            errno.ENOENT: f"action profile {name} has no group {group_id}",
-                            errno.ENOSPC: f"action profile {name} is full",
-                            errno.EBUSY: f"group {group_id} of action profile {name} is in use"})
+
+        def messages() -> dict:
+            return {errno.EEXIST: f"action profile {name} has a group {group_id}",
+                    errno.ENOENT: f"action profile {name} has no group {group_id}",
+                    errno.ENOSPC: f"action profile {name} is full",
+                    errno.EBUSY: f"group {group_id} of action profile {name} is in use"}
         if kind == Update.DELETE:
-            return _Planned(index, [wire.group_delete(switch_profile, group_id)], refused)
+            return _Planned(index, [wire.group_delete(switch_profile, group_id)], messages)
         members = [m.member_id for m in group.members]
         if len(set(members)) != len(members):
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"group {group_id} names a member twice")
@@ -666,10 +686,10 @@ class Device:
         if absent is not None and not self._batched:
             raise P4RuntimeError(Code.NOT_FOUND, f"action profile {name} has no member {absent}")
         requests = [wire.group_add(switch_profile, group_id, group.max_size)] if kind == Update.INSERT else []
-        return _Planned(index, requests + [wire.group_set(switch_profile, group_id, members)], _refusal(lambda: {
+        return _Planned(index, requests + [wire.group_set(switch_profile, group_id, members)], lambda: {
             errno.EEXIST: f"action profile {name} has a group {group_id}",
             errno.ENOENT: f"action profile {name} has no group {group_id}, or no member of those it names",
-            errno.ENOSPC: f"group {group_id} of action profile {name} is full"}))
+            errno.ENOSPC: f"group {group_id} of action profile {name} is full"})
 
     def _read_members(self, wanted) -> Iterator:
         profile_ids = [wanted.action_profile_id] if wanted.action_profile_id else list(self.pipeline.profiles)
@@ -765,10 +785,10 @@ class Device:
                      for node, (instance, instance_ports) in zip(nodes, ports.items())]
         requests += [wire.mc_group_destroy(group_id)] if kind == Update.DELETE else [wire.mc_group_set(group_id, nodes)]
         requests += [wire.mc_node_destroy(node) for node in old]
-        return _Planned(index, requests, _refusal(lambda: {
+        return _Planned(index, requests, lambda: {
             errno.EEXIST: f"the packet replication engine has a multicast group {group_id}",
             errno.ENOENT: f"the packet replication engine has no multicast group {group_id}",
-            errno.ENOSPC: "the packet replication engine has no room for another multicast node"}))
+            errno.ENOSPC: "the packet replication engine has no room for another multicast node"})
 
     def _plan_clone_session(self, index: int, kind: int, session) -> _Planned:
         session_id = session.session_id
@@ -778,9 +798,11 @@ class Device:
         self._read_switch()
         present = next((s for s in self._clone_sessions() if s.session_id == session_id), None)
         _presence(kind, present, "the packet replication engine", f"clone session {session_id}")
-        refused = _refusal(lambda: {errno.ENOENT: f"the packet replication engine has no clone session {session_id}"})
+
+        def messages() -> dict:
+            return {errno.ENOENT: f"the packet replication engine has no clone session {session_id}"}
         if kind == Update.DELETE:
-            return _Planned(index, [wire.clone_delete(session_id)], refused)
+            return _Planned(index, [wire.clone_delete(session_id)], messages)
         replicas = _replicas(session.replicas, f"clone session {session_id}")
         if not replicas:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"clone session {session_id} has no replica")
@@ -792,7 +814,7 @@ class Device:
                                                          "service out of range")
         clone = wire.Clone(replicas=tuple(replicas), truncate=session.packet_length_bytes,
                            class_of_service=session.class_of_service)
-        return _Planned(index, [wire.clone_set(session_id, clone)], refused)
+        return _Planned(index, [wire.clone_set(session_id, clone)], messages)
 
     def _clone_sessions(self) -> list[p4runtime_pb2.CloneSessionEntry]:
         read = self.wire.call(wire.clones())
@@ -858,7 +880,7 @@ class Device:
         kept = self._values(value_set)
         requests = [wire.value_set_remove(switch_set, width, v) for v in kept if v not in values]
         requests += [wire.value_set_add(switch_set, width, v) for v in values if v not in kept]
-        return _Planned(index, requests, _refusal(lambda: {errno.ENOSPC: f"value set {name} is full"}))
+        return _Planned(index, requests, lambda: {errno.ENOSPC: f"value set {name} is full"})
 
     def _values(self, value_set) -> list[int]:
         width = _value_set_width(value_set)
@@ -890,13 +912,13 @@ class Device:
         counter, cell = self._cell("counter", self.pipeline.counters, counter_entry.counter_id, kind, counter_entry)
         packets, byte_count = _counts(counter_entry.data)
         return _Planned(index, [wire.counter_write(self._index("counters", counter.preamble.name), cell, packets,
-                                                   byte_count)], _refusal(dict))
+                                                   byte_count)], dict)
 
     def _plan_direct_counter(self, index: int, kind: int, direct_entry) -> _Planned:
         table, handle, name = self._direct_cell("counter", kind, direct_entry.table_entry)
         packets, byte_count = _counts(direct_entry.data)
         return _Planned(index, [wire.counter_write(self._index("counters", name), handle, packets, byte_count)],
-                        _refusal(lambda: {errno.ENOENT: f"table {table.name} has no entry with this key"}))
+                        lambda: {errno.ENOENT: f"table {table.name} has no entry with this key"})
 
     def _plan_direct_counter_of(self, index: int, table: TableInfo, match: Match, data) -> _Planned:
         """A table entry modified without an action: its direct counter's cell written."""
@@ -904,7 +926,7 @@ class Device:
         packets, byte_count = _counts(data)
         return _Planned(index, [wire.counter_write(self._index("counters", name), self._handle_of(table, match),
                                                    packets, byte_count)],
-                        _refusal(lambda: {errno.ENOENT: f"table {table.name} has no entry with this key"}))
+                        lambda: {errno.ENOENT: f"table {table.name} has no entry with this key"})
 
     def _direct_cell(self, what: str, kind: int, table_entry) -> tuple:
         """The table, entry handle and direct counter's or meter's (`what`) name of a write to the
@@ -928,7 +950,7 @@ class Device:
         width = _bitstring_width(spec.bitstring)
         number = _number(register_entry.data.bitstring, width, f"register {name}")
         return _Planned(index, [wire.register_write(self._index("registers", name), cell, width, number)],
-                        _refusal(dict))
+                        dict)
 
     # --- digests ---------------------------------------------------------------------------
 
@@ -949,7 +971,7 @@ class Device:
         new = None if kind == Update.DELETE else p4runtime_pb2.DigestEntry.Config()
         if new is not None:
             new.CopyFrom(config)
-        return _Planned(index, [], _refusal(dict), lambda: self.digests.configure(entry.digest_id, new))
+        return _Planned(index, [], dict, lambda: self.digests.configure(entry.digest_id, new))
 
     # --- the CPU port ---------------------------------------------------------------------
 
@@ -1116,14 +1138,21 @@ def _notified_entry(table: TableInfo, match: Match, ttl_ns: int) -> p4runtime_pb
 def _match_key(table: TableInfo, entry) -> tuple:
     """The entry's key, checked: per field in P4Info order, as wire.Match takes it, then its
     priority."""
-    given = {}
-    for m in entry.match:
-        if m.field_id not in table.fields:
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no match field {m.field_id}")
-        if m.field_id in given:
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"match field {m.field_id} is given twice")
-        given[m.field_id] = m
-    key = [_field_key(f, kind, given.get(field_id)) for field_id, f, kind in table.match_kinds]
+    matches, key = entry.match, []
+    if len(matches) == len(table.match_kinds):  # the common case: each field once, in P4Info's order
+        for m, (field_id, f, kind) in zip(matches, table.match_kinds):
+            if m.field_id != field_id:
+                break
+            key.append(_field_key(f, kind, m))
+    if len(key) != len(table.match_kinds):
+        given = {}
+        for m in matches:
+            if m.field_id not in table.fields:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no match field {m.field_id}")
+            if m.field_id in given:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"match field {m.field_id} is given twice")
+            given[m.field_id] = m
+        key = [_field_key(f, kind, given.get(field_id)) for field_id, f, kind in table.match_kinds]
     if table.needs_priority and entry.priority <= 0:
         raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} needs a priority above 0")
     if not table.needs_priority and entry.priority:

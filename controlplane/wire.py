@@ -477,14 +477,16 @@ class Wire:
                 except WireError as err:
                     out.append([err])
                 continue
-            answer = Reader(body)
-            status = answer.i32()
+            status = int.from_bytes(body[:4], "big", signed=True)
             results: list[Reader | WireError | None] = []
-            while answer.at < len(answer.data):
-                try:
-                    results.append(_answer(answer.bytes(answer.u32())))
-                except WireError as err:
-                    results.append(err)
+            at = 4
+            while at < len(body):  # each op's answer: u32 length, i32 status, results (as _answer reads it)
+                end = at + 4 + int.from_bytes(body[at:at + 4], "big")
+                if end > len(body) or end < at + 8:
+                    raise ChannelError("the switch answered a call out of protocol")
+                op_status = int.from_bytes(body[at + 4:at + 8], "big", signed=True)
+                results.append(_error(op_status) if op_status else Reader(body[at + 8:end]))
+                at = end
             if status and not any(isinstance(r, WireError) for r in results):
                 raise WireError(-status)  # the batch itself was refused
             out.append(results + [None] * (len(requests) - len(results)))
@@ -495,5 +497,10 @@ def _answer(body: bytes) -> Reader:
     reader = Reader(body)
     status = reader.i32()
     if status:
-        raise WireError(-status if -status in errno.errorcode else errno.EIO)
+        raise _error(status)
     return reader
+
+
+def _error(status: int) -> WireError:
+    """The refusal of a call answered `status` (a negative errno)."""
+    return WireError(-status if -status in errno.errorcode else errno.EIO)
