@@ -28,6 +28,7 @@ from p4odp.controlplane.idle_timeouts import IdleTimeouts
 from p4odp.controlplane.packets import PacketIO, PacketOutError
 from p4odp.controlplane.pipeline import MATCH_KINDS, Pipeline, TableInfo
 from p4odp.controlplane.protos import p4data_pb2, p4info_pb2, p4runtime_pb2
+from p4odp.controlplane.register_cells import BadCell, CellLayout, UnsupportedCell
 from p4odp.controlplane.wire import Call, Match, Wire, WireError
 from p4odp.runtime.limits import CLONE_REPLICAS, GROUP_NODES, MC_GROUPS, MC_NODES, MIRROR_SESSIONS, PORT_NUMBERS
 
@@ -944,13 +945,19 @@ class Device:
         register, cell = self._cell("register", self.pipeline.registers, register_entry.register_id, kind,
                                     register_entry)
         name = register.preamble.name
-        spec = register.type_spec
-        if spec.WhichOneof("type_spec") != "bitstring" or register_entry.data.WhichOneof("data") != "bitstring":
-            raise P4RuntimeError(Code.UNIMPLEMENTED, f"register {name}: only bit<W> and int<W> cells are supported")
-        width = _bitstring_width(spec.bitstring)
-        number = _number(register_entry.data.bitstring, width, f"register {name}")
-        return _Planned(index, [wire.register_write(self._index("registers", name), cell, width, number)],
-                        dict)
+        try:
+            raw = self._cell_layout(register).raw(register_entry.data, _number)
+        except BadCell as err:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"register {name}: {err}") from None
+        return _Planned(index, [wire.register_write(self._index("registers", name), cell, 8 * len(raw),
+                                                    int.from_bytes(raw, "big"))], dict)
+
+    def _cell_layout(self, register) -> CellLayout:
+        try:
+            return CellLayout(self.p4info, register.type_spec)
+        except UnsupportedCell as err:
+            raise P4RuntimeError(Code.UNIMPLEMENTED, f"register {register.preamble.name}: {err} are not "
+                                                     "supported") from None
 
     # --- digests ---------------------------------------------------------------------------
 
@@ -1087,22 +1094,21 @@ class Device:
         return values
 
     def _read_registers(self, wanted) -> Iterator:
-        if not wanted.register_id:  # every register whose cells are bit strings
+        if not wanted.register_id:  # every register whose cells the switch reads
             for register in self.pipeline.registers.values():
-                if register.type_spec.WhichOneof("type_spec") == "bitstring":
-                    yield from self._register_cells(register, wanted)
+                try:
+                    layout = CellLayout(self.p4info, register.type_spec)
+                except UnsupportedCell:
+                    continue
+                yield from self._register_cells(register, layout, wanted)
             return
         register = self.pipeline.registers.get(wanted.register_id)
         if register is None:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"no register has id {wanted.register_id}")
-        if register.type_spec.WhichOneof("type_spec") != "bitstring":
-            raise P4RuntimeError(Code.UNIMPLEMENTED, f"register {register.preamble.name}: only bit<W> and int<W> "
-                                                     "cells are supported")
-        yield from self._register_cells(register, wanted)
+        yield from self._register_cells(register, self._cell_layout(register), wanted)
 
-    def _register_cells(self, register, wanted) -> Iterator:
+    def _register_cells(self, register, layout: CellLayout, wanted) -> Iterator:
         name = register.preamble.name
-        width = _bitstring_width(register.type_spec.bitstring)
         indices = [_index(wanted.index.index, register.size, f"register {name}")] if wanted.HasField("index") \
             else list(range(register.size))
         switch_register = self._index("registers", name)
@@ -1111,7 +1117,7 @@ class Device:
                 raise P4RuntimeError(Code.INTERNAL, f"the switch could not read register {name}: {read}")
             yield p4runtime_pb2.Entity(register_entry=p4runtime_pb2.RegisterEntry(
                 register_id=register.preamble.id, index=p4runtime_pb2.Index(index=i),
-                data=p4data_pb2.P4Data(bitstring=canonical(read.value(width)))))
+                data=layout.data(read.bytes(layout.nbytes))))
 
 
 # The entities written and read, by the Entity oneof's name: the Device method for each.
@@ -1296,13 +1302,6 @@ def _index(index: int, size: int, what: str) -> int:
     if index >= size:
         raise P4RuntimeError(Code.OUT_OF_RANGE, f"{what}: index {index} is beyond its {size} cells")
     return index
-
-
-def _bitstring_width(spec) -> int:
-    kind = spec.WhichOneof("type_spec")
-    if kind in ("bit", "int"):
-        return getattr(spec, kind).bitwidth
-    raise P4RuntimeError(Code.UNIMPLEMENTED, f"{kind} cells are not supported")
 
 
 def _p4runtime_match(table: TableInfo, match: Match) -> list:

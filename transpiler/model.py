@@ -152,8 +152,10 @@ class CRegister:
     name: str  # control-plane name
     size: int
     member: str  # its cells in `struct p4_state`
-    width: int  # bits of a cell's value
+    width: int  # bits of a cell's value (a struct's: 8 times its fields' bytes, each field's whole bytes)
     signed: bool
+    c_type: str = ""  # a cell's C type, when it is a struct
+    fields: list = field(default_factory=list)  # then its leaf fields: (C member path, width, signed) each
 
 
 @dataclass

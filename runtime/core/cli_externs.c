@@ -143,36 +143,62 @@ static int find_register(struct p4odp_switch *sw, struct command *c, uint32_t *i
 	return ri;
 }
 
-/* register_read REGISTER INDEX, printed as simple_switch_CLI prints it. */
+/* The values a cell of `r` holds: its own (*one), or its struct's fields; how many in *n. */
+static const struct p4odp_register_field *register_values(const struct p4odp_register_info *r,
+							   struct p4odp_register_field *one, uint32_t *n)
+{
+	*one = (struct p4odp_register_field){ 0, r->cell_size, r->width, r->is_signed };
+	*n = r->n_fields ? r->n_fields : 1;
+	return r->n_fields ? r->fields : one;
+}
+
+/* register_read REGISTER INDEX, printed as simple_switch_CLI prints it; a struct cell's fields
+ * in order, separated by ", ". */
 static int cmd_register_read(struct p4odp_switch *sw, struct command *c)
 {
-	uint32_t index;
+	uint32_t index, n;
 	uint8_t value[MAX_VALUE_BYTES];
+	struct p4odp_register_field one;
 	if (c->n != 3)
 		return cli_fail(c, "usage: register_read REGISTER INDEX");
 	int ri = find_register(sw, c, &index);
-	if (ri < 0 || cli_result(c, p4odp_ctl_register_read(sw, (uint32_t)ri, index, value)))
+	if (ri < 0)
 		return -1;
-	const struct p4odp_register_info *r = &sw->program->registers[ri];
+	if (sw->program->registers[ri].width > 8 * MAX_VALUE_BYTES)
+		return cli_fail(c, "register %s: a cell of %u bits is too wide for this command", c->tokens[1],
+				sw->program->registers[ri].width);
+	if (cli_result(c, p4odp_ctl_register_read(sw, (uint32_t)ri, index, value)))
+		return -1;
+	const struct p4odp_register_field *fields = register_values(&sw->program->registers[ri], &one, &n);
 	fprintf(c->out, "%s[%u]= ", c->tokens[1], index);  /* the name as typed, as simple_switch_CLI */
-	cli_print_decimal(c->out, value, r->width, r->is_signed);
+	for (uint32_t i = 0, at = 0; i < n; at += (fields[i].width + 7) / 8, i++) {
+		fputs(i ? ", " : "", c->out);
+		cli_print_decimal(c->out, value + at, fields[i].width, fields[i].is_signed);
+	}
 	fputc('\n', c->out);
 	return 0;
 }
 
-/* register_write REGISTER INDEX VALUE */
+/* register_write REGISTER INDEX VALUE..., a value per field of a struct cell. */
 static int cmd_register_write(struct p4odp_switch *sw, struct command *c)
 {
-	uint32_t index;
+	uint32_t index, n;
 	uint8_t value[MAX_VALUE_BYTES];
-	if (c->n != 4)
-		return cli_fail(c, "usage: register_write REGISTER INDEX VALUE");
+	struct p4odp_register_field one;
+	if (c->n < 4)
+		return cli_fail(c, "usage: register_write REGISTER INDEX VALUE...");
 	int ri = find_register(sw, c, &index);
 	if (ri < 0)
 		return -1;
 	const struct p4odp_register_info *r = &sw->program->registers[ri];
-	if (cli_parse_value(c, c->tokens[3], r->width, r->is_signed, value))
-		return cli_about(c, "register", r->name);
+	const struct p4odp_register_field *fields = register_values(r, &one, &n);
+	if ((uint32_t)c->n - 3 != n)
+		return cli_fail(c, "register %s takes %u value(s) per cell", r->name, n);
+	if (r->width > 8 * MAX_VALUE_BYTES)
+		return cli_fail(c, "register %s: a cell of %u bits is too wide for this command", r->name, r->width);
+	for (uint32_t i = 0, at = 0; i < n; at += (fields[i].width + 7) / 8, i++)
+		if (cli_parse_value(c, c->tokens[3 + i], fields[i].width, fields[i].is_signed, value + at))
+			return cli_about(c, "register", r->name);
 	return cli_result(c, p4odp_ctl_register_write(sw, (uint32_t)ri, index, value));
 }
 

@@ -193,54 +193,96 @@ static uint8_t *register_cell(struct p4odp_switch *sw, const struct p4odp_regist
 	return (uint8_t *)sw->state + r->offset + (size_t)index * r->cell_size;
 }
 
-int p4odp_ctl_register_read(struct p4odp_switch *sw, uint32_t reg, uint32_t index, uint8_t *value)
+/* The fields of a cell of `r`: its own, or (a cell of one value) *one. */
+static const struct p4odp_register_field *cell_fields(const struct p4odp_register_info *r,
+						       struct p4odp_register_field *one, uint32_t *n)
 {
-	const struct p4odp_register_info *r = register_at(sw, reg, index);
-
-	if (!r)
-		return -EINVAL;
-	const uint8_t *cell = register_cell(sw, r, index);
-	uint32_t n = (r->width + 7) / 8;
-	uint64_t v = 0;
-	if (r->width > 64) {
-		memcpy(value, cell, n);
-		return 0;
+	if (r->n_fields) {
+		*n = r->n_fields;
+		return r->fields;
 	}
-	switch (r->cell_size) {
-	case 1: v = *cell; break;
-	case 2: { uint16_t x; memcpy(&x, cell, 2); v = x; break; }
-	case 4: { uint32_t x; memcpy(&x, cell, 4); v = x; break; }
-	default: memcpy(&v, cell, 8); break;
+	*one = (struct p4odp_register_field){ 0, r->cell_size, r->width, r->is_signed };
+	*n = 1;
+	return one;
+}
+
+/* Field `f` of a cell into `value` (ceil(width / 8) bytes, network order). */
+static void read_field(const uint8_t *cell, const struct p4odp_register_field *f, uint8_t *value)
+{
+	const uint8_t *at = cell + f->offset;
+	uint32_t n = (f->width + 7) / 8;
+	uint64_t v = 0;
+
+	if (f->width > 64) {
+		memcpy(value, at, n);
+		return;
+	}
+	switch (f->size) {
+	case 1: v = *at; break;
+	case 2: { uint16_t x; memcpy(&x, at, 2); v = x; break; }
+	case 4: { uint32_t x; memcpy(&x, at, 4); v = x; break; }
+	default: memcpy(&v, at, 8); break;
 	}
 	for (uint32_t i = 0; i < n; i++)
 		value[n - 1 - i] = (uint8_t)(v >> 8 * i);
-	if (r->width % 8)
-		value[0] &= (uint8_t)(0xff >> (8 - r->width % 8));
+	if (f->width % 8)
+		value[0] &= (uint8_t)(0xff >> (8 - f->width % 8));
+}
+
+static void write_field(uint8_t *cell, const struct p4odp_register_field *f, const uint8_t *value)
+{
+	uint8_t *at = cell + f->offset;
+	uint32_t n = (f->width + 7) / 8;
+	uint64_t v = 0;
+
+	if (f->width > 64) {
+		memcpy(at, value, n);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		v = v << 8 | value[i];
+	if (f->is_signed && f->width < 64 && (v >> (f->width - 1) & 1))
+		v |= ~UINT64_C(0) << f->width;
+	switch (f->size) {
+	case 1: *at = (uint8_t)v; break;
+	case 2: { uint16_t x = (uint16_t)v; memcpy(at, &x, 2); break; }
+	case 4: { uint32_t x = (uint32_t)v; memcpy(at, &x, 4); break; }
+	default: memcpy(at, &v, 8); break;
+	}
+}
+
+int p4odp_ctl_register_read(struct p4odp_switch *sw, uint32_t reg, uint32_t index, uint8_t *value)
+{
+	const struct p4odp_register_info *r = register_at(sw, reg, index);
+	struct p4odp_register_field one;
+	uint32_t n;
+
+	if (!r)
+		return -EINVAL;
+	const struct p4odp_register_field *fields = cell_fields(r, &one, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		read_field(register_cell(sw, r, index), &fields[i], value);
+		value += (fields[i].width + 7) / 8;
+	}
 	return 0;
 }
 
 int p4odp_ctl_register_write(struct p4odp_switch *sw, uint32_t reg, uint32_t index, const uint8_t *value)
 {
 	const struct p4odp_register_info *r = register_at(sw, reg, index);
+	struct p4odp_register_field one;
+	uint32_t n;
 
-	if (!r || (r->width % 8 && value[0] >> (r->width % 8)))
+	if (!r)
 		return -EINVAL;
-	uint8_t *cell = register_cell(sw, r, index);
-	uint32_t n = (r->width + 7) / 8;
-	uint64_t v = 0;
-	if (r->width > 64) {
-		memcpy(cell, value, n);
-		return 0;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		v = v << 8 | value[i];
-	if (r->is_signed && r->width < 64 && (v >> (r->width - 1) & 1))
-		v |= ~UINT64_C(0) << r->width;
-	switch (r->cell_size) {
-	case 1: *cell = (uint8_t)v; break;
-	case 2: { uint16_t x = (uint16_t)v; memcpy(cell, &x, 2); break; }
-	case 4: { uint32_t x = (uint32_t)v; memcpy(cell, &x, 4); break; }
-	default: memcpy(cell, &v, 8); break;
+	const struct p4odp_register_field *fields = cell_fields(r, &one, &n);
+	const uint8_t *at = value;
+	for (uint32_t i = 0; i < n; at += (fields[i].width + 7) / 8, i++)
+		if (fields[i].width % 8 && at[0] >> (fields[i].width % 8))
+			return -EINVAL;	/* bits past the field's width: checked first, so nothing changes */
+	for (uint32_t i = 0; i < n; i++) {
+		write_field(register_cell(sw, r, index), &fields[i], value);
+		value += (fields[i].width + 7) / 8;
 	}
 	return 0;
 }

@@ -226,7 +226,8 @@ int p4odp_ctl_meter_set_all(struct p4odp_switch *sw, uint32_t meter, const struc
 /* The cell's rates; -ENODATA when it has none. */
 int p4odp_ctl_meter(struct p4odp_switch *sw, uint32_t meter, uint64_t index, struct p4odp_meter_rates *rates);
 
-/* A register cell as ceil(width / 8) bytes (an int<W> cell's in two's complement). */
+/* A register cell as ceil(width / 8) bytes (an int<W> cell's in two's complement; a struct cell's
+ * fields one after another, each so: struct p4odp_register_info). */
 int p4odp_ctl_register_read(struct p4odp_switch *sw, uint32_t reg, uint32_t index, uint8_t *value);
 int p4odp_ctl_register_write(struct p4odp_switch *sw, uint32_t reg, uint32_t index, const uint8_t *value);
 /* Every cell back to 0. */

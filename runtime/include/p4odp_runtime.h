@@ -350,9 +350,21 @@ static inline bool p4odp_value_set_has(const uint8_t *members, uint32_t size, ui
 	return false;
 }
 
+/* A value of `width` bits (signed: int<W>) in `size` bytes at `offset` of a
+ * register cell: a C integer of that size up to 64 bits, else the value's
+ * bytes in network order. */
+struct p4odp_register_field {
+	size_t offset;
+	uint32_t size;
+	uint32_t width;
+	bool is_signed;
+};
+
 /* A register array in the shared extern state: `size` cells of `cell_size`
- * bytes from `offset`, each a value of `width` bits (signed: int<W>): a C
- * integer of that size up to 64 bits, else the value's bytes in network order. */
+ * bytes from `offset`.  A cell holds a value of `width` bits (signed:
+ * int<W>), or with `n_fields`, a struct of them: the control plane's value
+ * of such a cell is its fields' values one after another, each in
+ * ceil(width / 8) bytes, and `width` 8 times the sum of those. */
 struct p4odp_register_info {
 	const char *name;
 	uint32_t size;
@@ -360,6 +372,8 @@ struct p4odp_register_info {
 	uint32_t cell_size;
 	uint32_t width;
 	bool is_signed;
+	uint32_t n_fields;
+	const struct p4odp_register_field *fields;
 };
 
 struct p4odp_program {

@@ -25,14 +25,7 @@ REPO = Path(__file__).resolve().parents[2]
 walk = load_script(REPO / "tests" / "conformance" / "control_plane_walk.py", "control_plane_walk")
 PROGRAMS = sorted((REPO / "tests" / "packets").glob("*.p4")) + \
     [REPO / "examples" / name / f"{name}.p4" for name in ("l2fwd", "l3fwd")]
-# Registers of structs are in P4Info, but the switch's control plane reads and writes only cells
-# of a bit string (bit<W>, int<W>, bool, a serializable enum).
-STRUCT_REGISTERS = {"registers_types.p4"}
-
-
-@pytest.mark.parametrize("path", [pytest.param(p, id=p.name, marks=pytest.mark.xfail(
-    strict=True, reason="registers of structs are not control-plane objects of the switch yet"))
-    if p.name in STRUCT_REGISTERS else pytest.param(p, id=p.name) for p in PROGRAMS])
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.name for p in PROGRAMS])
 def test_p4info_and_the_switch_have_the_same_objects(path: Path):
     compiled, mismatches = walk.walk(path)
     assert compiled, f"{path.name} does not compile"

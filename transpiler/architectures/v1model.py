@@ -388,16 +388,34 @@ def _array_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
     if typ.name == "register":
         element = typ.type_args[0]
         gen.state.append(gen.member_decl(element, f"{member}[{max(size, 1)}]", decl.loc))
-        # The control plane reads and writes cells of a bit string: bit<W>, int<W>, bool, a serializable enum.
-        width = t.bit_width(element)
-        if isinstance(element, (t.Bits, t.Bool, t.EnumT)) and width:
-            bits = element.underlying if isinstance(element, t.EnumT) else element
-            gen.registers.append(CRegister(decl.control_name or decl.name, size or 0, member, width,
-                                           isinstance(bits, t.Bits) and bits.signed))
+        # The control plane reads and writes cells of a bit string (bit<W>, int<W>, bool, a
+        # serializable enum), or of a struct of them.
+        fields = _register_fields(element, "")
+        name = decl.control_name or decl.name
+        if isinstance(element, t.StructLike) and fields:
+            gen.registers.append(CRegister(name, size or 0, member, 8 * sum((w + 7) // 8 for _, w, _ in fields), False,
+                                           gen.type_c(element, decl.loc), fields))
+        elif fields:
+            [(_, width, signed)] = fields
+            gen.registers.append(CRegister(name, size or 0, member, width, signed))
     else:
         gen.worker_state.append(f"uint64_t {member}[{max(size, 1)}][2]")
         gen.counters.append(CCounter(decl.control_name or decl.name, size or 0, member))
     return ExternInstance(decl.name, typ.name, member, size or 0, element)
+
+
+def _register_fields(typ: t.Type, path: str) -> Optional[list]:
+    """The values a register cell of type `typ` holds for the control plane: (its C member path
+    under `path`, width, signed) of a bit string, or of each leaf of a struct of them, in order;
+    None for any other type."""
+    if isinstance(typ, t.StructLike) and typ.kind == "struct" and typ.fields:
+        leaves = [_register_fields(f.type, f"{path}.{c_ident(f.name)}".lstrip(".")) for f in typ.fields]
+        return None if None in leaves else [leaf for found in leaves for leaf in found]
+    width = t.bit_width(typ)
+    if not isinstance(typ, (t.Bits, t.Bool, t.EnumT)) or not width:
+        return None
+    bits = typ.underlying if isinstance(typ, t.EnumT) else typ
+    return [(path, width, isinstance(bits, t.Bits) and bits.signed)]
 
 
 def _attached_table(gen: Generator, decl: ir.Instance):

@@ -44,9 +44,15 @@ struct p4odp_packet_state {
 	uint8_t unused;
 };
 
+struct pair {
+	uint8_t a;
+	uint16_t b;	/* int<12> */
+};
+
 struct shared_state {
 	struct p4odp_meter meters[2];
 	uint16_t reg[2];
+	struct pair pairs[2];
 	uint8_t value_set[2][3];
 };
 
@@ -90,8 +96,12 @@ static const struct p4odp_counter_info counters[] = {
 	{ "dc", 4, offsetof(struct worker_state, direct), T_DIRECT },
 };
 static const struct p4odp_meter_info meters[] = { { "m", 2, offsetof(struct shared_state, meters), -1, false } };
+static const struct p4odp_register_field pair_fields[] = {
+	{ offsetof(struct pair, a), 1, 8, false }, { offsetof(struct pair, b), 2, 12, true },
+};
 static const struct p4odp_register_info registers[] = {
-	{ "r", 2, offsetof(struct shared_state, reg), 2, 12, true },
+	{ "r", 2, offsetof(struct shared_state, reg), 2, 12, true, 0, NULL },
+	{ "pairs", 2, offsetof(struct shared_state, pairs), sizeof(struct pair), 24, false, 2, pair_fields },
 };
 static const struct p4odp_value_set_info value_sets[] = {
 	{ "vs", 2, offsetof(struct shared_state, value_set), 3, 12, false },
@@ -113,7 +123,7 @@ const struct p4odp_program p4odp_program = {
 	.n_tables = 2, .tables = tables,
 	.n_actions = 3, .actions = actions,
 	.n_counters = 2, .counters = counters,
-	.n_registers = 1, .registers = registers,
+	.n_registers = 2, .registers = registers,
 	.n_meters = 1, .meters = meters,
 	.n_profiles = 1, .profiles = profiles,
 	.n_value_sets = 1, .value_sets = value_sets,
@@ -460,7 +470,7 @@ static int count_value(void *arg, const uint8_t *value)
 static void test_externs(void)
 {
 	uint64_t packets, bytes;
-	uint8_t value[2];
+	uint8_t value[3];
 
 	set_context("counters: the cells in range, a write read back summed over the workers");
 	CHECK_EQ(p4odp_ctl_counter_read(&sw, 0, 4, &packets, &bytes), -EINVAL);
@@ -497,6 +507,16 @@ static void test_externs(void)
 	CHECK(value[0] == 0x0f && value[1] == 0xff);
 	CHECK_EQ(p4odp_ctl_register_reset(&sw, 0), 0);
 	CHECK_EQ(((struct shared_state *)sw.state)->reg[1], 0);
+
+	set_context("a register of structs: a cell's fields one after another, each field's bits checked first");
+	struct pair *pairs = ((struct shared_state *)sw.state)->pairs;
+	CHECK_EQ(p4odp_ctl_register_write(&sw, 1, 1, (uint8_t[]){ 0x12, 0x0f, 0xfe }), 0);
+	CHECK(pairs[1].a == 0x12 && pairs[1].b == 0xfffe);	/* b: -2, sign-extended */
+	CHECK_EQ(p4odp_ctl_register_write(&sw, 1, 1, (uint8_t[]){ 0x34, 0x10, 0x00 }), -EINVAL);
+	CHECK(pairs[1].a == 0x12);	/* the first field untouched by the refused write */
+	CHECK_EQ(p4odp_ctl_register_read(&sw, 1, 1, value), 0);
+	CHECK(value[0] == 0x12 && value[1] == 0x0f && value[2] == 0xfe);
+	CHECK_EQ(p4odp_ctl_register_read(&sw, 1, 2, value), -EINVAL);
 
 	set_context("value sets: a value once, full at its size");
 	uint32_t n = 0;
