@@ -36,6 +36,7 @@ __all__ = ["Device", "P4RuntimeError"]
 
 Code = grpc.StatusCode
 MatchField = p4info_pb2.MatchField
+DEFAULT_ONLY, TABLE_ONLY = p4info_pb2.ActionRef.DEFAULT_ONLY, p4info_pb2.ActionRef.TABLE_ONLY
 Update = p4runtime_pb2.Update
 WriteRequest = p4runtime_pb2.WriteRequest
 
@@ -128,7 +129,7 @@ class Device:
         self._batched = False  # planning one batch for a whole write
         self._digests_written = False  # the write has a digest update
         self._planned_nodes: set[int] = set()  # multicast nodes the write's updates create
-        self._switch_tables: dict[int, tuple] = {}  # table id -> _switch_table
+        self._switch_tables: dict[str, tuple] = {}  # table name -> _switch_table
         # action id -> (the switch's action id, its name, (param id, width, bytes, name) of each parameter)
         self._action_specs: dict[int, tuple] = {}
         if events is not None:
@@ -164,9 +165,9 @@ class Device:
 
     def _switch_table(self, table: TableInfo) -> tuple[int, tuple]:
         """The switch's index of the table, and its key fields as the switch matches them."""
-        found = self._switch_tables.get(table.message.preamble.id)
+        found = self._switch_tables.get(table.name)
         if found is None:
-            found = self._switch_tables[table.message.preamble.id] = (self._index("tables", table.name), table.keys)
+            found = self._switch_tables[table.name] = (self._index("tables", table.name), table.keys)
         return found
 
     # --- the forwarding state -------------------------------------------------------------
@@ -178,7 +179,7 @@ class Device:
         requests = []
         for table in self.pipeline.tables.values():
             index = self._switch_table(table)[0]
-            if not table.message.is_const_table:
+            if not table.is_const:
                 requests.append(wire.table_clear(index))
             if not table.message.const_default_action_id:
                 requests.append(wire.default_reset(index))
@@ -389,16 +390,17 @@ class Device:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "is_const is set: only the program makes const entries")
         if entry.HasField("time_since_last_hit"):
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "time_since_last_hit is read, not written")
-        if entry.idle_timeout_ns and not table.idle_timeout:
+        ttl_ns, default = entry.idle_timeout_ns, entry.is_default_action
+        if ttl_ns and not table.idle_timeout:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no idle timeout")
-        if entry.idle_timeout_ns and entry.is_default_action:
+        if ttl_ns and default:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, "a default entry has no idle timeout")
-        if entry.is_default_action and table.profile_id:
+        if default and table.profile_id:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has an action profile: its default "
                                                          "entry cannot be changed")
-        if entry.is_default_action:
+        if default:
             return self._plan_default_entry(index, kind, table, entry)
-        if table.message.is_const_table:
+        if table.is_const:
             raise P4RuntimeError(Code.PERMISSION_DENIED, f"table {table.name} is const")
         if not table.fields:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no key: only its default "
@@ -407,8 +409,8 @@ class Device:
         switch_table, keys = self._switch_table(table)
         match = Match(key[-1], key[:-1])
         # Its idle timeout, which an insert gives and a modify gives anew (0: none).
-        ttl = [wire.entry_ttl(switch_table, keys, match, entry.idle_timeout_ns)] \
-            if table.idle_timeout and (entry.idle_timeout_ns or kind == Update.MODIFY) else []
+        ttl = [wire.entry_ttl(switch_table, keys, match, ttl_ns)] \
+            if table.idle_timeout and (ttl_ns or kind == Update.MODIFY) else []
         if kind == Update.INSERT:
             if not entry.HasField("action"):
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, "an inserted entry needs an action")
@@ -469,22 +471,22 @@ class Device:
         if table_action.WhichOneof("type") != "action":
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} takes an action, not an action "
                                                          "profile's member or group")
-        return self._call(f"table {table.name}", table.actions, table_action.action, default)
+        return self._call(table.owner, table.actions, table_action.action, default)
 
     def _call(self, owner: str, allowed: dict, given, default: bool) -> Call:
         """Action `given` (of those `allowed`: id -> scope) and its parameters, as the switch takes it."""
-        spec = self._action_specs.get(given.action_id)
-        if spec is None or given.action_id not in allowed:
-            if given.action_id not in self.pipeline.actions or given.action_id not in allowed:
-                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{owner} has no action of id {given.action_id}")
-            info = self.pipeline.actions[given.action_id]
-            spec = self._action_specs[given.action_id] = (
-                self._switch_action(given.action_id), info.preamble.name,
+        action_id = given.action_id
+        spec = self._action_specs.get(action_id)
+        scope = allowed.get(action_id)
+        if spec is None or scope is None:
+            if action_id not in self.pipeline.actions or scope is None:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{owner} has no action of id {action_id}")
+            info = self.pipeline.actions[action_id]
+            spec = self._action_specs[action_id] = (
+                self._switch_action(action_id), info.preamble.name,
                 [(param.id, param.bitwidth, (param.bitwidth + 7) // 8, param.name) for param in info.params])
         switch_action, name, params = spec
-        scope = allowed[given.action_id]
-        if scope == p4info_pb2.ActionRef.DEFAULT_ONLY and not default or \
-                scope == p4info_pb2.ActionRef.TABLE_ONLY and default:
+        if scope == DEFAULT_ONLY and not default or scope == TABLE_ONLY and default:
             where = "the default action" if default else "an entry's action"
             raise P4RuntimeError(Code.PERMISSION_DENIED, f"action {name} cannot be {where} of {owner}")
         given_params = given.params
@@ -545,7 +547,7 @@ class Device:
             handle, match, call = read.u64(), read.match(keys), read.call()
             entry = p4runtime_pb2.TableEntry(table_id=table.message.preamble.id,
                                              priority=match.priority if table.needs_priority else 0,
-                                             is_const=table.message.is_const_table)
+                                             is_const=table.is_const)
             entry.match.extend(_p4runtime_match(table, match))
             action = self._p4runtime_action(call)
             if action is not None:
@@ -1146,10 +1148,10 @@ def _match_key(table: TableInfo, entry) -> tuple:
     priority."""
     matches, key = entry.match, []
     if len(matches) == len(table.match_kinds):  # the common case: each field once, in P4Info's order
-        for m, (field_id, f, kind) in zip(matches, table.match_kinds):
+        for m, (field_id, f, kind, width) in zip(matches, table.match_kinds):
             if m.field_id != field_id:
                 break
-            key.append(_field_key(f, kind, m))
+            key.append(_field_key(f, kind, width, m))
     if len(key) != len(table.match_kinds):
         given = {}
         for m in matches:
@@ -1158,7 +1160,7 @@ def _match_key(table: TableInfo, entry) -> tuple:
             if m.field_id in given:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"match field {m.field_id} is given twice")
             given[m.field_id] = m
-        key = [_field_key(f, kind, given.get(field_id)) for field_id, f, kind in table.match_kinds]
+        key = [_field_key(f, kind, width, given.get(field_id)) for field_id, f, kind, width in table.match_kinds]
     if table.needs_priority and entry.priority <= 0:
         raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} needs a priority above 0")
     if not table.needs_priority and entry.priority:
@@ -1168,10 +1170,9 @@ def _match_key(table: TableInfo, entry) -> tuple:
     return tuple(key)
 
 
-def _field_key(f, kind: Optional[str], m):
-    """Match field `f`'s part of a key, from `m` (None: left out, a don't care), checked."""
-    width = f.bitwidth
-
+def _field_key(f, kind: Optional[str], width: int, m):
+    """Match field `f` (of `width` bits)'s part of a key, from `m` (None: left out, a don't care),
+    checked."""
     def what() -> str:
         return f"match field {f.name}"
 
@@ -1187,9 +1188,10 @@ def _field_key(f, kind: Optional[str], m):
         value = int.from_bytes(m.exact.value, "big")  # _number's checks, inline: the most common field
         return value if m.exact.value and not value >> width else _number(m.exact.value, width, what)
     if kind == "lpm":
-        value = _number(m.lpm.value, width, what) if m else 0
-        length = m.lpm.prefix_len if m else 0
-        if m is not None and not 0 < length <= width:
+        lpm = m.lpm if m is not None else None
+        value = _number(lpm.value, width, what) if lpm is not None else 0
+        length = lpm.prefix_len if lpm is not None else 0
+        if lpm is not None and not 0 < length <= width:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: prefix length {length} is not in 1..{width} "
                                                          "(a zero-length prefix is left out)")
         if value & (top >> length):

@@ -31,18 +31,18 @@ class TableInfo:
     profile_id: int  # its action profile or selector, 0: none
     direct_counter_id: int = 0
     direct_meter_id: int = 0
-    # (field id, p4info MatchField, its MATCH_KINDS name or None) of each key field, in order
+    # (field id, p4info MatchField, its MATCH_KINDS name or None, its width) of each key field, in order
     match_kinds: list = field(default_factory=list)
     keys: tuple = ()  # its key fields as the switch matches them (wire.Key)
+    # Read from `message` once: a write reads them for every update.
+    name: str = ""
+    idle_timeout: bool = False  # its entries have idle timeouts (support_timeout)
+    is_const: bool = False  # const entries: the program's alone
 
     @property
-    def name(self) -> str:
-        return self.message.preamble.name
-
-    @property
-    def idle_timeout(self) -> bool:
-        """Whether its entries have idle timeouts (support_timeout)."""
-        return self.message.idle_timeout_behavior == p4info_pb2.Table.NOTIFY_CONTROL
+    def owner(self) -> str:
+        """The table as an error message names it."""
+        return f"table {self.name}"
 
 
 @dataclass
@@ -73,8 +73,10 @@ class Pipeline:
                 message=table, fields=fields, actions={ref.id: ref.scope for ref in table.action_refs},
                 needs_priority=any(f.match_type in PRIORITY_KINDS for f in table.match_fields),
                 profile_id=table.implementation_id,
-                match_kinds=[(f.id, f, MATCH_KINDS.get(f.match_type)) for f in table.match_fields],
-                keys=tuple(Key(MATCH_KINDS.get(f.match_type, "exact"), f.bitwidth) for f in table.match_fields))
+                match_kinds=[(f.id, f, MATCH_KINDS.get(f.match_type), f.bitwidth) for f in table.match_fields],
+                keys=tuple(Key(MATCH_KINDS.get(f.match_type, "exact"), f.bitwidth) for f in table.match_fields),
+                name=table.preamble.name, is_const=table.is_const_table,
+                idle_timeout=table.idle_timeout_behavior == p4info_pb2.Table.NOTIFY_CONTROL)
         for counter in info.direct_counters:
             if counter.direct_table_id in pipeline.tables:
                 pipeline.tables[counter.direct_table_id].direct_counter_id = counter.preamble.id
