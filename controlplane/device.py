@@ -30,7 +30,8 @@ from p4odp.controlplane.pipeline import MATCH_KINDS, Pipeline, TableInfo
 from p4odp.controlplane.protos import p4data_pb2, p4info_pb2, p4runtime_pb2
 from p4odp.controlplane.register_cells import BadCell, CellLayout, UnsupportedCell
 from p4odp.controlplane.wire import Call, Match, Wire, WireError
-from p4odp.runtime.limits import CLONE_REPLICAS, GROUP_NODES, MC_GROUPS, MC_NODES, MIRROR_SESSIONS, PORT_NUMBERS
+from p4odp.runtime.limits import (CLONE_REPLICAS, GROUP_NODES, MC_GROUPS, MC_NODES, MIRROR_SESSIONS, NOTE_BYTES,
+                                  PORT_NUMBERS)
 
 __all__ = ["Device", "P4RuntimeError"]
 
@@ -408,9 +409,16 @@ class Device:
         key = _match_key(table, entry)
         switch_table, keys = self._switch_table(table)
         match = Match(key[-1], key[:-1])
-        # Its idle timeout, which an insert gives and a modify gives anew (0: none).
+        # Its idle timeout and what the controller keeps with it, which an insert gives and a modify
+        # gives anew (0 and none: nothing).
         ttl = [wire.entry_ttl(switch_table, keys, match, ttl_ns)] \
             if table.idle_timeout and (ttl_ns or kind == Update.MODIFY) else []
+        cookie, metadata = entry.controller_metadata, entry.metadata
+        if kind != Update.DELETE and (cookie or metadata or kind == Update.MODIFY):
+            if len(metadata) > NOTE_BYTES:
+                raise P4RuntimeError(Code.INVALID_ARGUMENT, f"metadata of {len(metadata)} bytes: the switch keeps "
+                                                             f"{NOTE_BYTES} at most")
+            ttl.append(wire.entry_note_set(switch_table, keys, match, cookie, metadata))
         if kind == Update.INSERT:
             if not entry.HasField("action"):
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, "an inserted entry needs an action")
@@ -540,7 +548,10 @@ class Device:
         """The table's entries as the switch has them: (handle, the entry as P4Runtime reads it),
         with `elapsed` their time since the last hit."""
         switch_table, keys = self._switch_table(table)
-        read = self.wire.call(wire.entries(switch_table))
+        read, notes = self.wire.calls([wire.entries(switch_table), wire.notes(switch_table)])
+        if isinstance(read, WireError) or isinstance(notes, WireError):
+            raise P4RuntimeError(Code.INTERNAL, f"the switch could not read table {table.name}")
+        notes = {notes.u64(): notes.note() for _ in range(notes.u32())}
         timers = self._timers(switch_table) if table.idle_timeout else {}
         found = []
         for _ in range(read.u32()):
@@ -552,6 +563,8 @@ class Device:
             action = self._p4runtime_action(call)
             if action is not None:
                 entry.action.CopyFrom(action)
+            if handle in notes:
+                entry.controller_metadata, entry.metadata = notes[handle]
             if handle in timers:
                 entry.idle_timeout_ns = timers[handle][0]
                 if elapsed:
@@ -1135,10 +1148,12 @@ _READ = {"table_entry": "_read_table_entries", "counter_entry": "_read_counters"
          "packet_replication_engine_entry": "_read_replication", "value_set_entry": "_read_value_sets"}
 
 
-def _notified_entry(table: TableInfo, match: Match, ttl_ns: int) -> p4runtime_pb2.TableEntry:
-    """An entry as an IdleTimeoutNotification names it: its key and its idle timeout."""
+def _notified_entry(table: TableInfo, match: Match, ttl_ns: int, note: tuple[int, bytes]) -> p4runtime_pb2.TableEntry:
+    """An entry as an IdleTimeoutNotification names it: its key, its idle timeout and what the
+    controller keeps with it (`note`: controller_metadata, metadata)."""
     entry = p4runtime_pb2.TableEntry(table_id=table.message.preamble.id, idle_timeout_ns=ttl_ns,
-                                     priority=match.priority if table.needs_priority else 0)
+                                     priority=match.priority if table.needs_priority else 0,
+                                     controller_metadata=note[0], metadata=note[1])
     entry.match.extend(_p4runtime_match(table, match))
     return entry
 

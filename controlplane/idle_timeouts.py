@@ -25,11 +25,11 @@ class IdleTimeouts:
     words = ("idle_timeout",)
 
     def __init__(self, switch: str, pipeline: Pipeline, deliver: Callable[[object], bool],
-                 notified_entry: Callable[[TableInfo, Match, int], p4runtime_pb2.TableEntry]) -> None:
+                 notified_entry: Callable[[TableInfo, Match, int, tuple], p4runtime_pb2.TableEntry]) -> None:
         """The events of the switch at control channel address `switch`, which runs `pipeline`;
         `deliver(StreamMessageResponse)` sends a notification to the primary controller (False:
         there is none, and the notification is dropped, as the specification allows);
-        `notified_entry(table, match, ttl)` is an entry as a notification names it."""
+        `notified_entry(table, match, ttl, note)` is an entry as a notification names it."""
         self.switch = switch
         self.deliver = deliver
         self.notified_entry = notified_entry
@@ -74,13 +74,14 @@ class IdleTimeouts:
                 self.wire = Wire(SwitchChannel(self.switch, timeout=None))
             index = self.wire.tables[table_name]
             answers = self.wire.calls([request for handle in handles for request in
-                                       (wire.entry(index, handle), wire.entry_timer(index, handle))])
+                                       (wire.entry(index, handle), wire.entry_timer(index, handle),
+                                        wire.entry_note(index, handle))])
         except ChannelError:  # the switch is gone: so are its entries
             self.close()
             return []
         entries = []
-        for read, timer in zip(answers[::2], answers[1::2]):
-            if isinstance(read, WireError) or isinstance(timer, WireError):
+        for read, timer, note in zip(answers[::3], answers[1::3], answers[2::3]):
+            if any(isinstance(answer, WireError) for answer in (read, timer, note)):
                 continue  # deleted since it was reported
-            entries.append(self.notified_entry(table, read.match(table.keys), timer.u64()))
+            entries.append(self.notified_entry(table, read.match(table.keys), timer.u64(), note.note()))
         return entries

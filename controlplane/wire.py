@@ -24,7 +24,7 @@ from p4odp.runtime.limits import PORT_NUMBERS, WIRE_BATCH, WIRE_OPS
 
 __all__ = ["Wire", "WireError", "Key", "Match", "Call", "Reader", "MEMBER", "GROUP", "ID_ANY", "OPS", "BATCH",
            "entry_add", "entry_modify", "entry_delete", "entry_find", "entry", "entries", "table_clear", "default_set",
-           "entry_ttl", "entry_timer", "timers",
+           "entry_ttl", "entry_timer", "timers", "entry_note_set", "entry_note", "notes",
            "default_reset", "default", "member_add", "member_modify", "member_delete", "members", "group_add",
            "group_set", "group_delete", "groups", "mc_group_create", "mc_group_destroy", "mc_group_set",
            "mc_groups", "mc_nodes", "mc_node_create", "mc_node_update", "mc_node_destroy", "clone_set", "clone_delete",
@@ -201,6 +201,11 @@ class Reader:
         action, ref = self.u32(), self.u32()
         return Call(action, ref, self.bytes(self.u16()))
 
+    def note(self) -> tuple[int, bytes]:
+        """What a controller keeps with an entry: (its number, its bytes)."""
+        cookie = self.u64()
+        return cookie, self.bytes(self.u32())
+
     def ports(self) -> list[int]:
         bits = self.bytes(PORT_NUMBERS // 8)
         return [port for port in range(PORT_NUMBERS) if bits[port // 8] >> port % 8 & 1]
@@ -274,6 +279,21 @@ def entry_timer(table: int, handle: int) -> bytes:
 def timers(table: int) -> bytes:
     """Results: Reader.u32() entries, each u64 handle, u64 idle timeout, u64 ns since its last hit."""
     return _request("TIMERS", _u32(table))
+
+
+def entry_note_set(table: int, keys: tuple, match: Match, cookie: int, data: bytes) -> bytes:
+    """What a controller keeps with the entry: a number and bytes (0 and none: nothing)."""
+    return _request("ENTRY_NOTE_SET", _u32(table), _match(keys, match), _u64(cookie), _u32(len(data)), data)
+
+
+def entry_note(table: int, handle: int) -> bytes:
+    """Results: Reader.note()."""
+    return _request("ENTRY_NOTE", _u32(table), _u64(handle))
+
+
+def notes(table: int) -> bytes:
+    """Results: Reader.u32() entries with a note, each u64 handle, Reader.note()."""
+    return _request("NOTES", _u32(table))
 
 
 def member_add(profile: int, member: int, call: Call) -> bytes:

@@ -65,6 +65,7 @@ GROUP_NODES = _limit("P4ODP_MAX_GROUP_NODES")  # nodes of one group
 MC_NODES = _limit("P4ODP_MAX_MC_NODES")  # node handles 0..MC_NODES-1
 MIRROR_SESSIONS = _limit("P4ODP_MAX_MIRROR_SESSIONS")  # session ids 0..MIRROR_SESSIONS-1
 CLONE_REPLICAS = _limit("P4ODP_MAX_CLONE_REPLICAS")  # replicas of one clone session
+NOTE_BYTES = _limit("P4ODP_NOTE_BYTES")  # bytes of what a controller keeps with an entry
 MAX_PACKET = _limit("P4ODP_MAX_PACKET")  # bytes of the largest packet
 CONTROL_LINE = _limit("P4ODP_CONTROL_LINE")  # bytes of a control line's buffer, its newline included
 WIRE_VERSION = _limit("P4ODP_WIRE_VERSION")  # the control channel's protocol

@@ -535,6 +535,80 @@ static int op_timers(struct op *o, uint16_t code)
 	return err;
 }
 
+static void put_note(struct writer *w, uint64_t cookie, const uint8_t *bytes, uint32_t len)
+{
+	put_u64(w, cookie);
+	put_u32(w, len);
+	put(w, bytes, len);
+}
+
+/* p4odp_table_visit_fn's argument that puts the notes of the entries that have one, each after
+ * its handle, into `out`, counting them. */
+static int put_entry_note(void *arg, int64_t handle, const struct p4odp_match *m, const struct p4odp_table_entry *e)
+{
+	struct timer_out *t = arg;
+	uint64_t cookie;
+	const uint8_t *bytes;
+	uint32_t len;
+	(void)m, (void)e;
+	int err = p4odp_ctl_entry_note(t->o->sw, t->table, handle, &cookie, &bytes, &len);
+	if (err || (!cookie && !len))
+		return err;
+	put_u64(t->o->out, (uint64_t)handle);
+	put_note(t->o->out, cookie, bytes, len);
+	t->count++;
+	return 0;
+}
+
+static int op_notes(struct op *o, uint16_t code)
+{
+	uint32_t table;
+	const struct p4odp_table_info *t = table_arg(o, &table);
+	struct p4odp_field_match fields[t && t->n_keys ? t->n_keys : 1];
+	struct p4odp_match m;
+	uint64_t cookie = 0, old_cookie;
+	const uint8_t *bytes = NULL, *old_bytes;
+	uint32_t len = 0, old_len;
+	int64_t handle = 0;
+
+	if (!t)
+		return -EINVAL;
+	if (code == P4ODP_OP_ENTRY_NOTE_SET) {
+		get_match(o->in, t, fields, &m);
+		cookie = get_u64(o->in);
+		len = get_u32(o->in);
+		bytes = get_bytes(o->in, len);
+	} else if (code == P4ODP_OP_ENTRY_NOTE) {
+		handle = (int64_t)get_u64(o->in);
+	}
+	if (o->in->bad || o->in->left)
+		return -EINVAL;
+	if (code == P4ODP_OP_NOTES) {
+		struct timer_out out = { o, table, 0 };
+		size_t at = o->out->len;
+		put_u32(o->out, 0);
+		int err = p4odp_ctl_entries(o->sw, table, put_entry_note, &out);
+		patch_u32(o->out, at, out.count);
+		return err;
+	}
+	if (code == P4ODP_OP_ENTRY_NOTE_SET && (handle = p4odp_ctl_entry_find(o->sw, table, &m)) < 0)
+		return (int)handle;
+	int err = p4odp_ctl_entry_note(o->sw, table, handle, &old_cookie, &old_bytes, &old_len);
+	if (err || code == P4ODP_OP_ENTRY_NOTE) {
+		if (!err)
+			put_note(o->out, old_cookie, old_bytes, old_len);
+		return err;
+	}
+	if (o->undo) {	/* written before the change, which frees the old bytes */
+		size_t at = begin_undo(o->undo, P4ODP_OP_ENTRY_NOTE_SET);
+		put_u32(o->undo, table);
+		put_match(o->undo, t, &m);
+		put_note(o->undo, old_cookie, old_bytes, old_len);
+		end_undo(o->undo, at);
+	}
+	return p4odp_ctl_entry_set_note(o->sw, table, handle, cookie, bytes, len);
+}
+
 /* p4odp_ctl_members' visitor: a member's id and CALL. */
 struct profile_out {
 	struct op *o;
@@ -1097,6 +1171,8 @@ static int run_op(struct p4odp_switch *sw, struct reader *in, struct writer *out
 		err = op_entries(&o, code);
 	else if (code >= P4ODP_OP_ENTRY_TTL && code <= P4ODP_OP_TIMERS)
 		err = op_timers(&o, code);
+	else if (code >= P4ODP_OP_ENTRY_NOTE_SET && code <= P4ODP_OP_NOTES)
+		err = op_notes(&o, code);
 	else if (code >= P4ODP_OP_MEMBER_ADD && code <= P4ODP_OP_GROUPS)
 		err = op_profiles(&o, code);
 	else if (code >= P4ODP_OP_MC_NODES && code <= P4ODP_OP_CLONES)

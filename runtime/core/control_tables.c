@@ -290,6 +290,7 @@ int p4odp_ctl_entry_delete(struct p4odp_switch *sw, uint32_t table, int64_t hand
 		return err;
 	clear_direct_state(sw, table, (uint32_t)handle);
 	p4odp_timer_stop(sw, table, handle);
+	p4odp_notes_drop(sw, table, handle);
 	if (p)
 		count_reference(p, old.action_id, old.slot, -1);
 	return 0;
@@ -311,6 +312,7 @@ int p4odp_ctl_table_clear(struct p4odp_switch *sw, uint32_t table)
 		return err;
 	clear_direct_state(sw, table, UINT64_MAX);
 	p4odp_timer_stop(sw, table, -1);
+	p4odp_notes_drop(sw, table, -1);
 	if (t->profile >= 0)
 		count_users(sw, t->profile);
 	return 0;

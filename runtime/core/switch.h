@@ -84,12 +84,21 @@ struct p4odp_entry_timer {
 	uint64_t started_ns;
 };
 
+/* What a controller keeps with an entry (p4odp_ctl_entry_set_note), by entry index. */
+struct p4odp_entry_note {
+	int64_t handle;		/* -1: none */
+	uint64_t cookie;
+	uint32_t len;
+	uint8_t *bytes;		/* malloc'd */
+};
+
 struct p4odp_runtime_table {
 	const struct p4odp_table_info *info;
 	struct p4odp_table *table;
 	bool default_changed;	/* its default entry is not the program's */
 	struct p4odp_entry_timer *timers;	/* info->size of them with idle timeouts, else NULL */
 	uint32_t n_timed;	/* entries with a TTL */
+	struct p4odp_entry_note *notes;	/* info->size of them from the first note on, else NULL */
 };
 
 /* A group of an action selector: its members' slots in ascending order
@@ -503,6 +512,10 @@ void p4odp_idle_deliver(struct p4odp_switch *sw, struct p4odp_channel *ch);
  * idle timeouts): entry `handle` added, with no TTL; deleted (-1: every entry). */
 void p4odp_timer_start(struct p4odp_switch *sw, uint32_t table, int64_t handle);
 void p4odp_timer_stop(struct p4odp_switch *sw, uint32_t table, int64_t handle);
+/* Entry notes (entry_notes.c): those of entry `handle` (-1: every entry) dropped with it, and
+ * all of a table's freed with it. */
+void p4odp_notes_drop(struct p4odp_switch *sw, uint32_t table, int64_t handle);
+void p4odp_notes_destroy(struct p4odp_runtime_table *rt);
 
 /* The CPU port (cpu_port.c): the packets the workers sent to it since the
  * last call (with `before_adoption`, only those each sent before it adopted

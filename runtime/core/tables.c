@@ -107,6 +107,7 @@ void p4odp_tables_destroy(struct p4odp_switch *sw)
 		if (sw->tables[i].table)
 			p4odp_table_destroy(sw->tables[i].table);
 		free(sw->tables[i].timers);
+		p4odp_notes_destroy(&sw->tables[i]);
 	}
 	free(sw->tables);
 	sw->tables = NULL;

@@ -113,6 +113,21 @@ int p4odp_ctl_entry_set_ttl(struct p4odp_switch *sw, uint32_t table, int64_t han
 int p4odp_ctl_entry_timer(struct p4odp_switch *sw, uint32_t table, int64_t handle, uint64_t *ttl_ns,
 			  uint64_t *idle_ns);
 
+/* ---- What a controller keeps with an entry ----
+ *
+ * P4Runtime's controller_metadata (a number, the cookie) and metadata (at most
+ * P4ODP_NOTE_BYTES bytes): stored with the entry, read back with it and dropped
+ * with it; the switch gives them no meaning.  An entry is added without. */
+
+#define P4ODP_NOTE_BYTES 4096
+
+/* Entry `handle`'s note from now on (cookie 0 and no bytes: none). */
+int p4odp_ctl_entry_set_note(struct p4odp_switch *sw, uint32_t table, int64_t handle, uint64_t cookie,
+			     const uint8_t *bytes, uint32_t len);
+/* Its note (cookie 0 and len 0 when none; *bytes valid until the next change). */
+int p4odp_ctl_entry_note(struct p4odp_switch *sw, uint32_t table, int64_t handle, uint64_t *cookie,
+			 const uint8_t **bytes, uint32_t *len);
+
 /* ---- Action profiles and selectors: members, and a selector's groups ----
  *
  * Members and groups are named by ids the caller chooses (P4Runtime's), or with P4ODP_ID_ANY

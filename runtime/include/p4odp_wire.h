@@ -49,6 +49,10 @@
 #define P4ODP_OP_ENTRY_TTL 11		/* MATCH, u64 ttl (0: none) */
 #define P4ODP_OP_ENTRY_TIMER 12		/* u64 handle -> u64 ttl, u64 idle (since its last hit) */
 #define P4ODP_OP_TIMERS 13		/* -> u32 n, n x (u64 handle, u64 ttl, u64 idle) */
+/* What a controller keeps with an entry: NOTE, u64 cookie, u32 n, n bytes. */
+#define P4ODP_OP_ENTRY_NOTE_SET 14	/* MATCH, NOTE */
+#define P4ODP_OP_ENTRY_NOTE 15		/* u64 handle -> NOTE */
+#define P4ODP_OP_NOTES 16		/* -> u32 n, n x (u64 handle, NOTE): the entries with a note */
 /* Action profiles: u32 profile first; ids as P4ODP_ID_ANY or a caller's. */
 #define P4ODP_OP_MEMBER_ADD 20		/* u32 id, CALL -> u32 id */
 #define P4ODP_OP_MEMBER_MODIFY 21	/* u32 id, CALL */

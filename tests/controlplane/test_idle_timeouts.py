@@ -75,14 +75,16 @@ def notified(controller: Controller, seconds: float) -> list[p4r.TableEntry]:
 
 
 def test_an_entry_no_packet_hits_is_notified_each_ttl_and_a_hit_one_never(primary: Controller):
-    primary.write(*(update(p4r.Update.INSERT, flow(primary, kind, ttl))
-                    for kind, ttl in ((7, TTL_NS), (8, TTL_NS), (9, 0))))
+    idle = flow(primary, 8, TTL_NS)
+    idle.table_entry.controller_metadata, idle.table_entry.metadata = 42, b"flow 8"
+    primary.write(*(update(p4r.Update.INSERT, entity) for entity in (flow(primary, 7, TTL_NS), idle, flow(primary, 9))))
     entries = notified(primary, 1.5)
     # Entry 8 every TTL or so (its timer starts again at each notification); 7 is hit; 9 has no TTL.
     assert {e.match[0].exact.value for e in entries} == {b"\x08"}
     assert 2 <= len(entries) <= 5, len(entries)
     first = entries[0]
     assert first.table_id == primary.id_of("tables", "flows") and first.idle_timeout_ns == TTL_NS
+    assert (first.controller_metadata, first.metadata) == (42, b"flow 8")  # as the specification asks
     assert not first.HasField("action")
 
 

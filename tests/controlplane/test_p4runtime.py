@@ -407,3 +407,34 @@ def test_what_any_door_wrote_reads_back_through_p4runtime(primary: Controller, t
     [session] = primary.read(replication)
     clone = session.packet_replication_engine_entry.clone_session_entry
     assert clone.session_id == 3 and [(r.egress_port, r.instance) for r in clone.replicas] == [(5, 0)]
+
+
+def test_what_a_controller_keeps_with_an_entry_reads_back(primary: Controller):
+    """controller_metadata and metadata are the switch's to keep (whoever reads), the modify's own
+    after a modify, gone with the entry; a write that rolls back leaves them as they were."""
+    entity = classify_entry(primary)
+    entity.table_entry.controller_metadata, entity.table_entry.metadata = 7, b"\x00kept"
+    primary.write(update(p4r.Update.INSERT, entity))
+    [read] = primary.table_entries("classify")
+    assert (read.controller_metadata, read.metadata) == (7, b"\x00kept")
+    entity.table_entry.controller_metadata, entity.table_entry.metadata = 0, b"other"
+    primary.write(update(p4r.Update.MODIFY, entity))
+    [read] = primary.table_entries("classify")
+    assert (read.controller_metadata, read.metadata) == (0, b"other")
+    request = p4r.WriteRequest(device_id=0, atomicity=p4r.WriteRequest.ROLLBACK_ON_ERROR)
+    request.election_id.low = primary.election_id
+    changed = p4r.Entity()
+    changed.CopyFrom(entity)
+    changed.table_entry.controller_metadata = 99
+    request.updates.extend([update(p4r.Update.MODIFY, changed), update(p4r.Update.INSERT, entity)])  # exists
+    code, _ = rejected(lambda: primary.stub.Write(request))
+    [read] = primary.table_entries("classify")
+    assert (read.controller_metadata, read.metadata) == (0, b"other")
+    entity.table_entry.metadata = bytes(5000)
+    code, details = rejected(lambda: primary.write(update(p4r.Update.MODIFY, entity)))
+    assert details[0][0] == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    primary.write(update(p4r.Update.DELETE, entity))
+    entity.table_entry.metadata, entity.table_entry.controller_metadata = b"", 0
+    primary.write(update(p4r.Update.INSERT, entity))
+    [read] = primary.table_entries("classify")
+    assert (read.controller_metadata, read.metadata) == (0, b"")

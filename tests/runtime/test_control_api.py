@@ -13,7 +13,7 @@ import pytest
 from support import build_runtime_program, run_runtime_program
 
 SOURCE = Path(__file__).resolve().parent / "c" / "control_test.c"
-SUBTESTS = ["entries", "idle_timeouts", "profiles", "replication", "externs"]
+SUBTESTS = ["entries", "idle_timeouts", "notes", "profiles", "replication", "externs"]
 
 
 @pytest.fixture(scope="module")

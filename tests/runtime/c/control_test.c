@@ -305,6 +305,45 @@ static void test_idle_timeouts(void)
 	CHECK_EQ(p4odp_ctl_entry_timer(&sw, T_DIRECT, other, &ttl, &idle), -ENOENT);
 }
 
+static void test_notes(void)
+{
+	struct key k;
+	int64_t handle;
+	uint64_t cookie;
+	const uint8_t *bytes;
+	uint32_t len;
+	uint8_t v[2] = { 0x0a, 0xbc };
+	static uint8_t too_long[P4ODP_NOTE_BYTES + 1];
+	struct p4odp_action_call set = { A_SET, 0, v };
+
+	set_context("an entry is added without a note; a note is kept and read back");
+	CHECK_EQ(p4odp_ctl_entry_add(&sw, T_DIRECT, key(&k, 1, 0, 0, 1), &set, &handle), 0);
+	CHECK_EQ(p4odp_ctl_entry_note(&sw, T_DIRECT, handle, &cookie, &bytes, &len), 0);
+	CHECK_EQ(cookie + len, 0);
+	CHECK_EQ(p4odp_ctl_entry_set_note(&sw, T_DIRECT, handle, 7, (const uint8_t *)"abc", 3), 0);
+	CHECK_EQ(p4odp_ctl_entry_note(&sw, T_DIRECT, handle, &cookie, &bytes, &len), 0);
+	CHECK(cookie == 7 && len == 3 && !memcmp(bytes, "abc", 3));
+
+	set_context("refused: too long, no such entry or table; nothing changed");
+	CHECK_EQ(p4odp_ctl_entry_set_note(&sw, T_DIRECT, handle, 1, too_long, sizeof too_long), -EINVAL);
+	CHECK_EQ(p4odp_ctl_entry_set_note(&sw, T_DIRECT, handle + 1000, 1, NULL, 0), -ENOENT);
+	CHECK_EQ(p4odp_ctl_entry_set_note(&sw, 9, handle, 1, NULL, 0), -EINVAL);
+	CHECK_EQ(p4odp_ctl_entry_note(&sw, T_DIRECT, handle, &cookie, &bytes, &len), 0);
+	CHECK(cookie == 7 && len == 3);
+
+	set_context("gone with its entry: the entry added next has none");
+	CHECK_EQ(p4odp_ctl_entry_delete(&sw, T_DIRECT, handle), 0);
+	CHECK_EQ(p4odp_ctl_entry_note(&sw, T_DIRECT, handle, &cookie, &bytes, &len), -ENOENT);
+	CHECK_EQ(p4odp_ctl_entry_add(&sw, T_DIRECT, key(&k, 1, 0, 0, 1), &set, &handle), 0);
+	CHECK_EQ(p4odp_ctl_entry_note(&sw, T_DIRECT, handle, &cookie, &bytes, &len), 0);
+	CHECK_EQ(cookie + len, 0);
+	CHECK_EQ(p4odp_ctl_entry_set_note(&sw, T_DIRECT, handle, 0, (const uint8_t *)"x", 1), 0);
+	CHECK_EQ(p4odp_ctl_table_clear(&sw, T_DIRECT), 0);
+	CHECK_EQ(p4odp_ctl_entry_add(&sw, T_DIRECT, key(&k, 1, 0, 0, 1), &set, &handle), 0);
+	CHECK_EQ(p4odp_ctl_entry_note(&sw, T_DIRECT, handle, &cookie, &bytes, &len), 0);
+	CHECK_EQ(len, 0);
+}
+
 static const struct p4odp_match *exact(struct key *k, uint8_t a)
 {
 	*k = (struct key){ .a = { a } };
@@ -541,6 +580,7 @@ static const struct {
 } tests[] = {
 	{ "entries", test_entries },
 	{ "idle_timeouts", test_idle_timeouts },
+	{ "notes", test_notes },
 	{ "profiles", test_profiles },
 	{ "replication", test_replication },
 	{ "externs", test_externs },
