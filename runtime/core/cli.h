@@ -63,6 +63,29 @@ int cli_parse_handle(struct command *c, const char *text, int64_t *out);
  * decimal, as simple_switch_CLI prints it. */
 void cli_print_decimal(FILE *out, const uint8_t *bytes, uint32_t width, bool is_signed);
 
+/* The words of a table entry (cli_entries.c). */
+/* The `n` words of `tokens` as table `t`'s key fields: each field's match in fields[i], its bytes
+ * in `bytes` (cli_key_bytes(t) of them). */
+int cli_parse_key(struct command *c, const struct p4odp_table_info *t, char **tokens, int n,
+		  struct p4odp_field_match *fields, uint8_t *bytes);
+uint32_t cli_key_bytes(const struct p4odp_table_info *t);
+/* The key and priority of a new entry: cli_parse_key of the words from `first` to `=>`, and where
+ * the `expected` action parameters after `=>` start (*values) and how many there are (*n_values). */
+int cli_parse_entry_key(struct command *c, const struct p4odp_table_info *t, int first, uint32_t expected,
+			struct p4odp_match *m, struct p4odp_field_match *fields, uint8_t *bytes, int *values,
+			int *n_values);
+/* Action `a`'s `n` parameters from `tokens` into `data` (`data_len` bytes, zero past them). */
+int cli_parse_action_data(struct command *c, const struct p4odp_action_info *a, char **tokens, int n,
+			  uint8_t *data, uint32_t data_len);
+/* simple_switch_CLI's priority (the smaller wins) as the API's (the larger wins). */
+int cli_parse_priority(struct command *c, const char *text, int32_t *priority);
+/* The action called `name` of those `ids` of `owner` (a table, an action profile), or of table
+ * `table` (whose entries name actions); NULL after saying why. */
+const struct p4odp_action_info *cli_find_action_of(struct command *c, const struct p4odp_program *p,
+						   const char *owner, uint32_t n, const uint32_t *ids, const char *name);
+const struct p4odp_action_info *cli_find_action(struct command *c, const struct p4odp_program *p,
+						const struct p4odp_table_info *table, const char *name);
+
 /* A word of a command as an error message quotes it: "'%.*s%s'" of SHOWN(text), at most
  * SHOWN_CHARS of it, so that a word of thousands of characters leaves room for the reason. */
 #define SHOWN_CHARS 40
