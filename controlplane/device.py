@@ -406,9 +406,8 @@ class Device:
         if not table.fields:
             raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no key: only its default "
                                                          "entry can be written")
-        key = _match_key(table, entry)
+        match = _match(table, entry)
         switch_table, keys = self._switch_table(table)
-        match = Match(key[-1], key[:-1])
         # Its idle timeout and what the controller keeps with it, which an insert gives and a modify
         # gives anew (0 and none: nothing).
         ttl = [wire.entry_ttl(switch_table, keys, match, ttl_ns)] \
@@ -589,8 +588,7 @@ class Device:
 
     def _handle(self, table: TableInfo, entry) -> int:
         """The switch's handle of `entry`'s key in `table` (for its direct counter or meter)."""
-        key = _match_key(table, entry)
-        return self._handle_of(table, Match(key[-1], key[:-1]))
+        return self._handle_of(table, _match(table, entry))
 
     def _handle_of(self, table: TableInfo, match: Match) -> int:
         self._read_switch()
@@ -1032,8 +1030,8 @@ class Device:
         """The entries of `table` a read selects: the one of its key, or all; of its priority."""
         found = self._table_entries(table, elapsed=wanted.HasField("time_since_last_hit"))
         if wanted.match:
-            key = _match_key(table, wanted)
-            found = [(h, e) for h, e in found if _match_key(table, e)[:-1] == key[:-1]]
+            fields = _match(table, wanted).fields
+            found = [(h, e) for h, e in found if _match(table, e).fields == fields]
         return [(h, e) for h, e in found if not wanted.priority or e.priority == wanted.priority]
 
     def _read_table_entries(self, wanted) -> Iterator:
@@ -1158,9 +1156,9 @@ def _notified_entry(table: TableInfo, match: Match, ttl_ns: int, note: tuple[int
     return entry
 
 
-def _match_key(table: TableInfo, entry) -> tuple:
-    """The entry's key, checked: per field in P4Info order, as wire.Match takes it, then its
-    priority."""
+def _match(table: TableInfo, entry) -> Match:
+    """The entry's key and priority, checked, as the switch takes them (its fields in P4Info's
+    order)."""
     matches, key = entry.match, []
     if len(matches) == len(table.match_kinds):  # the common case: each field once, in P4Info's order
         for m, (field_id, f, kind, width) in zip(matches, table.match_kinds):
@@ -1176,13 +1174,13 @@ def _match_key(table: TableInfo, entry) -> tuple:
                 raise P4RuntimeError(Code.INVALID_ARGUMENT, f"match field {m.field_id} is given twice")
             given[m.field_id] = m
         key = [_field_key(f, kind, width, given.get(field_id)) for field_id, f, kind, width in table.match_kinds]
-    if table.needs_priority and entry.priority <= 0:
+    priority = entry.priority
+    if table.needs_priority and priority <= 0:
         raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} needs a priority above 0")
-    if not table.needs_priority and entry.priority:
+    if not table.needs_priority and priority:
         raise P4RuntimeError(Code.INVALID_ARGUMENT, f"table {table.name} has no ternary, range or optional field: "
                                                      "its entries have no priority")
-    key.append(entry.priority)
-    return tuple(key)
+    return Match(priority, tuple(key))
 
 
 def _field_key(f, kind: Optional[str], width: int, m):
