@@ -1185,31 +1185,39 @@ def _match(table: TableInfo, entry) -> Match:
 
 def _field_key(f, kind: Optional[str], width: int, m):
     """Match field `f` (of `width` bits)'s part of a key, from `m` (None: left out, a don't care),
-    checked."""
+    checked.  (Exact and lpm fields, the most common, make no error message unless they need one.)"""
+    if kind is None:
+        raise P4RuntimeError(Code.UNIMPLEMENTED, f"match field {f.name}: match kind {f.other_match_type} is "
+                                                 "not supported")
+    if m is not None and m.WhichOneof("field_match_type") != kind:
+        raise P4RuntimeError(Code.INVALID_ARGUMENT, f"match field {f.name} is matched {kind}, not "
+                                                     f"{m.WhichOneof('field_match_type')}")
+    if kind == "exact":
+        if m is None:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"match field {f.name}: an exact field cannot be left out")
+        given = m.exact.value
+        value = int.from_bytes(given, "big")
+        return value if given and not value >> width else _number(given, width, f"match field {f.name}")
+    if kind == "lpm":
+        if m is None:
+            return 0, 0
+        lpm = m.lpm
+        given, length = lpm.value, lpm.prefix_len
+        value = int.from_bytes(given, "big")
+        if not given or value >> width:
+            _number(given, width, f"match field {f.name}")
+        if not 0 < length <= width:
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"match field {f.name}: prefix length {length} is not in "
+                                                         f"1..{width} (a zero-length prefix is left out)")
+        if value & ((1 << width - length) - 1):
+            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"match field {f.name}: bits beyond the {length}-bit prefix "
+                                                         "are set")
+        return value, length
+
     def what() -> str:
         return f"match field {f.name}"
 
-    if kind is None:
-        raise P4RuntimeError(Code.UNIMPLEMENTED, f"{what()}: match kind {f.other_match_type} is not supported")
-    if m is not None and m.WhichOneof("field_match_type") != kind:
-        raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()} is matched {kind}, not "
-                                                     f"{m.WhichOneof('field_match_type')}")
     top = (1 << width) - 1
-    if kind == "exact":
-        if m is None:
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: an exact field cannot be left out")
-        value = int.from_bytes(m.exact.value, "big")  # _number's checks, inline: the most common field
-        return value if m.exact.value and not value >> width else _number(m.exact.value, width, what)
-    if kind == "lpm":
-        lpm = m.lpm if m is not None else None
-        value = _number(lpm.value, width, what) if lpm is not None else 0
-        length = lpm.prefix_len if lpm is not None else 0
-        if lpm is not None and not 0 < length <= width:
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: prefix length {length} is not in 1..{width} "
-                                                         "(a zero-length prefix is left out)")
-        if value & (top >> length):
-            raise P4RuntimeError(Code.INVALID_ARGUMENT, f"{what()}: bits beyond the {length}-bit prefix are set")
-        return value, length
     if kind == "ternary":
         value = _number(m.ternary.value, width, what) if m else 0
         mask = _number(m.ternary.mask, width, lambda: f"{what()} (mask)") if m else 0
