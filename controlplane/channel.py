@@ -148,8 +148,8 @@ class SwitchChannel:
 
     def next_event(self, timeout: Optional[float] = None) -> Optional[str]:
         """The next event line (`digest NAME VALUE...`, `digests_dropped N`, `packet_in HEX`,
-        `program_swapped`, `idle_timeout TABLE HANDLE...`, `events_missed N`), waiting at most `timeout` seconds for it (None: as long as it takes);
-        None when none came."""
+        `program_swapped`, `idle_timeout TABLE HANDLE...`, `events_missed N`), waiting at most
+        `timeout` seconds for it (None: as long as it takes); None when none came."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self.events:
             if not self._frame_received():

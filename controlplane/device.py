@@ -130,6 +130,11 @@ class Device:
         self._batched = False  # planning one batch for a whole write
         self._digests_written = False  # the write has a digest update
         self._planned_nodes: set[int] = set()  # multicast nodes the write's updates create
+        # In a write applied as one batch, planned from the switch's state before it: what its
+        # updates before do to multicast groups (id -> their nodes, None: deleted) and clone
+        # sessions (id -> whether it is there), which the switch does not have yet.
+        self._planned_groups: dict[int, Optional[list[int]]] = {}
+        self._planned_sessions: dict[int, bool] = {}
         self._switch_tables: dict[str, tuple] = {}  # table name -> _switch_table
         # action id -> (the switch's action id, its name, (param id, width, bytes, name) of each parameter)
         self._action_specs: dict[int, tuple] = {}
@@ -284,7 +289,7 @@ class Device:
         self._results = [None] * len(updates)
         self._digests_written = False
         self._batched = atomicity != WriteRequest.CONTINUE_ON_ERROR
-        self._planned_nodes = set()
+        self._planned_nodes, self._planned_groups, self._planned_sessions = set(), {}, {}
         planned: list[_Planned] = []
         for index, update in enumerate(updates):
             try:
@@ -784,9 +789,13 @@ class Device:
             raise P4RuntimeError(Code.RESOURCE_EXHAUSTED, f"multicast group {group_id}: {len(ports)} instances, "
                                                            f"this switch's groups take {GROUP_NODES} at most")
         self._read_switch()
-        groups = self._mc_groups()
-        _presence(kind, groups.get(group_id), "the packet replication engine", f"multicast group {group_id}")
-        old = [node for node, _, _ in groups.get(group_id, [])]
+        if group_id in self._planned_groups:
+            old = self._planned_groups[group_id]
+        else:
+            found = self._mc_groups().get(group_id)
+            old = [node for node, _, _ in found] if found is not None else None
+        _presence(kind, old, "the packet replication engine", f"multicast group {group_id}")
+        old = old or []
         used = set(self._mc_nodes()) | self._planned_nodes  # those of the write's updates before it too
         free = (node for node in range(MC_NODES) if node not in used)
         nodes = [next(free, None) for _ in ports]
@@ -794,6 +803,8 @@ class Device:
             raise P4RuntimeError(Code.RESOURCE_EXHAUSTED, "the packet replication engine has no room for another "
                                                            "multicast node")
         self._planned_nodes.update(nodes)
+        if self._batched:
+            self._planned_groups[group_id] = None if kind == Update.DELETE else nodes
         requests = [wire.mc_group_create(group_id)] if kind == Update.INSERT else []
         requests += [wire.mc_node_create(node, instance, instance_ports)
                      for node, (instance, instance_ports) in zip(nodes, ports.items())]
@@ -810,8 +821,11 @@ class Device:
             raise P4RuntimeError(Code.OUT_OF_RANGE, f"clone session {session_id}: this switch has sessions 1.."
                                                      f"{MIRROR_SESSIONS - 1}")
         self._read_switch()
-        present = next((s for s in self._clone_sessions() if s.session_id == session_id), None)
-        _presence(kind, present, "the packet replication engine", f"clone session {session_id}")
+        present = self._planned_sessions[session_id] if session_id in self._planned_sessions else \
+            any(s.session_id == session_id for s in self._clone_sessions())
+        _presence(kind, True if present else None, "the packet replication engine", f"clone session {session_id}")
+        if self._batched:
+            self._planned_sessions[session_id] = kind != Update.DELETE
 
         def messages() -> dict:
             return {errno.ENOENT: f"the packet replication engine has no clone session {session_id}"}

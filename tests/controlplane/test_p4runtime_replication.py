@@ -201,3 +201,26 @@ def test_a_clone_session_cuts_its_copies_to_its_packet_length(replication_binary
         process.stderr.close()
     frames = [packet.data for packet in read_pcap(str(out)).packets]
     assert frames and {len(frame) for frame in frames} == {20} and frames[0] == CLONED[:20]
+
+
+@pytest.mark.parametrize("atomicity", [p4r.WriteRequest.ROLLBACK_ON_ERROR, p4r.WriteRequest.DATAPLANE_ATOMIC])
+def test_a_write_applied_whole_plans_each_update_after_those_before_it(controller: Controller, atomicity):
+    """In a write applied as one batch, an update sees what the updates before it do: a group or a
+    session inserted then changed, another inserted then deleted."""
+    def write(*updates: p4r.Update) -> None:
+        request = p4r.WriteRequest(device_id=0, atomicity=atomicity)
+        request.election_id.low = controller.election_id
+        request.updates.extend(updates)
+        controller.stub.Write(request)
+
+    write(update(p4r.Update.INSERT, group(1, (2, 1))), update(p4r.Update.MODIFY, group(1, (6, 4), (7, 9))),
+          update(p4r.Update.INSERT, group(2, (3, 1))), update(p4r.Update.DELETE, group(2)),
+          update(p4r.Update.INSERT, session(7, (6, 0))), update(p4r.Update.MODIFY, session(7, (4, 0))))
+    assert read_groups(controller) == [group(1, (6, 4), (7, 9)).packet_replication_engine_entry.multicast_group_entry]
+    found = controller.read(replication(clone_session_entry=p4r.CloneSessionEntry()))
+    assert [e.packet_replication_engine_entry for e in found] == [session(7, (4, 0)).packet_replication_engine_entry]
+    # A group deleted earlier in the write is not there for a later modify: the whole write is refused.
+    _, details = rejected(lambda: write(update(p4r.Update.DELETE, group(1)),
+                                        update(p4r.Update.MODIFY, group(1, (2, 1)))))
+    assert details[1][0] == grpc.StatusCode.NOT_FOUND.value[0]
+    assert len(read_groups(controller)) == 1
