@@ -16,8 +16,9 @@ from __future__ import annotations
 import errno
 import os
 import struct
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Optional
+from typing import Iterator, Optional
 
 from p4odp.controlplane.channel import ChannelError, SwitchChannel
 from p4odp.runtime.limits import PORT_NUMBERS, WIRE_BATCH, WIRE_OPS
@@ -455,9 +456,15 @@ class Wire:
     def text_command(self, line: str) -> str:
         """One simple_switch_CLI or channel command line on this connection, which carries lines for
         it and frames again after it (CommandError when the switch refuses it)."""
+        with self.text() as channel:
+            return channel.command(line)
+
+    @contextmanager
+    def text(self) -> Iterator[SwitchChannel]:
+        """This connection carrying lines (the SwitchChannel), and frames again after."""
         _answer(self.channel.calls([_request("TEXT")])[0])
         try:
-            return self.channel.command(line)
+            yield self.channel
         finally:
             self.channel.binary()
 

@@ -216,6 +216,10 @@ def build_parser() -> argparse.ArgumentParser:
     swap.add_argument("--commands", metavar="FILE",
                       help="simple_switch_CLI commands run on the new program before it forwards (its tables "
                            "start empty; a refused one cancels the swap)")
+    swap.add_argument("--keep-state", action="store_true",
+                      help="first write what the control plane wrote into the running program (entries, default "
+                           "actions, action profile members and groups, meter configs, value sets) into the new "
+                           "one, through the switch's typed API: all of it, or no swap")
     swap.add_argument("--target", default="x86", help="the switch's target (default x86): the new program is built "
                                                       "as the switch was")
     swap.add_argument("--cc", help="the C compiler that built the switch (default: $CC, else the target's)")
@@ -411,7 +415,8 @@ def run_swap(args: argparse.Namespace, diags: Diagnostics) -> int:
     with tempfile.TemporaryDirectory(prefix="p4odp-swap-") as folder:
         if build_switch(c_files, Path(folder), target, options, diags) is None:
             return EXIT_USER_ERROR
-        return swap_program(args.switch or DEFAULT_ADDRESS, Path(folder) / "datapath.so", args.commands)
+        return swap_program(args.switch or DEFAULT_ADDRESS, Path(folder) / "datapath.so", args.commands,
+                            args.keep_state)
 
 
 def run_runtime(args: argparse.Namespace, diags: Diagnostics) -> int:

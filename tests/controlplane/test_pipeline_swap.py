@@ -384,3 +384,26 @@ def test_p4runtime_packet_ins_follow_its_swaps_and_another_clients(tmp_path: Pat
         set_config(controller, p4r.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT, pipeline_config(first))
         assert tagged(1)
         assert server.servicer.device.events.thread.is_alive()
+
+
+def test_swap_keeping_state_writes_the_running_programs_entries_into_the_new_one(programs: dict, tmp_path: Path):
+    """`p4odp swap --keep-state` reads what was written into the running program through the typed
+    API and writes it into the new one before the swap; a program that cannot take it (its action
+    has another name) is not swapped in, and the old one forwards on."""
+    def swap(source: Path) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "p4odp.cli", "swap", str(source), "--switch", address,
+                               "--keep-state"], capture_output=True, text=True, timeout=300)
+
+    with first_program_forwarding(programs, tmp_path) as (address, stop):
+        refused = swap(programs["builds"]["third"].parent / "prog.p4")
+        assert refused.returncode == 1 and "cannot keep the state" in refused.stderr, refused.stderr
+        assert "Traceback" not in refused.stderr
+        with SwitchChannel(address) as switch:
+            assert eventually(lambda: packets(switch, "first_count") > 0)
+        kept = swap(programs["second_source"])
+        assert kept.returncode == 0, kept.stderr
+        with SwitchChannel(address) as switch:
+            assert "Action entry: Ing.send - 0001" in switch.command("table_dump fwd")
+            assert eventually(lambda: packets(switch, "second_count") > 0)  # the kept entry forwards
+        report = port_counters(stop())
+        assert report[0][0] == report[1][1]  # every frame received went out of port 1: none lost
