@@ -552,11 +552,14 @@ class Device:
         """The table's entries as the switch has them: (handle, the entry as P4Runtime reads it),
         with `elapsed` their time since the last hit."""
         switch_table, keys = self._switch_table(table)
-        read, notes = self.wire.calls([wire.entries(switch_table), wire.notes(switch_table)])
-        if isinstance(read, WireError) or isinstance(notes, WireError):
+        # One round trip: the entries, what controllers keep with them, and their timers.
+        answers = self.wire.calls([wire.entries(switch_table), wire.notes(switch_table),
+                                   *([wire.timers(switch_table)] if table.idle_timeout else [])])
+        if any(isinstance(answer, WireError) for answer in answers):
             raise P4RuntimeError(Code.INTERNAL, f"the switch could not read table {table.name}")
-        notes = {notes.u64(): notes.note() for _ in range(notes.u32())}
-        timers = self._timers(switch_table) if table.idle_timeout else {}
+        read, notes = answers[0], {answers[1].u64(): answers[1].note() for _ in range(answers[1].u32())}
+        timers = {} if len(answers) < 3 else \
+            {answers[2].u64(): (answers[2].u64(), answers[2].u64()) for _ in range(answers[2].u32())}
         found = []
         for _ in range(read.u32()):
             handle, match, call = read.u64(), read.match(keys), read.call()
@@ -575,12 +578,6 @@ class Device:
                     entry.time_since_last_hit.elapsed_ns = timers[handle][1]
             found.append((handle, entry))
         return found
-
-    def _timers(self, switch_table: int) -> dict[int, tuple[int, int]]:
-        """The idle timeout of each entry of a table with support_timeout, and its time since the last
-        hit, by handle."""
-        read = self.wire.call(wire.timers(switch_table))
-        return {read.u64(): (read.u64(), read.u64()) for _ in range(read.u32())}
 
     def _default_entry(self, table: TableInfo) -> tuple[p4runtime_pb2.TableEntry, bool]:
         """The table's default entry as the switch has it, and whether it is the program's."""

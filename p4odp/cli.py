@@ -420,49 +420,43 @@ def run_swap(args: argparse.Namespace, diags: Diagnostics) -> int:
 
 
 def run_runtime(args: argparse.Namespace, diags: Diagnostics) -> int:
-    from p4odp.controlplane.channel import DEFAULT_ADDRESS, ChannelError, CommandError
+    from p4odp.controlplane.channel import DEFAULT_ADDRESS
     from p4odp.controlplane.server import serve
 
     switch = args.switch or DEFAULT_ADDRESS
-    stop = threading.Event()  # set by SIGINT or SIGTERM, from before the server starts
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: stop.set())
-    try:
-        server = serve(switch, args.grpc, args.device_id)
-    except (ChannelError, CommandError) as err:
-        diags.error(Loc("<command line>", 0, 0), f"--switch {switch}: {err}")
-        return EXIT_USER_ERROR
-    except OSError as err:
-        diags.error(Loc("<command line>", 0, 0), f"--grpc {args.grpc}: {err}")
-        return EXIT_USER_ERROR
-    sys.stderr.write(f"p4odp runtime: P4Runtime for the switch at {switch} served at {args.grpc}, "
-                     f"device id {args.device_id}\n")
-    try:
-        stop.wait()
-    finally:
-        server.stop()
-    return EXIT_OK
+    return _serve_until_stopped(diags, switch, f"--grpc {args.grpc}", lambda: serve(switch, args.grpc, args.device_id),
+                                lambda server: f"p4odp runtime: P4Runtime for the switch at {switch} served at "
+                                               f"{args.grpc}, device id {args.device_id}")
 
 
 def run_thrift(args: argparse.Namespace, diags: Diagnostics) -> int:
-    from p4odp.controlplane.channel import DEFAULT_ADDRESS, ChannelError, CommandError
+    from p4odp.controlplane.channel import DEFAULT_ADDRESS
     from p4odp.controlplane.thrift_server import serve
 
     switch = args.switch or DEFAULT_ADDRESS
+    return _serve_until_stopped(diags, switch, f"--thrift-ip {args.thrift_ip} --thrift-port {args.thrift_port}",
+                                lambda: serve(switch, args.thrift_ip, args.thrift_port),
+                                lambda server: f"p4odp thrift: BMv2's Thrift API for the switch at {switch} served "
+                                               f"at {args.thrift_ip}:{server.port}")
+
+
+def _serve_until_stopped(diags: Diagnostics, switch: str, address: str, start, started) -> int:
+    """A server for the switch at `switch` (`start()`, which listens at `address`: the options
+    that say where), serving until SIGINT or SIGTERM; `started(server)` is the line it says then."""
+    from p4odp.controlplane.channel import ChannelError, CommandError
+
     stop = threading.Event()  # set by SIGINT or SIGTERM, from before the server starts
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
     try:
-        server = serve(switch, args.thrift_ip, args.thrift_port)
+        server = start()
     except (ChannelError, CommandError) as err:
         diags.error(Loc("<command line>", 0, 0), f"--switch {switch}: {err}")
         return EXIT_USER_ERROR
     except OSError as err:
-        diags.error(Loc("<command line>", 0, 0), f"--thrift-ip {args.thrift_ip} --thrift-port {args.thrift_port}: "
-                                                 f"{err.strerror or err}")
+        diags.error(Loc("<command line>", 0, 0), f"{address}: {err.strerror or err}")
         return EXIT_USER_ERROR
-    sys.stderr.write(f"p4odp thrift: BMv2's Thrift API for the switch at {switch} served at "
-                     f"{args.thrift_ip}:{server.port}\n")
+    sys.stderr.write(started(server) + "\n")
     try:
         stop.wait()
     finally:
