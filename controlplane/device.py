@@ -27,7 +27,7 @@ from p4odp.controlplane.events import SwitchEvents
 from p4odp.controlplane.idle_timeouts import IdleTimeouts
 from p4odp.controlplane.packets import PacketIO, PacketOutError
 from p4odp.controlplane.pipeline import MATCH_KINDS, Pipeline, TableInfo
-from p4odp.controlplane.protos import p4data_pb2, p4info_pb2, p4runtime_pb2
+from p4odp.controlplane.protos import p4info_pb2, p4runtime_pb2
 from p4odp.controlplane.register_cells import BadCell, CellLayout, UnsupportedCell
 from p4odp.controlplane.wire import Call, Match, Wire, WireError
 from p4odp.runtime.limits import (CLONE_REPLICAS, GROUP_NODES, MC_GROUPS, MC_NODES, MIRROR_SESSIONS, NOTE_BYTES,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from one_header_switch import build_switch, eventually, one_header_program, start_switch
+from one_header_switch import build_switch, eventually, one_header_program
 from p4runtime_client import Controller, p4runtime_switch, rejected, update
 
 from p4odp.controlplane.channel import CommandError, SwitchChannel
