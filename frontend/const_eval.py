@@ -27,6 +27,27 @@ def wrap(value: int, typ: t.Type) -> int:
     return value
 
 
+def _size(typ: t.Type, method: str) -> Optional[int]:
+    """minSizeInBits() and the others of a value of `typ`: the bits it takes in a packet, its varbits
+    empty (min) or full (max), in whole bytes for the *InBytes forms (P4_16 spec 8.9)."""
+    bits = t.packet_width(typ)
+    if bits is None:
+        return None
+    if method.startswith("max"):
+        bits += _varbit_bits(typ)
+    return (bits + 7) // 8 if method.endswith("Bytes") else bits
+
+
+def _varbit_bits(typ: t.Type) -> int:
+    if isinstance(typ, t.Varbit):
+        return typ.width
+    if isinstance(typ, t.StructLike):
+        return sum(_varbit_bits(f.type) for f in typ.fields)
+    if isinstance(typ, t.Stack):
+        return typ.size * _varbit_bits(typ.element)
+    return 0
+
+
 def evaluate(expr: ir.Expression, lookup: Callable[[str], Optional[Value]]) -> Optional[Value]:
     """The value of `expr`, using `lookup` for names of constants; None if not constant."""
     typ = expr.type
@@ -41,6 +62,9 @@ def evaluate(expr: ir.Expression, lookup: Callable[[str], Optional[Value]]) -> O
         if isinstance(enum, t.EnumT) and enum.underlying is not None:
             return dict(enum.members).get(expr.member)
         return None
+    if isinstance(expr, ir.MethodCall) and isinstance(expr.method, ir.Member) and not expr.args and \
+            expr.method.member in ("minSizeInBits", "minSizeInBytes", "maxSizeInBits", "maxSizeInBytes"):
+        return _size(expr.method.expr.type, expr.method.member)
     if isinstance(expr, ir.MethodCall) and isinstance(expr.method, ir.PathExpression) and \
             expr.method.name == "static_assert" and expr.args and expr.args[0].value is not None:
         return evaluate(expr.args[0].value, lookup)
@@ -48,6 +72,8 @@ def evaluate(expr: ir.Expression, lookup: Callable[[str], Optional[Value]]) -> O
         inner = evaluate(expr.expr, lookup)
         if inner is None:
             return None
+        while isinstance(typ, t.NewTypeT):  # `type bit<32> PortId_t`: a value of its base type
+            typ = typ.base
         if isinstance(typ, t.Bool):
             return bool(inner)
         if isinstance(typ, t.Bits):

@@ -126,6 +126,7 @@ class _Expressions:
                          for sig in s.type.signatures)
             return replace(expr, type=t.CallableT(expr.name, sigs))
         if symbol.kind == "action":
+            self.tc.used_actions.add(id(symbol.decl))
             return replace(expr, type=t.CallableT(expr.name, (symbol.value,)))
         if symbol.kind == "state":
             self.error(expr.loc, f"{expr.name}: a parser state cannot be used as a value")

@@ -1,8 +1,10 @@
 """Run the C preprocessor over a P4 program, as p4c does.
 
 Line markers are kept, so the lexer can place every token in the user's
-file.  The project's own `core.p4` and `v1model.p4` (in `include/` beside
-this module) are always on the include path, after the user's `-I` folders.
+file.  The project's own architecture files (in `include/` beside this
+module: `core.p4`, `v1model.p4`, `psa.p4`, `pna.p4`, and the names p4c's
+programs include them by, `bmv2/psa.p4`, `dpdk/psa.p4`, `dpdk/pna.p4`) are
+always on the include path, after the user's `-I` folders.
 """
 
 from __future__ import annotations

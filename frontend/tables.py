@@ -162,8 +162,9 @@ class _Table:
         if isinstance(expr, ir.Slice):
             base, high, low = self.key_text(expr.expr), self.key_text(expr.high), self.key_text(expr.low)
             return None if None in (base, high, low) else f"{base}[{high}:{low}]"
-        if isinstance(expr, ir.IntLiteral):
-            return {16: hex(expr.value), 8: oct(expr.value), 2: bin(expr.value)}.get(expr.base, str(expr.value))
+        if isinstance(expr, ir.IntLiteral):  # a value too wide for its `8w` cut to it, as p4c cuts it
+            value = expr.value & ((1 << expr.width) - 1) if expr.width and not expr.signed else expr.value
+            return {16: hex(value), 8: oct(value), 2: bin(value)}.get(expr.base, str(value))
         if isinstance(expr, ir.Binary) and expr.op is ir.BinaryOp.BAND:
             left, right = self.key_text(expr.left), self.key_text(expr.right)
             return None if left is None or right is None else f"{left} & {right}"
@@ -209,6 +210,7 @@ class _Table:
         if symbol.kind != "action":
             self.error(ref.loc, f"{ref.name} is not an action")
             return None
+        self.tc.used_actions.add(id(symbol.decl))
         return symbol.value
 
     def bind(self, ref: ir.ActionRef, sig: t.Signature, complete: bool) -> tuple:
@@ -277,6 +279,8 @@ class _Table:
         if symbol is None or symbol.kind != "action":
             self.error(self.decl.loc, f"table {self.decl.name}: the action NoAction, the default default action, "
                                       "is not declared; did you include core.p4?")
+        else:
+            self.tc.used_actions.add(id(symbol.decl))
 
     def p_entries(self, prop: ir.TableProperty) -> ir.TableProperty:
         if not self.key_types and prop.value:

@@ -64,6 +64,8 @@ class TypeChecker:
         self.method_signatures: dict[int, t.Signature] = {}  # extern methods and constructors
         self.ctor_params: dict[int, tuple] = {}  # parsers and controls
         self.control_plane_names: dict[str, tuple] = {}  # name -> (declaration, kind)
+        self.actions_named: dict[str, list] = {}  # control-plane name -> actions, in source order
+        self.used_actions: set[int] = set()  # ids of the actions the program refers to
         self.function_checked: Optional[str] = None  # the function whose body is being checked
         self._owner_ids = 0
 
@@ -78,6 +80,7 @@ class TypeChecker:
         decls = []
         for decl in program.declarations:
             decls.append(self.declaration(decl, ctx))
+        self.check_action_names()
         return replace(program, declarations=tuple(decls))
 
     def declare(self, scope: Scope, symbol: Symbol) -> None:
@@ -330,7 +333,7 @@ class TypeChecker:
         if decl.name == "NoAction" and ctx.where == "global" and sig.params:
             self.error(decl.loc, "NoAction: expected an action with no parameters")
         name = self.control_name(decl, ctx)
-        self.register_control_name(name, decl, "action")
+        self.actions_named.setdefault(name, []).append(decl)
         symbol = Symbol("action", decl.name, t.ActionT(name, decl), decl.loc, decl)
         symbol.value = sig
         self.declare(ctx.scope, symbol)
@@ -659,6 +662,16 @@ class TypeChecker:
         elif previous[0] is not decl and previous[1] == kind:
             self.error(decl.loc, f"{name}: conflicting control-plane name")
             self.diags.note(previous[0].loc, f"{name}: also used here")
+
+    def check_action_names(self) -> None:
+        """Actions the program uses need distinct control-plane names.  An unused one is not in
+        P4Info, so it clashes with nothing (as in p4c, which removes it first): p4c's own output
+        declares `@name(".NoAction") action NoAction_1()` beside core.p4's unused NoAction."""
+        for name, actions in self.actions_named.items():
+            used = [a for a in actions if id(a) in self.used_actions]
+            for action in used[1:]:
+                self.error(action.loc, f"{name}: conflicting control-plane name")
+                self.diags.note(used[0].loc, f"{name}: also used here")
 
     # ------------------------------------------------------------------
     # Signatures and parameters

@@ -511,6 +511,23 @@ def test_actions_need_distinct_control_plane_names(tmp_path):
     """, at="b()", message="same: conflicting control-plane name")
 
 
+def test_an_unused_action_clashes_with_no_name(tmp_path):
+    # As p4c's front end writes NoAction once localized: core.p4's NoAction is then unused.
+    assert_rule(tmp_path, """
+        control C() {
+            @name(".NoAction") action NoAction_1() {}
+            table t { actions = { NoAction_1; } default_action = NoAction_1(); }
+            apply { t.apply(); }
+        }
+    """, """
+        control C() {
+            @name(".NoAction") action NoAction_1() {}
+            table t { actions = { NoAction_1; NoAction; } default_action = NoAction_1(); }
+            apply { t.apply(); }
+        }
+    """, at="NoAction_1()", message="NoAction: conflicting control-plane name")
+
+
 def test_a_table_and_an_action_may_share_a_control_plane_name(tmp_path):
     accept(tmp_path, """
         control C() {
