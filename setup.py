@@ -26,8 +26,8 @@ setup(
     packages=list(PACKAGES),
     package_dir=PACKAGES,
     package_data={
-        "p4odp.frontend": ["include/*.p4"],
-        "p4odp.templates": ["*.j2", "target/*.j2", "v1model/*.j2"],
+        "p4odp.frontend": ["include/*.p4", "include/*/*.p4"],
+        "p4odp.templates": ["*.j2", "target/*.j2", "v1model/*.j2", "psa/*.j2", "pna/*.j2"],
         "p4odp.runtime": ["*/*.c", "*/*.h", "*/Makefile", "include/*.h", "odp/include/*.h", "odp/include/*/*.h",
                           "odp/include/*/*/*.h"],
     },
@@ -46,6 +46,8 @@ setup(
         # Built-in architectures and targets register like third-party ones.
         "p4odp.architectures": [
             "v1model = p4odp.transpiler.architectures.v1model:V1MODEL",
+            "psa = p4odp.transpiler.architectures.psa:PSA",
+            "pna = p4odp.transpiler.architectures.pna:PNA",
         ],
         "p4odp.targets": [
             "x86 = p4odp.backend.targets:X86",

@@ -22,9 +22,10 @@ from p4odp.diagnostics import Diagnostics
 from p4odp.frontend.lexer import tokenize
 from p4odp.frontend.parser import KEY_VALUE_ANNOTATIONS
 from p4odp.transpiler.key_names import key_name, param_name
+from p4odp.transpiler.architectures import Architecture
 from p4odp.transpiler.passes import PassManager, control_plane_passes
 from p4odp.transpiler.passes._walk import error_names, main_instance
-from p4odp.transpiler.passes.control_plane import EXTERN_KINDS, ControlPlaneObjects, property_of
+from p4odp.transpiler.passes.control_plane import ControlPlaneObjects, property_of
 
 __all__ = ["p4info", "program_p4info"]
 
@@ -35,7 +36,6 @@ PREFIX = {"action": 0x01, "table": 0x02, "value_set": 0x03, "controller_header":
 MATCH_TYPES = {"exact": p4info_pb2.MatchField.EXACT, "lpm": p4info_pb2.MatchField.LPM,
                "ternary": p4info_pb2.MatchField.TERNARY, "range": p4info_pb2.MatchField.RANGE,
                "optional": p4info_pb2.MatchField.OPTIONAL}
-DEFAULT_TABLE_SIZE = 1024  # v1model's, when a table has no `size`
 # Annotations p4c keeps out of P4Info (it reads them itself), and those whose body it parses as
 # expressions, printed `@a(e1, e2)` rather than token by token.
 DROPPED_ANNOTATIONS = {"name", "id", "brief", "description"}
@@ -46,6 +46,11 @@ EXPRESSION_ANNOTATIONS = {"noWarn", "deprecated", "name", "length", "match", "fi
 
 def p4info(objects: ControlPlaneObjects, diags: Diagnostics) -> Optional[p4info_pb2.P4Info]:
     """The P4Info of the control-plane objects the midend listed; None after reporting why not."""
+    if objects.architecture is None:
+        main = main_instance(objects.program)
+        diags.error(main.loc if main is not None else objects.program.loc,
+                    "no P4Info: the program's main is of no architecture p4odp knows")
+        return None
     builder = _Builder(objects, diags)
     info = builder.build()
     return None if builder.failed else info
@@ -55,6 +60,13 @@ def program_p4info(program: ir.Program, diags: Diagnostics) -> Optional[p4info_p
     """The P4Info of `program` (the front end's IR), through the passes that decide its objects."""
     result = PassManager(control_plane_passes()).run(program, diags)
     return None if result.program is None else p4info(result.control_plane, diags)
+
+
+def _means(value: ir.Expression, meaning: str, constant) -> bool:
+    """Whether a table property's value is `meaning`: "true", or an enum member's name."""
+    if isinstance(value, ir.Member):
+        return value.member == meaning
+    return meaning == "true" and constant(value) is True
 
 
 def _find(annotations: tuple, name: str) -> Optional[ir.Annotation]:
@@ -80,6 +92,13 @@ _FOLDED = {ir.BinaryOp.ADD: lambda a, b: a + b, ir.BinaryOp.SUB: lambda a, b: a 
            ir.BinaryOp.OR: lambda a, b: a or b}
 
 
+def _spelled(typ: t.Type) -> str:
+    """A type argument as p4c spells it in the name of a specialized struct: as P4 writes it, without
+    `<`, `>` and spaces, `,` and `.` made `_`."""
+    text = typ.name if isinstance(typ, (t.StructLike, t.EnumT, t.NewTypeT)) else str(typ)
+    return text.replace("<", "").replace(">", "").replace(" ", "").replace(",", "_").replace(".", "_")
+
+
 def _to_bytes(value: int, width: int) -> bytes:
     """A value as p4c writes one in P4Info: big-endian, padded to ceil(width/8) bytes; a negative
     one of an int<W> in W-bit two's complement, as P4Runtime encodes it."""
@@ -89,6 +108,7 @@ def _to_bytes(value: int, width: int) -> bytes:
 class _Builder:
     def __init__(self, objects: ControlPlaneObjects, diags: Diagnostics) -> None:
         self.objects = objects
+        self.arch: Architecture = objects.architecture
         self.program = program = objects.program
         self.diags = diags
         self.failed = False
@@ -102,6 +122,11 @@ class _Builder:
         self.local_actions: dict = {}  # the actions of the block whose tables are being added
         self.tables_applied = [table for found in objects.blocks for table in found.tables]
         self.externs_of: dict[int, list] = {}  # table_externs by id(table): derived, and reported, once
+
+    def kind(self, extern: str) -> str:
+        """The P4Info kind of the instances of the extern type `extern` (a selector is a profile)."""
+        kind = self.arch.object_kinds[extern]
+        return "action_profile" if kind == "action_selector" else kind
 
     def error(self, loc, message: str) -> None:
         self.diags.error(loc, message)
@@ -119,12 +144,12 @@ class _Builder:
             any(found.calls_extern_functions for found in objects.blocks)
         # Collect: every name and its @id, then the ids, then the aliases.
         for decl in objects.top_instances:
-            self.symbol(EXTERN_KINDS[decl.type.name], decl.control_name or decl.name, decl)
+            self.symbol(self.kind(decl.type.name), decl.control_name or decl.name, decl)
         for found in objects.blocks:
             for action in found.actions:
                 self.symbol("action", self.action_name(action), action)
             for decl in found.instances:
-                self.symbol(EXTERN_KINDS[decl.type.name], decl.control_name or decl.name, decl)
+                self.symbol(self.kind(decl.type.name), decl.control_name or decl.name, decl)
             for table in found.tables:
                 self.symbol("table", table.control_name or table.name, table)
                 for kind, name, _, _ in self.table_externs(table):
@@ -343,6 +368,15 @@ class _Builder:
                 self.new_type(name, typ)
 
     def named(self, typ) -> str:
+        """A named type's control-plane name; a generic struct's specialization's is its @name, else
+        the name p4c's front end gives the struct it makes of it (`s_t_bit32` for s_t<bit<32>>)."""
+        generic = getattr(typ, "generic", None)
+        if generic is not None:
+            base, args = generic
+            decl = self.types.get(base)
+            if decl is not None and ir.name_annotation(decl) is not None:
+                return ir.type_control_name(decl)
+            return base + "".join("_" + _spelled(arg) for arg in args)
         return ir.type_control_name(self.types[typ.name]) if typ.name in self.types else typ.name
 
     def struct_spec(self, typ: t.StructLike, spec) -> None:
@@ -353,9 +387,9 @@ class _Builder:
             spec.header.name = name
             if name not in info.headers:
                 header = info.headers[name]
-                for field in typ.fields:
-                    member = header.members.add(name=self.field_name(field_decls.get(field.name), field.name))
-                    bits = field.type
+                fields = self.flattened(decl, "") if decl is not None else [(f.name, f, f.type) for f in typ.fields]
+                for field_name, _, bits in fields:
+                    member = header.members.add(name=field_name)
                     while isinstance(bits, t.NewTypeT):
                         bits = bits.base
                     if isinstance(bits, t.EnumT) and bits.underlying is not None:
@@ -424,8 +458,7 @@ class _Builder:
         """(kind, name, declared instance or None, property) of the table's implementation, direct
         counter and direct meter."""
         found = []
-        for prop_name, kinds in (("implementation", ("action_profile", "action_selector")),
-                                 ("counters", ("direct_counter",)), ("meters", ("direct_meter",))):
+        for prop_name, kinds in self.arch.table_externs.items():
             prop = property_of(table, prop_name)
             if prop is None:
                 continue
@@ -434,17 +467,17 @@ class _Builder:
                 extern = value.type_ref.base.name if isinstance(value.type_ref, ir.SpecializedType) else \
                     getattr(value.type_ref, "name", "")
                 name = ir.name_annotation(prop)
-                if extern not in kinds:
+                if self.arch.object_kinds.get(extern) not in kinds:
                     self.error(prop.loc, f"table {table.name}: {prop_name} must be an instance of "
-                                         f"{' or '.join(kinds)}, not of {extern or 'this'}")
+                                         f"{' or '.join(self.arch.extern_types(kinds))}, not of {extern or 'this'}")
                 elif name is None:
                     self.error(prop.loc, f"table {table.name}: the {prop_name} property's instance needs an @name")
                 else:
-                    found.append((EXTERN_KINDS[extern], name[1:] if name.startswith(".") else name, None, prop))
+                    found.append((self.kind(extern), name[1:] if name.startswith(".") else name, None, prop))
             elif isinstance(value, ir.PathExpression):
                 decl = self.instance_by_name(value.name)
-                if decl is not None and decl.type.name in kinds:
-                    found.append((EXTERN_KINDS[decl.type.name], None, decl, prop))
+                if decl is not None and self.arch.object_kind(decl) in kinds:
+                    found.append((self.kind(decl.type.name), None, decl, prop))
         return found
 
     def instance_by_name(self, name: str) -> Optional[ir.Instance]:
@@ -509,9 +542,9 @@ class _Builder:
         size = property_of(table, "size")
         value = self.constant(size.value) if size is not None else None
         message.size = value if isinstance(value, int) and not isinstance(value, bool) and value > 0 \
-            else DEFAULT_TABLE_SIZE
-        timeout = property_of(table, "support_timeout")
-        if timeout is not None and self.constant(timeout.value) is True:
+            else self.arch.default_table_size
+        timeout = property_of(table, self.arch.idle_timeout_property[0])
+        if timeout is not None and _means(timeout.value, self.arch.idle_timeout_property[1], self.constant):
             message.idle_timeout_behavior = p4info_pb2.Table.NOTIFY_CONTROL
         entries = property_of(table, "entries")
         if entries is not None:
@@ -570,7 +603,7 @@ class _Builder:
         call = prop.value
         if kind == "action_profile":
             extern = call.type_ref.name if isinstance(call.type_ref, ir.TypeName) else ""
-            self.action_profile(name, extern, call.args, prop.annotations)
+            self.action_profile(name, self.arch.object_kinds.get(extern, ""), call.args, prop.annotations)
             return
         message = (self.info.direct_counters if kind == "direct_counter" else self.info.direct_meters).add()
         full = self.extern_name(entry)
@@ -584,8 +617,11 @@ class _Builder:
         return self.extern_name(entry) if entry is not None else None
 
     def unit(self, spec, kind: str, args: tuple) -> None:
-        unit = next((a.value.member for a in args if isinstance(a.value, ir.Member) and
-                     isinstance(a.value.type, t.EnumT) and a.value.type.name in ("CounterType", "MeterType")), None)
+        # v1model's CounterType.packets, PSA's PSA_CounterType_t.PACKETS, PNA's PNA_MeterType_t.BYTES, ...
+        unit = next((a.value.member.lower() for a in args if isinstance(a.value, ir.Member) and
+                     isinstance(a.value.type, t.EnumT) and a.value.type.name.endswith(("CounterType", "MeterType",
+                                                                                         "CounterType_t", "MeterType_t"))),
+                    None)
         if kind in ("counter", "direct_counter"):
             spec.unit = {"packets": p4info_pb2.CounterSpec.PACKETS, "bytes": p4info_pb2.CounterSpec.BYTES,
                          "packets_and_bytes": p4info_pb2.CounterSpec.BOTH}.get(unit, 0)
@@ -617,17 +653,18 @@ class _Builder:
             self.document(out, param.annotations)
 
     def extern_instance(self, decl: ir.Instance) -> None:
-        kind = EXTERN_KINDS[decl.type.name]
+        kind = self.kind(decl.type.name)
         name = decl.control_name or decl.name
         args = [a.value for a in decl.args]
         if kind == "action_profile":
-            self.action_profile(name, decl.type.name, decl.args, decl.annotations)
+            self.action_profile(name, self.arch.object_kinds[decl.type.name], decl.args, decl.annotations)
         elif kind in ("counter", "meter"):
             message = (self.info.counters if kind == "counter" else self.info.meters).add()
             self.preamble(message, kind, name, decl.annotations)
             self.unit(message.spec, kind, decl.args)
             size = self.constant(args[0]) if args else None
             message.size = size if isinstance(size, int) else 0
+            self.index_type(message, decl)
         elif kind == "register":
             message = self.info.registers.add()
             self.preamble(message, kind, name, decl.annotations)
@@ -635,6 +672,20 @@ class _Builder:
                 self.type_spec(decl.type.type_args[0], message.type_spec)
             size = self.constant(args[0]) if args else None
             message.size = size if isinstance(size, int) else 0
+            self.index_type(message, decl)
+        elif kind == "digest":  # PSA's Digest<T>; v1model's digests are its digest() calls
+            self.digest(name, decl.type.type_args[0], decl.annotations)
+
+    def index_type(self, message, decl: ir.Instance) -> None:
+        """index_type_name of a counter, meter or register whose index is of a `type` (PSA's
+        Counter<W, S> with S a PortId_t), that type added to type_info, as p4c's."""
+        param = self.arch.index_type_params.get(decl.type.name)
+        if param is None or len(decl.type.type_args) <= param:
+            return
+        typ = decl.type.type_args[param]
+        self.type_spec(typ)
+        if isinstance(typ, t.NewTypeT):
+            message.index_type_name.name = self.named(typ)
 
     def action_profile(self, name: str, extern: str, args: tuple, annotations: tuple) -> None:
         """An action profile or selector, with the tables it implements (sorted by name, as p4c's)."""
@@ -691,11 +742,11 @@ class _Builder:
         size = self.constant(decl.size)
         message.size = size if isinstance(size, int) else 0
 
-    def digest(self, name: str, typ: t.Type) -> None:
+    def digest(self, name: str, typ: t.Type, annotations: tuple = ()) -> None:
         if any(d.preamble.name == name for d in self.info.digests):
             return
         message = self.info.digests.add()
-        self.preamble(message, "digest", name)
+        self.preamble(message, "digest", name, annotations)
         self.type_spec(typ, message.type_spec)
 
     def controller_header(self, header: ir.Header) -> None:
@@ -735,7 +786,7 @@ class _Builder:
         if main is None:
             return
         pkg = self.info.pkg_info
-        pkg.arch = "v1model"
+        pkg.arch = self.arch.p4info_arch
         for anno in main.annotations:
             for pair in anno.items if anno.name in KEY_VALUE_ANNOTATIONS else ():
                 if not isinstance(pair, ir.KeyValue):  # @pkginfo["x"]: structured, of plain values

@@ -30,7 +30,7 @@ REPORT_LINE = "this is a bug in p4odp; please report it with the program that ca
 def _add_frontend_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("program", help="the P4_16 source file")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
-                        help="add DIR to the include path (core.p4 and v1model.p4 are always found)")
+                        help="add DIR to the include path (the architectures' files, core.p4, v1model.p4, psa.p4, pna.p4, ..., are always found)")
     parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
                         help="define a preprocessor macro")
     parser.add_argument("-U", dest="undefines", action="append", default=[], metavar="NAME",

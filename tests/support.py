@@ -29,7 +29,7 @@ import pytest
 
 from p4odp.backend.requirements import install_debian_packages, missing_packages
 
-__all__ = ["require_command", "require_debian", "require_root", "require_target", "netns", "packet_socket",
+__all__ = ["crc16_arc", "require_command", "require_debian", "require_root", "require_target", "netns", "packet_socket",
            "load_script", "pip_environment", "venv_beside_this_one", "build_odp_programs", "LIBFUZZER_RUNTIME", "ODP_DIR", "SANITIZE",
            "SANITIZER_REPORTS"]
 
@@ -295,3 +295,13 @@ def run_runtime_program(program: tuple[Path, dict], *args: str, timeout: int = 3
     for report in SANITIZER_REPORTS:
         assert report not in proc.stderr, f"{prog.name} {' '.join(args)}: sanitizer report:\n{proc.stderr}"
     return proc
+
+
+def crc16_arc(data: bytes) -> int:
+    """BMv2's crc16 (CRC-16/ARC)."""
+    crc = 0
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = crc >> 1 ^ 0xA001 if crc & 1 else crc >> 1
+    return crc

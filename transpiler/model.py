@@ -139,6 +139,15 @@ class CDigest:
 
 
 @dataclass
+class CLearner:
+    table: int  # the index of its table
+    size: int  # slots of a worker, a power of 2
+    key_bytes: int
+    data_bytes: int
+    member: str  # its slots in `struct p4_worker_state` (struct p4odp_learnt, P4ODP_LEARNT_BYTES each)
+
+
+@dataclass
 class CProfile:
     name: str  # control-plane name
     size: int  # members, and groups
@@ -190,4 +199,6 @@ class CProgram:
     # sets, by index: (name, width).
     crcs: list[tuple] = field(default_factory=list)
     digests: list[CDigest] = field(default_factory=list)  # the digest messages it sends, by number
+    learners: list[CLearner] = field(default_factory=list)  # the tables whose entries the datapath adds
     p4info: bytes = b""  # the program's P4Info, serialized: what a P4Runtime server learns the switch runs from
+    timestamps: bool = False  # it may read a time (Architecture.timed_fields): the workers time their bursts

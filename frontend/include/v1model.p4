@@ -47,7 +47,15 @@ typedef bit<9>  PortId_t;
 #endif
 
 /* Per-packet intrinsic metadata.  Field names, widths and order are those
- * of simple_switch.  @alias names the BMv2 field each one stands for. */
+ * of simple_switch.  @alias names the BMv2 field each one stands for.
+ *
+ * Times are BMv2's: microseconds since the switch started, taken once per
+ * burst of received packets.  ingress_global_timestamp is set when a packet
+ * received begins ingress (0 in a resubmitted or recirculated one unless its
+ * field list keeps it), egress_global_timestamp when a copy begins egress.
+ * p4odp's switch has no queues between ingress and egress: a copy is dequeued
+ * as it is enqueued, so in egress enq_timestamp is that time too (cut to 32
+ * bits), deq_timedelta is 0, and enq_qdepth and deq_qdepth are 0. */
 @metadata @name("standard_metadata")
 struct standard_metadata_t {
 #if V1MODEL_VERSION >= 20200408
@@ -160,8 +168,11 @@ extern direct_meter<T> {
 }
 
 /* An array of `size` values of type T (bit<W>) that the program reads and
- * writes, e.g. `register<bit<32>>(512) r;`.  A read followed by a write
- * is only atomic with respect to other packets inside an @atomic block. */
+ * writes, e.g. `register<bit<32>>(512) r;`.  As on BMv2, the accesses of one
+ * action, or of one @atomic block (the actions of the tables it applies
+ * included), are atomic with respect to other packets: it holds the locks of
+ * the registers it uses from its start to its end.  A read and a write in
+ * the control's body outside both are not. */
 #if V1MODEL_VERSION >= 20200408
 extern register<T, I>
 #else
@@ -282,14 +293,17 @@ extern void clone(in CloneType type, in bit<32> session);
 extern void resubmit<T>(in T data);
 
 /* At the end of ingress, send the packet as it was received back to the
- * parser, with instance_type marking it as resubmitted.  Ingress only. */
+ * parser, with instance_type marking it as resubmitted.  Ingress only: p4odp
+ * refuses it elsewhere, as p4c's BMv2 back end does. */
 extern void resubmit_preserving_field_list(bit<8> index);
 
 @deprecated("Please use 'recirculate_preserving_field_list' instead")
 extern void recirculate<T>(in T data);
 
 /* At the end of egress, send the deparsed packet back to the parser, with
- * instance_type marking it as recirculated.  Egress only. */
+ * instance_type marking it as recirculated.  Called in ingress, it is
+ * simple_switch's: the packet's own copy (not a multicast replica nor a
+ * clone) is recirculated at the end of its egress, unless egress drops it. */
 extern void recirculate_preserving_field_list(bit<8> index);
 
 @deprecated("Please use 'clone_preserving_field_list' instead")

@@ -238,6 +238,22 @@ static int cmd_table_clear(struct p4odp_switch *sw, struct command *c)
 	return err ? entry_error(c, &sw->program->tables[ti], -1, err) : 0;
 }
 
+/* expire_time_set PROFILE MS: the time of an expire-time profile of the tables whose entries the
+ * datapath adds (PNA's add-on-miss). */
+static int cmd_expire_time_set(struct p4odp_switch *sw, struct command *c)
+{
+	uint64_t profile, ms;
+	if (c->n != 3)
+		return cli_fail(c, "usage: expire_time_set PROFILE MILLISECONDS");
+	if (cli_parse_u64(c, c->tokens[1], &profile) || cli_parse_u64(c, c->tokens[2], &ms))
+		return -1;
+	if (profile >= P4ODP_EXPIRE_PROFILES)
+		return cli_fail(c, "expire-time profile %s: profiles are 0 to %d", c->tokens[1], P4ODP_EXPIRE_PROFILES - 1);
+	if (ms > UINT64_MAX / 4000000)
+		return cli_fail(c, "time %s ms is too long", c->tokens[2]);
+	return cli_result(c, p4odp_ctl_expire_time_set(sw, (uint32_t)profile, ms * 1000000));
+}
+
 /* table_set_timeout TABLE HANDLE MS: the entry's idle timeout (0: none), as on BMv2. */
 static int cmd_table_set_timeout(struct p4odp_switch *sw, struct command *c)
 {
@@ -580,7 +596,37 @@ static int cmd_table_dump_entry_from_key(struct p4odp_switch *sw, struct command
 	return 0;
 }
 
-/* table_dump TABLE: every entry, in handle order, then the default entry. */
+/* One entry the datapath added (p4odp_learnt_fn): the worker that keeps it, its key fields, its
+ * action and the time it has left. */
+static void dump_learnt(void *arg, uint32_t worker, const uint8_t *key, const struct p4odp_table_entry *e,
+			uint32_t profile, uint64_t left_ns)
+{
+	const struct entry_dump *d = arg;
+	const struct p4odp_table_info *t = &d->sw->program->tables[d->table];
+
+	fprintf(d->out, "**********\nLearnt entry of worker %u\nMatch key:\n", worker);
+	for (uint32_t i = 0, at = 0; i < t->n_keys; i++) {
+		uint32_t n = (t->keys[i].width + 7) / 8;
+		fprintf(d->out, "* %-20s: %-10s", t->keys[i].name, "EXACT");
+		print_hex(d->out, key + at, n);
+		fputc('\n', d->out);
+		at += n;
+	}
+	print_action_entry(d->out, d->sw->program, e->action_id, e->data);
+	fprintf(d->out, "Life: expires in %llums (expire-time profile %u)\n", (unsigned long long)(left_ns / 1000000),
+		profile);
+}
+
+/* The learner of table `ti`, -1 when the datapath adds none of its entries. */
+static int learner_of(const struct p4odp_program *p, uint32_t ti)
+{
+	for (uint32_t l = 0; l < p->n_learners; l++)
+		if (p->learners[l].table == ti)
+			return (int)l;
+	return -1;
+}
+
+/* table_dump TABLE: every entry, in handle order, then those the datapath added, then the default entry. */
 static int cmd_table_dump(struct p4odp_switch *sw, struct command *c)
 {
 	if (c->n != 2)
@@ -591,6 +637,9 @@ static int cmd_table_dump(struct p4odp_switch *sw, struct command *c)
 	struct entry_dump d = { c->out, sw, (uint32_t)ti, true };
 	fprintf(c->out, "==========\nTABLE ENTRIES\n");
 	p4odp_ctl_entries(sw, (uint32_t)ti, dump_entry, &d);
+	int learner = learner_of(sw->program, (uint32_t)ti);
+	if (learner >= 0)
+		p4odp_ctl_learnt_entries(sw, (uint32_t)learner, dump_learnt, &d);
 	fprintf(c->out, "==========\nDumping default entry\n");
 	p4odp_ctl_default(sw, (uint32_t)ti, dump_action, &d);
 	fprintf(c->out, "==========\n");
@@ -605,6 +654,7 @@ const struct cli_command p4odp_cli_table_commands[] = {
 	{ "table_delete", cmd_table_delete, 0 },
 	{ "table_clear", cmd_table_clear, 0 },
 	{ "table_set_timeout", cmd_table_set_timeout, 0 },
+	{ "expire_time_set", cmd_expire_time_set, 0 },
 	{ "table_num_entries", cmd_table_num_entries, 0 },
 	{ "table_dump", cmd_table_dump, 0 },
 	{ "table_dump_entry", cmd_table_dump_entry, 0 },

@@ -63,6 +63,24 @@ static void hash_init(struct hash_state *h, enum p4odp_hash_algorithm algo, cons
 	}
 }
 
+/* The 40-byte key of Microsoft's RSS specification (the default of DPDK's drivers); a longer
+ * input wraps around it. */
+static const uint8_t toeplitz_key[40] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3,
+	0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3,
+	0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+/* The 32 bits of the key from bit `bit`. */
+static uint32_t toeplitz_window(uint32_t bit)
+{
+	uint64_t bytes = 0;
+
+	for (uint32_t i = 0; i < 5; i++)
+		bytes = bytes << 8 | toeplitz_key[(bit / 8 + i) % sizeof toeplitz_key];
+	return (uint32_t)(bytes >> (8 - bit % 8));
+}
+
 /* The next `len` bytes of the input. */
 static void hash_update(struct hash_state *h, const uint8_t *buf, uint32_t len)
 {
@@ -100,6 +118,12 @@ static void hash_update(struct hash_state *h, const uint8_t *buf, uint32_t len)
 	case P4ODP_HASH_XOR16:
 		for (uint32_t i = 0; i < len; i++)
 			v ^= (uint64_t)buf[i] << ((h->bytes + i) % 2 ? 0 : 8);
+		break;
+	case P4ODP_HASH_TOEPLITZ:	/* each bit set: the key's 32 bits from its place */
+		for (uint32_t i = 0; i < len; i++)
+			for (uint32_t b = 0; b < 8; b++)
+				if (buf[i] & 0x80 >> b)
+					v ^= toeplitz_window(((h->bytes + i) * 8 + b) % (8 * sizeof toeplitz_key));
 		break;
 	case P4ODP_HASH_IDENTITY:	/* the first 8 bytes (BMv2's identity), not the last 8 */
 	default:
@@ -264,19 +288,17 @@ static bool bucket_take(struct p4odp_meter_bucket *b, uint64_t micros, uint64_t 
 	return true;
 }
 
-uint8_t p4odp_meter_execute(struct p4odp_pctx *pc, struct p4odp_meter *m, bool bytes)
+uint8_t p4odp_meter_execute(struct p4odp_pctx *pc, struct p4odp_meter *m, uint64_t amount)
 {
 	uint8_t color = P4ODP_METER_GREEN;
 
 	if (!__atomic_load_n(&m->configured, __ATOMIC_ACQUIRE))
 		return color;
 	uint64_t micros = (odp_time_global_ns() - pc->sw->started_ns) / 1000;
-	uint64_t need = bytes ? pc->len : 1;
-
 	p4odp_meter_lock(m);
-	if (!bucket_take(&m->peak, micros, need))
+	if (!bucket_take(&m->peak, micros, amount))
 		color = P4ODP_METER_RED;
-	else if (!bucket_take(&m->committed, micros, need))
+	else if (!bucket_take(&m->committed, micros, amount))
 		color = P4ODP_METER_YELLOW;
 	p4odp_meter_unlock(m);
 	return color;

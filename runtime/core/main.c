@@ -52,7 +52,7 @@ static void usage(FILE *out, const char *prog)
 	fprintf(out,
 		"usage: %s -i PORT=INTERFACE [-i ...] [--commands FILE] [-w WORKERS] [-c CPUS]\n"
 		"          [--packets N] [--control ADDR] [--cpu-port N] [--exit-when-done] [--asserts]\n"
-		"          [--log-msg]\n"
+		"          [--log-msg] [--host-port N ...]\n"
 		"  -i PORT=INTERFACE  attach P4 port PORT (0..%d) to an ODP interface, e.g.\n"
 		"                     pcap:in=in.pcap:out=out.pcap, loop, or a Linux interface name\n"
 		"  --commands FILE    run simple_switch_CLI commands from FILE before forwarding; a line\n"
@@ -63,6 +63,8 @@ static void usage(FILE *out, const char *prog)
 		"  --cpu-port N       port N (0..%d, no -i) is the controllers': what the program sends\n"
 		"                     there goes to the control channel's clients (packet-in), and what\n"
 		"                     they send (packet_out) comes in as received on N\n"
+		"  --host-port N      port N leads to the host, not to the network: PNA's direction of what\n"
+		"                     it receives is HOST_TO_NET (of the other ports', NET_TO_HOST)\n"
 		"  -w, --workers N    forwarding threads (1..%d, default 1, or one per CPU of -c); each\n"
 		"                     receives from one input queue of every port\n"
 		"  -c, --cpus LIST    pin worker k to the k-th CPU of LIST (e.g. 2 or 0-1 or 1,3)\n"
@@ -442,6 +444,7 @@ int main(int argc, char **argv)
 		{ "commands", required_argument, NULL, 'C' },
 		{ "control", required_argument, NULL, 'K' },
 		{ "cpu-port", required_argument, NULL, 'P' },
+		{ "host-port", required_argument, NULL, 'H' },
 		{ "workers", required_argument, NULL, 'w' },
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "packets", required_argument, NULL, 'p' },
@@ -491,6 +494,13 @@ int main(int argc, char **argv)
 				return 2;
 			sw->has_cpu_port = true;
 			sw->cpu_port = (uint32_t)port;
+			break;
+		}
+		case 'H': {
+			unsigned long long port;
+			if (p4odp_parse_number("--host-port", optarg, 0, P4ODP_MAX_PORTS - 1, "a port number", &port))
+				return 2;
+			sw->host_ports |= UINT64_C(1) << port;
 			break;
 		}
 		case 'w':

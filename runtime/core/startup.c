@@ -112,6 +112,7 @@ int p4odp_switch_start(struct p4odp_switch *sw, uint32_t n_workers, uint64_t poo
 		return err;
 	}
 	sw->started_ns = odp_time_global_ns();
+	p4odp_learners_init(sw);
 	sw->n_workers = n_workers;
 	sw->workers = aligned_alloc(ODP_CACHE_LINE_SIZE, n_workers * sizeof *sw->workers);
 	if (sw->workers)

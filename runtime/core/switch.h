@@ -184,8 +184,9 @@ struct p4odp_switch {
 	struct p4odp_worker *workers;
 	uint32_t n_workers;
 	struct p4odp_replication *pre;
-	uint64_t started_ns;	/* odp_time_global_ns() at start: the meters' time origin */
+	uint64_t started_ns;	/* odp_time_global_ns() at start: the meters' and timestamps' time origin */
 	bool idle_timeouts;	/* a table has idle timeouts: the workers time their bursts */
+	uint64_t expire_ns[P4ODP_EXPIRE_PROFILES];	/* the learners' expire-time profiles (learners.c) */
 	uint64_t idle_scanned_ns;	/* when the main thread last looked for idle entries */
 	bool asserts;		/* --asserts: a false assert() or assume() stops the switch */
 	bool log_msgs;		/* --log-msg: log_msg() prints */
@@ -197,6 +198,7 @@ struct p4odp_switch {
 	 * (packet-out). */
 	bool has_cpu_port;
 	uint32_t cpu_port;
+	uint64_t host_ports;	/* --host-port: bit N for port N (p4odp_is_host_port) */
 	uint32_t hold;		/* p4odp_workers_hold: not 0 while the workers are to wait */
 	/* A swap that a stop interrupted leaves the program it replaced here,
 	 * still used by workers that had not moved, freed once they are joined. */
@@ -285,7 +287,8 @@ struct p4odp_worker {
 	struct p4odp_packet_ring *from_cpu;
 	uint32_t to_cpu_adopted;	/* to_cpu's head when it last adopted a program: the packets before are the old one's */
 	uint32_t holding;	/* it waits for sw->hold to end (p4odp_workers_hold) */
-	uint64_t burst_ns;	/* when its burst began, with idle timeouts (p4odp_pctx.burst_ns) */
+	uint32_t flow_ids;	/* the flow ids it allocated (p4odp_flow_id) */
+	uint64_t burst_ns;	/* when its burst began, with idle timeouts or timestamps (p4odp_pctx.burst_ns) */
 } ODP_ALIGNED_CACHE;
 
 /* Packets on their way between one thread and another: the producer puts at
@@ -428,6 +431,9 @@ void p4odp_tables_destroy(struct p4odp_switch *sw);
  * and crc32 at first; a change waits for the workers to let go of the old
  * ones. */
 int p4odp_crcs_init(struct p4odp_switch *sw);
+
+/* The learners' expire-time profiles, p4c-dpdk's defaults (learners.c). */
+void p4odp_learners_init(struct p4odp_switch *sw);
 void p4odp_crcs_destroy(struct p4odp_switch *sw);
 
 /* The control-plane API's helpers (control_externs.c): counter cells `first` to `first + n - 1`

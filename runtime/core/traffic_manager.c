@@ -9,7 +9,7 @@
  * in place; each replica is rewritten in a copy of it made before its
  * egress.  See p4odp_runtime.h for who owns a packet at each step.
  *
- * v1model's clones, resubmit and recirculate, in BMv2's order: the clones
+ * Clones, resubmits and recirculations, in BMv2's order: the clones
  * a packet's ingress asks for go through egress before the packet itself;
  * a resubmit, a recirculation and the clones an egress asks for are passes
  * queued on the worker (struct p4odp_pass) and run, in order, once the
@@ -154,6 +154,16 @@ void p4odp_worker_term(struct p4odp_worker *w)
 	w->from_cpu = NULL;
 }
 
+uint32_t p4odp_cpu_port(const struct p4odp_pctx *pc)
+{
+	return pc->sw->has_cpu_port ? pc->sw->cpu_port : P4ODP_PORT_NUMBERS;
+}
+
+bool p4odp_is_host_port(const struct p4odp_pctx *pc, uint64_t port)
+{
+	return port < P4ODP_MAX_PORTS && (pc->sw->host_ports >> port & 1);
+}
+
 void p4odp_count_drop(struct p4odp_pctx *pc, enum p4odp_drop_reason reason)
 {
 	p4odp_counter_add(&pc->worker->drops[reason], 1);
@@ -287,13 +297,16 @@ void p4odp_send(struct p4odp_pctx *pc, uint32_t port_index, const uint8_t *hdrs,
 	w->tx_n[port_index] = (uint8_t)(queued + 1);
 }
 
-static void egress_copy(struct p4odp_pctx *pc, struct p4odp_packet_state *packet, const struct p4odp_copy *copy)
+/* One copy through egress; `recirculate` is the recirculation ingress asked for that it carries (pc->tm's
+ * form): as on BMv2, the packet's own copy carries it to the end of its egress, a replica or clone none. */
+static void egress_copy(struct p4odp_pctx *pc, struct p4odp_packet_state *packet, const struct p4odp_copy *copy,
+			uint16_t recirculate)
 {
 	/* Each copy's drop is counted for its own reason: not the overflow of the one before. */
 	pc->out_overflow = 0;
 	if (p4odp_program.copies & (P4ODP_USES_CLONE | P4ODP_USES_RECIRCULATE)) {
 		pc->tm.clone_session = 0;	/* what this egress asks for, not what ingress did */
-		pc->tm.recirculate = 0;
+		pc->tm.recirculate = recirculate;
 	}
 	if (!p4odp_program.egress(pc, packet, copy))
 		p4odp_count_drop(pc, pc->out_overflow ? P4ODP_DROP_HEADERS_TOO_LONG : P4ODP_DROP_PROGRAM);
@@ -320,7 +333,7 @@ static void egress_on_copy(struct p4odp_pctx *pc, const struct p4odp_packet_stat
 	pc->pkt = own;
 	pc->data = odp_packet_data(own);
 	pc->in_place = 1;
-	egress_copy(pc, &its, copy);
+	egress_copy(pc, &its, copy, 0);
 	if (pc->in_place)  /* dropped: it never left */
 		odp_packet_free(own);
 	pc->pkt = from;
@@ -438,14 +451,16 @@ __attribute__((noinline)) void p4odp_recirculate(struct p4odp_pctx *pc, const ui
 				     .fields = (uint16_t)(pc->tm.recirculate - 1), .in_port = pc->in_port };
 }
 
-__attribute__((noinline)) void p4odp_egress_clone(struct p4odp_pctx *pc, const struct p4odp_packet_state *state)
+__attribute__((noinline)) void p4odp_egress_clone(struct p4odp_pctx *pc, const struct p4odp_packet_state *state,
+						  const uint8_t *hdrs, uint32_t hdr_len)
 {
 	const struct p4odp_clone_copies *session = clone_session(pc->sw, pc->tm.clone_session);
 	struct p4odp_packet_state *clone;
 
 	if (!session)
 		return;
-	odp_packet_t copy = odp_packet_copy(pc->pkt, pc->sw->pool);  /* the bytes before this egress's deparser */
+	odp_packet_t copy = hdrs ? new_copy(pc, hdrs, hdr_len, p4odp_parsed_bytes(pc))
+				 : odp_packet_copy(pc->pkt, pc->sw->pool);  /* the bytes before the deparser */
 	if (copy == ODP_PACKET_INVALID) {
 		p4odp_count_drop(pc, P4ODP_DROP_NO_BUFFER);
 		return;
@@ -456,7 +471,24 @@ __attribute__((noinline)) void p4odp_egress_clone(struct p4odp_pctx *pc, const s
 		return;
 	}
 	p4odp_program.clone(pc, clone, state, P4ODP_COPY_EGRESS_CLONE, pc->tm.clone_fields);
-	*pass = (struct p4odp_pass){ .pkt = copy, .in_port = pc->in_port, .cursor = pc->cursor, .session = session };
+	*pass = (struct p4odp_pass){ .pkt = copy, .in_port = pc->in_port, .cursor = hdrs ? 0 : pc->cursor,
+				     .session = session };
+}
+
+bool p4odp_replace_headers(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len, uint32_t consumed)
+{
+	uint8_t *data = hdr_len >= consumed ? odp_packet_push_head(pc->pkt, hdr_len - consumed)
+					    : odp_packet_pull_head(pc->pkt, consumed - hdr_len);
+
+	if (odp_unlikely(!pc->in_place || !data)) {
+		p4odp_count_drop(pc, P4ODP_DROP_NO_BUFFER);
+		return false;
+	}
+	memcpy(data, hdrs, hdr_len);
+	pc->data = data;
+	pc->len = odp_packet_len(pc->pkt);
+	pc->csum_known = 0;	/* the checksums' sums were of the bytes as received */
+	return true;
 }
 
 /* After ingress: its clones, then a resubmit, the replicas of a multicast
@@ -477,7 +509,7 @@ static bool after_ingress(struct p4odp_pctx *pc, struct p4odp_packet_state *pack
 	} else {
 		struct p4odp_copy copy = { tm.port, 0, P4ODP_COPY_NORMAL };
 		pc->in_place = 1;
-		egress_copy(pc, packet, &copy);
+		egress_copy(pc, packet, &copy, tm.recirculate);
 		return !pc->in_place;
 	}
 	return false;
@@ -497,6 +529,7 @@ static struct p4odp_pctx packet_context(struct p4odp_worker *w, uint32_t port, o
 		.len = odp_packet_len(pkt),
 		.in_port = port,
 		.burst_ns = w->burst_ns,
+		.burst_us = p4odp_program.timestamps ? (w->burst_ns - w->sw->started_ns) / 1000 : 0,
 		.burst_slot = burst_slot,
 	};
 }
@@ -543,7 +576,7 @@ __attribute__((flatten)) void p4odp_tm_burst(struct p4odp_worker *w, uint32_t po
 	uint32_t kept = 0;	/* the packets that did not leave, moved to the front to be freed */
 
 	p4odp_counter_add(&w->received[port], n);
-	if (w->sw->idle_timeouts)
+	if (w->sw->idle_timeouts || p4odp_program.timestamps)
 		w->burst_ns = odp_time_global_ns();
 	/* The lookups of the whole burst first, their cache misses in parallel. */
 	if (p4odp_program.lookup_burst)

@@ -113,6 +113,22 @@ int p4odp_ctl_entry_set_ttl(struct p4odp_switch *sw, uint32_t table, int64_t han
 int p4odp_ctl_entry_timer(struct p4odp_switch *sw, uint32_t table, int64_t handle, uint64_t *ttl_ns,
 			  uint64_t *idle_ns);
 
+/* ---- Entries the datapath adds (PNA's add-on-miss: p4odp_program.learners) ---- */
+
+/* One learnt entry: the worker that keeps it, its key (the table's key_len
+ * bytes), its action and data, its expire-time profile and the time left. */
+typedef void (*p4odp_learnt_fn)(void *arg, uint32_t worker, const uint8_t *key, const struct p4odp_table_entry *entry,
+				uint32_t profile, uint64_t left_ns);
+
+/* Call `fn` (unless NULL) for each entry of learner `learner` that has not
+ * expired, worker by worker; their number, or -EINVAL. */
+int p4odp_ctl_learnt_entries(struct p4odp_switch *sw, uint32_t learner, p4odp_learnt_fn fn, void *arg);
+
+/* Expire-time profile `profile`'s time from now on (p4c-dpdk's defaults: 10,
+ * 30, 60, 120, 300, 43200, 120 and 120 s for profiles 0 to 7; the others none
+ * until set); -EINVAL past P4ODP_EXPIRE_PROFILES. */
+int p4odp_ctl_expire_time_set(struct p4odp_switch *sw, uint32_t profile, uint64_t ns);
+
 /* ---- What a controller keeps with an entry ----
  *
  * P4Runtime's controller_metadata (a number, the cookie) and metadata (at most

@@ -17,8 +17,9 @@
  *      traffic manager.  It never keeps nor frees the packet.
  *   3. The traffic manager (traffic_manager.c) turns pc->tm into copies: one to
  *      a port, one per replica of a multicast group, or none (a drop, counted by
- *      reason); and, for v1model, first the clones of a mirror session, or
- *      instead a resubmit (another pass through ingress, queued on the worker).
+ *      reason); first the clones of a mirror session, or instead a resubmit
+ *      (another pass through ingress, queued on the worker), as the
+ *      architecture's pipeline asks (struct p4odp_tm_request).
  *   4. `egress(pc, packet, copy)` (egress, checksum update, deparser) runs once
  *      per copy, on state it may change and a packet it may rewrite: for the
  *      only copy, `packet` itself and the received packet; for each replica,
@@ -101,7 +102,8 @@ struct p4odp_switch;
 struct p4odp_worker;
 struct p4odp_packet_state;	/* the program's (see the top of this file) */
 
-/* v1model's HashAlgorithm, in its declaration order. */
+/* The runtime's hash algorithms; each architecture names its own enum's members
+ * by them (Architecture.hash_algorithms). */
 enum p4odp_hash_algorithm {
 	P4ODP_HASH_CRC32,
 	P4ODP_HASH_CRC32_CUSTOM,
@@ -111,6 +113,7 @@ enum p4odp_hash_algorithm {
 	P4ODP_HASH_IDENTITY,
 	P4ODP_HASH_CSUM16,
 	P4ODP_HASH_XOR16,
+	P4ODP_HASH_TOEPLITZ,	/* 32 bits, with the RSS key of Microsoft's specification (DPDK's default) */
 };
 
 /* The parameters of a custom CRC (crc16_custom, crc32_custom), as BMv2's
@@ -150,12 +153,18 @@ struct p4odp_digest_info {
 
 #define P4ODP_DIGEST_BYTES 256
 
-/* What ingress or egress asks of the traffic manager for its packet.  The
- * last call of v1model's clone, resubmit or recirculate counts: clone_session
- * is 1 + the mirror session (0: no clone); resubmit and recirculate are 1 +
- * the field list to preserve (0: not asked); a field list is a number the
- * program gives each list of fields it preserves (0: none), see
- * p4odp_program.clone. */
+/* What ingress or egress asks of the traffic manager for its packet, in the
+ * terms of no architecture: each architecture's pipeline (templates/ARCH/)
+ * fills it from its calls and metadata (v1model's mark_to_drop and clone
+ * calls, PSA's output metadata, PNA's send_to_port and mirror_packet).  After
+ * ingress the traffic manager makes, in this order: the clones of the mirror
+ * session; then a resubmit, or the replicas of a multicast group, or a drop,
+ * or the one copy to `port`.  After an egress: its clones, then a
+ * recirculation (the egress function sends or drops the copy itself).
+ * clone_session is 1 + the mirror session (0: no clone); resubmit and
+ * recirculate are 1 + the field list to preserve (0: not asked); a field list
+ * is a number the program gives each list of fields a copy keeps (0: none),
+ * see p4odp_program.clone. */
 struct p4odp_tm_request {
 	uint32_t mcast_group;	/* not 0: one copy per replica of this group */
 	uint32_t port;		/* otherwise: one copy to this port, */
@@ -163,7 +172,7 @@ struct p4odp_tm_request {
 	uint32_t clone_session;
 	uint16_t clone_fields;
 	uint16_t resubmit;	/* ingress only */
-	uint16_t recirculate;	/* egress only */
+	uint16_t recirculate;	/* at the end of egress (ingress's: the packet's own copy's) */
 };
 
 /* Which copy of a packet an egress runs on. */
@@ -226,8 +235,12 @@ struct p4odp_pctx {
 	uint32_t out_bits;
 	struct p4odp_tm_request tm;
 	/* When the burst it came in began, in odp_time_global_ns(): the time its
-	 * hits of entries with idle timeouts count (0 in a program without them). */
+	 * hits of entries with idle timeouts count (0 in a program without them
+	 * or timestamps). */
 	uint64_t burst_ns;
+	/* The same in microseconds since the switch started (BMv2's clock): the
+	 * time of the architectures' timestamps (0 in a program that reads none). */
+	uint64_t burst_us;
 	/* The packet's place in the burst it was received in, whose keys
 	 * `lookup_burst` looked up before the burst ran; P4ODP_BURST for a packet
 	 * that begins ingress again. */
@@ -285,7 +298,7 @@ struct p4odp_table_info {
 	size_t last_hit;
 };
 
-/* An action profile (v1model's action_profile), or with `selector` an action
+/* An action profile (v1model's action_profile, PSA's ActionProfile), or with `selector` an action
  * selector: `size` members, each an action of `actions` and its data of
  * `action_data_len` bytes, and a selector's `size` groups of members.  The
  * entries of its tables name a member or a group instead of an action: their
@@ -402,6 +415,8 @@ struct p4odp_program {
 	const struct p4odp_crc_info *crcs;
 	uint32_t n_digests;
 	const struct p4odp_digest_info *digests;
+	uint32_t n_learners;
+	const struct p4odp_learner_info *learners;
 	size_t state_size;	/* bytes of shared extern state the runtime allocates, zeroed */
 	size_t worker_state_size;	/* bytes of extern state per worker, zeroed */
 	/* The two halves of the pipeline (see the top of this file); `again` is
@@ -409,6 +424,7 @@ struct p4odp_program {
 	void (*ingress)(struct p4odp_pctx *pc, struct p4odp_packet_state *packet, const struct p4odp_reentry *again);
 	bool (*egress)(struct p4odp_pctx *pc, struct p4odp_packet_state *packet, const struct p4odp_copy *copy);
 	uint32_t copies;	/* P4ODP_USES_*: the copies the program may ask for */
+	bool timestamps;	/* it reads the time (pc->burst_us): the workers time every burst */
 	/* With P4ODP_USES_CLONE: the state a clone of kind P4ODP_COPY_*_CLONE of
 	 * the packet of `pc` begins egress with, made from the state `from` its
 	 * ingress or egress ended with and keeping field list `fields`.  An
@@ -424,6 +440,71 @@ struct p4odp_program {
 };
 
 extern const struct p4odp_program p4odp_program;
+
+/* ---- Tables whose entries the datapath adds (PNA's add-on-miss) ----------
+ *
+ * Each worker keeps its own entries of such a table, in its extern state
+ * (`struct p4_worker_state`), which only it writes: learning costs no lock
+ * and no write another worker reads.  A flow's packets reach one worker
+ * (the ports spread flows over workers by their hash), so it is learnt
+ * once; the control plane reads every worker's entries.  An entry expires
+ * when it was not hit for the time of its expire-time profile; a hit starts
+ * that time again. */
+#define P4ODP_EXPIRE_PROFILES 256
+#define P4ODP_LEARNER_PROBES 8	/* slots an entry may be in, from its hash */
+
+struct p4odp_learner_info {
+	uint32_t table;		/* its index in p4odp_program.tables */
+	uint32_t size;		/* slots of a worker: a power of 2 */
+	uint32_t key_len;	/* bytes of a key, as the table's */
+	uint32_t data_len;	/* bytes of an entry's action data */
+	size_t offset;		/* the slots in struct p4_worker_state */
+};
+
+/* One slot: when it expires (0: free), its profile, its key's hash, then
+ * the key and the entry the table's apply runs (its `index` the slot's). */
+struct p4odp_learnt {
+	uint64_t expires_ns;
+	uint32_t profile;
+	uint32_t hash;
+	_Alignas(8) uint8_t key[];
+};
+
+#define P4ODP_ALIGN8(n) (((n) + 7) / 8 * 8)
+#define P4ODP_LEARNT_ENTRY_OFFSET(key_len) (sizeof(struct p4odp_learnt) + P4ODP_ALIGN8(key_len))
+#define P4ODP_LEARNT_BYTES(key_len, data_len) \
+	(P4ODP_LEARNT_ENTRY_OFFSET(key_len) + sizeof(struct p4odp_table_entry) + P4ODP_ALIGN8(data_len))
+
+/* The entry of this worker's learner `learner` whose key is `key`, which
+ * starts its time again; else (`*hit` false) the table's default entry. */
+const struct p4odp_table_entry *p4odp_learner_lookup(struct p4odp_pctx *pc, uint32_t learner, const uint8_t *key,
+						   bool *hit);
+
+/* add_entry: an entry of `key` running `action_id` with `data`, expiring
+ * after the time of `profile`; false when the slots of its hash are all
+ * taken by entries that have not expired. */
+bool p4odp_learner_add(struct p4odp_pctx *pc, uint32_t learner, const uint8_t *key, uint32_t action_id,
+		       const uint8_t *data, uint32_t profile);
+
+/* set_entry_expire_time and restart_expire_timer, of the entry `entry` that
+ * p4odp_learner_lookup found: its profile (P4ODP_EXPIRE_SAME: the one it
+ * has), its time started again. */
+#define P4ODP_EXPIRE_SAME UINT32_MAX
+void p4odp_learner_expire_in(struct p4odp_pctx *pc, uint32_t learner, const struct p4odp_table_entry *entry,
+			     uint32_t profile);
+
+/* PNA's allocate_flow_id: a number no other call of any worker returns
+ * (until they wrap around 32 bits). */
+uint32_t p4odp_flow_id(struct p4odp_pctx *pc);
+
+/* The switch's CPU port (--cpu-port), where an architecture's CPU port
+ * number (PSA's PSA_PORT_CPU) leads; P4ODP_PORT_NUMBERS, no port, without one. */
+uint32_t p4odp_cpu_port(const struct p4odp_pctx *pc);
+
+/* Whether `port` leads to the host (one the switch was given with
+ * --host-port), not to the network: PNA's direction of what it receives is
+ * HOST_TO_NET. */
+bool p4odp_is_host_port(const struct p4odp_pctx *pc, uint64_t port);
 
 /* Look a key up in table `index`; `*hit` tells whether an entry matched.
  * Never NULL: a miss returns the table's default entry. */
@@ -477,16 +558,26 @@ static inline uint32_t p4odp_parsed_bytes(const struct p4odp_pctx *pc)
  * in the packet, which is then sent without a byte moved or copied. */
 void p4odp_send(struct p4odp_pctx *pc, uint32_t port, const uint8_t *hdrs, uint32_t hdr_len);
 
-/* v1model's recirculate, at the end of an egress: the packet p4odp_send would
- * send begins ingress again, keeping of `state` the field list
- * pc->tm.recirculate asks for. */
+/* A recirculation (v1model's, PSA's, PNA's), at the end of an egress: the
+ * packet p4odp_send would send begins ingress again, keeping of `state` the
+ * field list pc->tm.recirculate asks for. */
 void p4odp_recirculate(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len,
 		       const struct p4odp_packet_state *state);
 
-/* v1model's clone at the end of an egress (pc->tm.clone_session), before its
- * deparser: the copies of the mirror session go through egress after this
- * one, from `state` as this egress ended it. */
-void p4odp_egress_clone(struct p4odp_pctx *pc, const struct p4odp_packet_state *state);
+/* A clone at the end of an egress (pc->tm.clone_session): the copies of the
+ * mirror session go through egress after this one, from `state` as this
+ * egress ended it, each with its own copy of the packet: v1model's (`hdrs`
+ * NULL), the packet before the deparser, its headers parsed already; PSA's,
+ * the packet as deparsed (`hdr_len` bytes at `hdrs`, then the payload), which
+ * the egress parser parses again. */
+void p4odp_egress_clone(struct p4odp_pctx *pc, const struct p4odp_packet_state *state, const uint8_t *hdrs,
+			uint32_t hdr_len);
+
+/* The first `consumed` bytes of this copy's own packet (pc->in_place)
+ * replaced by `hdr_len` bytes at `hdrs`, for a parser to read from the start
+ * (PSA's egress parser reads what the ingress deparser emitted); false, the
+ * copy counted as dropped, when the packet has not the headroom. */
+bool p4odp_replace_headers(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len, uint32_t consumed);
 
 /* v1model's truncate(): this copy leaves cut to `length` bytes at most (the
  * smallest length asked for wins, as on BMv2; a multicast replica starts
@@ -521,7 +612,7 @@ static inline void p4odp_count_packet(uint64_t cell[2], uint64_t bytes)
 	p4odp_counter_add(&cell[1], bytes);
 }
 
-/* v1model's assert() and assume(): unless the switch runs with --asserts, a
+/* assert() and assume() (v1model's, PSA's): unless the switch runs with --asserts, a
  * false check does nothing; with it, the switch prints `failure` (BMv2's
  * "Assert error: FRAGMENT failed, file F, line L") and aborts, as BMv2 does.
  * A true check costs its test only. */
@@ -567,11 +658,30 @@ enum p4odp_meter_color {
 	P4ODP_METER_RED = 2,
 };
 
-/* The colour of the packet of `pc` through meter `m` (its length as received
- * for a meter of bytes): red when the peak bucket has too few tokens, else
- * yellow when the committed one has, else green; the buckets that pass give
- * their tokens.  Green through a meter whose rates are not set. */
-uint8_t p4odp_meter_execute(struct p4odp_pctx *pc, struct p4odp_meter *m, bool bytes);
+/* The colour of the packet of `pc` through meter `m`, `amount` the tokens it
+ * takes (1 for a meter of packets; for a meter of bytes, the packet's length
+ * as received, or the length the program gives): red when the peak bucket
+ * has too few tokens, else yellow when the committed one has, else green;
+ * the buckets that pass give their tokens.  Green through a meter whose rates
+ * are not set. */
+uint8_t p4odp_meter_execute(struct p4odp_pctx *pc, struct p4odp_meter *m, uint64_t amount);
+
+/* The lock of a piece of the extern state the workers share (a register
+ * array: struct p4_state), a byte, free when 0 (the state starts zeroed).  As
+ * on BMv2, an action or @atomic block that reads or writes register arrays
+ * holds their locks for the whole of its body, taken in one order, so that
+ * a read-modify-write in it loses no other worker's update. */
+static inline void p4odp_state_lock(uint8_t *lock)
+{
+	while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(lock, __ATOMIC_RELAXED))
+			odp_cpu_pause();
+}
+
+static inline void p4odp_state_unlock(uint8_t *lock)
+{
+	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+}
 
 /* A hit of the entry of index `index` of a table with idle timeouts, in the
  * worker's own array of the table's hit times: no write shared with another

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from one_header_switch import compile_program, one_header_program, run_on_frames
+from support import crc16_arc
 
 from p4odp.stf.pcap import read_packets
 
@@ -21,16 +22,6 @@ PROGRAM = one_header_program(FIELDS, f"""\
         hash(hdr.h.h16, HashAlgorithm.crc16_custom, 16w0, {DATA_LIST}, 32w65536);
         hash(hdr.h.h32, HashAlgorithm.crc32_custom, 32w0, {DATA_LIST}, 64w4294967296);""",
                              egress=f"update_checksum(true, {DATA_LIST}, hdr.h.c16, HashAlgorithm.crc16_custom);")
-
-
-def crc16_arc(data: bytes) -> int:
-    """BMv2's crc16 (CRC-16/ARC)."""
-    crc = 0
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = crc >> 1 ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
 
 
 @pytest.fixture(scope="module")

@@ -32,7 +32,14 @@ import sys
 
 __all__ = ["Result", "Summary", "eligible_programs", "check_one", "run_corpus", "main"]
 
-ARCHITECTURE_INCLUDES = frozenset({"core.p4", "v1model.p4"})
+def _architecture_includes() -> frozenset[str]:
+    """core.p4 and the names programs include p4odp's architectures by (v1model.p4, bmv2/psa.p4, ...)."""
+    from p4odp.transpiler.architectures import load_architectures
+
+    return frozenset({"core.p4", *(name for arch in load_architectures().values() for name in arch.include_files)})
+
+
+ARCHITECTURE_INCLUDES = _architecture_includes()
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s*(?:<([^>]*)>|"([^"]*)"|(.*))', re.MULTILINE)
 _POSITIONED_ERROR = re.compile(r"^[^:\n]+:\d+:\d+: error: ", re.MULTILINE)
@@ -91,7 +98,7 @@ def include_problem(path: str, _seen: frozenset[str] = frozenset()) -> str | Non
         if name is None:
             return f"computed #include {other.strip()}"
         name = name.strip()
-        if os.path.basename(name) == name and name in ARCHITECTURE_INCLUDES:
+        if name in ARCHITECTURE_INCLUDES:
             continue
         local = os.path.join(os.path.dirname(path), name)
         if not os.path.isfile(local):

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Measure p4odp's P4Info against the P4Info p4c emits for its v1model samples.
+"""Measure p4odp's P4Info against the P4Info p4c emits for its samples of one architecture.
 
-    python3 tests/conformance/p4c_p4info.py SAMPLES [--outputs DIR] [--jobs N] [--list-failures]
+    python3 tests/conformance/p4c_p4info.py SAMPLES [--architecture A] [--outputs DIR] [--jobs N]
+                                            [--list-failures]
 
 For every program of SAMPLES (p4c's `testdata/p4_16_samples`) that includes
-v1model.p4 and has p4c's `PROG.p4.p4info.txtpb` in OUTPUTS (default: the
+one of the architecture's files (v1model.p4 by default) and has p4c's `PROG.p4.p4info.txtpb` in OUTPUTS (default: the
 sibling `p4_16_samples_outputs`), runs `p4odp compile PROG --emit p4info
 --p4runtime-files OUT.txtpb` and compares the two entity by entity: each
 table, action, profile, counter, meter, register, digest, value set and
@@ -31,22 +32,21 @@ from p4odp.controlplane.protos import p4info_pb2
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from p4c_corpus import include_problem  # noqa: E402  (the same include rule as the front-end harness)
-from p4c_stf import _V1MODEL  # noqa: E402
+from p4c_stf import includes_architecture  # noqa: E402
 
 # The P4Info fields that list named entities, each compared by preamble name.
 ENTITY_FIELDS = ("tables", "actions", "action_profiles", "counters", "direct_counters", "meters",
                  "direct_meters", "controller_packet_metadata", "value_sets", "registers", "digests")
 
 
-def eligible(directory: str, outputs: str) -> list[tuple[str, str]]:
+def eligible(directory: str, outputs: str, architecture: str) -> list[tuple[str, str]]:
     programs = []
     for name in sorted(os.listdir(directory)):
         path, golden = os.path.join(directory, name), os.path.join(outputs, name + ".p4info.txtpb")
         if not name.endswith(".p4") or not os.path.isfile(golden) or include_problem(path) is not None:
             continue
-        with open(path, encoding="utf-8", errors="replace") as source:
-            if _V1MODEL.search(source.read()):
-                programs.append((path, golden))
+        if includes_architecture(path, architecture):
+            programs.append((path, golden))
     return programs
 
 
@@ -116,9 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=120)
     parser.add_argument("--list-failures", action="store_true")
+    parser.add_argument("--architecture", default="v1model", help="the programs of this architecture (v1model, "
+                                                                    "psa, pna; default v1model)")
     args = parser.parse_args(argv)
     outputs = args.outputs or os.path.join(os.path.dirname(os.path.abspath(args.directory)), "p4_16_samples_outputs")
-    programs = eligible(args.directory, outputs)
+    programs = eligible(args.directory, outputs, args.architecture)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda p: run_one(*p, args.timeout), programs))
     counts = collections.Counter(outcome for _, outcome, _, _, _ in results)
@@ -132,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {n:5} differences in {kind}")
     total = len(results)
     matched, entity_total = sum(r[3] for r in results), sum(r[4] for r in results)
-    print(f"{args.directory}: {total} v1model programs with p4c's P4Info")
+    print(f"{args.directory}: {total} {args.architecture} programs with p4c's P4Info")
     print(f"identical: {counts['identical']} of {total} ({100.0 * counts['identical'] / max(total, 1):.1f}%)")
     print(f"entities identical: {matched} of {entity_total} ({100.0 * matched / max(entity_total, 1):.1f}%)")
     print(f"different: {counts['different']}, refused: {counts['refused']}, crashes: {counts['crash']}")

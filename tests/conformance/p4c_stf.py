@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Measure `p4odp stf` against p4c's v1model STF tests.
+"""Measure `p4odp stf` against p4c's STF tests of one architecture (v1model by default).
 
-    python3 tests/conformance/p4c_stf.py DIR [--target T] [--jobs N] [--list-failures] [--timeout S]
+    python3 tests/conformance/p4c_stf.py DIR [--architecture A] [--target T] [--jobs N] [--list-failures]
+                                             [--timeout S]
 
 Runs `p4odp stf PROG.p4 PROG.stf` for every program of DIR (p4c's
-`testdata/p4_16_samples`) that has a sibling `.stf`, includes v1model.p4
-and otherwise only core.p4 or local files.  Outcomes: pass, fail (the
+`testdata/p4_16_samples`) that has a sibling `.stf`, includes one of the
+architecture's files (v1model.p4; psa.p4, bmv2/psa.p4, ...) and otherwise
+only core.p4 or local files.  Outcomes: pass, fail (the
 packets differ, or the switch failed), unsupported (the C generator said
 what it cannot translate yet) and crash (exit 2, a traceback, a timeout).
 A measuring tool: it exits 0 whatever the numbers; it contains no p4c file.
@@ -24,10 +26,18 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from p4c_corpus import include_problem  # noqa: E402  (the same include rule as the front-end harness)
 
-_V1MODEL = re.compile(r'^\s*#\s*include\s*[<"]v1model\.p4[>"]', re.MULTILINE)
+def includes_architecture(path: str, architecture: str) -> bool:
+    """Whether the program at `path` includes one of the files of p4odp's `architecture` (v1model,
+    psa, pna) by a name programs include it by (`bmv2/psa.p4`, ...)."""
+    from p4odp.transpiler.architectures import load_architectures
+
+    names = next(arch.include_files for arch in load_architectures().values() if arch.name == architecture)
+    pattern = re.compile(r'^\s*#\s*include\s*[<"](' + "|".join(map(re.escape, names)) + r')[>"]', re.MULTILINE)
+    with open(path, encoding="utf-8", errors="replace") as source:
+        return pattern.search(source.read()) is not None
 
 
-def eligible(directory: str) -> list[str]:
+def eligible(directory: str, architecture: str) -> list[str]:
     programs = []
     for name in sorted(os.listdir(directory)):
         path = os.path.join(directory, name)
@@ -35,9 +45,8 @@ def eligible(directory: str) -> list[str]:
             continue
         if not os.path.isfile(path[:-3] + ".stf") or include_problem(path) is not None:
             continue
-        with open(path, encoding="utf-8", errors="replace") as source:
-            if _V1MODEL.search(source.read()):
-                programs.append(path)
+        if includes_architecture(path, architecture):
+            programs.append(path)
     return programs
 
 
@@ -68,8 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list-failures", action="store_true")
     parser.add_argument("--target", default="x86", help="the target to build and run for (default x86)")
     parser.add_argument("--workers", type=int, default=1, help="the switch's workers (default 1)")
+    parser.add_argument("--architecture", default="v1model", help="the programs of this architecture (v1model, "
+                                                                    "psa, pna; default v1model)")
     args = parser.parse_args(argv)
-    programs = eligible(args.directory)
+    programs = eligible(args.directory, args.architecture)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda p: run_one(p, args.target, args.timeout, args.workers), programs))
     counts = collections.Counter(outcome for _, outcome, _ in results)
@@ -81,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         for reason, n in reasons.most_common(25):
             print(f"  {n:4} unsupported: {reason}")
     total = len(results)
-    print(f"{args.directory}: {total} v1model programs with an STF test, target {args.target}, "
+    print(f"{args.directory}: {total} {args.architecture} programs with an STF test, target {args.target}, "
           f"{args.workers} worker(s)")
     print(f"passed: {counts['pass']} of {total} ({100.0 * counts['pass'] / max(total, 1):.1f}%)")
     print(f"failed: {counts['fail']}, unsupported: {counts['unsupported']}, crashes: {counts['crash']}")

@@ -192,3 +192,88 @@ def test_an_unwritable_file_is_an_error_not_a_crash(tmp_path: Path):
     (tmp_path / "file").write_text("")
     run = compile_p4info(PROGRAMS["l3fwd"], tmp_path / "file" / "p4info.txtpb")
     assert run.returncode == 1 and "cannot write" in run.stderr and "internal error" not in run.stderr, run.stderr
+
+
+# ----------------------------------------------------------------------
+# PSA: index types, digests, flattened headers, specialized structs
+
+PSA_PROGRAM = """\
+#include <core.p4>
+#include <bmv2/psa.p4>
+
+type bit<10> slot_t;
+struct pair_t { bit<8> lo; bit<8> hi; }
+header tag_t { pair_t pair; bit<16> id; }
+struct wrap_t<T> { T value; }
+struct learn_t { tag_t tag; PortId_t port; wrap_t<bit<24>> wrapped; }
+struct headers_t { tag_t tag; }
+struct meta_t { }
+
+parser IP(packet_in pkt, out headers_t hdr, inout meta_t meta, in psa_ingress_parser_input_metadata_t istd,
+          in meta_t resubmit_meta, in meta_t recirculate_meta) {
+    state start { pkt.extract(hdr.tag); transition accept; }
+}
+control Ing(inout headers_t hdr, inout meta_t meta, in psa_ingress_input_metadata_t istd,
+            inout psa_ingress_output_metadata_t ostd) {
+    Counter<bit<32>, PortId_t>(512, PSA_CounterType_t.PACKETS) by_port;
+    Register<bit<8>, slot_t>(1024) slots;
+    Meter<bit<12>>(64, PSA_MeterType_t.PACKETS) plain;
+    apply {
+        by_port.count(istd.ingress_port);
+        slots.write((slot_t)(bit<10>)hdr.tag.id, 1);
+        if (plain.execute(0) == PSA_MeterColor_t.RED) { hdr.tag.id = 0; }
+    }
+}
+control IDep(packet_out pkt, out meta_t clone_i2e_meta, out meta_t resubmit_meta, out meta_t normal_meta,
+             inout headers_t hdr, in meta_t meta, in psa_ingress_output_metadata_t istd) {
+    @brief("learnt tags") Digest<learn_t>() learnt;
+    apply {
+        learnt.pack({hdr.tag, istd.egress_port, {24w7}});
+        pkt.emit(hdr.tag);
+    }
+}
+parser EP(packet_in pkt, out headers_t hdr, inout meta_t meta, in psa_egress_parser_input_metadata_t istd,
+          in meta_t normal_meta, in meta_t clone_i2e_meta, in meta_t clone_e2e_meta) {
+    state start { transition accept; }
+}
+control Eg(inout headers_t hdr, inout meta_t meta, in psa_egress_input_metadata_t istd,
+           inout psa_egress_output_metadata_t ostd) { apply { } }
+control EDep(packet_out pkt, out meta_t clone_e2e_meta, out meta_t recirculate_meta, inout headers_t hdr,
+             in meta_t meta, in psa_egress_output_metadata_t istd, in psa_egress_deparser_input_metadata_t edstd) {
+    apply { }
+}
+IngressPipeline(IP(), Ing(), IDep()) ip;
+EgressPipeline(EP(), Eg(), EDep()) ep;
+PSA_Switch(ip, PacketReplicationEngine(), ep, BufferingQueueingEngine()) main;
+"""
+
+
+@pytest.fixture(scope="module")
+def psa_info(tmp_path_factory) -> p4info_pb2.P4Info:
+    folder = tmp_path_factory.mktemp("psa")
+    (folder / "psa.p4").write_text(PSA_PROGRAM)
+    return p4info_of(folder / "psa.p4", folder)
+
+
+def test_psa_names_the_index_type_of_counters_meters_and_registers_indexed_by_a_type(psa_info):
+    assert by_name(psa_info.counters, "Ing.by_port").index_type_name.name == "PortId_t"
+    assert by_name(psa_info.registers, "Ing.slots").index_type_name.name == "slot_t"
+    assert not by_name(psa_info.meters, "Ing.plain").HasField("index_type_name")  # a bit<12> index
+    new_types = psa_info.type_info.new_types
+    assert new_types["slot_t"].original_type.bitstring.bit.bitwidth == 10  # not translated
+    assert new_types["PortId_t"].translated_type.uri == "p4.org/psa/v1/PortId_t"
+
+
+def test_a_psa_digest_is_its_instance_named_as_the_instance_of_its_type(psa_info):
+    [digest] = psa_info.digests
+    assert (digest.preamble.name, digest.preamble.alias, digest.type_spec.struct.name) == \
+        ("IDep.learnt", "learnt", "learn_t")
+    assert digest.preamble.doc.brief == "learnt tags"
+
+
+def test_a_header_lists_the_fields_of_a_struct_in_it_and_a_specialized_struct_is_named_as_p4c_names_it(psa_info):
+    tag = psa_info.type_info.headers["tag_t"]
+    assert [(m.name, m.type_spec.bit.bitwidth) for m in tag.members] == [("pair.lo", 8), ("pair.hi", 8), ("id", 16)]
+    learn = psa_info.type_info.structs["learn_t"]
+    assert learn.members[2].type_spec.struct.name == "wrap_t_bit24"
+    assert psa_info.type_info.structs["wrap_t_bit24"].members[0].type_spec.bitstring.bit.bitwidth == 24

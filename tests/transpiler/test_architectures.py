@@ -15,6 +15,7 @@ from p4odp.transpiler.architectures.v1model import V1MODEL
 from p4odp.transpiler.codegen import program as codegen_program
 
 from midend_snippets import REPO, load, v1model
+from psa_switch import psa_program
 
 
 def _datapath(tmp_path: Path, source: str, monkeypatch=None, arch=None) -> tuple:
@@ -121,7 +122,7 @@ def test_a_broken_architecture_or_extern_plugin_is_a_warning_not_a_crash(tmp_pat
     (tmp_path / "p4odp_broken_plugin.py").write_text(
         "from p4odp.transpiler.architectures import Extern\n"
         "NOT_AN_ARCH = 'v1model'\n"
-        "LOST = Extern('Lost', {}, architecture='psa')\n"
+        "LOST = Extern('Lost', {}, architecture='tna')\n"
         "def __getattr__(name):\n    raise RuntimeError('plugin exploded')\n")
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     result = subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", "examples/l2fwd/l2fwd.p4", "--emit", "c",
@@ -130,7 +131,7 @@ def test_a_broken_architecture_or_extern_plugin_is_a_warning_not_a_crash(tmp_pat
     assert "plugin bad-arch: p4odp_broken_plugin:NOT_AN_ARCH is a str, not an Architecture; left out" in result.stderr
     assert "plugin bad-extern: p4odp_broken_plugin:RAISES cannot be loaded: RuntimeError: plugin exploded" \
         in result.stderr
-    assert "plugin lost-extern: it extends the unknown architecture 'psa'; left out" in result.stderr
+    assert "plugin lost-extern: it extends the unknown architecture 'tna'; left out" in result.stderr
     assert (tmp_path / "out" / "datapath.c").exists()  # v1model itself is intact
 
 
@@ -173,3 +174,137 @@ def test_an_extern_of_the_program_s_own_is_refused_with_how_to_provide_it(tmp_pa
     assert errors[0].endswith("not supported by the C generator yet: instances of own_counter inside blocks "
                               "(v1model has no extern own_counter: a target plugin can provide its C; see "
                               "'To add an extern' in the README)"), errors
+
+
+_EGRESS = "control Eg(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }"
+
+
+@pytest.mark.parametrize("call", ["resubmit_preserving_field_list(0);", "resubmit({ sm.ingress_port });"])
+def test_a_resubmit_outside_ingress_is_refused_as_p4c_refuses_it(tmp_path: Path, call: str):
+    source = v1model().replace(_EGRESS, _EGRESS.replace("apply { }", f"apply {{ {call} }}"))
+    c, errors = _datapath(tmp_path, source)
+    assert c is None and len(errors) == 1, errors
+    assert errors[0].endswith("'resubmit' can only be invoked in ingress, not in egress"), errors
+    line = next(n for n, text in enumerate(source.splitlines(), 1) if text.startswith("control Eg("))
+    column = source.splitlines()[line - 1].index("resubmit") + 1
+    assert f"prog.p4:{line}:{column}: " in errors[0], errors
+
+
+_REGISTERS = """
+    register<bit<8>>(4) r;
+    register<bit<8>>(4) s;
+    action plain() { hdr.h.a = 1; }
+    action bump_r() { bit<8> n; r.read(n, 0); r.write(0, n + 1); }
+    table t { key = { hdr.h.a : exact; } actions = { plain; bump_r; } default_action = plain(); }
+"""
+
+
+def _locks(c: str) -> list:
+    """The lock and unlock calls of the ingress's C, in order: ("lock" or "unlock", register)."""
+    ingress = c[c.index("p4_ingress("):]
+    return re.findall(r"p4odp_state_(lock|unlock)\(&STATE->register_Ing_(\w+)_lock\)", ingress)
+
+
+@pytest.mark.parametrize("body, locks", [
+    # A table's action holds the locks of what it uses; one that uses no register takes none.
+    ("t.apply();", [("lock", "r"), ("unlock", "r")]),
+    ("plain();", []),
+    # An action called directly is a region of its own, as is each call.
+    ("bump_r(); bump_r();", [("lock", "r"), ("unlock", "r")] * 2),
+    # An @atomic block takes the locks of the actions of the tables it applies too, in one order
+    # (the registers' declaration), once, and none inside.
+    ("@atomic { bit<8> n; s.read(n, 1); t.apply(); bump_r(); }",
+     [("lock", "r"), ("lock", "s"), ("unlock", "s"), ("unlock", "r")]),
+    # Outside both, a register access is not a region (p4c would make it an action of its own).
+    ("r.write(0, 1);", []),
+])
+def test_an_atomic_extern_s_accesses_are_one_region_per_action_or_atomic_block(tmp_path: Path, body, locks):
+    c, errors = _datapath(tmp_path, v1model(body, locals=_REGISTERS))
+    assert not errors, errors
+    assert _locks(c) == locks, _locks(c)
+    assert "uint8_t register_Ing_r_lock;" in c  # beside its register, in struct p4_state
+
+
+def test_a_region_left_by_exit_releases_its_locks_first(tmp_path: Path):
+    c, errors = _datapath(tmp_path, v1model("@atomic { r.write(0, 1); if (hdr.h.a == 0) { exit; } s.write(0, 2); }",
+                                            locals=_REGISTERS))
+    assert not errors, errors
+    assert _locks(c) == [("lock", "r"), ("lock", "s")] + [("unlock", "s"), ("unlock", "r")] * 2
+    leaving = c[c.index("pc->exited = 1;"):]
+    assert leaving.index("p4odp_state_unlock(&STATE->register_Ing_r_lock)") < leaving.index("goto ctl_end;")
+
+
+# ----------------------------------------------------------------------------
+# PSA and PNA beside v1model: each architecture's own rules, from its object
+
+PSA_PROGRAM = psa_program("bit<8> a;", ingress="        t.apply();", ingress_locals="""\
+    action fwd(PortId_t port) { send_to_port(ostd, port); }
+    table t {
+        key = { hdr.h.a: exact; }
+        actions = { fwd; NoAction; }
+        PROPERTY
+    }""")
+
+
+def test_psa_and_pna_are_registered_beside_v1model():
+    found = {arch.name: package for package, arch in load_architectures().items()}
+    assert found == {"v1model": "V1Switch", "psa": "PSA_Switch", "pna": "PNA_NIC"}
+
+
+def test_the_blocks_of_packages_given_to_main_are_its_blocks(tmp_path: Path):
+    c, errors = _datapath(tmp_path, PSA_PROGRAM.replace("PROPERTY", "size = 16;"))
+    assert not errors, errors
+    for block in ("ingress_parser", "ingress", "ingress_deparser", "egress_parser", "egress", "egress_deparser"):
+        assert f"p4_{block}(struct p4odp_pctx *pc" in c, block
+    assert "#define P4ODP_PSA_PORT_RECIRCULATE 4294967290" in c
+
+
+@pytest.mark.parametrize("prop, warning", [
+    ("psa_idle_timeout = PSA_IdleTimeout_t.NOTIFY_CONTROL;", None),
+    ("support_timeout = true;", "the table property support_timeout means nothing to psa; ignored"),
+])
+def test_a_table_property_is_the_architectures_or_a_warning(tmp_path: Path, prop: str, warning):
+    c, errors = _datapath(tmp_path, PSA_PROGRAM.replace("PROPERTY", prop))
+    table_warnings = [e for e in errors if "table property" in e]
+    assert len(table_warnings) == (warning is not None) and all(warning in e for e in table_warnings)
+    assert c is not None
+
+
+def test_the_p4info_arch_is_the_architectures(tmp_path: Path):
+    from p4odp.controlplane.p4info import program_p4info
+
+    diags = Diagnostics()
+    info = program_p4info(load(tmp_path, PSA_PROGRAM.replace("PROPERTY", "")), diags)
+    assert info is not None and info.pkg_info.arch == "psa"
+    assert [t.preamble.name for t in info.tables] == ["Ing.t"] and info.tables[0].size == 1024
+
+
+PNA_PROGRAM = """#include <core.p4>
+#include <pna.p4>
+header h_t { bit<8> a; }
+struct headers_t { h_t h; }
+struct other_t { h_t h; bit<8> x; }
+struct meta_t { }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t m, in pna_main_parser_input_metadata_t istd) {
+    state start { pkt.extract(hdr.h); transition accept; }
+}
+control Pre(in PRE_HEADERS hdr, inout meta_t m, in pna_pre_input_metadata_t istd, inout pna_pre_output_metadata_t ostd) {
+    apply { }
+}
+control C(inout headers_t hdr, inout meta_t m, in pna_main_input_metadata_t istd, inout pna_main_output_metadata_t ostd) {
+    apply { send_to_port((PortId_t) 1); }
+}
+control D(packet_out pkt, in headers_t hdr, in meta_t m, in pna_main_output_metadata_t ostd) {
+    apply { pkt.emit(hdr.h); }
+}
+PNA_NIC(P(), Pre(), C(), D()) main;
+"""
+
+
+def test_pna_reads_the_main_parsers_headers_in_its_pre_control(tmp_path: Path):
+    c, errors = _datapath(tmp_path, PNA_PROGRAM.replace("PRE_HEADERS", "headers_t"))
+    assert not errors and "p4_pre_control(pc, &p->hdr, &p->meta, &preim, &preom);" in c
+    c, errors = _datapath(tmp_path, PNA_PROGRAM.replace("PRE_HEADERS", "other_t"))
+    assert c is None and len(errors) == 1
+    assert re.search(r"prog\.p4:19:\d+: .*PNA_NIC with its pre headers of type struct other_t, not struct "
+                     r"headers_t as its headers", errors[0]), errors

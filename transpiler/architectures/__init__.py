@@ -14,7 +14,9 @@ Architectures are plugins: the `p4odp.architectures` entry-point group names
 whose name they carry.  Where an extern lives, for v1model's `register`:
 
     typed     frontend/include/v1model.p4        (its P4 declaration)
-    emitted   transpiler/architectures/v1model.py (REGISTER: storage and methods)
+    named     transpiler/architectures/v1model.py (its Extern: methods and storage by name)
+    emitted   transpiler/architectures/common_externs.py (array_storage, register_access: the C
+              that v1model's register and PSA's Register share)
     executed  the C it emits, with the runtime's helpers in runtime/include/
 """
 
@@ -26,13 +28,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Mapping, Optional
 
 from p4odp import ir
+from p4odp import types as t
 
 if TYPE_CHECKING:
     from p4odp.transpiler.codegen.function import FunctionContext
     from p4odp.transpiler.codegen.program import Generator
     from p4odp.transpiler.codegen.scope import ExternInstance
 
-__all__ = ["Handler", "Extern", "Architecture", "architecture_of", "load_architectures", "broken_plugins",
+__all__ = ["Handler", "Extern", "Architecture", "OBJECT_KINDS", "CORE_TABLE_PROPERTIES", "CORE", "architecture_of", "load_architectures", "broken_plugins",
            "ARCHITECTURE_GROUP", "EXTERN_GROUP"]
 
 ARCHITECTURE_GROUP = "p4odp.architectures"
@@ -68,21 +71,90 @@ class Extern:
     # C that the handlers' code calls (static inline functions, #includes), put once into datapath.c,
     # before the blocks, in a program that uses the extern: how a plugin brings its extern's C.
     c_code: str = ""
+    # An instance's state is shared by the workers and an action's accesses to it are one (BMv2 locks
+    # the register arrays an action uses for the whole action): the generator gives each instance a
+    # lock, which an action or @atomic block that calls its methods holds (codegen/atomic.py).
+    atomic: bool = False
+    # The C type of an instance's state that lasts one packet in one block (a checksum being computed,
+    # PSA's InternetChecksum): a local of the function of the block that declares the instance, zero
+    # when the block starts; "" for none.
+    packet_state: str = ""
+
+
+# What a control-plane object is, whatever an architecture calls its extern type: v1model's names.
+OBJECT_KINDS = ("counter", "direct_counter", "meter", "direct_meter", "register", "action_profile",
+                "action_selector", "digest")
+# The table properties every architecture honours (core.p4's and the P4_16 spec's).
+CORE_TABLE_PROPERTIES = ("key", "actions", "default_action", "size", "entries", "largest_priority_wins",
+                         "priority_delta")
 
 
 @dataclass(frozen=True)
 class Architecture:
-    """One P4 architecture (v1model now; PSA to follow)."""
+    """One P4 architecture: v1model, PSA, PNA, or a plugin's."""
 
     name: str
     package: str  # the type of `main`, e.g. V1Switch
-    blocks: tuple[str, ...]  # the role of each argument of the package, in order
+    # The role of each parser and control of `main`, in order, those of the packages it is given
+    # flattened in (_walk.block_arguments).
+    blocks: tuple[str, ...]
     # Where the types that travel between the blocks are: role -> (block, parameter index).
     types: Mapping[str, tuple[str, int]]
     constants: Mapping[str, int]  # printed into datapath.c as #defines
     pipeline_template: str  # under templates/
     externs: Mapping[str, Extern] = field(default_factory=dict)
     metadata: str = ""  # the architecture's own metadata struct, e.g. standard_metadata_t
+    # The fields of that struct whose value is a time (pc->burst_us): in a program that reads one, the
+    # workers read the clock once a burst.
+    timed_fields: tuple[str, ...] = ()
+    # Pairs of roles of `types` whose types the pipeline needs to be the same (PNA's pre control reads the
+    # main parser's headers and metadata).
+    same_types: tuple[tuple[str, str], ...] = ()
+    # The roles of `types` that are structs of headers: each gets p4_<role>_reset and
+    # p4_<role>_clear_invalid (Generator.header_state_functions).
+    headers: tuple[str, ...] = ("headers",)
+    # The copies ("clone", "resubmit", "recirculate") its pipeline may ask the traffic manager for
+    # whatever the program calls (PSA's, asked by metadata); v1model's are those its calls ask for.
+    copies: tuple[str, ...] = ()
+    include_files: tuple[str, ...] = ()  # the names programs include it by, e.g. "bmv2/psa.p4"
+    p4info_arch: str = ""  # PkgInfo.arch of its programs' P4Info
+    # The extern types whose instances are control-plane objects, each with its kind (OBJECT_KINDS).
+    object_kinds: Mapping[str, str] = field(default_factory=dict)
+    # The table properties that attach an instance to a table, each with the kinds it may name.
+    table_externs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The table property, and the value of it, that give a table's entries idle timeouts.
+    idle_timeout_property: tuple[str, str] = ("", "")
+    # The table property that makes the datapath add the entries of a table (PNA's add_on_miss), and
+    # the others that go with it; "" when it has none.
+    learner_property: str = ""
+    learner_properties: tuple[str, ...] = ()
+    default_table_size: int = 1024  # of a table without `size`
+    # Its hash algorithms, the members of its enum of them, as the runtime's (enum
+    # p4odp_hash_algorithm): the C generator names an algorithm by these, never by its enum's order.
+    hash_algorithms: Mapping[str, str] = field(default_factory=dict)
+    # The type parameter of each of its counter, meter and register externs that is the type of their
+    # index (PSA's S), for P4Info's index_type_name; an extern not here has a bit<32> index (v1model's).
+    index_type_params: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def table_properties(self) -> frozenset[str]:
+        """The table properties it honours."""
+        return frozenset((*CORE_TABLE_PROPERTIES, *self.table_externs, self.idle_timeout_property[0],
+                          self.learner_property, *self.learner_properties)) - {""}
+
+    def object_kind(self, decl) -> Optional[str]:
+        """The control-plane kind (OBJECT_KINDS) of an extern instance, None when it is none."""
+        if not (isinstance(decl, ir.Instance) and isinstance(decl.type, t.ExternT)):
+            return None
+        return self.object_kinds.get(decl.type.name)
+
+    def table_property(self, kind: str) -> str:
+        """The table property that attaches an instance of `kind` ("" when none does)."""
+        return next((name for name, kinds in self.table_externs.items() if kind in kinds), "")
+
+    def extern_types(self, kinds: tuple[str, ...]) -> list[str]:
+        """The names of its extern types whose instances are control-plane objects of `kinds`."""
+        return [name for name, kind in self.object_kinds.items() if kind in kinds]
 
     def extern(self, name: str) -> Optional[Extern]:
         """The extern type `name`, or None when the architecture does not define it."""
@@ -108,6 +180,11 @@ class Architecture:
     def with_externs(self, *externs: Extern) -> "Architecture":
         """This architecture with `externs` added (or replacing those of the same name)."""
         return dataclasses.replace(self, externs={**self.externs, **{e.name: e for e in externs}})
+
+
+# The rules of core.p4 alone, for the passes of a program whose `main` is of no installed
+# architecture (the C generator then refuses it).
+CORE = Architecture("core", "", (), {}, {}, "")
 
 
 @functools.cache

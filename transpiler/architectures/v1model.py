@@ -12,17 +12,19 @@ from typing import TYPE_CHECKING, Optional
 
 from p4odp import ir
 from p4odp import types as t
-from p4odp.diagnostics import InternalError, Refused, Unsupported, source_line
+from p4odp.diagnostics import InternalError, Refused, Unsupported
 from p4odp.transpiler.architectures import Architecture, Extern
+from p4odp.transpiler.architectures.common_externs import (CUSTOM_CRCS, array_storage, check, data_elements,
+                                                           direct_counter_storage, direct_meter_storage,
+                                                           hash_algorithm, instance_of, meter_storage, no_storage,
+                                                           register_access, send_digest)
 from p4odp.transpiler.architectures.core import CORE_EXTERNS
 from p4odp.transpiler.codegen.checksums import csum16_sum
-from p4odp.transpiler.codegen.scope import Binding, ExternInstance
+from p4odp.transpiler.codegen.scope import Binding
 from p4odp.transpiler.ctypes_map import c_ident, c_string
-from p4odp.transpiler.model import CCounter, CMeter, CRegister
 
 if TYPE_CHECKING:
     from p4odp.transpiler.codegen.function import FunctionContext
-    from p4odp.transpiler.codegen.program import Generator
 
 __all__ = ["V1MODEL", "DROP_PORT"]
 
@@ -54,38 +56,13 @@ def _truncate(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     ctx.emit(f"p4odp_truncate(pc, (uint64_t)({ctx.value(args[0])}));")
 
 
-def _check(kind: str):
-    """assert() and assume(): p4odp_check with BMv2's message for a false check."""
-
-    def handler(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
-        loc = call.loc
-        failure = f"{kind} error: {_source_fragment(loc)} failed, file {loc.file}, line {loc.line}"
-        ctx.emit(f"p4odp_check(pc, {ctx.value(args[0])}, {c_string(failure)});")
-
-    return handler
-
-
-def _source_fragment(loc) -> str:
-    """The call at `loc` as the program writes it, to its closing parenthesis on that line (BMv2's
-    source fragment); the rest of the line when it goes on."""
-    line = source_line(loc)
-    if line is None:
-        return "the check"
-    text, depth = line[max(loc.col - 1, 0):], 0
-    for i, char in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if char == ")" and depth == 0:
-            return text[:i + 1]
-    return text.strip()
-
-
 def _log_msg(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     """log_msg(message[, values]): BMv2's format, each `{...}` replaced by the next value in decimal,
     `\\{` and `\\}` braces themselves; printed by p4odp_log_msg when the switch runs with --log-msg."""
     message = args[0]
     if not isinstance(message, ir.StringLiteral):
         raise Unsupported(message.loc, "log_msg with a message that is not a string literal")
-    values = _data_elements(args[1]) if len(args) > 1 else []
+    values = data_elements(args[1]) if len(args) > 1 else []
     pieces = _message_pieces(message)
     if len(pieces) != len(values) + 1:
         raise Unsupported(call.loc, f"log_msg with {len(pieces) - 1} {{}} in its message for {len(values)} value(s)")
@@ -96,53 +73,12 @@ def _log_msg(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
 
 
 def _digest(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
-    """digest(receiver, data): a message of data's fields, each big-endian in whole bytes, handed to
-    p4odp_digest for the control plane (the receiver is not used, as on BMv2), under the name the
-    control-plane pass gave the call, P4Info's."""
-    data = args[1]
+    """digest(receiver, data): data sent (send_digest) under the name the control-plane pass gave the
+    call, P4Info's; the receiver is not used, as on BMv2."""
     name = ctx.gen.control_plane.digest_name(call.loc)
     if name is None:
         raise InternalError(f"{call.loc}: a digest call the control-plane pass did not list")
-    leaves = _digest_leaves(ctx, data)
-    fields = [(width, names) for _, width, names in leaves]
-    index = ctx.gen.digest_index(name, fields)
-    if ctx.gen.digests[index].fields != fields:
-        raise Unsupported(call.loc, f"digest {name} sent with fields of other widths than before")
-    message = f"digest{next(ctx.gen.tmp)}"
-    size = sum((width + 7) // 8 for width in (w for w, _ in fields))
-    if size > DIGEST_BYTES:
-        raise Unsupported(call.loc, f"a digest of {size} bytes (at most {DIGEST_BYTES})")
-    ctx.emit(f"uint8_t {message}[{max(size, 1)}] = {{0}};")
-    offset = 0
-    for value, width, names in leaves:
-        pad = (width + 7) // 8 * 8 - width
-        if names is not None and not isinstance(value.type, t.ErrorT):  # an enum without representation: its number
-            ctx.emit(f"p4odp_store_bits({message}, {offset + pad}, {width}, (uint64_t)({ctx.value(value)}));")
-        else:
-            ctx.store_value(message, offset + pad, value)
-        offset += pad + width
-    ctx.emit(f"p4odp_digest(pc, {index}, {message});")
-
-
-DIGEST_BYTES = 256  # P4ODP_DIGEST_BYTES
-
-
-def _digest_leaves(ctx: FunctionContext, data: ir.Expression) -> list:
-    """The fields of a digest's data, nested structs flattened: (value, bits, member names or None)."""
-    leaves = []
-    for value in _data_elements(data):
-        typ = value.type
-        if isinstance(typ, t.StructLike) and typ.kind == "struct":
-            leaves += _digest_leaves(ctx, value)
-        elif isinstance(typ, t.ErrorT):
-            leaves.append((value, 32, tuple(ctx.gen.errors)))
-        elif isinstance(typ, t.EnumT) and typ.underlying is None:
-            leaves.append((value, 32, tuple(name for name, _ in typ.members)))
-        elif t.bit_width(typ) is not None:
-            leaves.append((value, t.bit_width(typ), None))
-        else:
-            raise Unsupported(value.loc, f"a digest field of type {typ}")
-    return leaves
+    send_digest(ctx, call, name, args[1])
 
 
 def _log_value(ctx: FunctionContext, value: ir.Expression, c_values: list) -> str:
@@ -208,38 +144,23 @@ def _hash(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     ctx.emit(f"{target.c} = {ctx.wrap(value, target.type)};")
 
 
-_CUSTOM_CRCS = {"crc16_custom": 16, "crc32_custom": 32}
+# The runtime's custom CRCs, by their width.
 
 
 def _hashed(ctx: FunctionContext, algo: ir.Member, buf: str, size: int, with_payload: bool) -> str:
     """The C of hash algorithm `algo` over `size` bytes at `buf` (then the payload): a custom CRC is
     a calculation of its own, whose parameters the control plane sets (Generator.crc_calculation)."""
-    if algo.member in _CUSTOM_CRCS:
-        calc = ctx.gen.crc_calculation(_CUSTOM_CRCS[algo.member])
+    algorithm = hash_algorithm(ctx.gen, algo)
+    if algorithm in CUSTOM_CRCS:
+        calc = ctx.gen.crc_calculation(CUSTOM_CRCS[algorithm])
         return f"p4_hash_custom(pc, {calc}, {buf}, {size}, {'true' if with_payload else 'false'})"
-    algorithm = f"P4ODP_HASH_{algo.member.upper()}"
     return f"p4_hash_with_payload(pc, {algorithm}, {buf}, {size})" if with_payload else \
         f"p4_hash({algorithm}, {buf}, {size})"
 
 
-def _data_elements(data: ir.Expression) -> list:
-    """The values a list, struct or tuple argument (hash data, log_msg values) holds, in order; a
-    value alone is a list of one."""
-    if isinstance(data, ir.ListExpression):
-        return list(data.elements)
-    if isinstance(data, ir.StructExpression):
-        return [f.value for f in data.fields]
-    if isinstance(data.type, t.StructLike):
-        return [ir.Member(data.loc, data, f.name, type=f.type) for f in data.type.fields]
-    if isinstance(data.type, t.TupleT):
-        return [ir.ArrayIndex(data.loc, data, ir.IntLiteral(data.loc, i, type=t.InfInt()), type=e)
-                for i, e in enumerate(data.type.elements)]
-    return [data]
-
-
 def _pack_bits(ctx: FunctionContext, buf: str, data: ir.Expression, call: ir.MethodCall) -> int:
     """Declare `buf` holding the fields of `data` bit after bit; the number of bytes."""
-    elements = _data_elements(data)
+    elements = data_elements(data)
     if any(t.bit_width(e.type) is None for e in elements):
         raise Unsupported(call.loc, "hash data that is not a list of bit<> fields")
     return ctx.pack_bits(buf, elements)
@@ -323,9 +244,14 @@ def _clone(form: str):
 
 
 def _again(kind: str, form: str):
-    """resubmit_preserving_field_list(index) and the older resubmit(data); the same for recirculate."""
+    """resubmit_preserving_field_list(index) and the older resubmit(data); the same for recirculate.
+    A resubmit is refused outside ingress, as p4c's BMv2 back end refuses it (simple_switch would
+    ignore it).  A recirculate in ingress is BMv2's: the packet's own copy carries it to the end of
+    its egress (the traffic manager)."""
 
     def handler(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+        if kind == "resubmit" and ctx.role != "ingress":
+            raise Refused(call.loc, f"'resubmit' can only be invoked in ingress, not in {ctx.role}")
         ctx.gen.copies.add(kind)
         ctx.emit(f"pc->tm.{kind} = 1 + {_field_list(ctx, form, args[0])};")
 
@@ -341,7 +267,7 @@ def _field_list(ctx: FunctionContext, form: str, arg: ir.Expression) -> int:
             raise Unsupported(arg.loc, "a field list index that is not a compile-time constant")
         return ctx.gen.annotated_field_list(index)
     members = []
-    for element in _data_elements(arg):
+    for element in data_elements(arg):
         member = _state_member(ctx, element)
         if member is None:
             raise Unsupported(element.loc, f"keeping a value that is not a field of the user metadata or of "
@@ -369,156 +295,26 @@ def _state_member(ctx: FunctionContext, expr: ir.Expression) -> Optional[str]:
 # ----------------------------------------------------------------------
 # Extern objects: registers, counters, meters
 
-def _instance(ctx: FunctionContext, call: ir.MethodCall) -> ExternInstance:
-    target = call.method.expr
-    instance = ctx.resolve(target) if isinstance(target, ir.PathExpression) else None
-    if not isinstance(instance, ExternInstance):
-        raise Unsupported(call.loc, "this extern instance")
-    return instance
-
-
-def _array_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
-    """A register or counter, its size the first argument: a register is an array in `struct p4_state`,
-    which the workers share; a counter's cells are in `struct p4_worker_state`, one array per worker,
-    so that counting never writes a cache line another worker writes (the control plane sums them)."""
-    typ: t.ExternT = decl.type
-    member = _member(decl)
-    size = gen.const_int(decl.args[0].value) if decl.args else 1
-    element = None
-    if typ.name == "register":
-        element = typ.type_args[0]
-        gen.state.append(gen.member_decl(element, f"{member}[{max(size, 1)}]", decl.loc))
-        # The control plane reads and writes cells of a bit string (bit<W>, int<W>, bool, a
-        # serializable enum), or of a struct of them.
-        fields = _register_fields(element, "")
-        name = decl.control_name or decl.name
-        if isinstance(element, t.StructLike) and fields:
-            gen.registers.append(CRegister(name, size or 0, member, 8 * sum((w + 7) // 8 for _, w, _ in fields), False,
-                                           gen.type_c(element, decl.loc), fields))
-        elif fields:
-            [(_, width, signed)] = fields
-            gen.registers.append(CRegister(name, size or 0, member, width, signed))
-    else:
-        gen.worker_state.append(f"uint64_t {member}[{max(size, 1)}][2]")
-        gen.counters.append(CCounter(decl.control_name or decl.name, size or 0, member))
-    return ExternInstance(decl.name, typ.name, member, size or 0, element)
-
-
-def _register_fields(typ: t.Type, path: str) -> Optional[list]:
-    """The values a register cell of type `typ` holds for the control plane: (its C member path
-    under `path`, width, signed) of a bit string, or of each leaf of a struct of them, in order;
-    None for any other type."""
-    if isinstance(typ, t.StructLike) and typ.kind == "struct" and typ.fields:
-        leaves = [_register_fields(f.type, f"{path}.{c_ident(f.name)}".lstrip(".")) for f in typ.fields]
-        return None if None in leaves else [leaf for found in leaves for leaf in found]
-    width = t.bit_width(typ)
-    if not isinstance(typ, (t.Bits, t.Bool, t.EnumT)) or not width:
-        return None
-    bits = typ.underlying if isinstance(typ, t.EnumT) else typ
-    return [(path, width, isinstance(bits, t.Bits) and bits.signed)]
-
-
-def _attached_table(gen: Generator, decl: ir.Instance):
-    """The layout of the table whose `counters` or `meters` property names the direct counter or
-    meter `decl`, or None."""
-    return next((layout for layout in gen.table_layouts.values()
-                 if decl.name in (layout.direct_counter, layout.direct_meter)), None)
-
-
-def _direct_counter_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
-    """A direct counter's cells, per worker as a counter's: one per entry index of the table whose
-    `counters` property names it (the table apply counts its hits, table-layout)."""
-    table = _attached_table(gen, decl)
-    member = _member(decl)
-    if table is None:  # attached to no table that the pipeline applies: it counts nothing
-        return ExternInstance(decl.name, decl.type.name, member, 0, None)
-    gen.worker_state.append(f"uint64_t {member}[{table.size}][2]")
-    gen.counters.append(CCounter(decl.control_name or decl.name, table.size, member, table.index))
-    return ExternInstance(decl.name, decl.type.name, member, table.size, None)
-
 
 def _direct_counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     """Nothing: as on BMv2, the table counts every hit whether or not its action calls count()."""
 
 
-def _meter_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
-    """A meter's cells in `struct p4_state`: the workers share them (a cell is metered under its lock,
-    so that every worker's packets take from the same buckets)."""
-    member = _member(decl)
-    size = gen.const_int(decl.args[0].value) if decl.args else 1
-    of_bytes = _meters_bytes(decl.args[1].value if len(decl.args) > 1 else None)
-    gen.state.append(f"struct p4odp_meter {member}[{max(size or 0, 1)}]")
-    gen.meters.append(CMeter(decl.control_name or decl.name, size or 0, member, -1, of_bytes))
-    return ExternInstance(decl.name, decl.type.name, member, size or 0, None, of_bytes)
-
-
-def _direct_meter_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
-    """A direct meter's cells, shared as a meter's: one per entry index of the table whose `meters`
-    property names it (the table apply meters its hits, table-layout)."""
-    table = _attached_table(gen, decl)
-    member = _member(decl)
-    of_bytes = _meters_bytes(decl.args[0].value if decl.args else None)
-    if table is None:  # attached to no table that the pipeline applies: it meters nothing
-        return ExternInstance(decl.name, decl.type.name, member, 0, None, of_bytes)
-    gen.state.append(f"struct p4odp_meter {member}[{table.size}]")
-    gen.meters.append(CMeter(decl.control_name or decl.name, table.size, member, table.index, of_bytes))
-    return ExternInstance(decl.name, decl.type.name, member, table.size, None, of_bytes)
-
-
-def _meters_bytes(kind: Optional[ir.Expression]) -> bool:
-    """Whether a meter's MeterType argument is MeterType.bytes."""
-    return isinstance(kind, ir.Member) and kind.member == "bytes"
-
-
-def _no_storage(gen: Generator, decl: ir.Instance) -> ExternInstance:
-    """An instance without C state: a Checksum16; an action_profile or action_selector, whose members
-    and groups the runtime holds (p4odp_profile_action) for the tables whose `implementation` names
-    it (table-layout)."""
-    return ExternInstance(decl.name, decl.type.name, "", 0, None)
-
-
 def _checksum16_get(ctx: FunctionContext, call: ir.MethodCall, args: list) -> str:
     """The deprecated Checksum16.get(data): the Internet checksum (csum16) of the fields of `data`."""
-    return f"p4odp_csum16_finish({csum16_sum(ctx, _data_elements(args[0]))})"
-
-
-def _member(decl: ir.Instance) -> str:
-    """The C name of an extern instance's storage (a member of p4_state or p4_worker_state)."""
-    return c_ident(f"{decl.type.name}_{decl.control_name or decl.name}")
+    return f"p4odp_csum16_finish({csum16_sum(ctx, data_elements(args[0]))})"
 
 
 def _register_read(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
-    _register_access(ctx, call, args[0], args[1], write=False)
+    register_access(ctx, call, args[0], args[1], write=False)
 
 
 def _register_write(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
-    _register_access(ctx, call, args[1], args[0], write=True)
-
-
-def _register_access(ctx: FunctionContext, call: ir.MethodCall, value: ir.Expression, index_expr: ir.Expression,
-                     write: bool) -> None:
-    instance = _instance(ctx, call)
-    index = ctx.temp("ix")
-    ctx.emit(f"uint64_t {index} = {ctx.value(index_expr)};")
-    cell = Binding(f"STATE->{instance.member}[{index}]", instance.element)
-    ctx.emit(f"if ({index} < {instance.size}) {{")
-    ctx.indent += 1
-    if write:
-        ctx.assign(cell, value, call.loc)
-    else:
-        target = ctx.lvalue(value)
-        with ctx.bindings.bound("$cell", cell):
-            ctx.assign(target, ir.PathExpression(call.loc, "$cell", type=instance.element), call.loc)
-        ctx.indent -= 1
-        ctx.emit("} else {")  # a cell past the end reads as 0
-        ctx.indent += 1
-        ctx.emit(f"memset(&{target.c}, 0, sizeof {target.c});")
-    ctx.indent -= 1
-    ctx.emit("}")
+    register_access(ctx, call, args[1], args[0], write=True)
 
 
 def _counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
-    instance = _instance(ctx, call)
+    instance = instance_of(ctx, call)
     index = ctx.value(args[0])
     ctx.emit(f"if (({index}) < {instance.size}) p4odp_count_packet(WORKER_STATE->{instance.member}[{index}], pc->len);")
 
@@ -526,18 +322,18 @@ def _counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> Non
 def _execute_meter(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     """The packet's colour through cell `index` (GREEN through one past the end, as through a meter
     whose rates are not set)."""
-    instance = _instance(ctx, call)
+    instance = instance_of(ctx, call)
     index = ctx.temp("ix")
     ctx.emit(f"uint64_t {index} = {ctx.value(args[0])};")
     color = (f"{index} < {instance.size} ? p4odp_meter_execute(pc, &STATE->{instance.member}[{index}], "
-             f"{'true' if instance.bytes else 'false'}) : P4ODP_METER_GREEN")
+             f"{'pc->len' if instance.bytes else '1'}) : P4ODP_METER_GREEN")
     _set_color(ctx, call, args[1], color)
 
 
 def _direct_meter_read(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     """The colour the table metered the entry's hit with; on a miss, nothing: the result keeps its
     value (BMv2 writes it only when the table hits)."""
-    instance = _instance(ctx, call)
+    instance = instance_of(ctx, call)
     hit, color = ctx.bindings.names.get(f"$hit {instance.name}"), ctx.bindings.names.get(f"$color {instance.name}")
     if hit is None or color is None:
         raise Refused(call.loc, f"{instance.name}.read() outside the actions of the table whose `meters` "
@@ -566,12 +362,23 @@ V1MODEL = Architecture(
     constants=CONSTANTS,
     pipeline_template="v1model/pipeline.c.j2",
     metadata=METADATA,
+    timed_fields=("ingress_global_timestamp", "egress_global_timestamp", "enq_timestamp"),
+    include_files=("v1model.p4",),
+    p4info_arch="v1model",
+    object_kinds={kind: kind for kind in ("counter", "direct_counter", "meter", "direct_meter", "register",
+                                          "action_profile", "action_selector")},
+    table_externs={"implementation": ("action_profile", "action_selector"), "counters": ("direct_counter",),
+                   "meters": ("direct_meter",)},
+    idle_timeout_property=("support_timeout", "true"),
+    default_table_size=1024,  # simple_switch's
+    hash_algorithms={name: f"P4ODP_HASH_{name.upper()}" for name in (
+        "crc32", "crc32_custom", "crc16", "crc16_custom", "random", "identity", "csum16", "xor16")},
     externs={e.name: e for e in (
         *CORE_EXTERNS,
         Extern("mark_to_drop", {"mark_to_drop": _mark_to_drop}, function=True, reads_arguments=False),
         Extern("truncate", {"truncate": _truncate}, function=True),
-        Extern("assert", {"assert": _check("Assert")}, function=True),
-        Extern("assume", {"assume": _check("Assume")}, function=True),
+        Extern("assert", {"assert": check("Assert")}, function=True),
+        Extern("assume", {"assume": check("Assume")}, function=True),
         Extern("log_msg", {"log_msg": _log_msg}, function=True),
         Extern("digest", {"digest": _digest}, function=True),
         Extern("hash", {"hash": _hash}, function=True),
@@ -588,13 +395,13 @@ V1MODEL = Architecture(
         *(Extern(name, {name: _checksum(name)}, function=True, csum16_fields=_csum16_fields)
           for name in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
                        "update_checksum_with_payload")),
-        Extern("register", {"read": _register_read, "write": _register_write}, _array_storage),
-        Extern("counter", {"count": _counter_count}, _array_storage),
-        Extern("direct_counter", {"count": _direct_counter_count}, _direct_counter_storage),
-        Extern("meter", {"execute_meter": _execute_meter}, _meter_storage),
-        Extern("direct_meter", {"read": _direct_meter_read}, _direct_meter_storage),
-        Extern("action_profile", {}, _no_storage),
-        Extern("action_selector", {}, _no_storage),
-        Extern("Checksum16", {"get": _checksum16_get}, _no_storage),
+        Extern("register", {"read": _register_read, "write": _register_write}, array_storage, atomic=True),
+        Extern("counter", {"count": _counter_count}, array_storage),
+        Extern("direct_counter", {"count": _direct_counter_count}, direct_counter_storage),
+        Extern("meter", {"execute_meter": _execute_meter}, meter_storage),
+        Extern("direct_meter", {"read": _direct_meter_read}, direct_meter_storage),
+        Extern("action_profile", {}, no_storage),
+        Extern("action_selector", {}, no_storage),
+        Extern("Checksum16", {"get": _checksum16_get}, no_storage),
     )},
 )

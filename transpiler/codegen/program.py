@@ -17,10 +17,11 @@ from p4odp.transpiler.codegen.header_state import header_state
 from p4odp.transpiler.architectures import Architecture, architecture_of
 from p4odp.transpiler.codegen.scope import Binding, Bindings, ExternInstance
 from p4odp.transpiler.ctypes_map import CType, bits_of, c_ident, stack_name, struct_name
-from p4odp.transpiler.codegen.tables import burst_state, c_action, c_profile, c_table
-from p4odp.transpiler.model import CCounter, CDigest, CFunction, CMeter, CProgram, CRegister, CStruct, CValueSet
+from p4odp.transpiler.codegen.tables import burst_state, c_action, c_profile, c_table, learnt
+from p4odp.transpiler.model import (CCounter, CDigest, CFunction, CLearner, CMeter, CProgram, CRegister, CStruct,
+                                    CValueSet)
 from p4odp.transpiler.passes.manager import PassResult
-from p4odp.transpiler.passes._walk import error_names, main_instance
+from p4odp.transpiler.passes._walk import block_arguments, error_names, main_instance
 from p4odp.transpiler.passes.unique_names import NameTable
 
 __all__ = ["Generator"]
@@ -40,6 +41,10 @@ class Generator:
         self.unread_fields = result.unread_fields
         self.metadata_read = result.metadata_read
         self.table_layouts = result.table_layouts
+        # The tables whose entries the datapath adds, by learner number (p4odp_program.learners).
+        self.learners = [CLearner(layout.index, layout.size, layout.key_bytes, layout.data_bytes, learnt(layout))
+                         for layout in sorted(result.table_layouts.values(), key=lambda layout: layout.index)
+                         if layout.learner]
         self.action_profiles = result.action_profiles
         self.actions = result.actions
         self.line_directives = line_directives
@@ -65,6 +70,9 @@ class Generator:
         self.copies: set[str] = set()  # those of "clone", "resubmit", "recirculate" the program asks for
         self.state_types: dict[str, t.Type] = {}  # the types of the architecture's `types`, by role
         self.extern_code: list[str] = []  # the c_code of the externs the program uses, in order of use
+        # The locks of the instances of atomic externs (registers), members of `struct p4_state`, in the
+        # one order every action and @atomic block takes them in (atomic.py).
+        self.locks: list[str] = []
         self.architecture: Architecture
 
     # ------------------------------------------------------------------
@@ -79,25 +87,34 @@ class Generator:
             raise Unsupported(main.loc, f"the package {type_name(main.type_ref)} (no installed architecture "
                                         f"defines it)")
         self.architecture = arch
+        self.copies.update(arch.copies)
         for decl in self.program.declarations:
             if isinstance(decl, ir.Constant):
                 self.bindings.names[decl.name] = Binding(self.const_c(decl.value), decl.value.type,
                                                          self.const_int(decl.value))
             elif isinstance(decl, ir.Instance) and (instance := self.extern_instance(decl)) is not None:
                 self.bindings.names[decl.name] = instance  # shared by every block that uses it
-        if len(main.args) != len(arch.blocks):
-            raise Unsupported(main.loc, f"{arch.package} needs its {len(arch.blocks)} blocks")
-        blocks = {role: self.block_decl(arg) for role, arg in zip(arch.blocks, main.args)}
+        args = block_arguments(self.program)
+        if len(args) != len(arch.blocks):
+            raise Unsupported(main.loc, f"{arch.package} needs its {len(arch.blocks)} parsers and controls")
+        blocks = {role: self.block_decl(arg) for role, arg in zip(arch.blocks, args)}
         self.state_types = {name: blocks[block].params[index].type for name, (block, index) in arch.types.items()}
+        for role, other in arch.same_types:
+            if self.state_types[role] != self.state_types[other]:
+                raise Unsupported(main.loc, f"{arch.package} with its {role.replace('_', ' ')} of type "
+                                            f"{self.state_types[role]}, not {self.state_types[other]} as its "
+                                            f"{other.replace('_', ' ')}")
         functions = {role: self.gen_block(role, decl) for role, decl in blocks.items()}
         pipeline = {role: info["function"] for role, info in functions.items()}
         pipeline.update({name: functions[block]["types"][index] for name, (block, index) in arch.types.items()})
-        if "headers" in arch.types:
-            block, index = arch.types["headers"]
-            pipeline.update(self.header_state_functions(functions[block]["params"][index], pipeline["headers"]))
+        for role in arch.headers:
+            block, index = arch.types[role]
+            pipeline.update(self.header_state_functions(functions[block]["params"][index], pipeline[role], role))
         tables = [c_table(layout, self.action_profiles, self.burst_lookups.get(name, ()))
                   for name, layout in sorted(self.table_layouts.items(), key=lambda item: item[1].index)]
         self.worker_state += [f"uint64_t {table.last_hit}[{table.size}]" for table in tables if table.last_hit]
+        self.worker_state += [f"uint64_t {learner.member}[{learner.size} * P4ODP_LEARNT_BYTES({learner.key_bytes}, "
+                              f"{learner.data_bytes}) / 8]" for learner in self.learners]
         for name in self.burst_lookups:
             layout = self.table_layouts[name]
             keys, entries = burst_state(layout)
@@ -112,12 +129,16 @@ class Generator:
                         self.meters, self.value_sets, self.field_lists if len(self.field_lists) > 1 else [],
                         tuple(sorted(self.copies)),
                         [c_profile(p) for p in sorted(self.action_profiles.values(), key=lambda p: p.index)],
-                        self.extern_code, self.crcs, self.digests)
+                        self.extern_code, self.crcs, self.digests, self.learners,
+                        # learnt entries expire: their hits are timed too
+                        timestamps=bool(self.learners) or any(self.metadata_read is None or field in self.metadata_read
+                                                              for field in arch.timed_fields))
 
-    def header_state_functions(self, typ: t.Type, c_type: str) -> dict:
-        """`p4_headers_reset` and `p4_headers_clear_invalid` (header_state.py); their names by role."""
+    def header_state_functions(self, typ: t.Type, c_type: str, role: str) -> dict:
+        """`p4_<role>_reset` and `p4_<role>_clear_invalid` of the headers of `role` (header_state.py);
+        their names by role."""
         reset, clear = header_state(typ, "(*hdr)")
-        names = {"headers_reset": "p4_headers_reset", "headers_clear_invalid": "p4_headers_clear_invalid"}
+        names = {f"{role}_{what}": f"p4_{role}_{what}" for what in ("reset", "clear_invalid")}
         for (role, name), body, comment in zip(names.items(), (reset, clear), (
                 "every header invalid, before the parser", "zeros in every header the parser left invalid")):
             self.functions.append(CFunction(f"static inline void {name}({c_type} *hdr)",
@@ -191,7 +212,7 @@ class Generator:
 
     def gen_block(self, role: str, decl) -> dict:
         fn = f"p4_{role}"
-        ctx = FunctionContext(self, decl)
+        ctx = FunctionContext(self, decl, role)
         params = []
         for p in decl.params:
             typ = p.type
@@ -238,10 +259,18 @@ class Generator:
 
     def extern_instance(self, decl: ir.Instance) -> Optional[ExternInstance]:
         """The storage of a register, counter or meter instance (in `struct p4_state` or
-        `struct p4_worker_state`), as the architecture
-        stores instances of its extern type; None when it stores none."""
+        `struct p4_worker_state`), as the architecture stores instances of its extern type, with a
+        lock when the extern is atomic; None when it stores none."""
         extern = self.architecture.extern(decl.type.name) if isinstance(decl.type, t.ExternT) else None
-        return extern.storage(self, decl) if extern is not None and extern.storage is not None else None
+        if extern is None or extern.storage is None:
+            return None
+        instance = extern.storage(self, decl)
+        if extern.atomic and instance.member:
+            # Its lock, beside the locks before it: the order in which a region takes them (atomic.py).
+            instance.lock = f"{instance.member}_lock"
+            self.state.append(f"uint8_t {instance.lock}")
+            self.locks.append(instance.lock)
+        return instance
 
     def value_set(self, decl: ir.ValueSet) -> ExternInstance:
         """A parser value set's members in `struct p4_state` (the control plane fills them, the workers
@@ -286,8 +315,8 @@ class Generator:
     def no_extern_hint(self, name: str) -> str:
         """What to add to a refusal of extern `name` when the program declares it itself (as p4c's
         extern-funcs-bmv2 does), not the architecture's include file: how one can be provided."""
-        decl = self.bindings.lookup(name, is_global=True)
-        if decl is None or str(decl.loc.file).startswith(architecture_include_dir()):
+        loc = getattr(self.bindings.lookup(name, is_global=True), "loc", None)  # None: no declaration of the program
+        if loc is None or str(loc.file).startswith(architecture_include_dir()):
             return ""
         return (f" ({self.architecture.name} has no extern {name}: a target plugin can provide its C; "
                 "see 'To add an extern' in the README)")

@@ -32,6 +32,7 @@ class ExternInstance:
     size: int
     element: Optional[t.Type] = None
     bytes: bool = False  # a meter of bytes (else of packets)
+    lock: str = ""  # of an instance of an atomic extern (Extern.atomic): its lock's member in `struct p4_state`
 
 
 class Bindings:

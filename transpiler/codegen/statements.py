@@ -6,6 +6,7 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import InternalError, Loc, Unsupported
 from p4odp.transpiler.codegen._types import tuple_struct
+from p4odp.transpiler.codegen.atomic import is_atomic
 from p4odp.transpiler.codegen.scope import Binding
 from p4odp.transpiler.ctypes_map import bits_of, c_ident, is_wide
 
@@ -47,7 +48,10 @@ class Statements:
     def s_Block(self, stmt: ir.Block) -> None:
         self.emit("{")
         self.indent += 1
-        self.block(stmt)
+        if is_atomic(stmt):  # @atomic, or an action called directly (call-expansion)
+            self.atomic(stmt, lambda: self.block(stmt))
+        else:
+            self.block(stmt)
         self.indent -= 1
         self.emit("}")
 
@@ -105,7 +109,7 @@ class Statements:
         """`for (;;)` with the condition first and the updates at a label `continue` jumps to;
         `cond` gives the C condition (None: none), `updates` emits the updates."""
         cont, brk = self.temp("next"), self.temp("done")
-        self.loops.append((cont, brk))
+        self.loops.append((cont, brk, len(self.held)))
         self.emit("for (;;) {")
         self.indent += 1
         if cond is not None:
@@ -126,20 +130,26 @@ class Statements:
             self.statement(stmt)
 
     def s_BreakStatement(self, stmt) -> None:
-        self.emit(f"goto {self.loops[-1][1]};")
+        cont, brk, held = self.loops[-1]
+        self.release(held)  # out of the atomic regions inside the loop
+        self.emit(f"goto {brk};")
 
     def s_ContinueStatement(self, stmt) -> None:
-        self.emit(f"goto {self.loops[-1][0]};")
+        cont, brk, held = self.loops[-1]
+        self.release(held)
+        self.emit(f"goto {cont};")
 
     def s_ExitStatement(self, stmt) -> None:
         if self.in_parser:
             raise Unsupported(stmt.loc, "exit in a parser")
         self.emit("pc->exited = 1;")  # call-expansion copied out what an action's exit copies out
+        self.release(0)
         self.emit("goto ctl_end;")
 
     def s_ReturnStatement(self, stmt: ir.ReturnStatement) -> None:
         if stmt.value is not None or self.in_parser:  # call-expansion made the returns of callees flags
             raise InternalError(f"a return outside a control's body after call-expansion ({stmt.loc})")
+        self.release(0)
         self.emit("goto ctl_end;")
 
     def s_SwitchStatement(self, stmt: ir.SwitchStatement) -> None:

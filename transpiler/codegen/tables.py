@@ -21,7 +21,7 @@ from p4odp.transpiler.passes.table_layout import (ActionLayout, ConstEntry, Fiel
                                                   TableLayout)
 from p4odp.transpiler.passes.table_structures import code_switch
 
-__all__ = ["Tables", "burst_state", "last_hit", "c_table", "c_action", "c_profile"]
+__all__ = ["Tables", "burst_state", "last_hit", "learnt", "c_table", "c_action", "c_profile"]
 
 # The runtime's names of the match kinds and of the table-structures pass's lookup structures.
 MATCH_KINDS = {"exact": "P4ODP_MATCH_EXACT", "lpm": "P4ODP_MATCH_LPM", "ternary": "P4ODP_MATCH_TERNARY",
@@ -73,6 +73,12 @@ def last_hit(layout: TableLayout) -> str:
     return f"{_c_name(layout)}_last_hit"
 
 
+def learnt(layout: TableLayout) -> str:
+    """The member of `struct p4_worker_state` that holds the worker's learnt entries of an add-on-miss
+    table (p4odp_learner_info)."""
+    return f"{_c_name(layout)}_learnt"
+
+
 def burst_state(layout: TableLayout) -> tuple[str, str]:
     """The members of `struct p4_worker_state` that hold, for each packet of a burst, the key the
     traffic manager looked up in the table before the burst ran (burst-lookup pass) and the entry
@@ -106,8 +112,18 @@ class Tables:
         self.emit(f"/* table {layout.name} */")
         self.emit("{")
         self.indent += 1
-        if layout.structure in ("code", "empty"):
+        learner = next((i for i, learner in enumerate(self.gen.learners) if learner.table == layout.index), None)
+        if layout.structure in ("code", "empty") and learner is None:
             data = self.match_in_code(layout, hit, run)
+        elif learner is not None:
+            # The worker's own learnt entries; the key stays in scope for add_entry in the default action.
+            self.emit(f"uint8_t key[{max(layout.key_bytes, 1)}] = {{0}};")
+            for key in layout.keys:
+                self.store_value("key", key.bit_offset, key.expr)
+            self.emit(f"const struct p4odp_table_entry *entry = p4odp_learner_lookup(pc, {learner}, key, &{hit});")
+            self.count_hit(layout, hit)
+            self.emit(f"{run} = entry->action_id;")
+            data = "entry->data"
         else:
             # The burst's lookup of this packet's key, made before the pipeline ran (burst-lookup pass).
             burst = (", ".join(f"WORKER_STATE->{m}" for m in burst_state(layout)) + ", "
@@ -142,12 +158,15 @@ class Tables:
         for action in layout.actions:
             self.emit(f"case {action.id}: {{")
             self.indent += 1
-            if meter is None:
-                self.action_case(self.bindings.lookup(action.action), data)
-            else:
+            if meter is not None:
                 with self.bindings.bound(f"$hit {meter[0]}", Binding(hit, t.Bool())), \
                         self.bindings.bound(f"$color {meter[0]}", Binding(meter[1], None)):
                     self.action_case(self.bindings.lookup(action.action), data)
+            elif learner is not None:  # add_entry and the expire-time calls of its actions
+                with self.bindings.bound("$learner", Binding(f"{learner},{hit}", layout)):
+                    self.action_case(self.bindings.lookup(action.action), data)
+            else:
+                self.action_case(self.bindings.lookup(action.action), data)
             self.indent -= 1
             self.emit("\tbreak;")
             self.emit("}")
@@ -169,7 +188,7 @@ class Tables:
         self.emit(f"uint8_t {color} = P4ODP_METER_GREEN;")
         if meter.size and layout.structure not in ("code", "empty"):
             self.emit(f"if ({hit}) {color} = p4odp_meter_execute(pc, &STATE->{meter.member}[entry->index], "
-                      f"{'true' if meter.bytes else 'false'});")
+                      f"{'pc->len' if meter.bytes else '1'});")
         return meter.name, color
 
     def count_hit(self, layout: TableLayout, hit: str) -> None:
@@ -194,7 +213,7 @@ class Tables:
         selection = "0"
         if profile.algorithm is not None:  # the selector keys hashed as hash() hashes its data
             size = self.pack_bits("selector", [key.expr for key in layout.selector])
-            selection = f"p4_hash(P4ODP_HASH_{profile.algorithm.upper()}, selector, {size})"
+            selection = f"p4_hash({self.gen.architecture.hash_algorithms[profile.algorithm]}, selector, {size})"
         self.emit(f"member = p4odp_profile_action(pc->sw, {profile.index}, entry, {selection});")
         self.indent -= 1
         self.emit("}")
@@ -272,7 +291,7 @@ class Tables:
 
     def action_case(self, action: ir.Action, data: str) -> None:
         """An action a table runs: its parameters loaded from the action data at the C pointer `data`
-        (laid out as the table-layout pass says), then its body."""
+        (laid out as the table-layout pass says), then its body, an atomic region (atomic.py)."""
         self.emit(f"/* action {action.control_name or action.name} */")
         for param, field in zip(action.params, self.gen.actions[action.name].data):
             name, typ = f"p_{c_ident(param.name)}_{next(self.gen.tmp)}", param.type
@@ -284,7 +303,7 @@ class Tables:
                 load = f"p4odp_load_bits({data}, {field.byte_offset * 8 + pad}, {field.width})"
                 self.emit(f"{name} = {self.wrap(load, typ) if isinstance(typ, t.Bits) and typ.signed else load};")
             self.bindings.names[param.name] = Binding(name, typ)
-        self.block(action.body)
+        self.atomic(action.body, lambda: self.block(action.body))
 
 
 def _conditions(match, key, name: str) -> list:

@@ -10,6 +10,7 @@ are the user's text), and never look at `loc` or semantic types.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterator, Optional
@@ -20,14 +21,13 @@ from p4odp import types as t
 from p4odp.frontend.expressions import match_args
 
 __all__ = ["map_children", "children", "walk", "referenced_names", "has_call", "is_pure", "is_effect_call", "terminates", "prune_if",
-           "is_architecture_decl", "argument_directions", "main_instance", "pipeline_blocks", "applied_tables", "member_path", "is_packet_call", "header_types",
+           "is_architecture_decl", "argument_directions", "main_instance", "block_arguments", "pipeline_blocks", "applied_tables", "member_path", "is_packet_call", "header_types",
            "holds_struct", "error_names"]
 
 _SKIPPED_FIELDS = ("loc", "type", "annotations")
 
-# The architecture files p4odp ships (frontend/include) and their names anywhere else (-I DIR).
+# The architecture files p4odp ships (frontend/include).
 _INCLUDE_DIR = Path(_frontend.__file__).resolve().parent / "include"
-_ARCHITECTURE_FILES = ("core.p4", "v1model.p4", "psa.p4", "pna.p4")
 
 
 def _is_child(value) -> bool:
@@ -133,17 +133,27 @@ def prune_if(stmt: ir.IfStatement) -> Optional[ir.Statement]:
 
 
 def is_architecture_decl(decl) -> bool:
-    """Was `decl` declared by an architecture file (core.p4, v1model.p4), not by the user's program?"""
+    """Was `decl` declared by an architecture file, not by the user's program: one p4odp ships, or one
+    of the names programs include an installed architecture by (core.p4, v1model.p4, bmv2/psa.p4, ...)
+    found elsewhere on the include path?"""
     loc = getattr(decl, "loc", None)
     if loc is None:
         return False
     path = Path(loc.file)
-    if path.name in _ARCHITECTURE_FILES:
+    if any(path.as_posix() in (name, f"./{name}") or path.as_posix().endswith(f"/{name}")
+           for name in _architecture_files()):
         return True
     try:
-        return path.resolve().parent == _INCLUDE_DIR
+        return path.resolve().is_relative_to(_INCLUDE_DIR)
     except OSError:
         return False
+
+
+@functools.cache
+def _architecture_files() -> tuple[str, ...]:
+    from p4odp.transpiler.architectures import load_architectures
+
+    return ("core.p4", *(name for arch in load_architectures().values() for name in arch.include_files))
 
 
 def argument_directions(call: ir.MethodCall) -> list[Optional[str]]:
@@ -168,16 +178,39 @@ def main_instance(program: ir.Program) -> Optional[ir.Instance]:
     return next((d for d in program.declarations if isinstance(d, ir.Instance) and d.name == "main"), None)
 
 
-def pipeline_blocks(program: ir.Program) -> list:
-    """The parsers and controls `main` is made of, in the order of its arguments."""
-    blocks = {d.name: d for d in program.declarations if isinstance(d, (ir.Parser, ir.Control))}
+def block_arguments(program: ir.Program) -> list[ir.Argument]:
+    """The arguments of `main` that are parsers and controls, in order, those of the packages it is
+    given flattened in (PSA's `PSA_Switch(ip, PacketReplicationEngine(), ep, ...)`, `ip` and `ep`
+    package instances of three blocks each); externs given to it (PSA's engines) left out."""
+    blocks = {d.name for d in program.declarations if isinstance(d, (ir.Parser, ir.Control))}
+    packages = {d.name: d for d in program.declarations if isinstance(d, ir.Instance) and
+                isinstance(d.type, t.ObjectT) and d.type.kind == "package"}
+
+    def flattened(args: tuple) -> Iterator[ir.Argument]:
+        for arg in args:
+            value = arg.value
+            if isinstance(value, ir.PathExpression) and value.name in packages:
+                yield from flattened(packages[value.name].args)
+            elif isinstance(value, ir.ConstructorCall) and isinstance(value.type, t.ObjectT) and \
+                    value.type.kind == "package":
+                yield from flattened(value.args)
+            elif isinstance(value, ir.ConstructorCall) and isinstance(value.type_ref, ir.TypeName) and \
+                    value.type_ref.name in blocks:
+                yield arg
+
     main = main_instance(program)
+    return list(flattened(main.args)) if main is not None else []
+
+
+def pipeline_blocks(program: ir.Program) -> list:
+    """The parsers and controls `main` is made of, in the order of its arguments (block_arguments),
+    each once."""
+    blocks = {d.name: d for d in program.declarations if isinstance(d, (ir.Parser, ir.Control))}
     found = []
-    for arg in main.args if main is not None else ():
-        value = arg.value
-        if isinstance(value, ir.ConstructorCall) and isinstance(value.type_ref, ir.TypeName) and \
-                value.type_ref.name in blocks and blocks[value.type_ref.name] not in found:
-            found.append(blocks[value.type_ref.name])
+    for arg in block_arguments(program):
+        block = blocks[arg.value.type_ref.name]
+        if block not in found:
+            found.append(block)
     return found
 
 

@@ -26,6 +26,9 @@ a `return`; each becomes a block:
 * for a function's value, `x = ret$N` last (`T x = f(a)` becomes `T x;`
   and the block).
 
+An action's block is marked `@atomic`: BMv2 runs an action's register
+accesses as one, and so does the C generator an `@atomic` block's.
+
 The actions tables run keep only the parameters the control plane
 supplies (their action data):
 
@@ -255,7 +258,9 @@ class _Expander:
             assigned = (ir.Assignment(call.loc, target, result),) if target is not None else ()
             statements = (variable(result.name, result.type, None, call.loc), *statements, *assigned)
         self.expanded_calls += 1
-        return ir.Block(call.loc, statements)
+        # An action's body is one atomic region, as BMv2 runs an action (the C generator's atomic.py).
+        atomic = (ir.Annotation(call.loc, "atomic"),) if isinstance(callee, ir.Action) else ()
+        return ir.Block(call.loc, statements, atomic)
 
     def lowered_body(self, callee, bound: list, result: Optional[ir.PathExpression], loc: Loc) -> tuple:
         """`callee`'s body to run in place: the parameters in `bound` (pairs of a parameter and its

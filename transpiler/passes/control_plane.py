@@ -5,16 +5,17 @@ inlined, their entities named `Caller.instance.name`, constants folded, so that 
 only in a branch that cannot run is not listed), it records in `PassResult.control_plane` what a
 controller sees, as p4c's P4Info lists it:
 
-* every counter, meter, register, action profile and selector instance, at the top level and in
-  each block of `main`, used or not;
+* every counter, meter, register, action profile and selector instance, and every digest instance
+  (PSA's Digest<T>: P4Info's digest of T under the instance's name), at the top level and in each
+  block of `main`, used or not;
 * the tables each control applies, wherever the `apply` is (a table applied only after `exit`
   too: the dead-code pass keeps it, so that the switch has it, never applied);
 * the actions those tables name (with `NoAction` for a table that names no default action) and
   those the blocks call (an action only other actions call is not one: p4c inlines it);
 * the parser value sets a select uses;
-* the digests the controls send, each named once: a struct or a header by its type, anything
-  else `digest_N` in the order of the calls; a call the later passes copy (an action called
-  from two places) keeps its name;
+* v1model's digests, those the controls send with digest() calls, each named once: a struct or a
+  header by its type, anything else `digest_N` in the order of the calls; a call the later passes
+  copy (an action called from two places) keeps its name;
 * the headers annotated `@controller_header`.
 
 P4Info (controlplane/p4info.py) is printed from it; dead-code keeps the tables and value sets it
@@ -26,19 +27,16 @@ names digests by it: what a controller sees is what the switch has
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc
+from p4odp.transpiler.architectures import Architecture
 from p4odp.transpiler.passes._walk import applied_tables, pipeline_blocks, walk
 from p4odp.transpiler.passes.manager import PassContext
 
-__all__ = ["ControlPlane", "BlockObjects", "Digest", "ControlPlaneObjects", "EXTERN_KINDS", "property_of"]
-
-# The P4Info kind of each extern whose instances are control-plane objects.
-EXTERN_KINDS = {"counter": "counter", "direct_counter": "direct_counter", "meter": "meter",
-                "direct_meter": "direct_meter", "register": "register", "action_profile": "action_profile",
-                "action_selector": "action_profile"}
+__all__ = ["ControlPlane", "BlockObjects", "Digest", "ControlPlaneObjects", "property_of"]
 
 
 @dataclass(frozen=True)
@@ -55,9 +53,9 @@ class BlockObjects:
     block: ir.Node  # the ir.Parser or ir.Control
     actions: tuple  # ir.Action: those its tables name and those it calls, the top-level ones first
     in_tables: frozenset  # the names of the actions its tables name
-    instances: tuple  # ir.Instance: its counters, meters, registers, profiles and selectors
+    instances: tuple  # ir.Instance: its counters, meters, registers, profiles, selectors and digests
     tables: tuple  # ir.Table: those it applies
-    digests: tuple  # Digest: those it sends, each once, in the order of the calls
+    digests: tuple  # Digest: those its digest() calls send, each once, in the order of the calls
     digest_calls: dict  # the name of the digest each call sends, by the call's position
     value_sets: tuple  # ir.ValueSet: those a select uses
     calls_extern_functions: bool  # a call of an extern function (P4Info then carries type_info)
@@ -67,7 +65,8 @@ class BlockObjects:
 class ControlPlaneObjects:
     """The control-plane objects of a program, and the IR they are of (after constant folding)."""
     program: ir.Program
-    top_instances: tuple  # ir.Instance of the externs in EXTERN_KINDS, at the top level
+    architecture: Optional[Architecture]  # of `main`
+    top_instances: tuple  # ir.Instance of the control-plane externs (Architecture.object_kinds), at the top level
     blocks: tuple  # BlockObjects of each block of main, in main's order
     controller_headers: tuple  # ir.Header annotated @controller_header and not @hidden
 
@@ -94,27 +93,26 @@ class ControlPlane:
         top_actions = {d.name: d for d in program.declarations if isinstance(d, ir.Action)}
         top_functions = {d.name: d for d in program.declarations if isinstance(d, ir.Function)}
         types = {d.name: d for d in program.declarations if isinstance(d, (ir.Struct, ir.Header))}
-        blocks = tuple(_block_objects(block, top_actions, top_functions, types) for block in pipeline_blocks(program))
+        arch = ctx.result.architecture
+        is_object = arch.object_kind if arch is not None else (lambda decl: None)
+        blocks = tuple(_block_objects(block, top_actions, top_functions, types, is_object)
+                       for block in pipeline_blocks(program))
         ctx.result.control_plane = ControlPlaneObjects(
             program=program,
-            top_instances=tuple(d for d in program.declarations if _extern_kind(d)),
+            architecture=arch,
+            top_instances=tuple(d for d in program.declarations if is_object(d)),
             blocks=blocks,
             controller_headers=tuple(d for d in program.declarations if isinstance(d, ir.Header) and
                                      _annotation(d, "controller_header") and not _annotation(d, "hidden")))
         return program
 
 
-def _extern_kind(decl) -> str | None:
-    return EXTERN_KINDS.get(decl.type.name) if isinstance(decl, ir.Instance) and \
-        isinstance(decl.type, t.ExternT) else None
-
-
 def _annotation(decl, name: str) -> bool:
     return any(a.name == name for a in decl.annotations)
 
 
-def _block_objects(block, top_actions: dict, top_functions: dict, types: dict) -> BlockObjects:
-    instances = tuple(d for d in block.locals if _extern_kind(d))
+def _block_objects(block, top_actions: dict, top_functions: dict, types: dict, is_object) -> BlockObjects:
+    instances = tuple(d for d in block.locals if is_object(d))
     if isinstance(block, ir.Parser):
         used = {n.name for state in block.states for n in walk(state) if isinstance(n, ir.PathExpression)}
         return BlockObjects(block, (), frozenset(), instances, (), (), {},

@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional, Protocol, TextIO
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Diagnostics, InternalError, Loc
+from p4odp.transpiler.architectures import Architecture, architecture_of
+from p4odp.transpiler.passes._walk import main_instance
 from p4odp.transpiler.passes.validate import FRONT_END, Validator
 
 if TYPE_CHECKING:  # control_plane.py imports this module
@@ -105,6 +107,7 @@ class PassResult:
     """
 
     program: Optional[ir.Program]
+    architecture: Optional[Architecture] = None  # of `main`, None without one the compiler knows
     control_plane: Optional[ControlPlaneObjects] = None
     table_structures: dict[str, str] = field(default_factory=dict)
     table_layouts: dict = field(default_factory=dict)
@@ -152,7 +155,8 @@ class PassManager:
 
     def run(self, program: ir.Program, diags: Diagnostics, options: Optional[PassOptions] = None) -> PassResult:
         options = options or PassOptions()
-        result = PassResult(program)
+        main = main_instance(program)
+        result = PassResult(program, architecture_of(main) if main is not None else None)
         if not self.check_options(options, diags):
             result.program = None
             return result

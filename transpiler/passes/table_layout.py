@@ -50,17 +50,16 @@ from p4odp import types as t
 from p4odp.diagnostics import Refused, Unsupported
 from p4odp.frontend.const_eval import evaluate
 from p4odp.frontend.tables import PRIORITIZED_MATCH_KINDS, entry_priority_source, keyset_elements
+from p4odp.transpiler.architectures import CORE
 from p4odp.transpiler.key_names import key_name, param_name
 from p4odp.transpiler.passes._walk import error_names, pipeline_blocks
 from p4odp.transpiler.passes.manager import PassContext
-from p4odp.transpiler.passes.table_structures import DEFAULT_SIZE, table_size, top_level_constants
+from p4odp.transpiler.passes.table_structures import table_size, top_level_constants
 from p4odp.transpiler.passes.unique_names import NameTable
 
 __all__ = ["TableLayout", "KeyField", "TableAction", "ActionLayout", "DataField", "TableLayouts", "FieldMatch",
-           "ConstEntry", "ProfileLayout", "HONOURED_PROPERTIES", "MATCH_KINDS", "INDIRECT_DATA_BYTES"]
+           "ConstEntry", "ProfileLayout", "MATCH_KINDS", "INDIRECT_DATA_BYTES"]
 
-HONOURED_PROPERTIES = ("key", "actions", "default_action", "size", "entries", "counters", "meters", "implementation",
-                       "largest_priority_wins", "priority_delta", "support_timeout")
 MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional")
 # Properties of the architectures that change what a table does, which p4odp does not do yet; any
 # other property the program names is a target's own, ignored with a warning.
@@ -162,6 +161,7 @@ class TableLayout:
     profile: str = ""  # its `implementation`: the key of its ProfileLayout in PassResult.action_profiles
     selector: tuple = ()  # tuple[KeyField, ...]: an action selector's key fields, which the lookup ignores
     idle_timeout: bool = False  # `support_timeout = true`: its entries' hits are timed
+    learner: bool = False  # PNA's `add_on_miss = true`: the datapath adds its entries (add_entry)
 
 
 class TableLayouts:
@@ -181,9 +181,9 @@ class TableLayouts:
         # every instance): the switch has it, with no action its members may run.
         objects = ctx.result.control_plane
         for instance in (*objects.top_instances, *(d for found in objects.blocks for d in found.instances)):
-            if instance.type.name in ("action_profile", "action_selector") and \
-                    instance.name not in ctx.result.action_profiles:
-                builder.profile_layout(instance.name, instance.control_name or instance.name, instance.type.name,
+            kind = builder.arch.object_kind(instance)
+            if kind in ("action_profile", "action_selector") and instance.name not in ctx.result.action_profiles:
+                builder.profile_layout(instance.name, instance.control_name or instance.name, kind,
                                        instance.args, _selector_algorithm(instance.args))
         return program
 
@@ -192,6 +192,7 @@ class _Builder:
     def __init__(self, program: ir.Program, ctx: PassContext) -> None:
         self.names = NameTable(program)
         self.ctx = ctx
+        self.arch = ctx.result.architecture or CORE
         self.constants = top_level_constants(program)
         self.error_codes = {name: code for code, name in enumerate(error_names(program))}
         self.actions = ctx.result.actions
@@ -213,14 +214,15 @@ class _Builder:
         return int(value) if value is not None else None
 
     def layout(self, table: ir.Table) -> TableLayout:
+        arch = self.arch
         props = {p.name: p for p in table.properties}
         for prop in table.properties:
-            if prop.name in HONOURED_PROPERTIES or _is_false(prop):
+            if prop.name in arch.table_properties or _is_false(prop):
                 continue
             if prop.name in _SEMANTIC_PROPERTIES or prop.name.startswith(("psa_", "pna_")):
                 raise Unsupported(prop.loc, f"the table property {prop.name}")
             self.ctx.diags.warning(prop.loc, f"table {table.name}: the table property {prop.name} means nothing to "
-                                             "v1model; ignored (as BMv2 ignores it)")
+                                             f"{arch.name}; ignored")
         keys, selector, offset = [], [], 0
         for element in props["key"].value if "key" in props else ():
             width = t.bit_width(element.expr.type)
@@ -258,31 +260,49 @@ class _Builder:
         data_bytes = max((sum((f.width + 7) // 8 for f in self.actions[a.action].data) for a in actions), default=0)
         entries = tuple(self.const_entry(e, i, keys, data_bytes, largest_wins)
                         for i, e in enumerate(props["entries"].value)) if "entries" in props else ()
-        size = table_size(table, self.constants) or DEFAULT_SIZE  # `size = 0` too, as the runtime always did
+        size = table_size(table, self.constants) or arch.default_table_size  # `size = 0` too, as the runtime always did
         structure = self.ctx.result.table_structures.get(name, "auto")
         code_entries = self.code_entries(props["entries"].value, entries, keys) if structure == "code" else ()
-        direct_counter = self.direct_instance(props["counters"], "direct_counter") if "counters" in props else ""
-        direct_meter = self.direct_instance(props["meters"], "direct_meter") if "meters" in props else ""
+        counters, meters = props.get(arch.table_property("direct_counter")), props.get(arch.table_property("direct_meter"))
+        direct_counter = self.direct_instance(counters, "direct_counter") if counters is not None else ""
+        direct_meter = self.direct_instance(meters, "direct_meter") if meters is not None else ""
         profile = ""
-        if "implementation" in props:
+        implementation = props.get(arch.table_property("action_profile"))
+        if implementation is not None:
             if entries:
                 raise Unsupported(props["entries"].loc, "entries in a table with an implementation (an action "
                                                         "profile's members are the control plane's)")
-            profile = self.profile(table, props["implementation"], actions, data_bytes, selector)
+            profile = self.profile(table, implementation, actions, data_bytes, selector)
             data_bytes = max(data_bytes, INDIRECT_DATA_BYTES)
         elif selector:
             raise Unsupported(selector[0].expr.loc, "a selector key in a table without an action_selector")
-        idle_timeout = self.flag(props["support_timeout"]) if "support_timeout" in props else False
+        idle_property, idle_value = arch.idle_timeout_property
+        idle_timeout = self.means(props[idle_property], idle_value) if idle_property in props else False
+        learner = arch.learner_property in props and self.means(props[arch.learner_property], "true")
+        if learner:
+            size = 1 << (size - 1).bit_length()  # each worker's slots, by a hash: a power of 2
+            if entries or any(k.match_kind != "exact" for k in keys) or selector:
+                raise Refused(props[arch.learner_property].loc, f"table {table.name}: an add_on_miss table's keys are "
+                                                                "all exact, and it has no const entries")
+            # A direct counter's cells are per worker, as the learnt entries are; a meter's are shared.
+            if implementation is not None or meters is not None:
+                raise Unsupported(props[arch.learner_property].loc, f"table {table.name}: an add_on_miss table with "
+                                                                    "a direct meter or a profile")
+            # Its entries expire by their expire-time profiles, as p4c-dpdk's learners' do (whatever
+            # pna_idle_timeout says): they are deleted, not reported.
+            idle_timeout = False
         return TableLayout(len(self.ctx.result.table_layouts), name, tuple(keys), offset, tuple(actions), data_bytes,
                            default_id, tuple(default_data), default_const, size, entries, structure, code_entries,
-                           direct_counter, direct_meter, profile, tuple(selector), idle_timeout)
+                           direct_counter, direct_meter, profile, tuple(selector), idle_timeout, learner)
 
-    def flag(self, prop: ir.TableProperty) -> bool:
-        """A table property that is a boolean constant."""
+    def means(self, prop: ir.TableProperty, meaning: str) -> bool:
+        """Whether a table property is `meaning`: "true" (of a boolean constant) or an enum member's name."""
+        if isinstance(prop.value, ir.Member) and isinstance(prop.value.type, t.EnumT):
+            return prop.value.member == meaning
         value = evaluate(prop.value, self.constants.get)
         if not isinstance(value, bool):
             raise Refused(prop.loc, f"the table property {prop.name} must be a boolean constant")
-        return value
+        return value is (meaning == "true")
 
     def profile(self, table: ir.Table, prop: ir.TableProperty, actions: list, data_bytes: int, selector: list) -> str:
         """The key in PassResult.action_profiles of the action profile or selector that `implementation`
@@ -299,7 +319,7 @@ class _Builder:
             name, typ, args = ir.name_annotation(prop) or key, value.type, value.args
         else:
             raise Unsupported(prop.loc, "an implementation that is not an action_profile or action_selector")
-        kind = typ.name if isinstance(typ, t.ExternT) else ""
+        kind = self.arch.object_kinds.get(typ.name, "") if isinstance(typ, t.ExternT) else ""
         if kind not in ("action_profile", "action_selector"):
             raise Unsupported(prop.loc, f"the implementation {kind or value} (an action_profile or action_selector)")
         if kind == "action_selector" and not selector:
@@ -308,8 +328,9 @@ class _Builder:
             raise Unsupported(selector[0].expr.loc, "selector keys in a table whose implementation is an "
                                                     "action_profile")
         algorithm = _selector_algorithm(args) if kind == "action_selector" else None
-        if kind == "action_selector" and algorithm in (None, "random"):
-            raise Unsupported(args[0].loc, "an action_selector's algorithm that is not a constant other than random")
+        if kind == "action_selector" and self.arch.hash_algorithms.get(algorithm) in (None, "P4ODP_HASH_RANDOM"):
+            raise Unsupported(args[0].loc, f"an {typ.name}'s algorithm that is not a constant hash algorithm other "
+                                           "than random")
         known = self.profile_layout(key, name, kind, args, algorithm)
         ids = tuple(dict.fromkeys(known.actions + tuple(a.id for a in actions)))
         self.ctx.result.action_profiles[key] = dataclasses.replace(known, actions=ids,
@@ -322,16 +343,16 @@ class _Builder:
         profiles = self.ctx.result.action_profiles
         if key not in profiles:
             size = self.const_int(args[1 if kind == "action_selector" else 0].value) if args else None
-            profiles[key] = ProfileLayout(len(profiles), name, size or DEFAULT_SIZE, algorithm)
+            profiles[key] = ProfileLayout(len(profiles), name, size or self.arch.default_table_size, algorithm)
         return profiles[key]
 
     def direct_instance(self, prop: ir.TableProperty, kind: str) -> str:
-        """The instance of `kind` (direct_counter, direct_meter: v1model's only table counters and
-        meters) that `counters = NAME;` or `meters = NAME;` names."""
+        """The instance of `kind` (direct_counter, direct_meter) that a table property names (v1model's
+        `counters = NAME;`, PSA's `psa_direct_counter = NAME;`)."""
         instance = self.names.get(prop.value.name) if isinstance(prop.value, ir.PathExpression) else None
-        if not (isinstance(instance, ir.Instance) and isinstance(instance.type, t.ExternT)
-                and instance.type.name == kind):
-            raise Unsupported(prop.loc, f"a table's {prop.name} other than a {kind} instance")
+        if self.arch.object_kind(instance) != kind:
+            raise Unsupported(prop.loc, f"a table's {prop.name} other than a {' or '.join(self.arch.extern_types((kind,)))} "
+                                        "instance")
         return instance.name
 
     def table_action(self, ref: ir.ActionRef) -> TableAction:

@@ -37,20 +37,22 @@ table's choice, its keys and its `size`.
 
 from __future__ import annotations
 
+from typing import Optional
+
 from p4odp import ir
 from p4odp import types as t
 from p4odp.frontend.const_eval import evaluate
+from p4odp.transpiler.architectures import CORE
 from p4odp.transpiler.passes.manager import PassContext
 
 __all__ = ["TableStructures", "choose_structure", "code_switch", "table_size", "top_level_constants", "STRUCTURES",
-           "DEFAULT_SIZE", "MAX_CODE_CHAIN", "MAX_CODE_SWITCH", "MAX_CODE_KEY_WIDTH"]
+           "MAX_CODE_CHAIN", "MAX_CODE_SWITCH", "MAX_CODE_KEY_WIDTH"]
 
 STRUCTURES = ("empty", "code", "tss", "dir-24-8", "trie", "tss-lpm", "cuckoo")
 MAX_DIR_24_8_WIDTH = 32
 MAX_CODE_CHAIN = 32  # const entries tried in order: a tuple-space lookup costs more below this
 MAX_CODE_SWITCH = 1024  # const entries of exact keys, as `case`s of one C switch
 MAX_CODE_KEY_WIDTH = 64  # the generated C compares each key field as one uint64_t
-DEFAULT_SIZE = 1024  # simple_switch's default for tables without `size`
 _WILDCARD_KINDS = ("ternary", "range", "optional")
 _IGNORED_KINDS = ("selector",)
 
@@ -75,7 +77,8 @@ class TableStructures:
                                                 f"most (as on BMv2)")
                 structure, why = choose_structure(table)
                 ctx.result.table_structures[name] = structure
-                ctx.report(f"table {name}: {structure} ({why}, size {table_size(table, constants)})", table.loc)
+                size = table_size(table, constants) or (ctx.result.architecture or CORE).default_table_size
+                ctx.report(f"table {name}: {structure} ({why}, size {size})", table.loc)
         return program
 
 
@@ -146,14 +149,15 @@ def _width_text(typ) -> str:
     return f"{width} bits" if width is not None else str(typ)
 
 
-def table_size(table: ir.Table, constants: dict) -> int:
-    """The table's `size` (`constants`: `top_level_constants`); simple_switch's default without one."""
+def table_size(table: ir.Table, constants: dict) -> Optional[int]:
+    """The table's `size` (`constants`: `top_level_constants`); None without one (the architecture's
+    default size, Architecture.default_table_size)."""
     for prop in table.properties:
         if prop.name == "size" and isinstance(prop.value, ir.Expression):
             value = evaluate(prop.value, constants.get)
             if isinstance(value, int) and not isinstance(value, bool):
                 return value
-    return DEFAULT_SIZE
+    return None
 
 
 def top_level_constants(program: ir.Program) -> dict:

@@ -1239,7 +1239,7 @@ static void *meter_thread(void *arg)
 	struct p4odp_pctx pc = { .sw = &sw, .len = 1 };
 
 	for (uint32_t i = 0; i < 200000; i++)
-		run->colors[p4odp_meter_execute(&pc, run->meter, false)]++;
+		run->colors[p4odp_meter_execute(&pc, run->meter, 1)]++;
 	return NULL;
 }
 
