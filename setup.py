@@ -21,7 +21,7 @@ PACKAGES = {
 setup(
     name="p4odp",
     version="0.1.0",
-    description="P4_16 to OpenDataPlane compiler: v1model programs become software switches",
+    description="P4_16 to OpenDataPlane compiler: v1model, PSA and PNA programs become software switches",
     python_requires=">=3.11",
     packages=list(PACKAGES),
     package_dir=PACKAGES,

@@ -1,4 +1,4 @@
-"""p4odp: a P4_16 compiler that turns v1model programs into switches over the ODP API.
+"""p4odp: a P4_16 compiler that turns v1model, PSA and PNA programs into switches over the ODP API.
 
 This package holds the pieces every stage shares: source positions and
 diagnostics, the IR (the only contract between the front end and the rest),

@@ -65,8 +65,9 @@ def test_a_program_that_reads_no_time_reads_no_clock(tmp_path: Path):
 # ----------------------------------------------------------------------
 # Registers under two workers
 
-# Three registers counted the three ways an action's accesses are one on BMv2: in a table's action,
-# in an action called directly, in an @atomic block; `seen` counts the packets without a lock (a
+# Four registers counted the four ways accesses are one action's on BMv2: in a table's action, in an
+# action called directly, in an @atomic block, in straight-line statements of an apply block (which
+# p4c makes one action); `seen` counts the packets without a lock (a
 # counter's cells are per worker).  Between each read and its write, a call the C compiler cannot
 # see into (random()): without it, the compiler makes the read, +1 and write one instruction,
 # which two cores seldom interleave.
@@ -79,11 +80,16 @@ COUNTS = one_header_program("bit<48> dst; bit<48> src; bit<16> type;", """\
             random(hdr.h.type, 0, 0xFFFF);
             by_block.write(0, n + 1);
         }
+        bit<32> m;
+        in_apply.read(m, 0);
+        random(hdr.h.type, 0, 0xFFFF);
+        in_apply.write(0, m + 1);
         seen.count(0);
         sm.egress_spec = 1;""", ingress_locals="""\
     register<bit<32>>(1) in_table;
     register<bit<32>>(1) by_call;
     register<bit<32>>(1) by_block;
+    register<bit<32>>(1) in_apply;
     counter(1, CounterType.packets) seen;
     action bump(inout bit<32> n) { random(hdr.h.type, 0, 0xFFFF); n = n + 1; }
     action bump_in_table() { bit<32> n; in_table.read(n, 0); bump(n); in_table.write(0, n); }
@@ -114,7 +120,7 @@ def test_two_workers_lose_no_update_of_a_register_read_and_written_in_one_action
                 return int(channel.command("counter_read seen 0").split(",")[1].split()[0])
             assert eventually(lambda: counted() == total, 30), counted()
             counts = {name: channel.command(f"register_read {name} 0").split("=")[1].strip()
-                      for name in ("in_table", "by_call", "by_block")}
+                      for name in ("in_table", "by_call", "by_block", "in_apply")}
         assert counts == {name: str(total) for name in counts}
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=20) == 0

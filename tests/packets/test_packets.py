@@ -1,4 +1,5 @@
-"""Packet tests of the switch's v1model features: every NAME.stf (or NAME-N.stf) here runs on NAME.p4,
+"""Packet tests of the switch's v1model features (PSA's are p4c's STF tests, tests/conformance; PNA's
+tests/backend/test_pna.py): every NAME.stf (or NAME-N.stf) here runs on NAME.p4,
 on a switch with one worker and again with two (whose outputs must be the same).
 
 Each program tests one feature, with its positive and its negative or edge cases; the expected

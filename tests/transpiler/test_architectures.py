@@ -215,10 +215,13 @@ def _locks(c: str) -> list:
     # (the registers' declaration), once, and none inside.
     ("@atomic { bit<8> n; s.read(n, 1); t.apply(); bump_r(); }",
      [("lock", "r"), ("lock", "s"), ("unlock", "s"), ("unlock", "r")]),
-    # Outside both, a register access is not a region (p4c would make it an action of its own).
-    ("r.write(0, 1);", []),
+    # Outside both, each run of straight-line statements is one (p4c makes it an action); a table's
+    # apply ends a run.
+    ("r.write(0, 1);", [("lock", "r"), ("unlock", "r")]),
+    ("r.write(0, 1); t.apply(); s.write(0, 2);",
+     [("lock", "r"), ("unlock", "r"), ("lock", "r"), ("unlock", "r"), ("lock", "s"), ("unlock", "s")]),
 ])
-def test_an_atomic_extern_s_accesses_are_one_region_per_action_or_atomic_block(tmp_path: Path, body, locks):
+def test_an_atomic_extern_s_accesses_are_one_region_per_action_atomic_block_or_straight_line_run(tmp_path: Path, body, locks):
     c, errors = _datapath(tmp_path, v1model(body, locals=_REGISTERS))
     assert not errors, errors
     assert _locks(c) == locks, _locks(c)

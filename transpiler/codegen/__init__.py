@@ -1,7 +1,8 @@
-"""From the typed IR of a v1model program to the C-shaped model of its datapath.
+"""From the typed IR of a program to the C-shaped model of its datapath.
 
-The walk starts at `main`, the V1Switch instance: each of its six blocks
-becomes a C function, its tables and actions become control-plane metadata.
+The walk starts at `main`, the instance of its architecture's package: each of
+its parsers and controls becomes a C function (the architecture's pipeline
+template joins them), its tables and actions become control-plane metadata.
 Parser and control instances are gone by then (the midend's inlining pass).
 Calls of actions and functions are gone too (call-expansion): a table's
 actions are printed in its switch, their parameters loaded from the action data.

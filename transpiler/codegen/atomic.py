@@ -10,7 +10,8 @@ order of their declaration, Generator.locks), and leaves them wherever it leaves
 a `return`, a `break` or `continue` out of it).  A region that uses none costs nothing.
 
 A directly called action is a block marked `@atomic` by call-expansion; a table's action is a
-region when the table runs it (Tables.action_case)."""
+region when the table runs it (Tables.action_case); outside them, each run of straight-line
+statements is one (Statements.block), as p4c makes it an action of its own."""
 
 from __future__ import annotations
 

@@ -29,8 +29,22 @@ class Statements:
     # Statements
 
     def block(self, block: ir.Block) -> None:
+        """The statements of `block`.  Outside a region, each run of straight-line statements that uses
+        an atomic extern is a region of its own (atomic.py), as p4c makes such a run one action for
+        BMv2: a register read, changed and written back in an apply block loses no update either."""
+        run: list = []
         for stmt in block.statements:
+            if not self.held and _straight_line(stmt):
+                run.append(stmt)
+                continue
+            self.straight_line_run(run)
+            run = []
             self.statement(stmt)
+        self.straight_line_run(run)
+
+    def straight_line_run(self, run: list) -> None:
+        if run:
+            self.atomic(ir.Block(run[0].loc, tuple(run)), lambda: [self.statement(stmt) for stmt in run])
 
     def line_directive(self, loc: Loc) -> None:
         """A `#line` back to `loc` before the C of a statement or a parser transition (the C
@@ -241,3 +255,13 @@ class Statements:
             self.assign(Binding(f"{dst.c}.{c_ident(f.name)}", f.type), v, loc)
         if typ.kind == "header":
             self.emit(f"{dst.c}._valid = 1;")
+
+
+def _straight_line(stmt: ir.Statement) -> bool:
+    """An assignment, a declaration or a call that is not a table's apply: what p4c's BMv2 back end puts
+    into one action with the statements around it."""
+    if isinstance(stmt, ir.MethodCallStatement):
+        method = stmt.call.method
+        return not (isinstance(method, ir.Member) and method.member == "apply" and
+                    isinstance(method.expr.type, t.TableT))
+    return isinstance(stmt, (ir.Assignment, ir.DeclarationStatement, ir.EmptyStatement))
