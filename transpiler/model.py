@@ -165,6 +165,7 @@ class CRegister:
     signed: bool
     c_type: str = ""  # a cell's C type, when it is a struct
     fields: list = field(default_factory=list)  # then its leaf fields: (C member path, width, signed) each
+    lock: str = ""  # its lock's member in `struct p4_state`, when the program's regions take one (atomic.py)
 
 
 @dataclass

@@ -188,6 +188,28 @@ static const struct p4odp_register_info *register_at(struct p4odp_switch *sw, ui
 	return r && index < r->size ? r : NULL;
 }
 
+/* The lock of `r`'s cells, which the program's regions hold while they read and write them; NULL without one. */
+static uint8_t *register_lock(struct p4odp_switch *sw, const struct p4odp_register_info *r)
+{
+	return r->lock == P4ODP_NO_LOCK ? NULL : (uint8_t *)sw->state + r->lock;
+}
+
+static void register_hold(struct p4odp_switch *sw, const struct p4odp_register_info *r)
+{
+	uint8_t *lock = register_lock(sw, r);
+
+	if (lock)
+		p4odp_state_lock(lock);
+}
+
+static void register_release(struct p4odp_switch *sw, const struct p4odp_register_info *r)
+{
+	uint8_t *lock = register_lock(sw, r);
+
+	if (lock)
+		p4odp_state_unlock(lock);
+}
+
 static uint8_t *register_cell(struct p4odp_switch *sw, const struct p4odp_register_info *r, uint32_t index)
 {
 	return (uint8_t *)sw->state + r->offset + (size_t)index * r->cell_size;
@@ -260,10 +282,12 @@ int p4odp_ctl_register_read(struct p4odp_switch *sw, uint32_t reg, uint32_t inde
 	if (!r)
 		return -EINVAL;
 	const struct p4odp_register_field *fields = cell_fields(r, &one, &n);
+	register_hold(sw, r);	/* a cell read whole: no worker's write half in it */
 	for (uint32_t i = 0; i < n; i++) {
 		read_field(register_cell(sw, r, index), &fields[i], value);
 		value += (fields[i].width + 7) / 8;
 	}
+	register_release(sw, r);
 	return 0;
 }
 
@@ -280,10 +304,12 @@ int p4odp_ctl_register_write(struct p4odp_switch *sw, uint32_t reg, uint32_t ind
 	for (uint32_t i = 0; i < n; at += (fields[i].width + 7) / 8, i++)
 		if (fields[i].width % 8 && at[0] >> (fields[i].width % 8))
 			return -EINVAL;	/* bits past the field's width: checked first, so nothing changes */
+	register_hold(sw, r);	/* no worker's read-modify-write across it */
 	for (uint32_t i = 0; i < n; i++) {
 		write_field(register_cell(sw, r, index), &fields[i], value);
 		value += (fields[i].width + 7) / 8;
 	}
+	register_release(sw, r);
 	return 0;
 }
 
@@ -293,7 +319,9 @@ int p4odp_ctl_register_reset(struct p4odp_switch *sw, uint32_t reg)
 
 	if (!r)
 		return -EINVAL;
+	register_hold(sw, r);
 	memset(register_cell(sw, r, 0), 0, (size_t)r->size * r->cell_size);
+	register_release(sw, r);
 	return 0;
 }
 

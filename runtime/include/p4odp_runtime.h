@@ -387,7 +387,13 @@ struct p4odp_register_info {
 	bool is_signed;
 	uint32_t n_fields;
 	const struct p4odp_register_field *fields;
+	/* Where its lock is in the shared state (P4ODP_NO_LOCK: none), which the
+	 * control plane's reads and writes hold as the program's regions do
+	 * (p4odp_state_lock). */
+	size_t lock;
 };
+
+#define P4ODP_NO_LOCK SIZE_MAX
 
 struct p4odp_program {
 	const char *name;

@@ -270,6 +270,9 @@ class Generator:
             instance.lock = f"{instance.member}_lock"
             self.state.append(f"uint8_t {instance.lock}")
             self.locks.append(instance.lock)
+            for register in self.registers:  # the control plane's accesses take it too
+                if register.member == instance.member:
+                    register.lock = instance.lock
         return instance
 
     def value_set(self, decl: ir.ValueSet) -> ExternInstance:

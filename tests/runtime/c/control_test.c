@@ -54,6 +54,7 @@ struct shared_state {
 	uint16_t reg[2];
 	struct pair pairs[2];
 	uint8_t value_set[2][3];
+	uint8_t reg_lock;
 };
 
 struct worker_state {
@@ -100,8 +101,9 @@ static const struct p4odp_register_field pair_fields[] = {
 	{ offsetof(struct pair, a), 1, 8, false }, { offsetof(struct pair, b), 2, 12, true },
 };
 static const struct p4odp_register_info registers[] = {
-	{ "r", 2, offsetof(struct shared_state, reg), 2, 12, true, 0, NULL },
-	{ "pairs", 2, offsetof(struct shared_state, pairs), sizeof(struct pair), 24, false, 2, pair_fields },
+	{ "r", 2, offsetof(struct shared_state, reg), 2, 12, true, 0, NULL, offsetof(struct shared_state, reg_lock) },
+	{ "pairs", 2, offsetof(struct shared_state, pairs), sizeof(struct pair), 24, false, 2, pair_fields,
+	  P4ODP_NO_LOCK },
 };
 static const struct p4odp_value_set_info value_sets[] = {
 	{ "vs", 2, offsetof(struct shared_state, value_set), 3, 12, false },
