@@ -142,6 +142,37 @@ def test_packet_in_and_packet_out_through_the_cpu_port(ptf_command: Path, tmp_pa
     assert "Ran 2 tests" in run.stderr
 
 
+PSA_ROUTES_TESTS = '''\
+from ptf import testutils
+from p4odp.ptfharness.base_test import P4RuntimeTest
+
+
+class RoutedByItsEntry(P4RuntimeTest):
+    def runTest(self):
+        self.insert("routes", {"hdr.h.a": 7}, "fwd", port=2, cell=1)
+        testutils.send_packet(self, 1, bytes([7, 0]) + bytes(58))
+        testutils.verify_packets(self, bytes([7, 0]) + bytes(58), [2])
+        testutils.send_packet(self, 1, bytes([8, 0]) + bytes(58))  # no entry: PSA drops it
+        testutils.verify_no_other_packets(self)
+'''
+
+
+def test_a_psa_program_is_tested_the_same_way(ptf_command: Path, tmp_path: Path):
+    from psa_switch import psa_program
+
+    program = psa_program("bit<8> a; bit<8> b;", ingress="        ingress_drop(ostd);\n        routes.apply();",
+                          ingress_locals="""\
+    Counter<bit<32>, bit<8>>(16, PSA_CounterType_t.PACKETS) hits;
+    action fwd(PortId_t port, bit<8> cell) { send_to_port(ostd, port); hits.count(cell); }
+    table routes { key = { hdr.h.a: exact; } actions = { fwd; NoAction; } }""")
+    (tmp_path / "psa_routes.p4").write_text(program)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "psa_routes_tests.py").write_text(PSA_ROUTES_TESTS)
+    run = p4odp_ptf(ptf_command, str(tmp_path / "psa_routes.p4"), str(tmp_path / "tests"), "--ports", "3")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Ran 1 test" in run.stderr
+
+
 def test_a_failing_test_fails_the_run_which_leaves_nothing_behind(ptf_command: Path, tmp_path: Path):
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "wrong_tests.py").write_text(textwrap.dedent('''\
