@@ -25,7 +25,7 @@ from p4odp.transpiler.key_names import key_name, param_name
 from p4odp.transpiler.architectures import Architecture
 from p4odp.transpiler.passes import PassManager, control_plane_passes
 from p4odp.transpiler.passes._walk import error_names, main_instance
-from p4odp.transpiler.passes.control_plane import ControlPlaneObjects, property_of
+from p4odp.transpiler.passes.control_plane import ControlPlaneObjects, property_is, property_of
 
 __all__ = ["p4info", "program_p4info"]
 
@@ -60,13 +60,6 @@ def program_p4info(program: ir.Program, diags: Diagnostics) -> Optional[p4info_p
     """The P4Info of `program` (the front end's IR), through the passes that decide its objects."""
     result = PassManager(control_plane_passes()).run(program, diags)
     return None if result.program is None else p4info(result.control_plane, diags)
-
-
-def _means(value: ir.Expression, meaning: str, constant) -> bool:
-    """Whether a table property's value is `meaning`: "true", or an enum member's name."""
-    if isinstance(value, ir.Member):
-        return value.member == meaning
-    return meaning == "true" and constant(value) is True
 
 
 def _find(annotations: tuple, name: str) -> Optional[ir.Annotation]:
@@ -544,7 +537,7 @@ class _Builder:
         message.size = value if isinstance(value, int) and not isinstance(value, bool) and value > 0 \
             else self.arch.default_table_size
         timeout = property_of(table, self.arch.idle_timeout_property[0])
-        if timeout is not None and _means(timeout.value, self.arch.idle_timeout_property[1], self.constant):
+        if timeout is not None and property_is(timeout, self.arch.idle_timeout_property[1], self.constant):
             message.idle_timeout_behavior = p4info_pb2.Table.NOTIFY_CONTROL
         entries = property_of(table, "entries")
         if entries is not None:

@@ -36,7 +36,7 @@ from p4odp.transpiler.architectures import Architecture
 from p4odp.transpiler.passes._walk import applied_tables, pipeline_blocks, walk
 from p4odp.transpiler.passes.manager import PassContext
 
-__all__ = ["ControlPlane", "BlockObjects", "Digest", "ControlPlaneObjects", "property_of"]
+__all__ = ["ControlPlane", "BlockObjects", "Digest", "ControlPlaneObjects", "property_of", "property_is"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,16 @@ class ControlPlaneObjects:
 def property_of(table: ir.Table, name: str):
     """The table's property `name`, or None."""
     return next((p for p in table.properties if p.name == name), None)
+
+
+def property_is(prop: ir.TableProperty, meaning: str, constant) -> Optional[bool]:
+    """Whether a table property says `meaning`: an enum member of that name (PSA's
+    `psa_idle_timeout = PSA_IdleTimeout_t.NOTIFY_CONTROL`) or, for "true", a boolean constant that is
+    true (`constant(expr)` its value); None when it is neither a member nor a boolean constant."""
+    if isinstance(prop.value, ir.Member) and isinstance(prop.value.type, t.EnumT):
+        return prop.value.member == meaning
+    value = constant(prop.value)
+    return value is (meaning == "true") if isinstance(value, bool) else None
 
 
 class ControlPlane:

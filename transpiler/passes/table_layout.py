@@ -53,6 +53,7 @@ from p4odp.frontend.tables import PRIORITIZED_MATCH_KINDS, entry_priority_source
 from p4odp.transpiler.architectures import CORE
 from p4odp.transpiler.key_names import key_name, param_name
 from p4odp.transpiler.passes._walk import error_names, pipeline_blocks
+from p4odp.transpiler.passes.control_plane import property_is
 from p4odp.transpiler.passes.manager import PassContext
 from p4odp.transpiler.passes.table_structures import table_size, top_level_constants
 from p4odp.transpiler.passes.unique_names import NameTable
@@ -296,13 +297,12 @@ class _Builder:
                            direct_counter, direct_meter, profile, tuple(selector), idle_timeout, learner)
 
     def means(self, prop: ir.TableProperty, meaning: str) -> bool:
-        """Whether a table property is `meaning`: "true" (of a boolean constant) or an enum member's name."""
-        if isinstance(prop.value, ir.Member) and isinstance(prop.value.type, t.EnumT):
-            return prop.value.member == meaning
-        value = evaluate(prop.value, self.constants.get)
-        if not isinstance(value, bool):
-            raise Refused(prop.loc, f"the table property {prop.name} must be a boolean constant")
-        return value is (meaning == "true")
+        """Whether a table property says `meaning` (control_plane.property_is); refused when it is
+        neither an enum member nor a boolean constant."""
+        found = property_is(prop, meaning, lambda expr: evaluate(expr, self.constants.get))
+        if found is None:
+            raise Refused(prop.loc, f"the table property {prop.name} must be a boolean constant or an enum member")
+        return found
 
     def profile(self, table: ir.Table, prop: ir.TableProperty, actions: list, data_bytes: int, selector: list) -> str:
         """The key in PassResult.action_profiles of the action profile or selector that `implementation`
