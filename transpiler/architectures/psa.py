@@ -30,6 +30,7 @@ from p4odp.transpiler.architectures.common_externs import (CUSTOM_CRCS, array_st
                                                            direct_meter_storage, hash_algorithm, instance_of,
                                                            meter_storage, no_storage, register_access, send_digest)
 from p4odp.transpiler.codegen.scope import Binding, ExternInstance
+from p4odp.transpiler.passes._walk import walk
 from p4odp.transpiler.ctypes_map import bits_of
 
 if TYPE_CHECKING:
@@ -157,12 +158,30 @@ def _counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> Non
 
 
 def _direct_counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
-    """DirectCounter.count([pkt_len]): nothing, the table counts its hits as v1model's do; dpdk/psa.p4's
-    pkt_len only for a counter of packets, whose count it does not change."""
-    kind = _declaration(ctx, call).args[0].value
-    if args and not (isinstance(kind, ir.Member) and kind.member == "PACKETS"):
-        raise Unsupported(args[0].loc, "DirectCounter.count(pkt_len) of a counter of bytes (the table counts "
-                                       "each hit with the packet's own length, not pkt_len)")
+    """DirectCounter.count([pkt_len]): nothing, the table counts its hits as v1model's do; but a direct
+    counter some action counts with dpdk/psa.p4's pkt_len counts where count() is called, the entry
+    that hit, of pkt_len bytes (else the packet's length)."""
+    instance = instance_of(ctx, call)
+    if not instance.counted_by_calls or not instance.size:
+        return
+    entry = ctx.bindings.names.get("$entry")
+    if entry is None:
+        raise Unsupported(call.loc, f"{instance.name}.count(...) in a table whose entries the generated code "
+                                    "matches (const entries), when another call counts with pkt_len")
+    length = f"(uint64_t)({ctx.value(args[0])})" if args else "pc->len"
+    ctx.emit(f"if ({entry.c}->index != P4ODP_TABLE_NO_INDEX) "
+             f"p4odp_count_packet(WORKER_STATE->{instance.member}[{entry.c}->index], {length});")
+
+
+def _direct_counter_storage_psa(gen, decl: ir.Instance) -> ExternInstance:
+    """A direct counter's cells (direct_counter_storage), counted at its count() calls when one of them
+    gives dpdk/psa.p4's pkt_len."""
+    instance = direct_counter_storage(gen, decl)
+    instance.counted_by_calls = any(
+        isinstance(node, ir.MethodCall) and isinstance(node.method, ir.Member) and node.method.member == "count"
+        and isinstance(node.method.expr, ir.PathExpression) and node.method.expr.name == decl.name and node.args
+        for node in walk(gen.program))
+    return instance
 
 
 def _direct_meter_dpdk_execute(ctx: FunctionContext, call: ir.MethodCall, args: list) -> str:
@@ -360,7 +379,7 @@ PSA = Architecture(
         Extern("assume", {"assume": check("Assume")}, function=True),
         Extern("Register", {"read": _register_read, "write": _register_write}, array_storage, atomic=True),
         Extern("Counter", {"count": _counter_count}, array_storage),
-        Extern("DirectCounter", {"count": _direct_counter_count}, direct_counter_storage),
+        Extern("DirectCounter", {"count": _direct_counter_count}, _direct_counter_storage_psa),
         Extern("Meter", {"execute": _meter_execute, "dpdk_execute": _meter_dpdk_execute},
                _meter_storage_psa, c_code=_COLOR_C),
         Extern("DirectMeter", {"execute": _direct_meter_execute, "dpdk_execute": _direct_meter_dpdk_execute},

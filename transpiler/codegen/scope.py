@@ -33,6 +33,9 @@ class ExternInstance:
     element: Optional[t.Type] = None
     bytes: bool = False  # a meter of bytes (else of packets)
     lock: str = ""  # of an instance of an atomic extern (Extern.atomic): its lock's member in `struct p4_state`
+    # A direct counter that counts where its count() is called (dpdk/psa.p4's count(pkt_len)), not
+    # each hit of its table.
+    counted_by_calls: bool = False
 
 
 class Bindings:

@@ -163,7 +163,11 @@ class Tables:
                         self.bindings.bound(f"$color {meter[0]}", Binding(meter[1], None)):
                     self.action_case(self.bindings.lookup(action.action), data)
             elif learner is not None:  # add_entry and the expire-time calls of its actions
-                with self.bindings.bound("$learner", Binding(f"{learner},{hit}", layout)):
+                with self.bindings.bound("$learner", Binding(f"{learner},{hit}", layout)), \
+                        self.bindings.bound("$entry", Binding("entry", None)):
+                    self.action_case(self.bindings.lookup(action.action), data)
+            elif layout.structure not in ("code", "empty"):  # the entry found, for a count of its direct counter
+                with self.bindings.bound("$entry", Binding("entry", None)):
                     self.action_case(self.bindings.lookup(action.action), data)
             else:
                 self.action_case(self.bindings.lookup(action.action), data)
@@ -195,7 +199,7 @@ class Tables:
         """A hit in the cell of its entry's index in the table's direct counter, if it has one, and
         its time, in a table with idle timeouts."""
         counter = self.bindings.lookup(layout.direct_counter) if layout.direct_counter else None
-        if isinstance(counter, ExternInstance) and counter.size:
+        if isinstance(counter, ExternInstance) and counter.size and not counter.counted_by_calls:
             self.emit(f"if ({hit}) p4odp_count_packet(WORKER_STATE->{counter.member}[entry->index], pc->len);")
         if layout.idle_timeout:
             self.emit(f"if ({hit}) p4odp_entry_hit(pc, WORKER_STATE->{last_hit(layout)}, entry->index);")
