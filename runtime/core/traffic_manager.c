@@ -305,7 +305,7 @@ static void egress_copy(struct p4odp_pctx *pc, struct p4odp_packet_state *packet
 	/* Each copy's drop is counted for its own reason: not the overflow of the one before. */
 	pc->out_overflow = 0;
 	if (p4odp_program.copies & (P4ODP_USES_CLONE | P4ODP_USES_RECIRCULATE)) {
-		pc->tm.clone_session = 0;	/* what this egress asks for, not what ingress did */
+		pc->tm.clone_sessions[0] = 0;	/* what this egress asks for, not what ingress did */
 		pc->tm.recirculate = recirculate;
 	}
 	if (!p4odp_program.egress(pc, packet, copy))
@@ -387,20 +387,24 @@ static void mirror(struct p4odp_pctx *pc, const struct p4odp_clone_copies *sessi
 	}
 }
 
-/* The clones that ingress asked for, before the packet's own copies go (as
- * BMv2 queues them); nothing when the session is not configured.  Out of
- * line, as every path of clones, resubmits and recirculations: the flatten of
- * p4odp_tm_burst would put them (and a second parser) in every packet's path. */
-__attribute__((noinline)) static void ingress_clone(struct p4odp_pctx *pc, const struct p4odp_packet_state *packet,
-						    const struct p4odp_tm_request *tm)
+/* The clones that ingress asked for, slot by slot, before the packet's own
+ * copies go (as BMv2 queues them); nothing for a session that is not
+ * configured.  Out of line, as every path of clones, resubmits and
+ * recirculations: the flatten of p4odp_tm_burst would put them (and a second
+ * parser) in every packet's path. */
+__attribute__((noinline)) static void ingress_clones(struct p4odp_pctx *pc, const struct p4odp_packet_state *packet,
+						     const struct p4odp_tm_request *tm)
 {
-	const struct p4odp_clone_copies *session = clone_session(pc->sw, tm->clone_session);
+	for (uint32_t slot = 0; slot < P4ODP_CLONE_SLOTS; slot++) {
+		const struct p4odp_clone_copies *session =
+			tm->clone_sessions[slot] ? clone_session(pc->sw, tm->clone_sessions[slot]) : NULL;
 
-	if (!session)
-		return;
-	struct p4odp_packet_state clone;
-	p4odp_program.clone(pc, &clone, packet, P4ODP_COPY_INGRESS_CLONE, tm->clone_fields);
-	mirror(pc, session, &clone, P4ODP_COPY_INGRESS_CLONE);
+		if (!session)
+			continue;
+		struct p4odp_packet_state clone;
+		p4odp_program.clone(pc, &clone, packet, P4ODP_COPY_INGRESS_CLONE, tm->clone_fields);
+		mirror(pc, session, &clone, P4ODP_COPY_INGRESS_CLONE);
+	}
 }
 
 /* A pass to run after those queued, with `*state` where its state goes; NULL,
@@ -454,7 +458,7 @@ __attribute__((noinline)) void p4odp_recirculate(struct p4odp_pctx *pc, const ui
 __attribute__((noinline)) void p4odp_egress_clone(struct p4odp_pctx *pc, const struct p4odp_packet_state *state,
 						  const uint8_t *hdrs, uint32_t hdr_len)
 {
-	const struct p4odp_clone_copies *session = clone_session(pc->sw, pc->tm.clone_session);
+	const struct p4odp_clone_copies *session = clone_session(pc->sw, pc->tm.clone_sessions[0]);
 	struct p4odp_packet_state *clone;
 
 	if (!session)
@@ -498,8 +502,9 @@ static bool after_ingress(struct p4odp_pctx *pc, struct p4odp_packet_state *pack
 {
 	const struct p4odp_tm_request tm = pc->tm;
 
-	if ((p4odp_program.copies & P4ODP_USES_CLONE) && tm.clone_session)
-		ingress_clone(pc, packet, &tm);
+	if ((p4odp_program.copies & P4ODP_USES_CLONE) &&
+	    (tm.clone_sessions[0] | tm.clone_sessions[1] | tm.clone_sessions[2] | tm.clone_sessions[3]))
+		ingress_clones(pc, packet, &tm);
 	if ((p4odp_program.copies & P4ODP_USES_RESUBMIT) && tm.resubmit)
 		return resubmit(pc, packet, (uint16_t)(tm.resubmit - 1));
 	if (tm.mcast_group) {

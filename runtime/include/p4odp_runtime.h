@@ -72,6 +72,8 @@
 #define P4ODP_MAX_PASSES 16
 #define P4ODP_STRINGIFY_(x) #x
 #define P4ODP_STRINGIFY(x) P4ODP_STRINGIFY_(x)
+/* The clones one pass may ask for at once (struct p4odp_tm_request): PNA's mirror slots. */
+#define P4ODP_CLONE_SLOTS 4	/* after_ingress (traffic_manager.c) tests the four at once */
 /* Sums of packet bytes that one packet's checksums share (struct p4odp_pctx). */
 #define P4ODP_CSUM_RUNS 4
 
@@ -161,7 +163,9 @@ struct p4odp_digest_info {
  * session; then a resubmit, or the replicas of a multicast group, or a drop,
  * or the one copy to `port`.  After an egress: its clones, then a
  * recirculation (the egress function sends or drops the copy itself).
- * clone_session is 1 + the mirror session (0: no clone); resubmit and
+ * clone_sessions[k] is 1 + the mirror session of slot k (0: no clone): PNA's
+ * mirror slots, each a clone of its own; v1model and PSA use slot 0, and an
+ * egress slot 0 only.  resubmit and
  * recirculate are 1 + the field list to preserve (0: not asked); a field list
  * is a number the program gives each list of fields a copy keeps (0: none),
  * see p4odp_program.clone. */
@@ -169,7 +173,7 @@ struct p4odp_tm_request {
 	uint32_t mcast_group;	/* not 0: one copy per replica of this group */
 	uint32_t port;		/* otherwise: one copy to this port, */
 	bool drop;		/* unless the program dropped the packet */
-	uint32_t clone_session;
+	uint32_t clone_sessions[P4ODP_CLONE_SLOTS];
 	uint16_t clone_fields;
 	uint16_t resubmit;	/* ingress only */
 	uint16_t recirculate;	/* at the end of egress (ingress's: the packet's own copy's) */
@@ -570,7 +574,7 @@ void p4odp_send(struct p4odp_pctx *pc, uint32_t port, const uint8_t *hdrs, uint3
 void p4odp_recirculate(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len,
 		       const struct p4odp_packet_state *state);
 
-/* A clone at the end of an egress (pc->tm.clone_session): the copies of the
+/* A clone at the end of an egress (pc->tm.clone_sessions[0]): the copies of the
  * mirror session go through egress after this one, from `state` as this
  * egress ended it, each with its own copy of the packet: v1model's (`hdrs`
  * NULL), the packet before the deparser, its headers parsed already; PSA's,

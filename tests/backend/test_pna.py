@@ -71,6 +71,8 @@ control MainControlImpl(inout headers_t hdr, inout meta_t meta, in pna_main_inpu
         } else if (hdr.tag.op == 2) {
             send_to_port((PortId_t) 1);
             mirror_packet((MirrorSlotId_t) 0, (MirrorSessionId_t) 5);
+            mirror_packet((MirrorSlotId_t) 1, (MirrorSessionId_t) 7);
+            mirror_packet((MirrorSlotId_t) 1, (MirrorSessionId_t) 6);  // a slot's last call counts
         } else if (hdr.tag.op == 3) {
             if ((PassNumberUint_t) istd.pass < 2) {
                 recirculate();
@@ -144,9 +146,9 @@ def test_a_packet_goes_where_the_last_call_says_and_is_dropped_without_one(switc
     assert out[2] == out[3] == []
 
 
-def test_a_mirrored_copy_goes_to_the_session_as_deparsed(switch: Path, tmp_path: Path):
-    out = run(switch, tmp_path, [frame(MIRROR)], commands="mirroring_add 5 3\n")
-    assert len(out[1]) == len(out[3]) == 1 and out[1] == out[3]
+def test_each_mirror_slot_copies_the_packet_as_deparsed_to_its_session(switch: Path, tmp_path: Path):
+    out = run(switch, tmp_path, [frame(MIRROR)], commands="mirroring_add 5 3\nmirroring_add 6 2\nmirroring_add 7 2\n")
+    assert len(out[1]) == len(out[2]) == len(out[3]) == 1 and out[1] == out[2] == out[3]
     assert tag(out[3][0])["op"] == MIRROR
 
 

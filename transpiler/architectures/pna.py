@@ -46,10 +46,17 @@ def _send_to_port(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None
     ctx.emit("pc->tm.recirculate = 0;")
 
 
+MIRROR_SLOTS = 4  # P4ODP_CLONE_SLOTS, as p4c-dpdk's pipelines have them
+
+
 def _mirror_packet(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
-    """mirror_packet(slot, session): a copy to the clone session's ports; one mirror a packet, the
-    last call's (a second slot is not kept apart)."""
-    ctx.emit(f"pc->tm.clone_session = 1 + (uint32_t)({ctx.value(args[1])});")
+    """mirror_packet(slot, session): a copy to the clone session's ports, one per slot (the last call
+    of a slot counts)."""
+    slot = ctx.gen.const_int(args[0])
+    if slot is not None and not 0 <= slot < MIRROR_SLOTS:
+        raise Refused(args[0].loc, f"mirror slot {slot}: the switch has {MIRROR_SLOTS} (0 to {MIRROR_SLOTS - 1})")
+    index = slot if slot is not None else f"(uint32_t)({ctx.value(args[0])}) % {MIRROR_SLOTS}"
+    ctx.emit(f"pc->tm.clone_sessions[{index}] = 1 + (uint32_t)({ctx.value(args[1])});")
 
 
 def _recirculate(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:

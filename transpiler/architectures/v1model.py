@@ -237,7 +237,7 @@ def _clone(form: str):
     def handler(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
         fields = 0 if form == "clone" else _field_list(ctx, form, args[2])
         ctx.gen.copies.add("clone")
-        ctx.emit(f"pc->tm.clone_session = 1 + (uint32_t)(({ctx.value(args[1])}) & 0x7FFF);")
+        ctx.emit(f"pc->tm.clone_sessions[0] = 1 + (uint32_t)(({ctx.value(args[1])}) & 0x7FFF);")
         ctx.emit(f"pc->tm.clone_fields = {fields};")
 
     return handler
