@@ -154,6 +154,11 @@ void p4odp_worker_term(struct p4odp_worker *w)
 	w->from_cpu = NULL;
 }
 
+uint64_t p4odp_time_us(const struct p4odp_pctx *pc)
+{
+	return (pc->burst_ns - pc->sw->started_ns) / 1000;
+}
+
 uint32_t p4odp_cpu_port(const struct p4odp_pctx *pc)
 {
 	return pc->sw->has_cpu_port ? pc->sw->cpu_port : P4ODP_PORT_NUMBERS;
@@ -534,7 +539,6 @@ static struct p4odp_pctx packet_context(struct p4odp_worker *w, uint32_t port, o
 		.len = odp_packet_len(pkt),
 		.in_port = port,
 		.burst_ns = w->burst_ns,
-		.burst_us = p4odp_program.timestamps ? (w->burst_ns - w->sw->started_ns) / 1000 : 0,
 		.burst_slot = burst_slot,
 	};
 }

@@ -242,9 +242,6 @@ struct p4odp_pctx {
 	 * hits of entries with idle timeouts count (0 in a program without them
 	 * or timestamps). */
 	uint64_t burst_ns;
-	/* The same in microseconds since the switch started (BMv2's clock): the
-	 * time of the architectures' timestamps (0 in a program that reads none). */
-	uint64_t burst_us;
 	/* The packet's place in the burst it was received in, whose keys
 	 * `lookup_burst` looked up before the burst ran; P4ODP_BURST for a packet
 	 * that begins ingress again. */
@@ -434,7 +431,7 @@ struct p4odp_program {
 	void (*ingress)(struct p4odp_pctx *pc, struct p4odp_packet_state *packet, const struct p4odp_reentry *again);
 	bool (*egress)(struct p4odp_pctx *pc, struct p4odp_packet_state *packet, const struct p4odp_copy *copy);
 	uint32_t copies;	/* P4ODP_USES_*: the copies the program may ask for */
-	bool timestamps;	/* it reads the time (pc->burst_us): the workers time every burst */
+	bool timestamps;	/* it reads the time (p4odp_time_us): the workers time every burst */
 	/* With P4ODP_USES_CLONE: the state a clone of kind P4ODP_COPY_*_CLONE of
 	 * the packet of `pc` begins egress with, made from the state `from` its
 	 * ingress or egress ended with and keeping field list `fields`.  An
@@ -506,6 +503,11 @@ void p4odp_learner_expire_in(struct p4odp_pctx *pc, uint32_t learner, const stru
 /* PNA's allocate_flow_id: a number no other call of any worker returns
  * (until they wrap around 32 bits). */
 uint32_t p4odp_flow_id(struct p4odp_pctx *pc);
+
+/* When the burst of the packet of `pc` began, in microseconds since the
+ * switch started (BMv2's clock): the time of the architectures' timestamps
+ * (in a program with p4odp_program.timestamps). */
+uint64_t p4odp_time_us(const struct p4odp_pctx *pc);
 
 /* The switch's CPU port (--cpu-port), where an architecture's CPU port
  * number (PSA's PSA_PORT_CPU) leads; P4ODP_PORT_NUMBERS, no port, without one. */

@@ -59,7 +59,7 @@ def test_a_program_that_reads_no_time_reads_no_clock(tmp_path: Path):
                             "-o", str(tmp_path / "out")], capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
     c = (tmp_path / "out" / "datapath.c").read_text()
-    assert ".timestamps = true" not in c and "burst_us" not in c
+    assert ".timestamps = true" not in c and "p4odp_time_us" not in c
 
 
 # ----------------------------------------------------------------------

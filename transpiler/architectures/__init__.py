@@ -104,7 +104,7 @@ class Architecture:
     pipeline_template: str  # under templates/
     externs: Mapping[str, Extern] = field(default_factory=dict)
     metadata: str = ""  # the architecture's own metadata struct, e.g. standard_metadata_t
-    # The fields of that struct whose value is a time (pc->burst_us): in a program that reads one, the
+    # The fields of that struct whose value is a time (p4odp_time_us): in a program that reads one, the
     # workers read the clock once a burst.
     timed_fields: tuple[str, ...] = ()
     # Pairs of roles of `types` whose types the pipeline needs to be the same (PNA's pre control reads the
