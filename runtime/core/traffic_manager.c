@@ -182,6 +182,18 @@ void p4odp_check_failed(struct p4odp_pctx *pc, const char *failure)
 	}
 }
 
+/* `pkt` with its first `consumed` bytes replaced by `hdr_len` bytes at `hdrs`: its head
+ * moved, the payload left where it is; the new first byte, NULL without the headroom. */
+static uint8_t *replace_head(odp_packet_t pkt, const uint8_t *hdrs, uint32_t hdr_len, uint32_t consumed)
+{
+	uint8_t *data = hdr_len >= consumed ? odp_packet_push_head(pkt, hdr_len - consumed)
+					    : odp_packet_pull_head(pkt, consumed - hdr_len);
+
+	if (odp_likely(data != NULL))
+		memcpy(data, hdrs, hdr_len);
+	return data;
+}
+
 /* The received packet with its first `consumed` bytes replaced by the headers:
  * its head moved, the payload left where it is.  ODP_PACKET_INVALID when that
  * cannot be done (too little headroom, nothing left of the packet). */
@@ -192,11 +204,8 @@ static odp_packet_t rewritten_in_place(struct p4odp_pctx *pc, const uint8_t *hdr
 		pc->in_place = 0;
 		return pc->pkt;	/* the headers as received */
 	}
-	uint8_t *data = hdr_len >= consumed ? odp_packet_push_head(pc->pkt, hdr_len - consumed)
-					    : odp_packet_pull_head(pc->pkt, consumed - hdr_len);
-	if (odp_unlikely(!data))
+	if (odp_unlikely(!replace_head(pc->pkt, hdrs, hdr_len, consumed)))
 		return ODP_PACKET_INVALID;
-	memcpy(data, hdrs, hdr_len);
 	pc->in_place = 0;
 	return pc->pkt;
 }
@@ -486,14 +495,12 @@ __attribute__((noinline)) void p4odp_egress_clone(struct p4odp_pctx *pc, const s
 
 bool p4odp_replace_headers(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len, uint32_t consumed)
 {
-	uint8_t *data = hdr_len >= consumed ? odp_packet_push_head(pc->pkt, hdr_len - consumed)
-					    : odp_packet_pull_head(pc->pkt, consumed - hdr_len);
+	uint8_t *data = pc->in_place ? replace_head(pc->pkt, hdrs, hdr_len, consumed) : NULL;
 
-	if (odp_unlikely(!pc->in_place || !data)) {
+	if (odp_unlikely(!data)) {
 		p4odp_count_drop(pc, P4ODP_DROP_NO_BUFFER);
 		return false;
 	}
-	memcpy(data, hdrs, hdr_len);
 	pc->data = data;
 	pc->len = odp_packet_len(pc->pkt);
 	pc->csum_known = 0;	/* the checksums' sums were of the bytes as received */

@@ -83,8 +83,7 @@ def _learner(ctx: FunctionContext, call: ir.MethodCall):
     learner = ctx.bindings.names.get("$learner")
     if learner is None:
         raise Refused(call.loc, f"{call.method.name}() outside the actions of an add_on_miss table")
-    number, hit = learner.c.split(",")
-    return number, learner.type, hit
+    return learner.c, learner.type, ctx.bindings.names["$learner hit"].c
 
 
 def _add_entry(ctx: FunctionContext, call: ir.MethodCall, args: list) -> str:

@@ -136,12 +136,6 @@ def _color_aware(ctx: FunctionContext, color: str, given: list) -> str:
     return color
 
 
-def _meter_storage_psa(gen, decl: ir.Instance):
-    if decl.type.name == "Meter":
-        return meter_storage(gen, decl)
-    return direct_meter_storage(gen, decl)
-
-
 def _declaration(ctx: FunctionContext, call: ir.MethodCall) -> ir.Instance:
     """The declaration of the instance whose method `call` calls (its constructor's arguments)."""
     return ctx.bindings.table[instance_of(ctx, call).name]
@@ -381,9 +375,9 @@ PSA = Architecture(
         Extern("Counter", {"count": _counter_count}, array_storage),
         Extern("DirectCounter", {"count": _direct_counter_count}, _direct_counter_storage_psa),
         Extern("Meter", {"execute": _meter_execute, "dpdk_execute": _meter_dpdk_execute},
-               _meter_storage_psa, c_code=_COLOR_C),
+               meter_storage, c_code=_COLOR_C),
         Extern("DirectMeter", {"execute": _direct_meter_execute, "dpdk_execute": _direct_meter_dpdk_execute},
-               _meter_storage_psa, c_code=_COLOR_C),
+               direct_meter_storage, c_code=_COLOR_C),
         Extern("Hash", {"get_hash": _get_hash}, _hash_storage),
         Extern("InternetChecksum", {"clear": _csum_clear, "add": _csum_sum("p4_psa_csum_add"),
                                     "subtract": _csum_sum("p4_psa_csum_subtract"), "get": _csum_get,

@@ -163,7 +163,8 @@ class Tables:
                         self.bindings.bound(f"$color {meter[0]}", Binding(meter[1], None)):
                     self.action_case(self.bindings.lookup(action.action), data)
             elif learner is not None:  # add_entry and the expire-time calls of its actions
-                with self.bindings.bound("$learner", Binding(f"{learner},{hit}", layout)), \
+                with self.bindings.bound("$learner", Binding(str(learner), layout)), \
+                        self.bindings.bound("$learner hit", Binding(hit, t.Bool())), \
                         self.bindings.bound("$entry", Binding("entry", None)):
                     self.action_case(self.bindings.lookup(action.action), data)
             elif layout.structure not in ("code", "empty"):  # the entry found, for a count of its direct counter

@@ -32,7 +32,7 @@ from typing import Optional
 from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import Loc
-from p4odp.transpiler.architectures import Architecture
+from p4odp.transpiler.architectures import CORE, Architecture
 from p4odp.transpiler.passes._walk import applied_tables, pipeline_blocks, walk
 from p4odp.transpiler.passes.manager import PassContext
 
@@ -104,7 +104,7 @@ class ControlPlane:
         top_functions = {d.name: d for d in program.declarations if isinstance(d, ir.Function)}
         types = {d.name: d for d in program.declarations if isinstance(d, (ir.Struct, ir.Header))}
         arch = ctx.result.architecture
-        is_object = arch.object_kind if arch is not None else (lambda decl: None)
+        is_object = (arch or CORE).object_kind
         blocks = tuple(_block_objects(block, top_actions, top_functions, types, is_object)
                        for block in pipeline_blocks(program))
         ctx.result.control_plane = ControlPlaneObjects(
