@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from p4odp.transpiler.codegen.function import FunctionContext
     from p4odp.transpiler.codegen.program import Generator
 
-__all__ = ["check", "send_digest", "digest_leaves", "CUSTOM_CRCS", "hash_algorithm", "data_elements", "instance_of",
+__all__ = ["check", "counter_count", "send_digest", "digest_leaves", "CUSTOM_CRCS", "hash_algorithm", "data_elements",
+           "instance_of",
            "array_storage", "direct_counter_storage", "meter_storage", "direct_meter_storage", "no_storage",
            "register_access"]
 
@@ -251,3 +252,13 @@ def register_access(ctx: FunctionContext, call: ir.MethodCall, value: ir.Express
         ctx.emit(f"memset(&{target.c}, 0, sizeof {target.c});")
     ctx.indent -= 1
     ctx.emit("}")
+
+
+def counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    """count(index[, pkt_len]) of v1model's counter and PSA's Counter: a packet, of pkt_len bytes with
+    dpdk/psa.p4's overload, else of its own length; nothing past the end."""
+    instance = instance_of(ctx, call)
+    index = ctx.value(args[0])
+    length = f"(uint64_t)({ctx.value(args[1])})" if len(args) > 1 else "pc->len"
+    ctx.emit(f"if (({index}) < {instance.size}) "
+             f"p4odp_count_packet(WORKER_STATE->{instance.member}[{index}], {length});")

@@ -25,8 +25,8 @@ from p4odp import types as t
 from p4odp.diagnostics import Refused, Unsupported
 from p4odp.transpiler.architectures import Architecture, Extern
 from p4odp.transpiler.architectures.core import CORE_EXTERNS
-from p4odp.transpiler.architectures.common_externs import (CUSTOM_CRCS, array_storage, check, data_elements,
-                                                           digest_leaves, direct_counter_storage,
+from p4odp.transpiler.architectures.common_externs import (CUSTOM_CRCS, array_storage, check, counter_count,
+                                                           data_elements, digest_leaves, direct_counter_storage,
                                                            direct_meter_storage, hash_algorithm, instance_of,
                                                            meter_storage, no_storage, register_access, send_digest)
 from p4odp.transpiler.codegen.scope import Binding, ExternInstance
@@ -141,17 +141,7 @@ def _declaration(ctx: FunctionContext, call: ir.MethodCall) -> ir.Instance:
     return ctx.bindings.table[instance_of(ctx, call).name]
 
 
-def _counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
-    """Counter.count(index[, pkt_len]): a packet, of pkt_len bytes with dpdk/psa.p4's overload, else of
-    its own length; nothing past the end."""
-    instance = instance_of(ctx, call)
-    index = ctx.value(args[0])
-    length = f"(uint64_t)({ctx.value(args[1])})" if len(args) > 1 else "pc->len"
-    ctx.emit(f"if (({index}) < {instance.size}) "
-             f"p4odp_count_packet(WORKER_STATE->{instance.member}[{index}], {length});")
-
-
-def _direct_counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+def _directcounter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     """DirectCounter.count([pkt_len]): nothing, the table counts its hits as v1model's do; but a direct
     counter some action counts with dpdk/psa.p4's pkt_len counts where count() is called, the entry
     that hit, of pkt_len bytes (else the packet's length)."""
@@ -372,8 +362,8 @@ PSA = Architecture(
         Extern("assert", {"assert": check("Assert")}, function=True),
         Extern("assume", {"assume": check("Assume")}, function=True),
         Extern("Register", {"read": _register_read, "write": _register_write}, array_storage, atomic=True),
-        Extern("Counter", {"count": _counter_count}, array_storage),
-        Extern("DirectCounter", {"count": _direct_counter_count}, _direct_counter_storage_psa),
+        Extern("Counter", {"count": counter_count}, array_storage),
+        Extern("DirectCounter", {"count": _directcounter_count}, _direct_counter_storage_psa),
         Extern("Meter", {"execute": _meter_execute, "dpdk_execute": _meter_dpdk_execute},
                meter_storage, c_code=_COLOR_C),
         Extern("DirectMeter", {"execute": _direct_meter_execute, "dpdk_execute": _direct_meter_dpdk_execute},

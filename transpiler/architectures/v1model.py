@@ -14,8 +14,8 @@ from p4odp import ir
 from p4odp import types as t
 from p4odp.diagnostics import InternalError, Refused, Unsupported
 from p4odp.transpiler.architectures import Architecture, Extern
-from p4odp.transpiler.architectures.common_externs import (CUSTOM_CRCS, array_storage, check, data_elements,
-                                                           direct_counter_storage, direct_meter_storage,
+from p4odp.transpiler.architectures.common_externs import (CUSTOM_CRCS, array_storage, check, counter_count,
+                                                           data_elements, direct_counter_storage, direct_meter_storage,
                                                            hash_algorithm, instance_of, meter_storage, no_storage,
                                                            register_access, send_digest)
 from p4odp.transpiler.architectures.core import CORE_EXTERNS
@@ -296,7 +296,7 @@ def _state_member(ctx: FunctionContext, expr: ir.Expression) -> Optional[str]:
 # Extern objects: registers, counters, meters
 
 
-def _direct_counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+def _directcounter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     """Nothing: as on BMv2, the table counts every hit whether or not its action calls count()."""
 
 
@@ -311,12 +311,6 @@ def _register_read(ctx: FunctionContext, call: ir.MethodCall, args: list) -> Non
 
 def _register_write(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
     register_access(ctx, call, args[1], args[0], write=True)
-
-
-def _counter_count(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
-    instance = instance_of(ctx, call)
-    index = ctx.value(args[0])
-    ctx.emit(f"if (({index}) < {instance.size}) p4odp_count_packet(WORKER_STATE->{instance.member}[{index}], pc->len);")
 
 
 def _execute_meter(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
@@ -396,8 +390,8 @@ V1MODEL = Architecture(
           for name in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
                        "update_checksum_with_payload")),
         Extern("register", {"read": _register_read, "write": _register_write}, array_storage, atomic=True),
-        Extern("counter", {"count": _counter_count}, array_storage),
-        Extern("direct_counter", {"count": _direct_counter_count}, direct_counter_storage),
+        Extern("counter", {"count": counter_count}, array_storage),
+        Extern("direct_counter", {"count": _directcounter_count}, direct_counter_storage),
         Extern("meter", {"execute_meter": _execute_meter}, meter_storage),
         Extern("direct_meter", {"read": _direct_meter_read}, direct_meter_storage),
         Extern("action_profile", {}, no_storage),
