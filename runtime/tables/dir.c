@@ -10,9 +10,7 @@
  * emptied back into tbl1 is reused after a grace period. tbl8 grows by
  * copy: readers that loaded the old array keep a consistent old view.
  */
-#define _DEFAULT_SOURCE  /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include <string.h>
-#include <sys/mman.h>
 
 #include "table_internal.h"
 
@@ -30,19 +28,13 @@ static size_t dir_size(uint32_t b1)
 	return sizeof(struct p4odp__dir) + ((size_t)1 << b1) * sizeof(_Atomic uint32_t);
 }
 
-/* Zeroed pages of the kernel's, in huge pages where it has transparent ones:
- * 2^24 slots are 64 MB, and with 4 KB pages a lookup of a random destination
- * would miss the TLB as well as the caches. */
+/* 2^24 slots are 64 MB: in huge pages (p4odp__pages_alloc). */
 static struct p4odp__dir *dir_new(uint32_t b1, uint32_t b2)
 {
-	size_t size = dir_size(b1);
-	struct p4odp__dir *d = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct p4odp__dir *d = p4odp__pages_alloc(dir_size(b1));
 
-	if (d == MAP_FAILED)
+	if (!d)
 		return NULL;
-#ifdef MADV_HUGEPAGE
-	madvise(d, size, MADV_HUGEPAGE);
-#endif
 	d->b1 = b1;
 	d->b2 = b2;
 	atomic_init(&d->tbl8, NULL);
@@ -54,7 +46,7 @@ static void dir_free(void *p)
 	struct p4odp__dir *d = p;
 
 	free((void *)atomic_load_explicit(&d->tbl8, memory_order_relaxed));
-	munmap(d, dir_size(d->b1));
+	p4odp__pages_free(d, dir_size(d->b1));
 }
 
 int p4odp__dir_init(struct p4odp_table *t)

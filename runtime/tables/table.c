@@ -12,10 +12,32 @@
  * reused or freed only after a grace period, so a reader holding either is
  * always safe.
  */
+#define _DEFAULT_SOURCE  /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "table_internal.h"
+
+/* ---- Large arrays the lookups read ---- */
+
+void *p4odp__pages_alloc(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, size, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+void p4odp__pages_free(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size);
+}
 
 /* ---- Deferred frees ---- */
 
@@ -652,7 +674,7 @@ int p4odp_table_create(const struct p4odp_table_spec *spec, struct p4odp_rcu *rc
 			(kind == P4ODP_TABLE_CUCKOO ? 8 * t->key_words : 0);
 	w->gen = calloc(max, sizeof(*w->gen));
 	w->ident = malloc((size_t)max * w->ident_len + 1);
-	t->entries = calloc(max, sizeof(*t->entries));
+	t->entries = p4odp__pages_alloc(max * sizeof(*t->entries));
 	w->map_mask = pow2_at_least(2 * (uint64_t)max) - 1;
 	w->map_idx = calloc((size_t)w->map_mask + 1, sizeof(*w->map_idx));
 	w->map_hash = malloc(((size_t)w->map_mask + 1) * sizeof(*w->map_hash));
@@ -755,8 +777,8 @@ void p4odp_table_destroy(struct p4odp_table *t)
 	free(w->fields);
 	free(w->dump);
 	free(w->name);
+	p4odp__pages_free(t->entries, w->max_entries * sizeof(*t->entries));
 	free(w);
-	free(t->entries);
 	free(t);
 }
 

@@ -22,6 +22,14 @@ static inline void p4odp__words(const uint8_t *p, uint32_t len, uint64_t *w)
 		w[i] = p4odp__load(p + 8 * i, len - 8 * i < 8 ? len - 8 * i : 8);
 }
 
+/* ---- Large arrays the lookups read ---- */
+
+/* `size` zeroed bytes of the kernel's, in transparent huge pages where it has them (as
+ * DPDK's tables are in its hugepages): a table of a million entries spread over 4 KB
+ * pages would miss the TLB on most lookups.  NULL without memory. */
+void *p4odp__pages_alloc(size_t size);
+void p4odp__pages_free(void *p, size_t size);
+
 /* ---- Deferred frees ---- */
 
 void p4odp__defer_free(struct p4odp_rcu *rcu, void *p);
