@@ -271,15 +271,22 @@ static uint32_t forward_from_cpu(struct p4odp_worker *w, odp_packet_t pkts[P4ODP
 	return n;
 }
 
+/* Rounds of polls that find nothing before an idle worker sleeps between rounds (some
+ * hundreds of microseconds): while packets come, it polls without a pause, as DPDK's own
+ * programs do, since a pause is latency for the next packet. */
+#define IDLE_SPIN_ROUNDS 4096
+
 /* A worker: the input queue it owns of each port, a burst at a time, and
  * (worker 0) the packets sent in through the CPU port, until the switch
  * stops.  Between bursts it holds no table entry: a quiescent state for the
- * tables' RCU, and where it moves to a program swapped in.  Idle, it goes
- * offline while it sleeps so that the control plane never waits for it. */
+ * tables' RCU, and where it moves to a program swapped in.  Idle for
+ * IDLE_SPIN_ROUNDS rounds, it goes offline while it sleeps between rounds so
+ * that the control plane never waits for it. */
 static void forward(struct p4odp_worker *w)
 {
 	odp_packet_t pkts[P4ODP_BURST];
 	uint32_t ports[P4ODP_MAX_PORTS], n_ports = 0;	/* the ports it has an input queue of */
+	uint32_t idle_rounds = 0;
 
 	for (uint32_t i = 0; i < P4ODP_MAX_PORTS; i++)
 		if (p4odp_port_open(w->sw, i) && w->id < w->sw->ports[i].n_in)
@@ -305,7 +312,8 @@ static void forward(struct p4odp_worker *w)
 			sw->datapath->burst(w, ports[k], pkts, (uint32_t)n);
 		}
 		received += (int)forward_from_cpu(w, pkts);
-		if (received) {
+		idle_rounds = received ? 0 : idle_rounds + (idle_rounds < IDLE_SPIN_ROUNDS);
+		if (idle_rounds < IDLE_SPIN_ROUNDS) {
 			p4odp_rcu_quiescent(&w->rcu);
 			continue;
 		}

@@ -194,17 +194,13 @@ static uint8_t *replace_head(odp_packet_t pkt, const uint8_t *hdrs, uint32_t hdr
 	return data;
 }
 
-/* The received packet with its first `consumed` bytes replaced by the headers:
- * its head moved, the payload left where it is.  ODP_PACKET_INVALID when that
- * cannot be done (too little headroom, nothing left of the packet). */
-static odp_packet_t rewritten_in_place(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len,
-				       uint32_t consumed)
+/* The received packet with the bytes the parser consumed replaced by the headers:
+ * its head moved, the payload left where it is; nothing moved when the headers are
+ * pc->data itself (p4odp_send).  ODP_PACKET_INVALID when that cannot be done (too
+ * little headroom, nothing left of the packet). */
+static odp_packet_t rewritten_in_place(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len)
 {
-	if (hdrs == pc->data && hdr_len == consumed) {
-		pc->in_place = 0;
-		return pc->pkt;	/* the headers as received */
-	}
-	if (odp_unlikely(!replace_head(pc->pkt, hdrs, hdr_len, consumed)))
+	if (hdrs != pc->data && odp_unlikely(!replace_head(pc->pkt, hdrs, hdr_len, p4odp_parsed_bytes(pc))))
 		return ODP_PACKET_INVALID;
 	pc->in_place = 0;
 	return pc->pkt;
@@ -239,13 +235,12 @@ static bool truncated(odp_packet_t pkt, uint64_t length)
  * else a new packet.  ODP_PACKET_INVALID, counted, when there is no buffer. */
 static odp_packet_t deparsed(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_t hdr_len)
 {
-	uint32_t consumed = p4odp_parsed_bytes(pc);
 	odp_packet_t out = ODP_PACKET_INVALID;
 
 	if (pc->in_place)
-		out = rewritten_in_place(pc, hdrs, hdr_len, consumed);
+		out = rewritten_in_place(pc, hdrs, hdr_len);
 	if (out == ODP_PACKET_INVALID)
-		out = new_copy(pc, hdrs, hdr_len, consumed);
+		out = new_copy(pc, hdrs, hdr_len, p4odp_parsed_bytes(pc));
 	if (out == ODP_PACKET_INVALID)
 		p4odp_count_drop(pc, P4ODP_DROP_NO_BUFFER);
 	return out;
@@ -533,28 +528,40 @@ static bool after_ingress(struct p4odp_pctx *pc, struct p4odp_packet_state *pack
 }
 
 /* The context of packet `pkt`, received on `port` at `burst_slot` of its burst (P4ODP_BURST: a
- * packet that begins ingress again, whose keys the burst did not look up). */
-static struct p4odp_pctx packet_context(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt, uint32_t burst_slot)
+ * packet that begins ingress again, whose keys the burst did not look up).  Field by field, not
+ * a compound literal, which would zero the whole context for every packet: the checksums' sums,
+ * `out` and `out_bits` are written before they are read. */
+static void packet_context(struct p4odp_pctx *pc, struct p4odp_worker *w, uint32_t port, odp_packet_t pkt,
+			   uint32_t burst_slot)
 {
-	return (struct p4odp_pctx){
-		.sw = w->sw,
-		.state = w->sw->state,
-		.worker_state = w->state,
-		.worker = w,
-		.pkt = pkt,
-		.data = odp_packet_data(pkt),
-		.len = odp_packet_len(pkt),
-		.in_port = port,
-		.burst_ns = w->burst_ns,
-		.burst_slot = burst_slot,
-	};
+	pc->sw = w->sw;
+	pc->state = w->sw->state;
+	pc->worker_state = w->state;
+	pc->worker = w;
+	pc->pkt = pkt;
+	pc->data = odp_packet_data(pkt);
+	pc->len = odp_packet_len(pkt);
+	pc->cursor = 0;
+	pc->error = 0;
+	pc->in_port = port;
+	pc->checksum_error = 0;
+	pc->exited = 0;
+	pc->out_overflow = 0;
+	pc->in_place = 0;
+	pc->truncate_to = 0;
+	pc->csum_known = 0;
+	pc->tm = (struct p4odp_tm_request){ 0 };
+	pc->burst_ns = w->burst_ns;
+	pc->burst_slot = burst_slot;
 }
 
 /* One received packet through the pipeline; true when it left as the only copy
  * (the worker no longer owns it). */
 static bool process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt, uint32_t burst_slot)
 {
-	struct p4odp_pctx pc = packet_context(w, port, pkt, burst_slot);
+	struct p4odp_pctx pc;
+
+	packet_context(&pc, w, port, pkt, burst_slot);
 	/* A local: see struct p4odp_packet_state in p4odp_runtime.h. */
 	struct p4odp_packet_state packet;
 
@@ -567,9 +574,10 @@ __attribute__((noinline)) static void run_passes(struct p4odp_worker *w)
 {
 	for (uint32_t i = 0; i < w->n_passes; i++) {
 		const struct p4odp_pass *pass = &w->passes[i];
-		struct p4odp_pctx pc = packet_context(w, pass->in_port, pass->pkt, P4ODP_BURST);
+		struct p4odp_pctx pc;
 		bool left = false;
 
+		packet_context(&pc, w, pass->in_port, pass->pkt, P4ODP_BURST);
 		if (pass->ingress) {
 			struct p4odp_reentry again = { pass->kind, pass->fields, &w->pass_states[i] };
 			struct p4odp_packet_state packet;

@@ -566,8 +566,8 @@ static inline uint32_t p4odp_parsed_bytes(const struct p4odp_pctx *pc)
 /* Queue a copy of the packet of `pc` for `port`: its first `pc->cursor / 8`
  * bytes (what the parser consumed) replaced by `hdr_len` bytes at `hdrs`:
  * pc->pkt itself (see step 5 above), else a new packet.  `hdrs` may be
- * pc->data itself with `hdr_len` the bytes consumed: the headers as they are
- * in the packet, which is then sent without a byte moved or copied. */
+ * pc->data itself, and `hdr_len` is then the bytes consumed: the headers as
+ * they are in the packet, which is sent without a byte moved or copied. */
 void p4odp_send(struct p4odp_pctx *pc, uint32_t port, const uint8_t *hdrs, uint32_t hdr_len);
 
 /* A recirculation (v1model's, PSA's, PNA's), at the end of an egress: the
