@@ -18,6 +18,7 @@ and two pollers, with no packet processing.
 from __future__ import annotations
 
 import dataclasses
+import glob
 import hashlib
 import json
 import os
@@ -138,11 +139,20 @@ def generator_missing() -> Optional[str]:
     missing = []
     if shutil.which("pkg-config") is None or _run(["pkg-config", "--exists", "libdpdk"]).returncode != 0:
         missing.append("libdpdk-dev and pkg-config (pkg-config libdpdk)")
+    elif not _memif_driver():
+        missing.append("DPDK's net_memif driver (librte_net_memif, in Debian's librte-net-memif23 or libdpdk-dev)")
     cc = shlex.split(os.environ.get("CC", "cc"))[:1] or ["cc"]
     for tool in (cc[0], "taskset"):
         if shutil.which(tool) is None:
             missing.append(tool)
     return f"--latency needs {', '.join(missing)}" if missing else None
+
+
+def _memif_driver() -> bool:
+    """Is DPDK's memif driver there, among the drivers the EAL loads or linked in?"""
+    libdir = _run(["pkg-config", "--variable=libdir", "libdpdk"]).stdout.strip()
+    return bool(libdir) and bool(glob.glob(f"{glob.escape(libdir)}/dpdk/pmds-*/librte_net_memif.so*")
+                                 or glob.glob(f"{glob.escape(libdir)}/librte_net_memif.*"))
 
 
 def build_generator(scratch: Path, verbose: bool = False) -> Path:
