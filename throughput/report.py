@@ -10,7 +10,7 @@ from p4odp.throughput.linerate import LINK_SPEEDS_GBPS, line_rate_pps
 from p4odp.throughput.runner import BenchResult, LatencyResult
 
 __all__ = ["table", "to_json", "plot", "PlotUnavailable", "check_plot", "latency_table", "latency_json",
-           "plot_latency", "latency_rows", "BASELINE_NOTE", "plot_latency_runs"]
+           "plot_latency", "latency_header", "latency_rows", "BASELINE_NOTE", "plot_latency_runs"]
 
 PLUS_MINUS = "\u00b1"
 
