@@ -100,6 +100,7 @@ class LoadLatency:
     lost: int                     # sent - received: refused by a full ring, or not back in time
     refused: int
     copies: int                   # frames back more than once (floods, multicast)
+    skipped: int                  # paced sends skipped: the generator was held up (its CPU taken)
     min_us: Optional[float]
     mean_us: Optional[float]
     p50_us: Optional[float]
@@ -120,6 +121,10 @@ class LatencyRun:
     loads: tuple                  # LoadLatency per load
     tsc_hz: int
     command: str                  # the device's command line, as run
+    # Of the time the busiest thread of each was ready to run, the share it ran (Linux's
+    # schedstat); under 1 when other processes took its CPU.  None when /proc cannot tell.
+    device_cpu_share: Optional[float] = None
+    generator_cpu_share: Optional[float] = None
 
 
 Progress = Callable[[str, bool], None]
@@ -302,6 +307,28 @@ class _Process:
         self.reader.join(timeout=5)
 
 
+def _schedstat(pid: int) -> dict[int, tuple[int, int]]:
+    """Per thread of `pid`: (ns on the CPU, ns ready but waiting for it)."""
+    out = {}
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            ran, waited, _ = (int(field) for field in (task / "schedstat").read_text().split())
+        except (OSError, ValueError):
+            continue
+        out[int(task.name)] = (ran, waited)
+    return out
+
+
+def _cpu_share(before: dict, after: dict) -> Optional[float]:
+    """run / (run + wait) of the thread that ran most between the two readings."""
+    deltas = [(ran - before.get(tid, (0, 0))[0], waited - before.get(tid, (0, 0))[1])
+              for tid, (ran, waited) in after.items()]
+    if not deltas:
+        return None
+    ran, waited = max(deltas)
+    return ran / (ran + waited) if ran + waited > 0 else None
+
+
 def measure(generator: Path, device: Device, frames: list[bytes], ports: int, in_port: int,
             options: LatencyOptions, work: Path, progress: Progress) -> LatencyRun:
     """Run the generator and `device` (ports 0..ports-1, memif links; the frames enter on
@@ -341,17 +368,21 @@ def measure(generator: Path, device: Device, frames: list[bytes], ports: int, in
             time.sleep(0.02)
         progress(f"{device.label}: starting it", False)
         dev = _Process(dev_argv, dev_env, work / "device.log")
+        started = (_schedstat(gen.proc.pid), _schedstat(dev.proc.pid))
         deadline = time.monotonic() + options.start_timeout + options.seconds * 1.2 + 30 + \
             len(options.loads) * (options.warmup + options.seconds * 1.2 + 3)
         while not report.exists():
             if not dev.alive():
                 raise dev.failure(f"{device.label} stopped while measured")
+            if not gen.alive() and gen.proc.returncode == 3:
+                # What the device says when stopped (a switch: its counters and drops).
+                raise dev.failure(f"no frame came back through {device.label} within {options.start_timeout:g} s")
             if not gen.alive():
-                raise gen.failure("the latency generator stopped" if gen.proc.returncode != 3 else
-                                  f"no frame came back through {device.label} within {options.start_timeout:g} s")
+                raise gen.failure("the latency generator stopped")
             if time.monotonic() > deadline:
                 raise gen.failure("the latency generator did not finish in time")
             time.sleep(0.05)
+        shares = (_cpu_share(started[0], _schedstat(gen.proc.pid)), _cpu_share(started[1], _schedstat(dev.proc.pid)))
         # The device first: a memif client whose server leaves while it polls may crash.
         dev.stop()
         gen.stop()
@@ -364,7 +395,8 @@ def measure(generator: Path, device: Device, frames: list[bytes], ports: int, in
         doc = json.loads(report.read_text())
     except ValueError as error:
         raise LatencyError(f"the latency generator's report {report} is not JSON: {error}") from None
-    return _run_from(device.label, shell_line(dev_argv, dev_env), doc)
+    return dataclasses.replace(_run_from(device.label, shell_line(dev_argv, dev_env), doc),
+                               generator_cpu_share=shares[0], device_cpu_share=shares[1])
 
 
 def _run_from(label: str, command: str, doc: dict) -> LatencyRun:
@@ -374,6 +406,7 @@ def _run_from(label: str, command: str, doc: dict) -> LatencyRun:
         loads.append(LoadLatency(
             load=entry["load"], rate_pps=entry["rate_pps"], seconds=entry["seconds"], sent=entry["sent"],
             received=entry["received"], lost=entry["lost"], refused=entry["refused"], copies=entry["copies"],
+            skipped=entry["skipped"],
             min_us=entry.get("min_us"), mean_us=entry.get("mean_us"), p50_us=entry.get("p50_us"),
             p99_us=entry.get("p99_us"), p999_us=entry.get("p999_us"), max_us=entry.get("max_us"),
             histogram=tuple(histogram["counts"]), histogram_low_ns=histogram["low_ns"],
@@ -390,4 +423,5 @@ def load_to_json(load: LoadLatency) -> dict:
 
 def run_to_json(run: LatencyRun) -> dict:
     return {"label": run.label, "max_pps": run.max_pps, "max_sent": run.max_sent, "max_received": run.max_received,
-            "tsc_hz": run.tsc_hz, "command": run.command, "loads": [load_to_json(load) for load in run.loads]}
+            "tsc_hz": run.tsc_hz, "command": run.command, "device_cpu_share": run.device_cpu_share,
+            "generator_cpu_share": run.generator_cpu_share, "loads": [load_to_json(load) for load in run.loads]}

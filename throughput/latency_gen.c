@@ -46,6 +46,7 @@
 #define LG_STAMP_LEN 16
 #define LG_TAG 0x9e3779b1u         /* the tag of phase k is LG_TAG + k */
 #define LG_MAX_LOADS 16
+#define LG_CATCH_UP 64
 #define LG_MAX_MPPS 64.0           /* bounds the maximum phase's sequence numbers */
 #define LG_HIST_PER_DECADE 20      /* histogram: 20 bins a decade from 10 ns to 100 ms */
 #define LG_HIST_DECADES 7
@@ -68,6 +69,7 @@ struct lg_phase {
 	uint64_t refused;          /* the port's ring was full */
 	uint64_t received;         /* distinct frames back */
 	uint64_t copies;           /* frames back a second time or more (multicast, floods) */
+	uint64_t skipped;          /* paced sends dropped, the generator having been held up */
 	uint8_t *seen;             /* a bit per sequence number */
 	uint32_t *cycles;          /* one-way times, when recorded; NULL otherwise */
 };
@@ -234,7 +236,9 @@ static unsigned lg_receive(struct lg_ctx *c)
 }
 
 /* Send for `seconds`: `period` TSC cycles apart, or (period 0) bursts as fast as the port
- * takes them; poll for frames back all along. */
+ * takes them; poll for frames back all along.  Held up for more than LG_CATCH_UP periods (its
+ * CPU taken by another process), the generator skips the sends it owes rather than send them
+ * in one rush the device would see as a burst. */
 static void lg_run(struct lg_ctx *c, struct lg_phase *p, double seconds, double period)
 {
 	uint64_t start = rte_rdtsc();
@@ -250,6 +254,12 @@ static void lg_run(struct lg_ctx *c, struct lg_phase *p, double seconds, double 
 		if (period == 0.0) {
 			n = LG_BURST;
 		} else {
+			if ((double)now - next > LG_CATCH_UP * period) {
+				uint64_t owed = (uint64_t)(((double)now - next) / period);
+
+				p->skipped += owed;
+				next += (double)owed * period;
+			}
 			while (n < LG_BURST && next <= (double)now) {
 				n++;
 				next += period;
@@ -314,8 +324,8 @@ static void lg_report_phase(FILE *out, const struct lg_ctx *c, struct lg_phase *
 		sum += ns;
 	}
 	fprintf(out, "  {\"load\": %g, \"rate_pps\": %.1f, \"seconds\": %g, \"sent\": %" PRIu64 ", \"received\": %" PRIu64
-	       ", \"lost\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"copies\": %" PRIu64,
-	       load, pps, seconds, p->sent, p->received, p->sent - p->received, p->refused, p->copies);
+	       ", \"lost\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"copies\": %" PRIu64 ", \"skipped\": %" PRIu64,
+	       load, pps, seconds, p->sent, p->received, p->sent - p->received, p->refused, p->copies, p->skipped);
 	if (n) {
 		fprintf(out, ", \"min_us\": %.3f, \"mean_us\": %.3f, \"p50_us\": %.3f, \"p99_us\": %.3f, \"p999_us\": %.3f"
 		       ", \"max_us\": %.3f", lg_us(c, p->cycles[0]), sum / (double)n / 1e3,

@@ -117,10 +117,16 @@ def _us(value) -> str:
 
 def latency_rows(run: LatencyRun, name: str) -> list[str]:
     """One line for the maximum rate and one per load: the columns of `latency_table`."""
-    lines = [f"{name:<22}{'max':>6}{run.max_pps / 1e6:>9.3f}{run.max_sent:>12,}{run.max_sent - run.max_received:>12,}"]
+    shares = [f"{who} {share:.0%}" for who, share in (("program", run.device_cpu_share),
+                                                      ("generator", run.generator_cpu_share)) if share is not None]
+    lines = [f"{name:<22}{'max':>6}{run.max_pps / 1e6:>9.3f}{run.max_sent:>12,}{run.max_sent - run.max_received:>12,}"
+             + (f"   CPU got: {', '.join(shares)}" if shares else "")]
+    skipped = [f"{load.skipped:,} at {load.load:g}%" for load in run.loads if load.skipped]
     for load in run.loads:
         lines.append(f"{'':<22}{f'{load.load:g}%':>6}{load.rate_pps / 1e6:>9.3f}{load.sent:>12,}{load.lost:>12,}"
                      f"{_us(load.p50_us):>9}{_us(load.p99_us):>9}{_us(load.p999_us):>10}{_us(load.max_us):>10}")
+    if skipped:
+        lines.append(f"{'':<22}the generator, held up, skipped sends: {', '.join(skipped)}")
     return lines
 
 
@@ -146,7 +152,9 @@ def latency_table(result: LatencyResult) -> str:
     lines.append("max: frames back per second when sent as fast as the link takes them (lost: refused or not back); "
                  "loads: shares of it, paced; lost: sent and not back (refused by a full ring, dropped, or later "
                  "than the drain); latency: the TSC when the frame's burst came back minus the TSC stamped in it "
-                 "when sent, both read on the generator's CPU")
+                 "when sent, both read on the generator's CPU; CPU got: of the time the program's and the "
+                 "generator's polling threads were ready to run, the share they ran (less than 100%: other "
+                 "processes took their CPU)")
     if any(baseline is not None for _, _, baseline in result.results):
         lines.append(BASELINE_NOTE)
     return "\n".join(lines) + "\n"
