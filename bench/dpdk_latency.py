@@ -3,7 +3,7 @@
 
     python3 bench/dpdk_latency.py [--seconds S] [--warmup S] [--loads 10,50,90] [--size BYTES]
                                   [--device-cpu C] [--generator-cpu C] [--no-hugepages]
-                                  [--json FILE] [--plot FILE.svg|.png] [--skip-unavailable] [-v]
+                                  [--json FILE] [--plot FILE.svg|.png] [--keep DIR] [--skip-unavailable] [-v]
 
 A benchmark, not a test: it prints latencies and their ratios, and fails only when something
 cannot be built or run.
@@ -44,7 +44,9 @@ Memory.  Every program and the generator run with 2 MB hugepages (512 MB and 256
 
 Output: a table per program, the ratios, `--json FILE` (every figure, the commands run) and
 `--plot FILE` (.svg or .png; needs matplotlib): p50/p99/p99.9 against load, and the
-histograms at 50% load.
+histograms at 50% load.  `--keep DIR` builds and runs in DIR and keeps it: per program
+runN/commands.sh (the generator's and the program's command lines), their logs and the
+generator's report.
 """
 
 from __future__ import annotations
@@ -145,8 +147,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--no-hugepages", action="store_true", help="run everything with --no-huge")
     parser.add_argument("--json", type=Path, help="write every figure and the commands run to this file")
     parser.add_argument("--plot", type=Path, help="write the plot to this file (.svg or .png; needs matplotlib)")
+    parser.add_argument("--keep", type=Path, help="build and run in this folder and keep it (logs, commands)")
     parser.add_argument("--skip-unavailable", action="store_true",
-                        help="without DPDK's examples or libdpdk, say why and exit 0")
+                        help="without DPDK's examples, libdpdk or the hugepages, say why and exit 0 (make bench)")
     parser.add_argument("-v", "--verbose", action="store_true", help="show every command run")
     args = parser.parse_args()
     if args.seconds <= 0 or args.warmup < 0:
@@ -176,13 +179,20 @@ def main() -> int:
         raise BenchError(str(error)) from None
     memory = "no hugepages (--no-huge)"
     if not args.no_hugepages:
-        print(f"hugepages: {ensure_hugepages(latency.hugepages_needed())}", file=sys.stderr, flush=True)
+        try:
+            print(f"hugepages: {ensure_hugepages(latency.hugepages_needed())}", file=sys.stderr, flush=True)
+        except BenchError as error:
+            if args.skip_unavailable:
+                print(f"dpdk_latency: skipped: {error}")
+                return 0
+            raise
         memory = "2 MB hugepages"
     options = latency.LatencyOptions(loads=args.loads, seconds=args.seconds, warmup=args.warmup,
                                      generator_cpu=generator_cpu, device_cpu=device_cpu,
                                      hugepages=not args.no_hugepages)
     with tempfile.TemporaryDirectory(prefix="p4odp-dpdk-latency-") as tmp:
-        work = Path(tmp)
+        work = Path(tmp) if args.keep is None else args.keep.resolve()
+        work.mkdir(parents=True, exist_ok=True)
         dpdk = build_dpdk(work, args.verbose)
         generator = latency.build_generator(work, args.verbose)
         print("compiling examples/l2fwd and examples/l3fwd for x86-dpdk", file=sys.stderr, flush=True)
