@@ -48,7 +48,8 @@ MAX_SIZE = 1518         # memif's buffers hold 2,048 bytes; the generator takes 
 EAL = ["--no-pci", "--no-shconf", "--no-telemetry", "--log-level=lib.eal:error"]
 DEVICE_MEMORY_MB = 512
 GENERATOR_MEMORY_MB = 256
-SOCKET_TIMEOUT = 30.0   # seconds for the generator's memif sockets to appear
+READY_TIMEOUT = 30.0    # seconds for the generator to start its ports (its memif servers listen)
+READY_LINE = "latency generator: ports started"
 STOP_TIMEOUT = 20.0
 
 
@@ -270,6 +271,7 @@ class _Process:
 
     def __init__(self, argv: list[str], env: dict[str, str], log: Path, on_line=None):
         self.log = log
+        self.ready = threading.Event()  # the generator said READY_LINE
         try:
             self.proc = subprocess.Popen(argv, env={**os.environ, **env}, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -284,6 +286,8 @@ class _Process:
             for line in self.proc.stdout:
                 log.write(line)
                 log.flush()
+                if line.startswith(READY_LINE):
+                    self.ready.set()
                 if on_line is not None:
                     on_line(line.rstrip("\n"))
 
@@ -359,13 +363,13 @@ def measure(generator: Path, device: Device, frames: list[bytes], ports: int, in
     gen = dev = None
     try:
         gen = _Process(gen_argv, {}, work / "generator.log", step)
-        deadline = time.monotonic() + SOCKET_TIMEOUT
-        while not all(link.exists() for link in links):
+        # Its memif servers listen before the device's clients connect, which they try once.
+        deadline = time.monotonic() + READY_TIMEOUT
+        while not gen.ready.wait(0.02):
             if not gen.alive():
-                raise gen.failure("the latency generator stopped before opening its ports")
+                raise gen.failure("the latency generator stopped before starting its ports")
             if time.monotonic() > deadline:
-                raise gen.failure(f"the latency generator opened no memif socket within {SOCKET_TIMEOUT:.0f} s")
-            time.sleep(0.02)
+                raise gen.failure(f"the latency generator did not start its ports within {READY_TIMEOUT:.0f} s")
         progress(f"{device.label}: starting it", False)
         dev = _Process(dev_argv, dev_env, work / "device.log")
         started = (_schedstat(gen.proc.pid), _schedstat(dev.proc.pid))

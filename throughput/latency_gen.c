@@ -500,6 +500,9 @@ int main(int argc, char **argv)
 		lg_die("cannot create the packet pool");
 	for (uint16_t port = 0; port < c.ports; port++)
 		lg_port_init(&c, port);
+	/* Servers listen from the EAL's probe on: the other ends may connect now (a memif client
+	 * that finds no listener does not try again). */
+	fprintf(stderr, "latency generator: ports started\n");
 	if (forward) {
 		lg_forward(c.ports);
 		goto out;
