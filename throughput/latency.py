@@ -273,9 +273,14 @@ class _Process:
         self.log = log
         self.ready = threading.Event()  # the generator said READY_LINE
         try:
+            # A session of its own: with Linux's autogroup scheduling (sched_autogroup_enabled)
+            # a session's CPU time is shared among its processes, so that the generator, the
+            # device and this process would have one process's share of each CPU against the
+            # other sessions' busy processes; and Ctrl-C reaches this process only, which
+            # stops the device first.
             self.proc = subprocess.Popen(argv, env={**os.environ, **env}, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                         errors="replace")
+                                         errors="replace", start_new_session=True)
         except OSError as error:
             raise LatencyError(f"cannot run {argv[0]}: {error.strerror}") from None
         self.reader = threading.Thread(target=self._read, args=(on_line,), daemon=True)

@@ -124,15 +124,15 @@ def latency_rows(run: LatencyRun, name: str) -> list[str]:
     skipped = [f"{load.skipped:,} at {load.load:g}%" for load in run.loads if load.skipped]
     for load in run.loads:
         lines.append(f"{'':<22}{f'{load.load:g}%':>6}{load.rate_pps / 1e6:>9.3f}{load.sent:>12,}{load.lost:>12,}"
-                     f"{_us(load.p50_us):>9}{_us(load.p99_us):>9}{_us(load.p999_us):>10}{_us(load.max_us):>10}")
+                     f"{_us(load.p50_us):>10}{_us(load.p99_us):>11}{_us(load.p999_us):>12}{_us(load.max_us):>12}")
     if skipped:
         lines.append(f"{'':<22}the generator, held up, skipped sends: {', '.join(skipped)}")
     return lines
 
 
 def latency_header() -> str:
-    return (f"{'':<22}{'load':>6}{'Mpps':>9}{'sent':>12}{'lost':>12}{'p50 us':>9}{'p99 us':>9}{'p99.9 us':>10}"
-            f"{'max us':>10}")
+    return (f"{'':<22}{'load':>6}{'Mpps':>9}{'sent':>12}{'lost':>12}{'p50 us':>10}{'p99 us':>11}{'p99.9 us':>12}"
+            f"{'max us':>12}")
 
 
 def latency_table(result: LatencyResult) -> str:
