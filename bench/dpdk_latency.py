@@ -28,8 +28,11 @@ when it holds 32 packets or every 100 us (BURST_TX_DRAIN_US): at low loads that 
 latency; p4odp's switch sends what each received burst gives at the end of the burst.
 
 How.  The program on one CPU (`taskset -c C`, EAL `-l C`, ours `-w 1 -c C`; default the last
-CPU), the generator on another (default the first); the script's own Python sleeps
-meanwhile.  For each program: its maximum rate through this path (the generator sending
+CPU), the generator on another (default the first), each in a session of its own (Linux's
+autogroup scheduling shares a session's CPU time among its processes); the script's own
+Python sleeps meanwhile.  The table's "CPU got" is, of the time each side's polling thread
+was ready to run, the share it ran: under 100%, other processes took its CPU, and the tails
+measure the scheduler.  For each program: its maximum rate through this path (the generator sending
 as fast as the link takes frames, for S seconds: frames back per second), then at each load
 (10%, 50% and 90% of that maximum, each program its own) W seconds paced and unrecorded, then
 S seconds recorded: frames sent, lost (refused by a full ring, dropped, or not back by the

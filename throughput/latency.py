@@ -102,6 +102,7 @@ class LoadLatency:
     refused: int
     copies: int                   # frames back more than once (floods, multicast)
     skipped: int                  # paced sends skipped: the generator was held up (its CPU taken)
+    backwards: int                # frames back before their stamp by the TSC, counted as 0 us
     min_us: Optional[float]
     mean_us: Optional[float]
     p50_us: Optional[float]
@@ -415,7 +416,7 @@ def _run_from(label: str, command: str, doc: dict) -> LatencyRun:
         loads.append(LoadLatency(
             load=entry["load"], rate_pps=entry["rate_pps"], seconds=entry["seconds"], sent=entry["sent"],
             received=entry["received"], lost=entry["lost"], refused=entry["refused"], copies=entry["copies"],
-            skipped=entry["skipped"],
+            skipped=entry["skipped"], backwards=entry["backwards"],
             min_us=entry.get("min_us"), mean_us=entry.get("mean_us"), p50_us=entry.get("p50_us"),
             p99_us=entry.get("p99_us"), p999_us=entry.get("p999_us"), max_us=entry.get("max_us"),
             histogram=tuple(histogram["counts"]), histogram_low_ns=histogram["low_ns"],

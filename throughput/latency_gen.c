@@ -70,6 +70,7 @@ struct lg_phase {
 	uint64_t received;         /* distinct frames back */
 	uint64_t copies;           /* frames back a second time or more (multicast, floods) */
 	uint64_t skipped;          /* paced sends dropped, the generator having been held up */
+	uint64_t backwards;        /* frames back before their stamp by the TSC (recorded as 0) */
 	uint8_t *seen;             /* a bit per sequence number */
 	uint32_t *cycles;          /* one-way times, when recorded; NULL otherwise */
 };
@@ -224,8 +225,12 @@ static unsigned lg_receive(struct lg_ctx *c)
 				p->copies++;
 			} else {
 				p->seen[sp->seq >> 3] |= (uint8_t)(1u << (sp->seq & 7));
-				if (p->cycles != NULL)
+				if (p->cycles != NULL && unlikely(now < sp->tsc)) {
+					p->backwards++; /* a TSC that went back: a virtual CPU moved? */
+					p->cycles[p->received] = 0;
+				} else if (p->cycles != NULL) {
 					p->cycles[p->received] = (uint32_t)RTE_MIN(now - sp->tsc, (uint64_t)UINT32_MAX);
+				}
 				p->received++;
 			}
 		}
@@ -324,8 +329,9 @@ static void lg_report_phase(FILE *out, const struct lg_ctx *c, struct lg_phase *
 		sum += ns;
 	}
 	fprintf(out, "  {\"load\": %g, \"rate_pps\": %.1f, \"seconds\": %g, \"sent\": %" PRIu64 ", \"received\": %" PRIu64
-	       ", \"lost\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"copies\": %" PRIu64 ", \"skipped\": %" PRIu64,
-	       load, pps, seconds, p->sent, p->received, p->sent - p->received, p->refused, p->copies, p->skipped);
+	       ", \"lost\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"copies\": %" PRIu64 ", \"skipped\": %" PRIu64
+	       ", \"backwards\": %" PRIu64, load, pps, seconds, p->sent, p->received, p->sent - p->received, p->refused,
+	       p->copies, p->skipped, p->backwards);
 	if (n) {
 		fprintf(out, ", \"min_us\": %.3f, \"mean_us\": %.3f, \"p50_us\": %.3f, \"p99_us\": %.3f, \"p999_us\": %.3f"
 		       ", \"max_us\": %.3f", lg_us(c, p->cycles[0]), sum / (double)n / 1e3,

@@ -127,6 +127,9 @@ def latency_rows(run: LatencyRun, name: str) -> list[str]:
                      f"{_us(load.p50_us):>10}{_us(load.p99_us):>11}{_us(load.p999_us):>12}{_us(load.max_us):>12}")
     if skipped:
         lines.append(f"{'':<22}the generator, held up, skipped sends: {', '.join(skipped)}")
+    backwards = [f"{load.backwards:,} at {load.load:g}%" for load in run.loads if load.backwards]
+    if backwards:
+        lines.append(f"{'':<22}frames back before their stamp by the TSC (counted as 0 us): {', '.join(backwards)}")
     return lines
 
 
