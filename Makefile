@@ -7,10 +7,10 @@
 #   make example      run the main job on a bundled example (EXAMPLE=l3fwd by default)
 #   make test         run the test suite (TEST_JOBS, TEST_ORDER, TESTS: see below)
 #   make bench        time the front end; instructions per packet of the examples; the
-#                     examples' switches side by side with DPDK's l2fwd and l3fwd; 10,000
-#                     P4Runtime inserts while forwarding; a minute of table churn under
-#                     traffic (soak); a minute of front-end fuzzing; the examples' datapaths
-#                     fuzzed for 10 s each
+#                     examples' switches side by side with DPDK's l2fwd and l3fwd, and their
+#                     latency under load; 10,000 P4Runtime inserts while forwarding; a
+#                     minute of table churn under traffic (soak); a minute of front-end
+#                     fuzzing; the examples' datapaths fuzzed for 10 s each
 #   make conformance  measure the front end on p4c's corpus (P4C_TESTDATA=.../p4c/testdata)
 #   make fresh-check  the two first commands on a brand-new Debian root (as root; long)
 
@@ -107,6 +107,7 @@ bench: setup
 	$(VENV_PYTHON) bench/build_time.py
 	$(VENV_PYTHON) bench/burst_lookup.py
 	$(VENV_PYTHON) bench/dpdk_side_by_side.py --skip-unavailable
+	$(VENV_PYTHON) bench/dpdk_latency.py --skip-unavailable
 	$(VENV_PYTHON) bench/p4runtime_inserts.py
 	$(VENV_PYTHON) bench/control_plane_load.py
 	$(VENV_PYTHON) bench/soak.py

@@ -139,12 +139,15 @@ def build_parser() -> argparse.ArgumentParser:
                          help="generate the frames: KIND[:KEY=VALUE,...], KIND eth, udp, tcp, udp6 or tcp6; keys "
                               "flows, seed, dst-mac, src-mac (MAC or MAC+N), vlan, dst-ip, src-ip (ADDR, ADDR+N or "
                               "ADDR/LEN), dst-port, src-port (P or P-Q), ttl (default udp:flows=1024; see README)")
-    bench.add_argument("--sizes", default="64,128,256,512,1024,1280,1518", metavar="LIST",
-                       help="frame sizes in bytes, with the 4-byte FCS as RFC 2544 counts them (64..9216)")
+    bench.add_argument("--sizes", metavar="LIST",
+                       help="frame sizes in bytes, with the 4-byte FCS as RFC 2544 counts them (64..9216; default "
+                            "64,128,256,512,1024,1280,1518, with --latency 64)")
     bench.add_argument("--workers", "-w", type=int, metavar="N",
                        help="the switch's worker threads (default 1, or one per CPU of --cpus)")
-    bench.add_argument("--cpus", "-c", metavar="LIST", help="pin the workers to these CPUs, e.g. 1 or 0-1")
-    bench.add_argument("--seconds", type=float, default=5.0, metavar="S", help="measuring time per size (default 5)")
+    bench.add_argument("--cpus", "-c", metavar="LIST", help="pin the workers to these CPUs, e.g. 1 or 0-1 (--latency: "
+                                                             "the one worker's CPU, default the last one)")
+    bench.add_argument("--seconds", type=float, default=5.0, metavar="S",
+                       help="measuring time per size (default 5); --latency: per load, and for the maximum rate")
     bench.add_argument("--rounds", type=int, default=5, metavar="N",
                        help="rates per size, each over S/N seconds; the median is reported (default 5)")
     bench.add_argument("--warmup", type=float, default=1.0, metavar="S",
@@ -154,10 +157,21 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--in-ports", default="0", metavar="LIST",
                        help="the ports the traffic enters on, each replaying all of it (default 0); the other "
                             "ports are sinks")
+    bench.add_argument("--latency", action="store_true",
+                       help="x86-dpdk: measure one-way latency under load instead: a generator of ours (DPDK, memif "
+                            "links to the switch's ports, each on its own CPU) finds the maximum rate, then sends "
+                            "at --loads of it and reports p50, p99, p99.9 and max; and the same through a minimal "
+                            "forwarder in the switch's place (the baseline)")
+    bench.add_argument("--loads", default="10,50,90", metavar="LIST",
+                       help="--latency: the loads, in percent of the maximum rate (default 10,50,90)")
+    bench.add_argument("--generator-cpu", type=int, metavar="C",
+                       help="--latency: the generator's CPU (default the first one that is not the switch's)")
+    bench.add_argument("--no-baseline", action="store_true", help="--latency: do not measure the baseline")
     bench.add_argument("--json", nargs="?", const="-", metavar="F",
                        help="write the results as JSON to F (standard output without F; the table then goes to "
                             "standard error)")
-    bench.add_argument("--plot", metavar="F.png", help="plot Mpps and Gbit/s per size (needs matplotlib: "
+    bench.add_argument("--plot", metavar="F.png", help="plot Mpps and Gbit/s per size; --latency: the percentiles "
+                                                       "per load and a histogram at 50%% (needs matplotlib: "
                                                        "pip install 'p4odp[bench]')")
     bench.add_argument("--skip-pass", action="append", default=[], metavar="PASS",
                        help="do not run the midend pass PASS (repeatable): what it is worth")
@@ -467,14 +481,16 @@ def _serve_until_stopped(diags: Diagnostics, switch: str, address: str, start, s
 def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:
     from p4odp.backend.build import BuildOptions
     from p4odp.throughput import report
-    from p4odp.throughput.runner import BenchOptions, parse_list, run_bench as run
+    from p4odp.throughput.runner import BenchOptions, parse_list, run_bench as run, run_latency
     from p4odp.throughput.spec import SpecError, parse_spec
     from p4odp.throughput.traffic import MAX_SIZE, MIN_SIZE
     from p4odp.transpiler.passes import PassOptions
 
     here = Loc("<command line>", 0, 0)
+    default_sizes = "64" if args.latency else "64,128,256,512,1024,1280,1518"
     try:
-        sizes = sorted(parse_list(args.sizes, "--sizes", MIN_SIZE, MAX_SIZE))
+        sizes = sorted(parse_list(args.sizes or default_sizes, "--sizes", MIN_SIZE, MAX_SIZE))
+        loads = _parse_loads(args.loads)
         ports = parse_list(args.ports, "--ports", 0, 63)
         in_ports = parse_list(args.in_ports, "--in-ports", 0, 63)
         cpus = parse_list(args.cpus, "--cpus", 0, 1023) if args.cpus else []
@@ -489,6 +505,7 @@ def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:
         (not args.seconds > 0, f"--seconds {args.seconds:g}: more than 0"),
         (args.rounds < 1, f"--rounds {args.rounds}: at least 1"),
         (not args.warmup >= 0, f"--warmup {args.warmup:g}: 0 or more"),
+        (args.latency and workers != 1, f"--latency runs one worker, not {workers}"),
     ] if bad]
     for path, what in ((args.program, "program"), (args.commands, "--commands"), (args.traffic, "--traffic")):
         if path is not None and not os.path.isfile(path):
@@ -502,6 +519,16 @@ def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:
         except report.PlotUnavailable as err:
             diags.error(here, str(err))
             return EXIT_USER_ERROR
+    latency_options = None
+    if args.latency:
+        from p4odp.throughput.latency import LatencyError, LatencyOptions, pick_cpus
+        try:
+            device_cpu, generator_cpu = pick_cpus(cpus[0] if cpus else None, args.generator_cpu)
+        except LatencyError as err:
+            diags.error(here, str(err))
+            return EXIT_USER_ERROR
+        latency_options = LatencyOptions(loads=tuple(loads), seconds=args.seconds, warmup=args.warmup,
+                                         generator_cpu=generator_cpu, device_cpu=device_cpu)
     loaded = _target_and_program(args, diags)
     if loaded is None:
         return EXIT_USER_ERROR
@@ -512,21 +539,38 @@ def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:
         commands=os.path.abspath(args.commands) if args.commands else None,
         traffic=args.traffic, gen=gen, sizes=sizes, workers=workers, cpus=args.cpus, seconds=args.seconds,
         warmup=args.warmup, rounds=args.rounds, ports=sorted(set(ports) | set(in_ports)), in_ports=in_ports,
-        keep=Path(args.keep) if args.keep else None, passes=PassOptions(skip=args.skip_pass))
-    result = run(program, options, diags, _progress_printer(sys.stderr))
+        keep=Path(args.keep) if args.keep else None, passes=PassOptions(skip=args.skip_pass),
+        latency=latency_options, baseline=not args.no_baseline)
+    if args.latency:
+        result = run_latency(program, options, diags, _progress_printer(sys.stderr))
+        show = (report.latency_table, report.latency_json, report.plot_latency)
+    else:
+        result = run(program, options, diags, _progress_printer(sys.stderr))
+        show = (report.table, report.to_json, report.plot)
     if result is None:
         return EXIT_USER_ERROR
-    table = report.table(result)
+    table, to_json, plot = show
     if args.json == "-":
-        sys.stderr.write(table)
-        sys.stdout.write(report.to_json(result))
+        sys.stderr.write(table(result))
+        sys.stdout.write(to_json(result))
     else:
-        sys.stdout.write(table)
+        sys.stdout.write(table(result))
         if args.json:
-            Path(args.json).write_text(report.to_json(result))
+            Path(args.json).write_text(to_json(result))
     if args.plot:
-        report.plot(result, args.plot)
+        plot(result, args.plot)
     return EXIT_OK
+
+
+def _parse_loads(text: str) -> list[float]:
+    """'10,50,90' -> [10.0, 50.0, 90.0]; raises ValueError with a one-line message."""
+    try:
+        loads = [float(part) for part in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--loads {text}: expected percentages such as 10,50,90") from None
+    if not all(0 < load <= 100 for load in loads) or len(loads) > 16:
+        raise ValueError(f"--loads {text}: 1 to 16 percentages, each more than 0 and at most 100")
+    return loads
 
 
 # p4odp fuzz's exit status: a crash is its finding, not an error of the user's input.

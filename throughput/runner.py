@@ -10,6 +10,10 @@ Rate: once the switch forwards (it has installed its SIGUSR1 handler) and a warm
 SIGUSR1 makes it print its counters with the time since it started forwarding; `rounds + 1` such
 samples, `seconds / rounds` apart, give `rounds` rates: packets sent (summed over ports) between
 two samples over the time between them.  The median is the result, the rounds its spread.
+
+With --latency (`run_latency`, x86-dpdk): each port a memif link to the generator of
+`latency`, which measures one-way latency at loads of the switch's maximum rate; then, unless
+told not to, the same through its baseline forwarder.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from p4odp.backend.requirements import debian_hint
 from p4odp.backend.target import Target
 from p4odp.backend.targets import DPDK_PCAP_EAL
 from p4odp.diagnostics import Diagnostics, Loc
+from p4odp.throughput import latency
 from p4odp.throughput.counters import CounterParser, CountersBlock
 from p4odp.throughput.linerate import CpuFrequency, cpu_frequency, summarize
 from p4odp.throughput.spec import GenSpec
@@ -39,7 +44,8 @@ from p4odp.throughput.traffic import (FCS_LEN, TrafficError, frames_from_pcap, g
 from p4odp.transpiler import generate_c
 from p4odp.transpiler.passes import PassOptions
 
-__all__ = ["BenchOptions", "BenchResult", "run_bench", "parse_list", "MAX_TRAFFIC_BYTES", "DPDK_MAX_FRAMES"]
+__all__ = ["BenchOptions", "BenchResult", "run_bench", "LatencyResult", "run_latency", "parse_list",
+           "MAX_TRAFFIC_BYTES", "DPDK_MAX_FRAMES"]
 
 # The replaying devices hold every frame in memory: a bound for one size's frames.
 MAX_TRAFFIC_BYTES = 1 << 30
@@ -76,6 +82,8 @@ class BenchOptions:
     in_ports: list = field(default_factory=lambda: [0])
     keep: Optional[Path] = None
     passes: Optional[PassOptions] = None  # the midend's options (passes skipped)
+    latency: Optional[latency.LatencyOptions] = None  # run_latency's
+    baseline: bool = True                 # run_latency: the forwarder in the switch's place too
 
 
 @dataclass
@@ -86,6 +94,14 @@ class BenchResult:
     seconds: float
     cpu: Optional[CpuFrequency]
     results: list  # RateSummary per size
+
+
+@dataclass
+class LatencyResult:
+    program: str
+    target: str
+    options: latency.LatencyOptions
+    results: list  # (size, the switch's LatencyRun, the baseline's or None) per size
 
 
 # progress(text, step): what the run does now; `step` marks the end of a step (a line of its
@@ -151,6 +167,78 @@ def _run_bench(program: ir.Program, options: BenchOptions, diags: Diagnostics, p
         return _measure_all(c_files, Path(work), options, source, diags, progress)
 
 
+def run_latency(program: ir.Program, options: BenchOptions, diags: Diagnostics, progress: Progress
+                ) -> Optional[LatencyResult]:
+    """Build the switch, then measure its latency under load at each size; None after
+    reporting an error in `diags`."""
+    try:
+        return _run_latency(program, options, diags, progress)
+    except (BenchError, TrafficError, latency.LatencyError) as err:
+        diags.error(_COMMAND_LINE, str(err))
+        return None
+
+
+def _run_latency(program: ir.Program, options: BenchOptions, diags: Diagnostics, progress: Progress
+                 ) -> Optional[LatencyResult]:
+    target = options.target
+    if not _dpdk(target):
+        raise BenchError(f"--latency measures through DPDK's net_memif: it needs target x86-dpdk, not {target.name}")
+    if len(options.in_ports) != 1:
+        raise BenchError(f"--latency sends on one port: --in-ports {','.join(map(str, options.in_ports))}")
+    if options.workers != 1:
+        raise BenchError("--latency runs the switch with one worker (its CPU is --cpus)")
+    reason = latency.generator_missing()
+    if reason:
+        raise BenchError(reason)
+    source = read_traffic(options.traffic) if options.traffic else None
+    for size in options.sizes:
+        latency.check_frames(_frames(options, source, size), size)
+    if options.keep is not None:
+        _check_folder(options.keep)
+    progress(f"building {options.program} for {target.name}", True)
+    c_files = generate_c(program, options.program, diags, options.passes, template_dirs=target.template_dirs)
+    if c_files is None:
+        return None
+    if options.keep is not None:
+        options.keep.mkdir(parents=True, exist_ok=True)
+        return _latency_all(c_files, options.keep, options, source, diags, progress)
+    with tempfile.TemporaryDirectory(prefix="p4odp-bench-") as work:
+        return _latency_all(c_files, Path(work), options, source, diags, progress)
+
+
+def _latency_all(c_files: dict, work: Path, options: BenchOptions, source: Optional[list[bytes]],
+                 diags: Diagnostics, progress: Progress) -> Optional[LatencyResult]:
+    binary = build_switch(c_files, work, options.target, options.build, diags)
+    if binary is None:
+        return None
+    progress("building the latency generator", True)
+    generator = latency.build_generator(work, options.build.verbose)
+    lopts = options.latency
+    ports = sorted(options.ports)
+    args = ["-w", "1", "-c", str(lopts.device_cpu)]
+    if options.commands:
+        args += ["--commands", options.commands]
+    for index, port in enumerate(ports):
+        args += ["-i", f"{port}={index}"]
+    switch = latency.Device("switch", "p4odp", binary, tuple(args))
+    results = []
+    for step, size in enumerate(options.sizes, 1):
+        where = f"[{step}/{len(options.sizes)}] {size} B"
+        frames = _frames(options, source, size)
+        runs = []
+        for device in (switch, latency.forwarder(generator)) if options.baseline else (switch,):
+            say = lambda text, end=False: progress(f"{where}: {text}", end)
+            folder = work / f"latency{size}-{device.kind}"
+            run = latency.measure(generator, device, frames, len(ports), ports.index(options.in_ports[0]), lopts,
+                                  folder, say)
+            middle = next((load for load in run.loads if load.load == 50), run.loads[len(run.loads) // 2])
+            p99 = f"{middle.p99_us:.1f}" if middle.p99_us is not None else "-"
+            say(f"{device.label}: max {run.max_pps / 1e6:.3f} Mpps, p99 {p99} us at {middle.load:g}%", True)
+            runs.append(run)
+        results.append((size, runs[0], runs[1] if len(runs) > 1 else None))
+    return LatencyResult(options.program, options.target.name, lopts, results)
+
+
 def _frames(options: BenchOptions, source: Optional[list[bytes]], size: int) -> list[bytes]:
     if source is not None:
         frames = frames_from_pcap(source, size, options.traffic)
@@ -160,7 +248,7 @@ def _frames(options: BenchOptions, source: Optional[list[bytes]], size: int) -> 
     if total > MAX_TRAFFIC_BYTES:
         raise BenchError(f"{len(frames):,} frames of {size} bytes take {total / 2**20:,.0f} MiB, more than the "
                          f"{MAX_TRAFFIC_BYTES >> 20:,} MiB the replaying device may hold: use fewer flows")
-    if _dpdk(options.target) and len(frames) * len(options.in_ports) > DPDK_MAX_FRAMES:
+    if _dpdk(options.target) and options.latency is None and len(frames) * len(options.in_ports) > DPDK_MAX_FRAMES:
         raise BenchError(f"{options.target.name}: net_pcap's infinite_rx keeps every frame in the switch's packet "
                          f"pool: at most {DPDK_MAX_FRAMES:,} frames over all input ports, not "
                          f"{len(frames) * len(options.in_ports):,} (use fewer flows)")

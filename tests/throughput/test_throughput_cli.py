@@ -28,6 +28,12 @@ def bench(*args):
     ([L2FWD, "--seconds", "0"], "--seconds 0: more than 0"),
     ([L2FWD, "--target", "nope"], "unknown target 'nope'"),
     ([L2FWD, "--gen", "udp6", "--sizes", "64"], "64-byte frames cannot hold its 66 bytes of headers"),
+    ([L2FWD, "--latency", "--loads", "10,0"], "--loads 10,0: 1 to 16 percentages, each more than 0 and at most 100"),
+    ([L2FWD, "--latency", "--loads", "half"], "--loads half: expected percentages such as 10,50,90"),
+    ([L2FWD, "--latency", "--workers", "2"], "--latency runs one worker, not 2"),
+    ([L2FWD, "--latency", "--cpus", "0", "--generator-cpu", "0"],
+     "the switch and the generator both on CPU 0: give them different CPUs"),
+    ([L2FWD, "--latency"], "--latency measures through DPDK's net_memif: it needs target x86-dpdk, not x86"),
 ])
 def test_bad_input_is_one_line(args, message):
     run = bench(*args)
