@@ -63,39 +63,15 @@ import tempfile
 from pathlib import Path
 
 from dpdk_side_by_side import (IN_PORT, NEXT_HOP, OUT_PORT, BenchError, build_dpdk, compile_switch, ensure_dpdk,
-                               free_hugepages, l2_traffic, l3_traffic, run)
+                               l2_traffic, l3_traffic)
 
 from p4odp.throughput import latency
+from p4odp.throughput.hugepages import HugepagesError, ensure_hugepages
 from p4odp.throughput.report import (BASELINE_NOTE, PlotUnavailable, check_plot, latency_header, latency_rows,
                                      plot_latency_runs)
 from p4odp.throughput.traffic import MIN_SIZE
 
 TARGET = 2.0            # p4odp's p99 at 50% load over DPDK l3fwd's: issue 39's bound
-
-
-def ensure_hugepages(needed: int) -> str:
-    """`needed` free 2 MB pages and a hugetlbfs mount, reserved and mounted when root and
-    missing; what was done, or BenchError saying what is missing."""
-    mounted = any(line.split()[2] == "hugetlbfs" for line in Path("/proc/mounts").read_text().splitlines())
-    missing = needed - free_hugepages()
-    done = []
-    if os.geteuid() == 0:
-        if missing > 0:
-            total = Path("/proc/sys/vm/nr_hugepages")
-            before = int(total.read_text())
-            total.write_text(f"{before + missing}\n")
-            done.append(f"reserved {missing} 2 MB hugepages (nr_hugepages {before} -> {int(total.read_text())})")
-        if not mounted:
-            Path("/dev/hugepages").mkdir(exist_ok=True)
-            mounted = run(["mount", "-t", "hugetlbfs", "nodev", "/dev/hugepages"]).returncode == 0
-            if mounted:
-                done.append("mounted hugetlbfs on /dev/hugepages")
-        missing = needed - free_hugepages()
-    if missing > 0 or not mounted:
-        raise BenchError(f"hugepages: {needed} free 2 MB pages needed (free: {free_hugepages()}) and a hugetlbfs "
-                         f"mount ({'there' if mounted else 'none'}); as root this benchmark reserves and mounts them; "
-                         f"or --no-hugepages")
-    return "; ".join(done) or f"{free_hugepages()} 2 MB hugepages free, {needed} needed: nothing reserved"
 
 
 def devices(dpdk, switches: dict, l2, l3, cpu: int) -> list[tuple[latency.Device, list[bytes]]]:
@@ -184,11 +160,11 @@ def main() -> int:
     if not args.no_hugepages:
         try:
             print(f"hugepages: {ensure_hugepages(latency.hugepages_needed())}", file=sys.stderr, flush=True)
-        except BenchError as error:
+        except HugepagesError as error:
             if args.skip_unavailable:
                 print(f"dpdk_latency: skipped: {error}")
                 return 0
-            raise
+            raise BenchError(f"{error}; or --no-hugepages") from None
         memory = "2 MB hugepages"
     options = latency.LatencyOptions(loads=args.loads, seconds=args.seconds, warmup=args.warmup,
                                      generator_cpu=generator_cpu, device_cpu=device_cpu,

@@ -157,6 +157,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--in-ports", default="0", metavar="LIST",
                        help="the ports the traffic enters on, each replaying all of it (default 0); the other "
                             "ports are sinks")
+    bench.add_argument("--no-hugepages", action="store_true",
+                       help="x86-dpdk: run without hugepages (--no-huge), to compare; by default the switch runs on "
+                            "2 MB hugepages, as DPDK is deployed, reserved and mounted when root (and said so)")
     bench.add_argument("--latency", action="store_true",
                        help="x86-dpdk: measure one-way latency under load instead: a generator of ours (DPDK, memif "
                             "links to the switch's ports, each on its own CPU) finds the maximum rate, then sends "
@@ -540,7 +543,7 @@ def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:
         traffic=args.traffic, gen=gen, sizes=sizes, workers=workers, cpus=args.cpus, seconds=args.seconds,
         warmup=args.warmup, rounds=args.rounds, ports=sorted(set(ports) | set(in_ports)), in_ports=in_ports,
         keep=Path(args.keep) if args.keep else None, passes=PassOptions(skip=args.skip_pass),
-        latency=latency_options, baseline=not args.no_baseline)
+        hugepages=not args.no_hugepages, latency=latency_options, baseline=not args.no_baseline)
     if args.latency:
         result = run_latency(program, options, diags, _progress_printer(sys.stderr))
         show = (report.latency_table, report.latency_json, report.plot_latency)

@@ -22,7 +22,8 @@ class PlotUnavailable(Exception):
 def table(result: BenchResult) -> str:
     """One line per frame size: the median rate, its spread over the rounds and what follows."""
     links = "".join(f"{f'{speed}GbE':>8}" for speed in LINK_SPEEDS_GBPS)
-    lines = [f"{result.program} on {result.target}, {result.workers} worker(s), {result.seconds:g} s per size",
+    memory = f", {result.memory}" if result.memory else ""
+    lines = [f"{result.program} on {result.target}{memory}, {result.workers} worker(s), {result.seconds:g} s per size",
              f"{'size':>5}{'Mpps':>10}{PLUS_MINUS:>8}{'Gbit/s':>9}{'cycles/pkt':>12}{links}"]
     for r in result.results:
         shares = "".join(f"{r.line_rate[speed] * 100:>7.1f}%" for speed in LINK_SPEEDS_GBPS)
@@ -46,6 +47,7 @@ def to_json(result: BenchResult) -> str:
         "target": result.target,
         "workers": result.workers,
         "seconds": result.seconds,
+        "memory": result.memory or None,
         "cpu_hz": result.cpu.hz if result.cpu else None,
         "cpu_hz_source": result.cpu.source if result.cpu else None,
         "results": [{

@@ -25,7 +25,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -35,7 +35,7 @@ from p4odp.backend.requirements import debian_hint
 from p4odp.backend.target import Target
 from p4odp.backend.targets import DPDK_PCAP_EAL
 from p4odp.diagnostics import Diagnostics, Loc
-from p4odp.throughput import latency
+from p4odp.throughput import hugepages, latency
 from p4odp.throughput.counters import CounterParser, CountersBlock
 from p4odp.throughput.linerate import CpuFrequency, cpu_frequency, summarize
 from p4odp.throughput.spec import GenSpec
@@ -82,6 +82,7 @@ class BenchOptions:
     in_ports: list = field(default_factory=lambda: [0])
     keep: Optional[Path] = None
     passes: Optional[PassOptions] = None  # the midend's options (passes skipped)
+    hugepages: bool = True                # x86-dpdk: on 2 MB hugepages, as DPDK is deployed (throughput.hugepages)
     latency: Optional[latency.LatencyOptions] = None  # run_latency's
     baseline: bool = True                 # run_latency: the forwarder in the switch's place too
 
@@ -94,6 +95,7 @@ class BenchResult:
     seconds: float
     cpu: Optional[CpuFrequency]
     results: list  # RateSummary per size
+    memory: str = ""  # x86-dpdk: "2 MB hugepages" or why not
 
 
 @dataclass
@@ -213,7 +215,8 @@ def _latency_all(c_files: dict, work: Path, options: BenchOptions, source: Optio
         return None
     progress("building the latency generator", True)
     generator = latency.build_generator(work, options.build.verbose)
-    lopts = options.latency
+    lopts = replace(options.latency, hugepages=_memory(options, progress, latency.hugepages_needed())
+                                == HUGEPAGES)
     ports = sorted(options.ports)
     args = ["-w", "1", "-c", str(lopts.device_cpu)]
     if options.commands:
@@ -262,6 +265,7 @@ def _measure_all(c_files: dict, work: Path, options: BenchOptions, source: Optio
     if binary is None:
         return None
     cpu = cpu_frequency()
+    memory = _memory(options, progress) if _dpdk(target) else ""
     results = []
     for step, size in enumerate(options.sizes, 1):
         where = f"[{step}/{len(options.sizes)}] {size} B"
@@ -269,7 +273,7 @@ def _measure_all(c_files: dict, work: Path, options: BenchOptions, source: Optio
         frames = _frames(options, source, size)
         folder = work / f"size{size}"
         folder.mkdir(exist_ok=True)
-        names, env = _ports(folder, frames, options)
+        names, env = _ports(folder, frames, options, memory == HUGEPAGES)
         argv = [*target.run_prefix(options.build.sysroot)[0], str(binary), "-w", str(options.workers)]
         if options.cpus:
             argv += ["-c", options.cpus]
@@ -284,7 +288,25 @@ def _measure_all(c_files: dict, work: Path, options: BenchOptions, source: Optio
         summary = summarize(size, rounds, cpu.hz if cpu else None, options.workers, rx_rounds)
         progress(f"{where}: {summary.mpps:.3f} Mpps (\u00b1{summary.spread:.3f})", True)
         results.append(summary)
-    return BenchResult(options.program, target.name, options.workers, options.seconds, cpu, results)
+    return BenchResult(options.program, target.name, options.workers, options.seconds, cpu, results, memory)
+
+
+HUGEPAGES = "2 MB hugepages"
+HUGEPAGES_MB = 512   # the EAL's -m, as without them (DPDK_PCAP_EAL)
+
+
+def _memory(options: BenchOptions, progress: Progress, pages: int = HUGEPAGES_MB // hugepages.PAGE_MB + 8) -> str:
+    """The DPDK run's memory: `pages` hugepages (HUGEPAGES) unless the user said not or the
+    machine cannot have them, then why not; what was reserved or mounted for them is said."""
+    if not options.hugepages:
+        return "no hugepages (--no-hugepages)"
+    try:
+        done = hugepages.ensure_hugepages(pages)
+    except hugepages.HugepagesError as error:
+        progress(f"{error}: running without them (--no-huge)", True)
+        return "no hugepages (none to be had)"
+    progress(f"hugepages: {done}", True)
+    return HUGEPAGES
 
 
 def _check_folder(folder: Path) -> None:
@@ -293,8 +315,10 @@ def _check_folder(folder: Path) -> None:
                          f"(pcap:in=F, DPDK vdev arguments): choose another --keep DIR")
 
 
-def _ports(folder: Path, frames: list[bytes], options: BenchOptions) -> tuple[dict, dict]:
-    """The switch's `-i` names per P4 port, and the environment they need."""
+def _ports(folder: Path, frames: list[bytes], options: BenchOptions, on_hugepages: bool = False
+           ) -> tuple[dict, dict]:
+    """The switch's `-i` names per P4 port, and the environment they need (x86-dpdk: on
+    hugepages or not)."""
     _check_folder(folder)
     if not _dpdk(options.target):
         write_frames(folder / "traffic.pcap", frames)
@@ -324,7 +348,10 @@ def _ports(folder: Path, frames: list[bytes], options: BenchOptions) -> tuple[di
         else:
             vdevs.append(f"--vdev net_null{index},no-rx=1")
         names[port] = str(index)
-    return names, {"ODP_PLATFORM_PARAMS": f"{DPDK_PCAP_EAL} {' '.join(vdevs)}"}
+    eal = DPDK_PCAP_EAL
+    if on_hugepages:  # their files unlinked once mapped, under a prefix of this run's own
+        eal = eal.replace("--no-huge", f"--huge-unlink --file-prefix p4odp-bench-{os.getpid()}")
+    return names, {"ODP_PLATFORM_PARAMS": f"{eal} {' '.join(vdevs)}"}
 
 
 def _write_run_script(folder: Path, argv: list[str], env: dict) -> None:

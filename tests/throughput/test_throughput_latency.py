@@ -70,7 +70,8 @@ def test_latency_of_l2fwd_on_x86_dpdk(tmp_path):
     run = subprocess.run(
         [sys.executable, "-m", "p4odp.cli", "bench", str(L2FWD / "l2fwd.p4"), "--target", "x86-dpdk", "--latency",
          "--seconds", "0.3", "--warmup", "0.1", "--commands", str(L2FWD / "commands.txt"),
-         "--gen", "udp:flows=64,dst-mac=00:00:00:00:00:02", "--json", str(tmp_path / "latency.json")],
+         "--gen", "udp:flows=64,dst-mac=00:00:00:00:00:02", "--json", str(tmp_path / "latency.json"),
+         "--no-hugepages"],
         capture_output=True, text=True, cwd=REPO, timeout=300)
     if run.returncode != 0 and "rte_eal_init failed" in run.stderr:
         pytest.skip(f"DPDK's EAL does not start here without hugepages (--no-huge): {run.stderr.strip()[-300:]}")

@@ -73,15 +73,25 @@ def test_bench_json_on_stdout_and_the_flood(tmp_path):
     assert "packets sent per packet received" in run.stderr
 
 
-def test_bench_l2fwd_x86_dpdk(tmp_path):
+@pytest.mark.parametrize("memory", [[], ["--no-hugepages"]], ids=["hugepages", "no-hugepages"])
+def test_bench_l2fwd_x86_dpdk(tmp_path, memory):
+    """On 2 MB hugepages by default, as DPDK is deployed (reserved as root; without them to be
+    had, it says so and runs with --no-huge), or without them when told."""
     require_target("x86-dpdk")
     run = bench(L2FWD / "l2fwd.p4", "--target", "x86-dpdk", "--seconds", 1, "--sizes", 64, "--warmup", 0.3,
                 "--commands", L2FWD / "commands.txt", "--gen", "udp:flows=64,dst-mac=00:00:00:00:00:02",
-                "--json", tmp_path / "bench.json", "--keep", tmp_path / "work")
+                "--json", tmp_path / "bench.json", "--keep", tmp_path / "work", *memory)
     assert run.returncode == 0, run.stderr
-    check_json(tmp_path / "bench.json", "x86-dpdk", 1)
+    doc = check_json(tmp_path / "bench.json", "x86-dpdk", 1)
     script = (tmp_path / "work" / "size64" / "run.sh").read_text()
     assert "infinite_rx=1" in script and "net_null1,no-rx=1" in script
+    if memory:
+        assert doc["memory"] == "no hugepages (--no-hugepages)" and "--no-huge" in script
+    elif doc["memory"] == "2 MB hugepages":
+        assert "--no-huge" not in script and "--huge-unlink" in script and "hugepages: " in run.stderr
+    else:
+        assert doc["memory"] == "no hugepages (none to be had)" and "running without them" in run.stderr
+    assert doc["memory"] in run.stdout.splitlines()[0]
 
 
 def test_a_program_that_drops_everything_is_an_error(tmp_path):
