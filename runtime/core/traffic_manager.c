@@ -527,23 +527,28 @@ static bool after_ingress(struct p4odp_pctx *pc, struct p4odp_packet_state *pack
 	return false;
 }
 
-/* The context of packet `pkt`, received on `port` at `burst_slot` of its burst (P4ODP_BURST: a
- * packet that begins ingress again, whose keys the burst did not look up).  Field by field, not
- * a compound literal, which would zero the whole context for every packet: the checksums' sums,
- * `out` and `out_bits` are written before they are read. */
-static void packet_context(struct p4odp_pctx *pc, struct p4odp_worker *w, uint32_t port, odp_packet_t pkt,
-			   uint32_t burst_slot)
+/* What the contexts of a burst's packets share: the switch, the worker, the port. */
+static void burst_context(struct p4odp_pctx *pc, struct p4odp_worker *w, uint32_t port)
 {
 	pc->sw = w->sw;
 	pc->state = w->sw->state;
 	pc->worker_state = w->state;
 	pc->worker = w;
+	pc->in_port = port;
+	pc->burst_ns = w->burst_ns;
+}
+
+/* The rest of the context of packet `pkt`, at `burst_slot` of its burst (P4ODP_BURST: a packet
+ * that begins ingress again, whose keys the burst did not look up).  Field by field, not a
+ * compound literal, which would zero the whole context for every packet: the checksums' sums,
+ * `out` and `out_bits` are written before they are read. */
+static void packet_context(struct p4odp_pctx *pc, odp_packet_t pkt, uint32_t burst_slot)
+{
 	pc->pkt = pkt;
 	pc->data = odp_packet_data(pkt);
 	pc->len = odp_packet_len(pkt);
 	pc->cursor = 0;
 	pc->error = 0;
-	pc->in_port = port;
 	pc->checksum_error = 0;
 	pc->exited = 0;
 	pc->out_overflow = 0;
@@ -551,22 +556,19 @@ static void packet_context(struct p4odp_pctx *pc, struct p4odp_worker *w, uint32
 	pc->truncate_to = 0;
 	pc->csum_known = 0;
 	pc->tm = (struct p4odp_tm_request){ 0 };
-	pc->burst_ns = w->burst_ns;
 	pc->burst_slot = burst_slot;
 }
 
-/* One received packet through the pipeline; true when it left as the only copy
- * (the worker no longer owns it). */
-static bool process(struct p4odp_worker *w, uint32_t port, odp_packet_t pkt, uint32_t burst_slot)
+/* One received packet through the pipeline, in `pc`, which burst_context set; true when it left
+ * as the only copy (the worker no longer owns it). */
+static bool process(struct p4odp_pctx *pc, odp_packet_t pkt, uint32_t burst_slot)
 {
-	struct p4odp_pctx pc;
-
-	packet_context(&pc, w, port, pkt, burst_slot);
 	/* A local: see struct p4odp_packet_state in p4odp_runtime.h. */
 	struct p4odp_packet_state packet;
 
-	p4odp_program.ingress(&pc, &packet, NULL);
-	return after_ingress(&pc, &packet);
+	packet_context(pc, pkt, burst_slot);
+	p4odp_program.ingress(pc, &packet, NULL);
+	return after_ingress(pc, &packet);
 }
 
 /* The passes the packet before caused, in order; each may queue more. */
@@ -577,7 +579,8 @@ __attribute__((noinline)) static void run_passes(struct p4odp_worker *w)
 		struct p4odp_pctx pc;
 		bool left = false;
 
-		packet_context(&pc, w, pass->in_port, pass->pkt, P4ODP_BURST);
+		burst_context(&pc, w, pass->in_port);
+		packet_context(&pc, pass->pkt, P4ODP_BURST);
 		if (pass->ingress) {
 			struct p4odp_reentry again = { pass->kind, pass->fields, &w->pass_states[i] };
 			struct p4odp_packet_state packet;
@@ -598,10 +601,12 @@ __attribute__((noinline)) static void run_passes(struct p4odp_worker *w)
 __attribute__((flatten)) void p4odp_tm_burst(struct p4odp_worker *w, uint32_t port, odp_packet_t *pkts, uint32_t n)
 {
 	uint32_t kept = 0;	/* the packets that did not leave, moved to the front to be freed */
+	struct p4odp_pctx pc;
 
 	p4odp_counter_add(&w->received[port], n);
 	if (w->sw->idle_timeouts || p4odp_program.timestamps)
 		w->burst_ns = odp_time_global_ns();
+	burst_context(&pc, w, port);
 	/* The lookups of the whole burst first, their cache misses in parallel. */
 	if (p4odp_program.lookup_burst)
 		p4odp_program.lookup_burst(w->sw, w->state, pkts, n);
@@ -613,13 +618,17 @@ __attribute__((flatten)) void p4odp_tm_burst(struct p4odp_worker *w, uint32_t po
 		__builtin_prefetch(odp_packet_data(pkts[i]));
 #endif
 	for (uint32_t i = 0; i < n; i++) {
+		bool left = false;
+#ifndef ODP_BUNDLED_RECV_ONE_SEGMENT
 		/* The datapath reads a packet as one buffer; a system ODP may hand in
 		 * frames longer than a segment (pcap records, GRO) in several. */
-		bool left = false;
-		if (odp_unlikely(odp_packet_is_segmented(pkts[i])))
+		if (odp_unlikely(odp_packet_is_segmented(pkts[i]))) {
 			p4odp_counter_add(&w->drops[P4ODP_DROP_SEGMENTED], 1);
-		else
-			left = process(w, port, pkts[i], i);
+			pkts[kept++] = pkts[i];
+			continue;
+		}
+#endif
+		left = process(&pc, pkts[i], i);
 		if (p4odp_program.copies && w->n_passes)
 			run_passes(w);
 		if (!left)

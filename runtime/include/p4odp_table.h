@@ -256,6 +256,8 @@ static inline void p4odp_table_lookup_burst_int(const struct p4odp_table *t, enu
 #endif
 
 #define P4ODP__BURST 32  /* keys a burst lookup runs through each stage at once */
+/* Entries from which a table's index of them (8 bytes each) outgrows a core's level-2 cache. */
+#define P4ODP__SPREAD_ENTRIES 65536
 #define P4ODP__WAYS 7
 #define P4ODP__TAG_HI 0x0080808080808080ull  /* byte 7 of tags is unused */
 #define P4ODP__TAG_LO 0x7f7f7f7f7f7f7f7full
@@ -340,6 +342,7 @@ struct p4odp_table {
 	uint8_t kind;
 	uint32_t key_len;
 	uint32_t key_words;
+	uint32_t max_entries;
 	_Atomic(struct p4odp__cuckoo *) cuckoo;
 	_Atomic(struct p4odp__dir *) dir;
 	_Atomic(struct p4odp__tss_list *) tss;
@@ -593,10 +596,9 @@ p4odp__cuckoo_lookup(const struct p4odp_table *t, const uint8_t *key)
 	return (const struct p4odp_table_entry *)p4odp__cuckoo_find(h, hv, w, 2);
 }
 
-/* The entry of key v (the number p4odp__dir_find takes) whose first-level
- * slot in d holds x. */
-static inline const struct p4odp_table_entry *
-p4odp__dir_entry(const struct p4odp_table *t, const struct p4odp__dir *d, uint32_t x, uint32_t v)
+/* Index + 1 in t->entries of the entry of key v (the number p4odp__dir_find
+ * takes) whose first-level slot in d holds x; 0 for none. */
+static inline uint32_t p4odp__dir_index(const struct p4odp__dir *d, uint32_t x, uint32_t v)
 {
 	if (x & P4ODP__DIR_EXT) {
 		const _Atomic uint32_t *tbl8 = atomic_load_explicit(&d->tbl8, memory_order_acquire);
@@ -605,9 +607,15 @@ p4odp__dir_entry(const struct p4odp_table *t, const struct p4odp__dir *d, uint32
 					       (v & ((1u << d->b2) - 1))],
 					 memory_order_acquire);
 	}
-	if (!x)
-		return NULL;
-	return atomic_load_explicit(&t->entries[x - 1], memory_order_acquire);
+	return x;
+}
+
+/* The entry of key v whose first-level slot in d holds x. */
+static inline const struct p4odp_table_entry *
+p4odp__dir_entry(const struct p4odp_table *t, const struct p4odp__dir *d, uint32_t x, uint32_t v)
+{
+	x = p4odp__dir_index(d, x, v);
+	return x ? atomic_load_explicit(&t->entries[x - 1], memory_order_acquire) : NULL;
 }
 
 /* The entry of the key whose bytes, read as a big-endian number, are v. */
@@ -801,12 +809,30 @@ static inline void p4odp__lookup_burst_int(const struct p4odp_table *t, enum p4o
 			slot[i] = &d->tbl1[(uint32_t)keys[i] >> b2];
 			P4ODP__PREFETCH(slot[i]);
 		}
-		/* The entries too: the caller reads each one's action next. */
-		for (uint32_t i = 0; i < n; i++) {
-			out[i] = p4odp__dir_entry(t, d, atomic_load_explicit(slot[i], memory_order_acquire),
-						  (uint32_t)keys[i]);
-			if (out[i])
-				P4ODP__PREFETCH(out[i]);
+		/* Then the entries, whose action the caller reads next.  In a table of more than
+		 * P4ODP__SPREAD_ENTRIES, whose index (t->entries) outgrows a core's caches, their
+		 * places in the index first (a million routes spread them over 8 MB). */
+		if (t->max_entries > P4ODP__SPREAD_ENTRIES) {
+			uint32_t x[P4ODP__BURST];
+
+			for (uint32_t i = 0; i < n; i++) {
+				x[i] = p4odp__dir_index(d, atomic_load_explicit(slot[i], memory_order_acquire),
+							(uint32_t)keys[i]);
+				if (x[i])
+					P4ODP__PREFETCH(&t->entries[x[i] - 1]);
+			}
+			for (uint32_t i = 0; i < n; i++) {
+				out[i] = x[i] ? atomic_load_explicit(&t->entries[x[i] - 1], memory_order_acquire) : NULL;
+				if (out[i])
+					P4ODP__PREFETCH(out[i]);
+			}
+		} else {
+			for (uint32_t i = 0; i < n; i++) {
+				out[i] = p4odp__dir_entry(t, d, atomic_load_explicit(slot[i], memory_order_acquire),
+							  (uint32_t)keys[i]);
+				if (out[i])
+					P4ODP__PREFETCH(out[i]);
+			}
 		}
 		return;
 	}

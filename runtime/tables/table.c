@@ -628,6 +628,7 @@ int p4odp_table_create(const struct p4odp_table_spec *spec, struct p4odp_rcu *rc
 	t->kind = kind;
 	t->key_len = key_len;
 	t->key_words = (key_len + 7) / 8;
+	t->max_entries = spec->max_entries;
 	w->name = copy_name(spec->name ? spec->name : "");
 	w->n_fields = spec->n_fields;
 	w->lpm_field = lpm_field;

@@ -16,12 +16,17 @@ extern "C" {
 #endif
 
 /** Version of this extension interface (2: ODP_BUNDLED_INPUT_UNKNOWN,
- *  3: ODP_BUNDLED_RECV_PREFETCHES). */
-#define ODP_BUNDLED_EXT 3
+ *  3: ODP_BUNDLED_RECV_PREFETCHES, 4: ODP_BUNDLED_RECV_ONE_SEGMENT). */
+#define ODP_BUNDLED_EXT 4
 
 /** odp_pktin_recv() starts loading the first cache line of every packet's
  *  data (it touches each packet anyway), so a caller need not prefetch it. */
 #define ODP_BUNDLED_RECV_PREFETCHES 1
+
+/** Every packet odp_pktin_recv() hands out is one segment: it drops a frame
+ *  a device handed in as a chain, and counts it in the interface's
+ *  in_discards, so a caller need not test odp_packet_is_segmented(). */
+#define ODP_BUNDLED_RECV_ONE_SEGMENT 1
 
 /** odp_bundled_pktio_input_done(): the device cannot tell. */
 #define ODP_BUNDLED_INPUT_UNKNOWN 2
