@@ -6,7 +6,8 @@
 #                     TARGETS="x86-dpdk arm64 ..." also installs what those targets need (as root)
 #   make example      run the main job on a bundled example (EXAMPLE=l3fwd by default)
 #   make test         run the test suite (TEST_JOBS, TEST_ORDER, TESTS: see below)
-#   make bench        time the front end; instructions per packet of the examples; the
+#   make bench        time the front end; instructions per packet of the examples (their
+#                     pipelines, and their whole worker loops by stage beside DPDK's); the
 #                     examples' switches side by side with DPDK's l2fwd and l3fwd, and their
 #                     latency under load; 10,000 P4Runtime inserts while forwarding; a
 #                     minute of table churn under traffic (soak); a minute of front-end
@@ -104,6 +105,7 @@ test: setup
 bench: setup
 	$(VENV_PYTHON) bench/frontend_speed.py
 	$(VENV_PYTHON) bench/pipeline_instructions.py
+	$(VENV_PYTHON) bench/worker_instructions.py --skip-unavailable
 	$(VENV_PYTHON) bench/build_time.py
 	$(VENV_PYTHON) bench/burst_lookup.py
 	$(VENV_PYTHON) bench/dpdk_side_by_side.py --skip-unavailable
