@@ -47,7 +47,8 @@ def test_the_keys_of_tables_beyond_the_first_level_cache_are_read_from_the_packe
 def test_the_burst_s_integer_keys_are_read_from_the_packet_bytes_and_taken_back_by_the_pipeline(tmp_path: Path):
     c = generated(tmp_path, sized("l3fwd", "1024"))
     stage = function(c, "static void p4_lookup_burst(")
-    assert "odp_packet_seg_len(pkts[i]) < 34 ? 0 :" in stage  # the bytes in one piece at data
+    assert "uint32_t len = odp_packet_seg_len(pkts[i]);" in stage
+    assert "len < 34 ? 0 :" in stage  # the bytes in one piece at data
     assert "p4odp_load_bits_in8(data + 30, 0, 32) << 0;" in stage
     assert ("p4odp_table_apply_burst_int(sw, 0, P4ODP_TABLE_DIR24, 4, ws->tbl_L3Ingress_ipv4_lpm_burst_keys, n,"
             in stage)
@@ -65,6 +66,16 @@ def test_keys_of_several_fields_are_shifted_into_place(tmp_path: Path):
     # pairs: ip.src (4 bytes at 26) then ip.tos (1 byte at 15), a 5-byte key.
     assert "p4odp_load_bits_in8(data + 26, 0, 32) << 8" in stage
     assert "| p4odp_load_bits_in8(data + 15, 0, 8) << 0;" in stage
+
+
+def test_the_integer_keys_of_several_tables_are_read_in_one_pass_over_the_burst(tmp_path: Path):
+    stage = function(generated(tmp_path, sized("l2fwd", "1024")), "static void p4_lookup_burst(")
+    assert stage.count("for (uint32_t i = 0; i < n; i++)") == 1
+    assert stage.count("odp_packet_data(pkts[i])") == 1
+    smac = stage.index("ws->tbl_L2Ingress_smac_burst_keys[i] = len < 12 ? 0 :")
+    dmac = stage.index("ws->tbl_L2Ingress_dmac_burst_keys[i] = len < 6 ? 0 :")
+    first_lookup = stage.index("p4odp_table_apply_burst_int(")
+    assert smac < dmac < first_lookup
 
 
 def test_keys_over_8_bytes_are_copied_as_bytes(tmp_path: Path):
