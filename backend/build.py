@@ -61,6 +61,12 @@ class BuildOptions:
 
 _COMMAND_LINE = Loc("<command line>", 0, 0)
 
+# A package's choice of machine, which comes after the target's flags and would override them:
+# Debian's libdpdk.pc says -march=corei7 (its baseline), and a switch for x86-dpdk was built
+# for a 2008 CPU instead of -march=native.  The package's own code was compiled when it was
+# built; the switch compiles only its headers' inline functions.
+PACKAGE_MACHINE_FLAGS = ("-march=", "-mtune=", "-mcpu=")
+
 
 def runtime_dir() -> Path:
     return Path(str(resources.files("p4odp.runtime")))
@@ -110,7 +116,7 @@ def _bundled_odp(target: Target, diags: Diagnostics) -> Optional[tuple[list, lis
                                        f"{debian_hint(target.odp.debian)}")
             return None
         flags = result.stdout.split()
-        cflags += [f for f in flags if not f.startswith(("-l", "-L", "-Wl"))]
+        cflags += [f for f in flags if not f.startswith(("-l", "-L", "-Wl", *PACKAGE_MACHINE_FLAGS))]
         libs += [f for f in flags if f.startswith(("-l", "-L", "-Wl"))]
     for header, variable in target.odp.headers:
         folder = header_folder(header, variable)
@@ -142,7 +148,7 @@ def _system_odp(packages: tuple, search_path: Optional[str]) -> Optional[tuple[l
 
     libdir = ask("--variable=libdir")
     rpath = [f"-Wl,-rpath,{libdir[0]}"] if libdir else []
-    return ask("--cflags"), [], ask("--libs") + rpath
+    return [f for f in ask("--cflags") if not f.startswith(PACKAGE_MACHINE_FLAGS)], [], ask("--libs") + rpath
 
 
 # A `#line` with a file name: the generated C names itself after code that has `#line`s
