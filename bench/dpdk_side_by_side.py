@@ -571,7 +571,7 @@ class Telemetry:
 
     def __init__(self, path: Path):
         self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.socket.settimeout(5.0)
+        self.socket.settimeout(30.0)  # its thread shares the CPUs of a busy-polling program
         self.socket.connect(str(path))
         json.loads(self.socket.recv(16384))  # the greeting: version, pid, max_output_len
 
