@@ -329,7 +329,7 @@ def compile_program(source: Path, out: Path, sizes: Optional[dict[str, int]] = N
             at = text.index(f"size = {TABLE_SIZE};", start)
             text = text[:at] + f"size = {size};" + text[at + len(f"size = {TABLE_SIZE};"):]
         out.mkdir(parents=True, exist_ok=True)
-        source = out / f"{example}.p4"
+        source = out / source.name
         source.write_text(text)
     result = run([sys.executable, "-m", "p4odp.cli", "compile", str(source), "--target", "x86-dpdk",
                   "-o", str(out)])
