@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Optional
 
 import dpdk_side_by_side as dpdk
-from dpdk_side_by_side import BenchError, Program, Row, mac_text, ipv4_text, run, _tail
+from dpdk_side_by_side import BenchError, Program, Row, ipv4_text, run, _tail
 from p4odp.backend.runtime_cache import cache_dir
 from p4odp.stf.pcap import write_pcap
 
