@@ -603,6 +603,10 @@ class Runner:
 
     def measure(self, program: Program) -> Sample:
         self.runs += 1
+        if program.hugepages:  # other programs on the machine may have taken pages since the last run
+            reason = ensure_hugepages(program.megabytes)
+            if reason:
+                raise BenchError(f"{program.label}: {reason}")
         prefix = f"p4odp-bench-{os.getpid()}-{self.runs}"
         argv, extra = program.command(prefix)
         if self.verbose and program.label not in self.shown:
