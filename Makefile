@@ -110,6 +110,7 @@ bench: setup
 	$(VENV_PYTHON) bench/burst_lookup.py
 	$(VENV_PYTHON) bench/dpdk_side_by_side.py --skip-unavailable
 	$(VENV_PYTHON) bench/dpdk_latency.py --skip-unavailable
+	$(VENV_PYTHON) bench/swx_side_by_side.py --skip-unavailable
 	$(VENV_PYTHON) bench/p4runtime_inserts.py
 	$(VENV_PYTHON) bench/control_plane_load.py
 	$(VENV_PYTHON) bench/soak.py

@@ -159,7 +159,9 @@ def main() -> int:
     memory = "no hugepages (--no-huge)"
     if not args.no_hugepages:
         try:
-            print(f"hugepages: {ensure_hugepages(latency.hugepages_needed())}", file=sys.stderr, flush=True)
+            needed = latency.hugepages_needed()
+            print(f"hugepages: {ensure_hugepages(needed) or f'{needed} 2 MB pages needed and free'}", file=sys.stderr,
+                  flush=True)
         except HugepagesError as error:
             if args.skip_unavailable:
                 print(f"dpdk_latency: skipped: {error}")

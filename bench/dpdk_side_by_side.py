@@ -2,7 +2,8 @@
 """The examples' switches side by side with DPDK's own l2fwd and l3fwd.
 
     python3 bench/dpdk_side_by_side.py [--rounds N] [--seconds S] [--warmup S] [--sizes 64,128,...]
-                                       [--cpu C] [--workers N] [--worker-cpus LIST] [--hugepages]
+                                       [--cpu C] [--workers N] [--worker-cpus LIST] [--no-hugepages]
+                                       [--routes LIST] [--destinations LIST]
                                        [--json FILE] [--no-instructions] [--skip-unavailable] [-v]
 
 A benchmark, not a test: it prints packet rates and their ratios, and fails only when
@@ -12,9 +13,16 @@ What runs.  DPDK's l2fwd and l3fwd, built with their own Makefiles from the sour
 Debian's dpdk-doc package installs (/usr/share/dpdk/examples, or $DPDK_EXAMPLES) against
 pkg-config's libdpdk, in a tree of symbolic links under the cache folder
 ($P4ODP_CACHE_DIR, else $XDG_CACHE_HOME/p4odp, else ~/.cache/p4odp: dpdk-examples/KEY,
-keyed by DPDK's version, flags, the sources and the compiler); nothing of theirs enters this
-repository.  Against them, examples/l2fwd and examples/l3fwd compiled for x86-dpdk.  As
-root, missing Debian packages (dpdk-doc, libdpdk-dev, pkg-config) are installed first.
+keyed by DPDK's version, flags, the sources, the compiler and any patch below); nothing of
+theirs enters this repository.  As they are, unless a sweep needs more than they hold: for
+more than 1,024 routes, l3fwd_lpm.c's IPV4_L3FWD_LPM_MAX_RULES (1024, a plain #define that
+-D cannot override) is raised to the sweep's largest table in a patched copy of that file in
+the build tree; for more frames than 8192 mbufs hold (net_pcap's infinite_rx keeps every
+frame of the pcap in an mbuf), the 8192 floor of l2fwd's and l3fwd's mbuf pools is raised
+the same way.  Against them, examples/l2fwd and examples/l3fwd compiled for x86-dpdk, their
+tables' `size = 1024` raised in a copy in the scratch folder where a sweep point needs
+more entries.  As root, missing Debian packages (dpdk-doc, libdpdk-dev, pkg-config) are
+installed first.
 
 Traffic.  Each program reads one pcap from memory (`net_pcap0,rx_pcap=F,infinite_rx=1`,
 2,000 frames) and sends into `net_null0,no-rx=1`: the same two vdevs and the same file for
@@ -36,6 +44,18 @@ both sides.  A frame of size S is S - 4 bytes in the pcap (the 4-byte FCS is not
     not have: bench/dpdk_offload_shim.c, preloaded into l3fwd only, keeps of the RX
     offloads asked for those the device has (l3fwd's LPM path never reads them).
 
+Sweeps, only when asked (each replaces the default rows by one row per point):
+  --routes 1000,100000,1000000: l3fwd with route tables of N routes: the traffic and the
+    1,000 routes it hits stay the default's, the other N - 1,000 are /24 routes that no
+    frame hits (none holds or is held by a route hit).  Both sides get all N.  Loading a
+    million routes takes ours a few seconds (`--commands`); DPDK 22.11's l3fwd much longer,
+    each rte_lpm_add() comparing the new rule with every rule of its depth (100,000 routes
+    about 5 s, 300,000 about 40 s, a million several minutes, each run): its start timeout
+    grows with the square of the routes.
+  --destinations 1000,10000,100000: l2fwd and l3fwd with N frames, each to a destination of
+    its own: l2fwd N MACs (ours N `dmac` entries), l3fwd N addresses over the 1,000 routes.
+    Both sides get pools large enough to hold the N frames (net_pcap copies them all in).
+
 How.  One core each: every program runs under `taskset -c CPU` (all its threads) with
 EAL `-l CPU`, ours with `-w 1 -c CPU` too, one program at a time, in rounds; in each round
 the reference and ours run back to back, in alternating order from round to round.  The
@@ -49,14 +69,18 @@ workers (pinned to N CPUs) to ours with one, on the same frames: for N workers t
 dealt to N files, N RX queues of net_pcap0, by the flow hash `p4odp bench` uses.  The
 rates are only as steady as the machine: other load on the CPUs shows in the range.
 
-Memory.  Every program runs without hugepages (`--no-huge -m 512`) unless `--hugepages` is
-given: then with 512 MB of 2 MB pages each, as DPDK is deployed (reserved through
-/proc/sys/vm/nr_hugepages, and hugetlbfs mounted on /dev/hugepages, when root and missing).
-The rates and ratios differ a lot between the two: compare runs of one kind only.
+Memory.  Every program runs with 2 MB hugepages, as DPDK is deployed: 512 MB each (more
+for a destination sweep's large pools), one program at a time.  Where too few are free
+and this runs as root, it reserves the missing ones (/proc/sys/vm/nr_hugepages) and mounts
+hugetlbfs on /dev/hugepages when nothing is mounted, and prints what it did; the pages stay
+reserved afterwards.  Where it cannot (not root), it says why and runs without them.
+`--no-hugepages` runs every program without them (`--no-huge`), to compare: the rates and
+ratios differ a lot between the two, so compare runs of one kind only.
 
 Then it counts, with valgrind's callgrind (bench/pipeline_instructions.py), the
 instructions per packet of each example's pipeline with the same entries and traffic (the
-smallest frame size), x86 target; skipped without valgrind or with --no-instructions.
+smallest frame size), x86 target; skipped without valgrind, with --no-instructions or
+with a sweep.
 """
 
 from __future__ import annotations
@@ -83,6 +107,7 @@ from typing import Optional
 from p4odp.backend.requirements import install_debian_packages
 from p4odp.backend.runtime_cache import cache_dir
 from p4odp.stf.pcap import write_pcap
+from p4odp.throughput import hugepages
 from p4odp.throughput.traffic import FCS_LEN, MIN_SIZE, split_by_queue
 
 REPO = Path(__file__).resolve().parents[1]
@@ -90,18 +115,27 @@ SHIM = Path(__file__).resolve().parent / "dpdk_offload_shim.c"
 DPDK_EXAMPLES = Path(os.environ.get("DPDK_EXAMPLES", "/usr/share/dpdk/examples"))
 DEBIAN = ["dpdk-doc", "libdpdk-dev", "pkg-config"]
 # Without PCI or files shared between processes; telemetry stays on: the benchmark reads
-# the ports' counters through it.  512 MB of memory, of hugepages or (--no-huge) not.
-EAL = ["--no-pci", "--no-shconf", "-m", "512"]
+# the ports' counters through it.  Memory (-m, of hugepages or --no-huge) is each program's.
+EAL = ["--no-pci", "--no-shconf"]
 NO_HUGEPAGES = ("--no-huge",)
-HUGEPAGES_NEEDED = 512 // 2 + 16   # 2 MB pages: one program's 512 MB at a time, and some slack
+MEMORY_MB = 512         # each program's memory, unless its pool needs more
+HUGEPAGE_SLACK = 16     # 2 MB pages more than one program's memory
 ENTRIES = 1000          # table entries, routes
 FRAMES = 2000           # frames in each pcap
+POOL_FLOOR = 8192       # mbufs of DPDK's examples' pools at least, packets of our switch's pool
+OUR_BUFFER = 9600 + 512  # bytes a packet buffer of ours takes (P4ODP_MAX_PACKET and headers)
+DPDK_BUFFER = 2176 + 320  # bytes an mbuf of DPDK's examples takes (RTE_MBUF_DEFAULT_BUF_SIZE and headers)
+LPM_RULES = 1024        # DPDK 22.11 l3fwd's IPV4_L3FWD_LPM_MAX_RULES
+TABLE_SIZE = 1024       # the examples' tables' `size`
 NEXT_HOP = "00:00:00:00:01:01"
 MAX_SIZE = 1518         # DPDK's examples' buffers hold 2 KiB, and infinite_rx takes no chained ones
 IN_PORT, OUT_PORT = 0, 1
 TARGET = 0.8            # the ratio to DPDK's program that issue 9 asks for
 WORKER_SCALING = 0.85   # N workers against one: 0.85 N (1.7 for 2, as issue 9 asks)
 START_TIMEOUT = 60.0    # seconds until the first packet leaves
+# DPDK 22.11's rte_lpm_add() looks for the new rule among all those of its depth, one by one:
+# N routes take l3fwd's start a time in N squared (here 5 s for 100,000, 40 s for 300,000).
+LPM_ADD_SECONDS = 1e-9  # seconds per N squared allowed for it, about twice that
 STOP_TIMEOUT = 20.0
 
 
@@ -118,12 +152,12 @@ def run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
 
 # ---------------------------------------------------------------------------- DPDK's programs
 
-def dpdk_missing() -> Optional[str]:
-    """Why DPDK's examples cannot be built here, or None."""
+def dpdk_missing(examples: tuple[str, ...] = ("l2fwd", "l3fwd")) -> Optional[str]:
+    """Why DPDK's `examples` cannot be built here, or None."""
     missing = []
     if shutil.which("pkg-config") is None or run(["pkg-config", "--exists", "libdpdk"]).returncode != 0:
         missing.append("libdpdk-dev (pkg-config libdpdk)")
-    if not all((DPDK_EXAMPLES / name / "Makefile").is_file() for name in ("l2fwd", "l3fwd")) \
+    if not all((DPDK_EXAMPLES / name / "Makefile").is_file() for name in examples) \
             or not (DPDK_EXAMPLES / "common").is_dir():
         missing.append(f"DPDK's example sources (dpdk-doc) in {DPDK_EXAMPLES}")
     for tool in ("make", os.environ.get("CC", "cc"), "taskset"):
@@ -134,13 +168,13 @@ def dpdk_missing() -> Optional[str]:
     return f"needs {', '.join(missing)} (Debian: apt-get install {' '.join(DEBIAN)})"
 
 
-def ensure_dpdk() -> Optional[str]:
-    """None when DPDK's examples can be built, after installing Debian's packages as root;
+def ensure_dpdk(examples: tuple[str, ...] = ("l2fwd", "l3fwd")) -> Optional[str]:
+    """None when DPDK's `examples` can be built, after installing Debian's packages as root;
     else why not."""
-    reason = dpdk_missing()
+    reason = dpdk_missing(examples)
     if reason and os.geteuid() == 0:
         installed, what = install_debian_packages(DEBIAN)
-        reason = dpdk_missing() if installed else f"{reason}; {what}"
+        reason = dpdk_missing(examples) if installed else f"{reason}; {what}"
     return reason
 
 
@@ -152,15 +186,19 @@ def pkg_config(*args: str) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
-class DpdkBuild:
-    version: str
-    l2fwd: Path
-    l3fwd: Path
-    shim: Path
+class Patch:
+    """One text replacement in a copy of one of DPDK's example sources (`path` relative to
+    the examples' folder), made in the build tree only."""
+    path: str
+    old: str
+    new: str
 
 
-def build_dpdk(scratch: Path, verbose: bool) -> DpdkBuild:
-    """DPDK's l2fwd and l3fwd and the offload shim, from the cache or built now."""
+def build_examples(examples: tuple[str, ...], scratch: Path, verbose: bool, patches: tuple[Patch, ...] = (),
+                   shim: bool = False) -> tuple[str, Path]:
+    """DPDK's `examples` (folder names under DPDK_EXAMPLES, each built by its Makefile into
+    its build/ folder), with `patches` made, and the offload shim when `shim`: DPDK's version
+    and the folder that holds them, from the cache or built now."""
     version = pkg_config("--modversion")
     cflags, libs = pkg_config("--cflags"), pkg_config("--libs")
     cc = os.environ.get("CC", "cc")
@@ -168,27 +206,35 @@ def build_dpdk(scratch: Path, verbose: bool) -> DpdkBuild:
     compiler = run([cc, "--version"]).stdout.splitlines()
     for part in (version, cflags, libs, cc, compiler[0] if compiler else ""):
         key.update(part.encode() + b"\0")
-    sources = [(SHIM.name, SHIM)] + sorted((str(p.relative_to(DPDK_EXAMPLES)), p)
-                                           for name in ("common", "l2fwd", "l3fwd")
-                                           for p in (DPDK_EXAMPLES / name).rglob("*") if p.is_file())
+    folders = ("common", *examples)
+    sources = sorted((str(p.relative_to(DPDK_EXAMPLES)), p)
+                     for name in folders for p in (DPDK_EXAMPLES / name).rglob("*") if p.is_file())
+    if shim:
+        sources.insert(0, (SHIM.name, SHIM))
     for name, source in sources:
         key.update(name.encode() + b"\0" + source.read_bytes())
+    for patch in patches:
+        key.update(f"patch\0{patch.path}\0{patch.old}\0{patch.new}\0".encode())
     cache = cache_dir()
     folder = cache / "dpdk-examples" / key.hexdigest()[:16] if cache else None
     if folder is None or not _writable(folder.parent):
-        folder = scratch / "dpdk-examples"
-    result = DpdkBuild(version, folder / "l2fwd" / "build" / "l2fwd", folder / "l3fwd" / "build" / "l3fwd",
-                       folder / "dpdk_offload_shim.so")
+        folder = scratch / f"dpdk-examples-{key.hexdigest()[:16]}"
     if (folder / "built").exists():
-        return result
-    print(f"building DPDK {version}'s l2fwd and l3fwd from {DPDK_EXAMPLES} in {folder}", file=sys.stderr, flush=True)
+        return version, folder
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    print(f"building DPDK {version}'s {' and '.join(examples)} from {DPDK_EXAMPLES} in {folder}"
+          + (f" ({len(patches)} patched line(s): {', '.join(sorted({p.path for p in patches}))})" if patches else ""),
+          file=sys.stderr, flush=True)
     work = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".build-"))
     try:
-        for name in ("common", "l2fwd", "l3fwd"):
+        for name in folders:
             _link_tree(DPDK_EXAMPLES / name, work / name)
-        commands = [["make", "-s", "-C", str(work / "l2fwd")], ["make", "-s", "-C", str(work / "l3fwd")],
-                    [cc, "-O2", "-shared", "-fPIC", *shlex.split(cflags), str(SHIM), "-o",
-                     str(work / "dpdk_offload_shim.so"), *shlex.split(libs), "-ldl"]]
+        for patch in patches:
+            _apply(patch, work)
+        commands = [["make", "-s", "-C", str(work / name)] for name in examples]
+        if shim:
+            commands.append([cc, "-O2", "-shared", "-fPIC", *shlex.split(cflags), str(SHIM), "-o",
+                             str(work / "dpdk_offload_shim.so"), *shlex.split(libs), "-ldl"])
         for command in commands:
             if verbose:
                 print(f"  {shlex.join(command)}", file=sys.stderr)
@@ -205,7 +251,43 @@ def build_dpdk(scratch: Path, verbose: bool) -> DpdkBuild:
     finally:
         if work.exists():
             shutil.rmtree(work, ignore_errors=True)
-    return result
+    return version, folder
+
+
+def _apply(patch: Patch, tree: Path) -> None:
+    """`patch` made in a copy of its file, which replaces the symbolic link in `tree`."""
+    target = tree / patch.path
+    text = (DPDK_EXAMPLES / patch.path).read_text()
+    if text.count(patch.old) != 1:
+        raise BenchError(f"cannot patch {DPDK_EXAMPLES / patch.path}: {patch.old!r} is there "
+                         f"{text.count(patch.old)} times, not once (another DPDK version?)")
+    target.unlink()
+    target.write_text(text.replace(patch.old, patch.new))
+
+
+@dataclasses.dataclass(frozen=True)
+class DpdkBuild:
+    version: str
+    l2fwd: Path
+    l3fwd: Path
+    shim: Path
+
+
+def build_dpdk(scratch: Path, verbose: bool, lpm_rules: int = LPM_RULES, mbufs: int = POOL_FLOOR) -> DpdkBuild:
+    """DPDK's l2fwd and l3fwd and the offload shim, from the cache or built now: l3fwd holding
+    `lpm_rules` IPv4 routes at least, both pools `mbufs` mbufs at least (patched copies of
+    their defines where that is more than they hold as they are)."""
+    patches = []
+    if lpm_rules > LPM_RULES:
+        patches.append(Patch("l3fwd/l3fwd_lpm.c", f"#define IPV4_L3FWD_LPM_MAX_RULES         {LPM_RULES}\n",
+                             f"#define IPV4_L3FWD_LPM_MAX_RULES         {lpm_rules}\n"))
+    if mbufs > POOL_FLOOR:
+        patches.append(Patch("l2fwd/main.c", f"nb_lcores * MEMPOOL_CACHE_SIZE), {POOL_FLOOR}U);",
+                             f"nb_lcores * MEMPOOL_CACHE_SIZE), {mbufs}U);"))
+        patches.append(Patch("l3fwd/main.c", f"(unsigned){POOL_FLOOR})", f"(unsigned){mbufs})"))
+    version, folder = build_examples(("l2fwd", "l3fwd"), scratch, verbose, tuple(patches), shim=True)
+    return DpdkBuild(version, folder / "l2fwd" / "build" / "l2fwd", folder / "l3fwd" / "build" / "l3fwd",
+                     folder / "dpdk_offload_shim.so")
 
 
 def _writable(folder: Path) -> bool:
@@ -232,8 +314,24 @@ def _tail(text: str, lines: int = 25) -> str:
 
 # ---------------------------------------------------------------------------- our switches
 
-def compile_switch(example: str, out: Path) -> Path:
+def compile_switch(example: str, out: Path, sizes: Optional[dict[str, int]] = None) -> Path:
+    """examples/EXAMPLE compiled for x86-dpdk into `out`; with `sizes`, from a copy in `out`
+    whose tables named there have that `size` instead of TABLE_SIZE."""
     source = REPO / "examples" / example / f"{example}.p4"
+    return compile_program(source, out, sizes)
+
+
+def compile_program(source: Path, out: Path, sizes: Optional[dict[str, int]] = None) -> Path:
+    """SOURCE compiled for x86-dpdk into `out`, its switch's path; `sizes` as compile_switch's."""
+    if sizes:
+        text = source.read_text()
+        for table, size in sizes.items():
+            start = text.index(f"table {table} {{")
+            at = text.index(f"size = {TABLE_SIZE};", start)
+            text = text[:at] + f"size = {size};" + text[at + len(f"size = {TABLE_SIZE};"):]
+        out.mkdir(parents=True, exist_ok=True)
+        source = out / source.name
+        source.write_text(text)
     result = run([sys.executable, "-m", "p4odp.cli", "compile", str(source), "--target", "x86-dpdk",
                   "-o", str(out)])
     if result.returncode != 0:
@@ -267,62 +365,104 @@ class Traffic:
     commands: Optional[Path] = None
     rules_v4: Optional[Path] = None
     rules_v6: Optional[Path] = None
+    entries: int = ENTRIES  # in the table that grows with a sweep: dmac, ipv4_lpm
+    keys: list = dataclasses.field(default_factory=list)  # its keys: MACs (bytes), routes (prefix, length)
 
 
-def l2_traffic(sizes: list[int], work: Path) -> Traffic:
+def l2_traffic(sizes: list[int], work: Path, name: str = "l2fwd", destinations: Optional[int] = None) -> Traffic:
+    """ENTRIES MACs, FRAMES frames over them; with `destinations`, that many MACs, one frame
+    to each."""
     rng = random.Random(2)
+    count = destinations or ENTRIES
     macs: set[bytes] = set()
-    while len(macs) < ENTRIES:  # locally administered unicast
+    while len(macs) < count:  # locally administered unicast
         macs.add(bytes([0x02]) + rng.randbytes(5))
     ordered = sorted(macs)
-    destinations = ordered * (FRAMES // ENTRIES) + rng.sample(ordered, FRAMES % ENTRIES)
-    rng.shuffle(destinations)
+    if destinations:
+        targets = list(ordered)
+    else:
+        targets = ordered * (FRAMES // ENTRIES) + rng.sample(ordered, FRAMES % ENTRIES)
+    rng.shuffle(targets)
     source = bytes.fromhex("0200000000fe")
-    traffic = Traffic(commands=work / "l2fwd-commands.txt")
+    traffic = Traffic(commands=work / f"{name}-commands.txt", entries=count, keys=ordered)
     traffic.commands.write_text(f"table_add smac NoAction {mac_text(source)} =>\n" +  # a known source: no digest
                                 "".join(f"table_add dmac forward {mac_text(mac)} => {OUT_PORT}\n" for mac in ordered))
     for size in sizes:
-        traffic.frames[size] = [dst + source + b"\x88\xb5" + bytes(size - FCS_LEN - 14) for dst in destinations]
+        traffic.frames[size] = [dst + source + b"\x88\xb5" + bytes(size - FCS_LEN - 14) for dst in targets]
     return traffic
 
 
-def l3_traffic(sizes: list[int], work: Path) -> Traffic:
+def l3_traffic(sizes: list[int], work: Path, name: str = "l3fwd", routes: int = ENTRIES,
+               destinations: Optional[int] = None) -> Traffic:
+    """ENTRIES routes, each hit, and FRAMES frames to random addresses over them; with
+    `destinations`, that many frames, each to an address of its own; with `routes` more than
+    ENTRIES, /24 routes besides that no frame hits."""
     rng = random.Random(3)
     lengths = [16] * 50 + [20] * 50 + [24] * 750 + [28] * 50 + [32] * 100
-    routes: set[tuple[int, int]] = set()
-    while len(routes) < ENTRIES:
-        first = rng.choice([n for n in range(1, 224) if n not in (10, 127)])  # 10/8 holds the source
-        length = lengths[len(routes)]
-        address = first << 24 | rng.getrandbits(24)
-        routes.add((address >> (32 - length) << (32 - length), length))
-    ordered = sorted(routes)
-    picks = ordered + [rng.choice(ordered) for _ in range(FRAMES - len(ordered))]
+    firsts = [n for n in range(1, 224) if n not in (10, 127)]  # 10/8 holds the source
+    hit: set[tuple[int, int]] = set()
+    while len(hit) < ENTRIES:
+        length = lengths[len(hit)]
+        address = rng.choice(firsts) << 24 | rng.getrandbits(24)
+        hit.add((address >> (32 - length) << (32 - length), length))
+    ordered = sorted(hit)
+    count = destinations or FRAMES
+    picks = ordered[:count] + [rng.choice(ordered) for _ in range(count - len(ordered))]
     rng.shuffle(picks)
-    destinations = [prefix | rng.getrandbits(32 - length) if length < 32 else prefix for prefix, length in picks]
-    traffic = Traffic(commands=work / "l3fwd-commands.txt", rules_v4=work / "l3fwd-rules-v4.cfg",
-                      rules_v6=work / "l3fwd-rules-v6.cfg")
-    traffic.commands.write_text("table_set_default ipv4_lpm drop\n" + "".join(
-        f"table_add ipv4_lpm ipv4_forward {ipv4_text(p)}/{n} => {NEXT_HOP} {OUT_PORT}\n" for p, n in ordered))
-    traffic.rules_v4.write_text("".join(f"R{ipv4_text(p)}/{n} {OUT_PORT}\n" for p, n in ordered))
+    addresses: list[int] = []
+    seen: set[int] = set()
+    for prefix, length in picks:
+        while True:
+            address = prefix | rng.getrandbits(32 - length) if length < 32 else prefix
+            if not destinations or address not in seen:
+                break
+            prefix, length = rng.choice(ordered)  # a /32 taken already: another route
+        seen.add(address)
+        addresses.append(address)
+    unhit = _unhit_routes(ordered, routes - ENTRIES, rng, firsts)
+    traffic = Traffic(commands=work / f"{name}-commands.txt", rules_v4=work / f"{name}-rules-v4.cfg",
+                      rules_v6=work / f"{name}-rules-v6.cfg", entries=ENTRIES + len(unhit), keys=ordered + unhit)
+    with open(traffic.commands, "w") as commands, open(traffic.rules_v4, "w") as rules:
+        commands.write("table_set_default ipv4_lpm drop\n")
+        for p, n in ordered + unhit:
+            commands.write(f"table_add ipv4_lpm ipv4_forward {ipv4_text(p)}/{n} => {NEXT_HOP} {OUT_PORT}\n")
+            rules.write(f"R{ipv4_text(p)}/{n} {OUT_PORT}\n")
     # l3fwd reads rule files only when given both; no IPv6 packet is sent.
     traffic.rules_v6.write_text(f"R2001:db8::/32 {OUT_PORT}\n")
-    ethernet = bytes.fromhex("020000000001" "0200000000fe" "0800")
     for size in sizes:
-        frames = []
-        for dst in destinations:
-            total = size - FCS_LEN - 14
-            header = struct.pack("!BBHHHBBHII", 0x45, 0, total, 0, 0, 64, 17, 0, 0x0A000001, dst)
-            header = header[:10] + struct.pack("!H", ipv4_checksum(header)) + header[12:]
-            udp = struct.pack("!HHHH", 1024, 2048, total - 20, 0)
-            frames.append(ethernet + header + udp + bytes(total - 28))
-        traffic.frames[size] = frames
+        traffic.frames[size] = udp_frames(addresses, size)
     return traffic
 
 
-def write_pcaps(traffic: Traffic, name: str, work: Path) -> None:
-    for size, frames in traffic.frames.items():
-        traffic.pcaps[size] = work / f"{name}-{size}.pcap"
-        write_pcap(str(traffic.pcaps[size]), frames)
+def udp_frames(destinations: list[int], size: int) -> list[bytes]:
+    """IPv4 UDP frames of `size` bytes (with FCS) from 10.0.0.1, one to each destination."""
+    ethernet = bytes.fromhex("020000000001" "0200000000fe" "0800")
+    frames = []
+    for dst in destinations:
+        total = size - FCS_LEN - 14
+        header = struct.pack("!BBHHHBBHII", 0x45, 0, total, 0, 0, 64, 17, 0, 0x0A000001, dst)
+        header = header[:10] + struct.pack("!H", ipv4_checksum(header)) + header[12:]
+        udp = struct.pack("!HHHH", 1024, 2048, total - 20, 0)
+        frames.append(ethernet + header + udp + bytes(total - 28))
+    return frames
+
+
+def _unhit_routes(hit: list[tuple[int, int]], count: int, rng: random.Random,
+                  firsts: list[int]) -> list[tuple[int, int]]:
+    """`count` /24 routes that neither hold nor lie in any of the `hit` routes, so that no
+    frame to those hits them."""
+    taken: set[int] = set()  # /24s (address >> 8) that a hit route covers or lies in
+    for prefix, length in hit:
+        if length <= 24:
+            taken.update(range(prefix >> 8, (prefix >> 8) + (1 << (24 - length))))
+        else:
+            taken.add(prefix >> 8)
+    routes: set[int] = set()
+    while len(routes) < count:
+        block = rng.choice(firsts) << 16 | rng.getrandbits(16)
+        if block not in taken:
+            routes.add(block)
+    return sorted((block << 8, 24) for block in routes)
 
 
 def queue_pcaps(traffic: Traffic, name: str, size: int, queues: int, work: Path) -> tuple[Path, ...]:
@@ -350,48 +490,51 @@ class Program:
     """One program on one traffic: `command(prefix)` gives its argv and extra environment
     for a run whose DPDK file prefix is `prefix`."""
     label: str
-    kind: str            # "dpdk-l2fwd", "dpdk-l3fwd", "p4odp"
+    kind: str            # "dpdk-l2fwd", "dpdk-l3fwd", "dpdk-pipeline", "p4odp"
     binary: Path
     cpus: str            # taskset list; the first is the EAL's lcore
     pcaps: tuple         # one per RX queue of net_pcap0
     args: tuple = ()     # after the EAL's for DPDK's programs, the switch's options for ours
     preload: Optional[Path] = None
-    memory: tuple = NO_HUGEPAGES  # EAL options of its memory: none for hugepages
+    hugepages: bool = True
+    megabytes: int = MEMORY_MB
+    lcores: Optional[str] = None  # the EAL's lcores, the first the main one (default: cpus' first)
+    errors: tuple = ()   # what its log says when it started wrong (its rate is then no measure)
+    env: tuple = ()      # (name, value) pairs of its environment besides this process's
+    start_timeout: float = START_TIMEOUT  # seconds from its start to its first packet out
 
     def command(self, prefix: str) -> tuple[list[str], dict[str, str]]:
-        lcore = self.cpus.replace("-", ",").split(",")[0]
-        eal = ["-l", lcore, *self.memory, *EAL, "--file-prefix", prefix, *vdevs(self.pcaps)]
-        env = {"LD_PRELOAD": str(self.preload)} if self.preload else {}
+        if self.lcores:
+            lcores = ["-l", self.lcores, "--main-lcore", self.lcores.split(",")[0]]
+        else:
+            lcores = ["-l", self.cpus.replace("-", ",").split(",")[0]]
+        memory = ["-m", str(self.megabytes), *(() if self.hugepages else NO_HUGEPAGES)]
+        eal = [*lcores, *memory, *EAL, "--file-prefix", prefix, *vdevs(self.pcaps)]
+        env = dict(self.env)
+        if self.preload:
+            env["LD_PRELOAD"] = str(self.preload)
         if self.kind == "p4odp":
             env["ODP_PLATFORM_PARAMS"] = shlex.join(eal)
             return ["taskset", "-c", self.cpus, str(self.binary), *self.args], env
         return ["taskset", "-c", self.cpus, str(self.binary), *eal, "--", *self.args], env
 
 
-def free_hugepages() -> int:
-    for line in Path("/proc/meminfo").read_text().splitlines():
-        if line.startswith("HugePages_Free:"):
-            return int(line.split()[1])
-    return 0
+def hugepages_needed(megabytes: int) -> int:
+    """2 MB pages free for one program of `megabytes` at a time."""
+    return -(-megabytes // 2) + HUGEPAGE_SLACK
 
 
-def ensure_hugepages() -> None:
-    """HUGEPAGES_NEEDED free 2 MB pages and a hugetlbfs mount: reserved and mounted when
-    root and missing; BenchError saying what is missing otherwise."""
-    mounted = any(line.split()[2] == "hugetlbfs" for line in Path("/proc/mounts").read_text().splitlines())
-    missing = HUGEPAGES_NEEDED - free_hugepages()
-    if os.getuid() == 0:
-        if missing > 0:
-            total = Path("/proc/sys/vm/nr_hugepages")
-            total.write_text(f"{int(total.read_text()) + missing}\n")
-        if not mounted:
-            Path("/dev/hugepages").mkdir(exist_ok=True)
-            mounted = run(["mount", "-t", "hugetlbfs", "nodev", "/dev/hugepages"]).returncode == 0
-        missing = HUGEPAGES_NEEDED - free_hugepages()
-    if missing > 0 or not mounted:
-        raise BenchError(f"--hugepages needs {HUGEPAGES_NEEDED} free 2 MB pages (free: {free_hugepages()}) "
-                         f"and a hugetlbfs mount ({'there' if mounted else 'none'}); as root this benchmark "
-                         "reserves and mounts them")
+def ensure_hugepages(megabytes: int) -> Optional[str]:
+    """None when the 2 MB pages one program of `megabytes` needs are free and hugetlbfs is
+    mounted, after reserving and mounting them when root (and saying so: they stay reserved);
+    else why not."""
+    try:
+        done = hugepages.ensure_hugepages(hugepages_needed(megabytes))
+    except hugepages.HugepagesError as error:
+        return str(error)
+    if done:
+        print(f"hugepages: {done} for {megabytes} MB a program (they stay reserved)", file=sys.stderr, flush=True)
+    return None
 
 
 def runtime_dir(prefix: str) -> Path:
@@ -409,7 +552,7 @@ class Telemetry:
 
     def __init__(self, path: Path):
         self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.socket.settimeout(5.0)
+        self.socket.settimeout(30.0)  # its thread shares the CPUs of a busy-polling program
         self.socket.connect(str(path))
         json.loads(self.socket.recv(16384))  # the greeting: version, pid, max_output_len
 
@@ -441,6 +584,10 @@ class Runner:
 
     def measure(self, program: Program) -> Sample:
         self.runs += 1
+        if program.hugepages:  # other programs on the machine may have taken pages since the last run
+            reason = ensure_hugepages(program.megabytes)
+            if reason:
+                raise BenchError(f"{program.label}: {reason}")
         prefix = f"p4odp-bench-{os.getpid()}-{self.runs}"
         argv, extra = program.command(prefix)
         if self.verbose and program.label not in self.shown:
@@ -461,13 +608,14 @@ class Runner:
 
     def _sample(self, program: Program, prefix: str, log_path: Path) -> Sample:
         sock = runtime_dir(prefix) / "dpdk_telemetry.v2"
-        deadline = time.monotonic() + START_TIMEOUT
+        deadline = time.monotonic() + program.start_timeout
         telemetry = None
         try:
             while telemetry is None:
                 self._check_alive(program, log_path)
                 if time.monotonic() > deadline:
-                    raise BenchError(f"{program.label}: no telemetry socket {sock} after {START_TIMEOUT:.0f} s")
+                    raise BenchError(f"{program.label}: no telemetry socket {sock} after "
+                                     f"{program.start_timeout:.0f} s")
                 try:
                     telemetry = Telemetry(sock)
                 except (OSError, ValueError):
@@ -475,9 +623,13 @@ class Runner:
             while telemetry.port(OUT_PORT)["opackets"] == 0:
                 self._check_alive(program, log_path)
                 if time.monotonic() > deadline:
-                    raise BenchError(f"{program.label}: no packet sent after {START_TIMEOUT:.0f} s\n"
+                    raise BenchError(f"{program.label}: no packet sent after {program.start_timeout:.0f} s\n"
                                      + _tail(log_path.read_text(errors="replace")))
                 time.sleep(0.05)
+            log = log_path.read_text(errors="replace")
+            wrong = [line for line in log.splitlines() if any(error in line for error in program.errors)]
+            if wrong:
+                raise BenchError(f"{program.label} did not start as asked: {wrong[0].strip()}\n" + _tail(log))
             time.sleep(self.warmup)
             t0, out0, in0 = self._counters(telemetry)
             time.sleep(self.seconds)
@@ -538,6 +690,7 @@ class Row:
     reference: Program
     ours: Program
     target: float
+    point: dict = dataclasses.field(default_factory=dict)  # a sweep's point: {"routes": N}, ...
     rates: dict[str, list[float]] = dataclasses.field(default_factory=lambda: {"reference": [], "ours": []})
     delivered: dict[str, list[float]] = dataclasses.field(default_factory=lambda: {"reference": [], "ours": []})
 
@@ -551,6 +704,23 @@ def spread(values: list[float], digits: int = 2) -> str:
         return "-"
     low, high = min(values), max(values)
     return f"{statistics.median(values):.{digits}f} ({low:.{digits}f}-{high:.{digits}f})"
+
+
+def run_rounds(rows: list[Row], runner: Runner, rounds: int) -> None:
+    """Every row's two programs once a round, back to back, in alternating order from round
+    to round (so that a drift in the machine's load favours neither side)."""
+    try:
+        for r in range(rounds):
+            for row in rows:
+                for side in ("reference", "ours") if r % 2 == 0 else ("ours", "reference"):
+                    sample = runner.measure(row.reference if side == "reference" else row.ours)
+                    row.rates[side].append(sample.mpps)
+                    row.delivered[side].append(sample.delivered)
+                print(f"round {r + 1}/{rounds}, {row.name}, {row.size} B: {row.reference.label} "
+                      f"{row.rates['reference'][-1]:.2f} Mpps, {row.ours.label} {row.rates['ours'][-1]:.2f} Mpps",
+                      file=sys.stderr, flush=True)
+    finally:
+        runner.stop()
 
 
 def print_table(rows: list[Row], header: str) -> None:
@@ -585,6 +755,19 @@ def parse_sizes(text: str) -> list[int]:
     return sizes
 
 
+def parse_counts(low: int, high: int):
+    """An argparse type: numbers from `low` to `high` separated by commas (1,000 or 1e6 too)."""
+    def parse(text: str) -> list[int]:
+        try:
+            counts = [int(float(part.replace("_", ""))) for part in text.split(",") if part]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected numbers separated by commas, not {text!r}") from None
+        if not counts or any(count < low or count > high for count in counts):
+            raise argparse.ArgumentTypeError(f"each is {low:,} to {high:,}")
+        return counts
+    return parse
+
+
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     cpus = sorted(os.sched_getaffinity(0))
@@ -598,9 +781,14 @@ def parse_args() -> argparse.Namespace:
                         help="N > 1 adds ours with N workers against ours with one, l2fwd (default: 2 "
                              "with 2 CPUs or more)")
     parser.add_argument("--worker-cpus", help="CPUs of the N workers (default: the first N this process may use)")
-    parser.add_argument("--hugepages", action="store_true",
-                        help="run every program with 512 MB of 2 MB hugepages (reserved and mounted when root) "
-                             "instead of --no-huge")
+    parser.add_argument("--no-hugepages", action="store_true",
+                        help="run every program without hugepages (--no-huge) instead of with 2 MB hugepages")
+    parser.add_argument("--routes", type=parse_counts(ENTRIES, 1 << 24), metavar="LIST",
+                        help="sweep l3fwd's route table: N routes each (the default traffic: 1,000 of them hit, "
+                             "the others /24 routes no frame hits), e.g. 1000,100000,1000000")
+    parser.add_argument("--destinations", type=parse_counts(1, 1 << 20), metavar="LIST",
+                        help="sweep the distinct destinations of l2fwd and l3fwd: N frames, each to a destination "
+                             "of its own, e.g. 1000,10000,100000")
     parser.add_argument("--json", type=Path, help="also write every round's figures to this file")
     parser.add_argument("--no-instructions", action="store_true", help="do not count instructions with callgrind")
     parser.add_argument("--skip-unavailable", action="store_true",
@@ -618,6 +806,28 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
+def pool_size(frames: int) -> int:
+    """Packets of each program's pool for a pcap of `frames` (net_pcap's infinite_rx holds
+    them all): POOL_FLOOR as DPDK's examples have, or that much on top of the frames."""
+    return POOL_FLOOR if frames + 2048 <= POOL_FLOOR else frames + POOL_FLOOR
+
+
+def memory_mb(packets: int, buffer: int) -> int:
+    return max(MEMORY_MB, -(-packets * buffer // (1 << 20)) + 256)
+
+
+def use_hugepages(args: argparse.Namespace, megabytes: int) -> bool:
+    """Whether the programs run with hugepages: unless --no-hugepages, when they are there
+    or could be reserved (said when not)."""
+    if args.no_hugepages:
+        return False
+    reason = ensure_hugepages(megabytes)
+    if reason:
+        print(f"hugepages: {reason}; running without (--no-huge)", file=sys.stderr, flush=True)
+        return False
+    return True
+
+
 def main() -> int:
     args = parse_args()
     # Stopped by SIGTERM, it stops the program it runs first (the `finally`s do).
@@ -628,77 +838,116 @@ def main() -> int:
             print(f"dpdk_side_by_side: skipped: {reason}")
             return 0
         raise BenchError(reason)
-    if args.hugepages:
-        ensure_hugepages()
+    sweep = bool(args.routes or args.destinations)
+    frames = max([FRAMES, *(args.destinations or [])])
+    pool = pool_size(frames)
+    setup = Setup(args, pool, memory_mb(pool, DPDK_BUFFER), memory_mb(pool, OUR_BUFFER))
+    setup.hugepages = use_hugepages(args, max(setup.dpdk_mb, setup.ours_mb))
     with tempfile.TemporaryDirectory(prefix="p4odp-dpdk-bench-") as tmp:
         work = Path(tmp)
-        dpdk = build_dpdk(work, args.verbose)
-        print("compiling examples/l2fwd and examples/l3fwd for x86-dpdk", file=sys.stderr, flush=True)
-        switches = {example: compile_switch(example, work / example) for example in ("l2fwd", "l3fwd")}
-        l2, l3 = l2_traffic(args.sizes, work), l3_traffic(args.sizes, work)
-        write_pcaps(l2, "l2fwd", work)
-        write_pcaps(l3, "l3fwd", work)
-        rows = [row for size in args.sizes for row in comparisons(size, dpdk, switches, l2, l3, args, work)]
+        setup.work = work
+        setup.dpdk = build_dpdk(work, args.verbose, lpm_rules=max([LPM_RULES, *(args.routes or [])]), mbufs=pool)
+        rows: list[Row] = []
+        l2 = l3 = None
+        if not sweep:
+            l2, l3 = l2_traffic(args.sizes, work), l3_traffic(args.sizes, work)
+            for size in args.sizes:
+                rows += setup.default_rows(size, l2, l3)
+        for routes in args.routes or []:
+            traffic = l3_traffic(args.sizes, work, f"l3fwd-{routes}-routes", routes=routes)
+            for size in args.sizes:
+                rows.append(setup.l3_row(f"l3fwd, {routes:,} routes", size, traffic, {"routes": routes}))
+        for count in args.destinations or []:
+            l2d = l2_traffic(args.sizes, work, f"l2fwd-{count}-destinations", destinations=count)
+            l3d = l3_traffic(args.sizes, work, f"l3fwd-{count}-destinations", destinations=count)
+            for size in args.sizes:
+                rows.append(setup.l2_row(f"l2fwd, {count:,} destinations", size, l2d, {"destinations": count}))
+                rows.append(setup.l3_row(f"l3fwd, {count:,} destinations", size, l3d, {"destinations": count}))
         logs = work / "logs"
         logs.mkdir()
-        runner = Runner(logs, args.seconds, args.warmup, args.verbose)
-        try:
-            for r in range(args.rounds):
-                for row in rows:
-                    # Alternate the order, so that a drift in the machine's load does not
-                    # favour one side.
-                    for side in ("reference", "ours") if r % 2 == 0 else ("ours", "reference"):
-                        sample = runner.measure(row.reference if side == "reference" else row.ours)
-                        row.rates[side].append(sample.mpps)
-                        row.delivered[side].append(sample.delivered)
-                    print(f"round {r + 1}/{args.rounds}, {row.name}, {row.size} B: {row.reference.label} "
-                          f"{row.rates['reference'][-1]:.2f} Mpps, {row.ours.label} {row.rates['ours'][-1]:.2f} Mpps",
-                          file=sys.stderr, flush=True)
-        finally:
-            runner.stop()
-        print_table(rows, f"DPDK {dpdk.version} examples vs p4odp (x86-dpdk), {args.rounds} round(s), alternating, "
-                          f"{args.seconds:g} s each after {args.warmup:g} s; one core (CPU {args.cpu}) per run; "
-                          f"{'2 MB hugepages' if args.hugepages else 'no hugepages'}; "
-                          f"net_pcap infinite_rx ({FRAMES} frames) -> net_null; Mpps median (min-max)")
-        instructions = {} if args.no_instructions else count_instructions(l2, l3, min(args.sizes), work)
+        run_rounds(rows, Runner(logs, args.seconds, args.warmup, args.verbose), args.rounds)
+        print_table(rows, f"DPDK {setup.dpdk.version} examples vs p4odp (x86-dpdk), {args.rounds} round(s), "
+                          f"alternating, {args.seconds:g} s each after {args.warmup:g} s; one core (CPU {args.cpu}) "
+                          f"per run; {'2 MB hugepages' if setup.hugepages else 'no hugepages'}; "
+                          f"net_pcap infinite_rx ({frames:,} frames at most) -> net_null; Mpps median (min-max)")
+        instructions = {}
+        if not args.no_instructions and not sweep:
+            instructions = count_instructions(l2, l3, min(args.sizes), work)
         if args.json:
-            write_json(args.json, dpdk, rows, instructions, args)
+            write_json(args.json, rows,
+                       {"dpdk": setup.dpdk.version, "rounds": args.rounds, "seconds": args.seconds, "warmup": args.warmup, "cpu": args.cpu,
+                        "hugepages": setup.hugepages, "instructions_per_packet": instructions})
     return 0
 
 
-def comparisons(size: int, dpdk: DpdkBuild, switches: dict[str, Path], l2: Traffic, l3: Traffic,
-                args: argparse.Namespace, work: Path) -> list[Row]:
-    """The rows of one frame size: DPDK's l2fwd and l3fwd against ours, and ours with N
-    workers against ours with one."""
-    cpu = str(args.cpu)
-    ports = ("-i", f"{IN_PORT}=0", "-i", f"{OUT_PORT}=1")
-    memory = () if args.hugepages else NO_HUGEPAGES
-    ours_l2 = Program("p4odp l2fwd", "p4odp", switches["l2fwd"], cpu, (l2.pcaps[size],),
-                      args=(*ports, "--commands", str(l2.commands), "-w", "1", "-c", cpu), memory=memory)
-    rows = [
-        Row("l2fwd, 1,000 MACs", size,
-            Program("DPDK l2fwd", "dpdk-l2fwd", dpdk.l2fwd, cpu, (l2.pcaps[size],),
-                    args=("-p", "0x3", "-q", "2", "--portmap", f"({IN_PORT},{OUT_PORT})", "-T", "0"),
-                    memory=memory),
-            ours_l2, TARGET),
-        Row("l3fwd, 1,000 routes", size,
-            Program("DPDK l3fwd (LPM)", "dpdk-l3fwd", dpdk.l3fwd, cpu, (l3.pcaps[size],),
-                    args=("-p", "0x3", "--config", f"({IN_PORT},0,{cpu}),({OUT_PORT},0,{cpu})", "--lookup", "lpm",
-                          "--parse-ptype", "--rule_ipv4", str(l3.rules_v4), "--rule_ipv6", str(l3.rules_v6),
-                          "--eth-dest", f"{OUT_PORT},{NEXT_HOP}"),
-                    preload=dpdk.shim, memory=memory),
-            Program("p4odp l3fwd", "p4odp", switches["l3fwd"], cpu, (l3.pcaps[size],),
-                    args=(*ports, "--commands", str(l3.commands), "-w", "1", "-c", cpu), memory=memory),
-            TARGET)]
-    n = args.workers
-    if n > 1:
-        rows.append(Row(f"l2fwd, {n} workers vs 1", size, dataclasses.replace(ours_l2, label="p4odp l2fwd, 1 worker"),
-                        Program(f"p4odp l2fwd, {n} workers", "p4odp", switches["l2fwd"], args.worker_cpus,
-                                queue_pcaps(l2, "l2fwd", size, n, work),
-                                args=(*ports, "--commands", str(l2.commands), "-w", str(n), "-c", args.worker_cpus),
-                                memory=memory),
-                        round(WORKER_SCALING * n, 2)))
-    return rows
+class Setup:
+    """What the rows' programs share: the options, DPDK's build, the pools and memory, and
+    our switches, compiled once for each table size."""
+
+    def __init__(self, args: argparse.Namespace, pool: int, dpdk_mb: int, ours_mb: int):
+        self.args, self.pool, self.dpdk_mb, self.ours_mb = args, pool, dpdk_mb, ours_mb
+        self.hugepages = True
+        self.dpdk: Optional[DpdkBuild] = None
+        self.work = Path()
+        self.switches: dict[tuple[str, int], Path] = {}
+
+    def switch(self, example: str, entries: int) -> Path:
+        """Our example compiled, its growing table (l2fwd's dmac, l3fwd's ipv4_lpm) holding `entries`."""
+        size = max(TABLE_SIZE, entries)
+        if (example, size) not in self.switches:
+            print(f"compiling examples/{example} for x86-dpdk" + (f", {size:,} entries" if size > TABLE_SIZE else ""),
+                  file=sys.stderr, flush=True)
+            table = {"l2fwd": "dmac", "l3fwd": "ipv4_lpm"}[example]
+            self.switches[example, size] = compile_switch(
+                example, self.work / f"{example}-{size}", {table: size} if size > TABLE_SIZE else None)
+        return self.switches[example, size]
+
+    def pcap(self, traffic: Traffic, name: str, size: int) -> Path:
+        if size not in traffic.pcaps:
+            traffic.pcaps[size] = self.work / f"{name}-{size}.pcap"
+            write_pcap(str(traffic.pcaps[size]), traffic.frames[size])
+        return traffic.pcaps[size]
+
+    def ours(self, label: str, example: str, traffic: Traffic, pcaps: tuple, cpus: str, workers: int = 1) -> Program:
+        args = ("-i", f"{IN_PORT}=0", "-i", f"{OUT_PORT}=1", "--commands", str(traffic.commands),
+                "-w", str(workers), "-c", cpus)
+        if self.pool > POOL_FLOOR:
+            args += ("--packets", str(self.pool))
+        return Program(label, "p4odp", self.switch(example, traffic.entries), cpus, pcaps, args=args,
+                       hugepages=self.hugepages, megabytes=self.ours_mb)
+
+    def l2_row(self, name: str, size: int, traffic: Traffic, point: Optional[dict] = None) -> Row:
+        cpu = str(self.args.cpu)
+        pcap = self.pcap(traffic, traffic.commands.stem.removesuffix("-commands"), size)
+        return Row(name, size,
+                   Program("DPDK l2fwd", "dpdk-l2fwd", self.dpdk.l2fwd, cpu, (pcap,),
+                           args=("-p", "0x3", "-q", "2", "--portmap", f"({IN_PORT},{OUT_PORT})", "-T", "0"),
+                           hugepages=self.hugepages, megabytes=self.dpdk_mb),
+                   self.ours("p4odp l2fwd", "l2fwd", traffic, (pcap,), cpu), TARGET, point or {})
+
+    def l3_row(self, name: str, size: int, traffic: Traffic, point: Optional[dict] = None) -> Row:
+        cpu = str(self.args.cpu)
+        pcap = self.pcap(traffic, traffic.commands.stem.removesuffix("-commands"), size)
+        return Row(name, size,
+                   Program("DPDK l3fwd (LPM)", "dpdk-l3fwd", self.dpdk.l3fwd, cpu, (pcap,),
+                           args=("-p", "0x3", "--config", f"({IN_PORT},0,{cpu}),({OUT_PORT},0,{cpu})",
+                                 "--lookup", "lpm", "--parse-ptype", "--rule_ipv4", str(traffic.rules_v4),
+                                 "--rule_ipv6", str(traffic.rules_v6), "--eth-dest", f"{OUT_PORT},{NEXT_HOP}"),
+                           preload=self.dpdk.shim, hugepages=self.hugepages, megabytes=self.dpdk_mb,
+                           start_timeout=START_TIMEOUT + LPM_ADD_SECONDS * traffic.entries ** 2),
+                   self.ours("p4odp l3fwd", "l3fwd", traffic, (pcap,), cpu), TARGET, point or {})
+
+    def default_rows(self, size: int, l2: Traffic, l3: Traffic) -> list[Row]:
+        """The rows of one frame size: DPDK's l2fwd and l3fwd against ours, and ours with N
+        workers against ours with one."""
+        rows = [self.l2_row("l2fwd, 1,000 MACs", size, l2), self.l3_row("l3fwd, 1,000 routes", size, l3)]
+        n = self.args.workers
+        if n > 1:
+            one = dataclasses.replace(rows[0].ours, label="p4odp l2fwd, 1 worker")
+            many = self.ours(f"p4odp l2fwd, {n} workers", "l2fwd", l2,
+                             queue_pcaps(l2, "l2fwd", size, n, self.work), self.args.worker_cpus, workers=n)
+            rows.append(Row(f"l2fwd, {n} workers vs 1", size, one, many, round(WORKER_SCALING * n, 2)))
+        return rows
 
 
 def count_instructions(l2: Traffic, l3: Traffic, size: int, work: Path) -> dict[str, float]:
@@ -721,21 +970,21 @@ def count_instructions(l2: Traffic, l3: Traffic, size: int, work: Path) -> dict[
     return counts
 
 
-def write_json(path: Path, dpdk: DpdkBuild, rows: list[Row], instructions: dict, args: argparse.Namespace) -> None:
+def write_json(path: Path, rows: list[Row], extra: dict) -> None:
+    """Every row's every round, the commands that ran, and `extra` (the run's settings)."""
     results = []
     for row in rows:
         results.append({
-            "comparison": row.name, "size": row.size, "target": row.target,
+            "comparison": row.name, "size": row.size, "target": row.target, **row.point,
             "reference": {"program": row.reference.label, "mpps": row.rates["reference"],
+                          "delivered": row.delivered["reference"],
                           "command": shell_line(*row.reference.command("PREFIX"))},
-            "p4odp": {"program": row.ours.label, "mpps": row.rates["ours"],
+            "p4odp": {"program": row.ours.label, "mpps": row.rates["ours"], "delivered": row.delivered["ours"],
                       "command": shell_line(*row.ours.command("PREFIX"))},
             "ratios": row.ratios, "median": statistics.median(row.ratios),
             "min": min(row.ratios), "max": max(row.ratios),
         })
-    document = {"dpdk": dpdk.version, "rounds": args.rounds, "seconds": args.seconds, "warmup": args.warmup,
-                "cpu": args.cpu, "hugepages": args.hugepages, "results": results,
-                "instructions_per_packet": instructions}
+    document = {**extra, "results": results}
     try:
         path.write_text(json.dumps(document, indent=1) + "\n")
     except OSError as error:

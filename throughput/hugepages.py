@@ -31,7 +31,8 @@ def _mounted() -> bool:
 
 def ensure_hugepages(needed: int) -> str:
     """`needed` free 2 MB pages and a hugetlbfs mount, reserved and mounted when root and
-    missing; what was done (to be said to the user), or HugepagesError saying what is missing."""
+    missing; what was done, to be said to the user ("" for nothing), or HugepagesError saying
+    what is missing."""
     mounted = _mounted()
     missing = needed - free_hugepages()
     done = []
@@ -53,4 +54,4 @@ def ensure_hugepages(needed: int) -> str:
     if missing > 0 or not mounted:
         raise HugepagesError(f"hugepages: {needed} free 2 MB pages needed (free: {free_hugepages()}) and a hugetlbfs "
                              f"mount ({'there' if mounted else 'none'}); as root they are reserved and mounted")
-    return "; ".join(done) or f"{free_hugepages()} 2 MB hugepages free, {needed} needed: nothing reserved"
+    return "; ".join(done)

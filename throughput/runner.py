@@ -305,7 +305,7 @@ def _memory(options: BenchOptions, progress: Progress, pages: int = HUGEPAGES_MB
     except hugepages.HugepagesError as error:
         progress(f"{error}: running without them (--no-huge)", True)
         return "no hugepages (none to be had)"
-    progress(f"hugepages: {done}", True)
+    progress(f"hugepages: {done or f'{pages} 2 MB pages needed and free'}", True)
     return HUGEPAGES
 
 
