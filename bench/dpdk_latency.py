@@ -63,7 +63,7 @@ import tempfile
 from pathlib import Path
 
 from dpdk_side_by_side import (IN_PORT, NEXT_HOP, OUT_PORT, BenchError, build_dpdk, compile_switch, ensure_dpdk,
-                               l2_traffic, l3_traffic)
+                               l2_traffic, l3_traffic, run_script)
 
 from p4odp.throughput import latency
 from p4odp.throughput.hugepages import HugepagesError, ensure_hugepages
@@ -228,17 +228,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BenchError as error:
-        print(f"dpdk_latency: error: {error}", file=sys.stderr)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        print("dpdk_latency: interrupted", file=sys.stderr)
-        sys.exit(130)
-    except Exception as error:  # a bug here: one line, the traceback on request
-        if os.environ.get("P4ODP_TRACEBACK"):
-            raise
-        print(f"dpdk_latency: internal error: {type(error).__name__}: {error} "
-              f"(P4ODP_TRACEBACK=1 shows the traceback)", file=sys.stderr)
-        sys.exit(2)
+    run_script("dpdk_latency", main)

@@ -102,7 +102,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from p4odp.backend.requirements import install_debian_packages
 from p4odp.backend.runtime_cache import cache_dir
@@ -991,18 +991,24 @@ def write_json(path: Path, rows: list[Row], extra: dict) -> None:
         raise BenchError(f"cannot write {path}: {error.strerror}") from None
 
 
-if __name__ == "__main__":
+def run_script(name: str, main: Callable[[], int]) -> None:
+    """A benchmark script's `main` run as a command: its exit status; a BenchError or an
+    interrupt in one line; a bug in one line too, its traceback with P4ODP_TRACEBACK=1."""
     try:
         sys.exit(main())
     except BenchError as error:
-        print(f"dpdk_side_by_side: error: {error}", file=sys.stderr)
+        print(f"{name}: error: {error}", file=sys.stderr)
         sys.exit(1)
     except KeyboardInterrupt:
-        print("dpdk_side_by_side: interrupted", file=sys.stderr)
+        print(f"{name}: interrupted", file=sys.stderr)
         sys.exit(130)
     except Exception as error:  # a bug here: one line, the traceback on request
         if os.environ.get("P4ODP_TRACEBACK"):
             raise
-        print(f"dpdk_side_by_side: internal error: {type(error).__name__}: {error} "
+        print(f"{name}: internal error: {type(error).__name__}: {error} "
               f"(P4ODP_TRACEBACK=1 shows the traceback)", file=sys.stderr)
         sys.exit(2)
+
+
+if __name__ == "__main__":
+    run_script("dpdk_side_by_side", main)

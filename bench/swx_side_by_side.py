@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Optional
 
 import dpdk_side_by_side as dpdk
-from dpdk_side_by_side import BenchError, Program, Row, ipv4_text, run, _tail
+from dpdk_side_by_side import BenchError, Program, Row, ipv4_text, run, run_script, _tail
 from p4odp.backend.runtime_cache import cache_dir
 from p4odp.stf.pcap import write_pcap
 
@@ -372,17 +372,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BenchError as error:
-        print(f"swx_side_by_side: error: {error}", file=sys.stderr)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        print("swx_side_by_side: interrupted", file=sys.stderr)
-        sys.exit(130)
-    except Exception as error:  # a bug here: one line, the traceback on request
-        if os.environ.get("P4ODP_TRACEBACK"):
-            raise
-        print(f"swx_side_by_side: internal error: {type(error).__name__}: {error} "
-              f"(P4ODP_TRACEBACK=1 shows the traceback)", file=sys.stderr)
-        sys.exit(2)
+    run_script("swx_side_by_side", main)

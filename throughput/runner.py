@@ -156,17 +156,7 @@ def _run_bench(program: ir.Program, options: BenchOptions, diags: Diagnostics, p
     # Check the traffic at the smallest size before building anything: it holds the headers
     # there, so at every size.
     _frames(options, source, min(options.sizes))
-    if options.keep is not None:
-        _check_folder(options.keep)
-    progress(f"building {options.program} for {target.name}", True)
-    c_files = generate_c(program, options.program, diags, options.passes, template_dirs=target.template_dirs)
-    if c_files is None:
-        return None
-    if options.keep is not None:
-        options.keep.mkdir(parents=True, exist_ok=True)
-        return _measure_all(c_files, options.keep, options, source, diags, progress)
-    with tempfile.TemporaryDirectory(prefix="p4odp-bench-") as work:
-        return _measure_all(c_files, Path(work), options, source, diags, progress)
+    return _generate_and_run(program, options, source, diags, progress, _measure_all)
 
 
 def run_latency(program: ir.Program, options: BenchOptions, diags: Diagnostics, progress: Progress
@@ -195,17 +185,24 @@ def _run_latency(program: ir.Program, options: BenchOptions, diags: Diagnostics,
     source = read_traffic(options.traffic) if options.traffic else None
     for size in options.sizes:
         latency.check_frames(_frames(options, source, size), size)
+    return _generate_and_run(program, options, source, diags, progress, _latency_all)
+
+
+def _generate_and_run(program: ir.Program, options: BenchOptions, source: Optional[list[bytes]], diags: Diagnostics,
+                      progress: Progress, run: Callable):
+    """The program's C, then `run(c_files, work, options, source, diags, progress)` in --keep's
+    folder or a temporary one; None when the C could not be generated."""
     if options.keep is not None:
         _check_folder(options.keep)
-    progress(f"building {options.program} for {target.name}", True)
-    c_files = generate_c(program, options.program, diags, options.passes, template_dirs=target.template_dirs)
+    progress(f"building {options.program} for {options.target.name}", True)
+    c_files = generate_c(program, options.program, diags, options.passes, template_dirs=options.target.template_dirs)
     if c_files is None:
         return None
     if options.keep is not None:
         options.keep.mkdir(parents=True, exist_ok=True)
-        return _latency_all(c_files, options.keep, options, source, diags, progress)
+        return run(c_files, options.keep, options, source, diags, progress)
     with tempfile.TemporaryDirectory(prefix="p4odp-bench-") as work:
-        return _latency_all(c_files, Path(work), options, source, diags, progress)
+        return run(c_files, Path(work), options, source, diags, progress)
 
 
 def _latency_all(c_files: dict, work: Path, options: BenchOptions, source: Optional[list[bytes]],
