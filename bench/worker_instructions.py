@@ -141,17 +141,20 @@ def read_profile(path: Path, binary: Optional[Path] = None, entry: str = "") -> 
 
 
 # The stage of an instruction: the innermost function of its inline chain found here.
-STAGE_OF = {"p4_lookup_burst": "burst keys", "p4_parser": "parser", "p4_verify_checksum": "verify checksum",
-            "p4_ingress": "ingress", "p4_egress": "egress", "p4_compute_checksum": "compute checksum",
-            "p4_deparser": "deparser", "p4_pipeline_ingress": "pipeline glue",
+# The stage of an instruction: the innermost function of its inline chain found here, or a
+# block of the program (p4_<block>: v1model's parser, ingress, ..., PNA's main control, ...).
+STAGE_OF = {"p4_lookup_burst": "burst keys", "p4_pipeline_ingress": "pipeline glue",
             "p4_pipeline_egress": "pipeline glue", "p4odp_send": "send staging",
             "odp_pktin_recv": "receive, ODP", "dpdk_recv": "receive, ODP", "odp_pktout_send": "send, ODP",
             "dpdk_send": "send, ODP", "p4odp_tm_burst": "traffic manager", "worker_main": "worker loop"}
 LOOKUP_FILES = ("p4odp_table.h", "tables.c")          # the lookups' code, and
 LOOKUP_FUNCTIONS = ("p4odp_table", "p4_table_")      # the runtime's and the templates' calls of it
-ORDER = ["drivers", "receive, ODP", "burst keys", "lookups", "parser", "verify checksum", "ingress", "egress",
-         "compute checksum", "deparser", "pipeline glue", "send staging", "traffic manager", "send, ODP",
-         "worker loop", "other"]
+BLOCK_PREFIX = "p4_"
+FIRST = ["drivers", "receive, ODP", "burst keys", "lookups"]   # then the blocks, in the order they run
+BLOCKS = ["parser", "main parser", "ingress parser", "verify checksum", "pre control", "ingress", "main control",
+          "ingress deparser", "egress parser", "egress", "compute checksum", "egress deparser", "deparser",
+          "main deparser"]
+LAST = ["pipeline glue", "send staging", "traffic manager", "send, ODP", "worker loop", "other"]
 
 
 def stage(chain: list[str], innermost_file: str) -> str:
@@ -163,6 +166,10 @@ def stage(chain: list[str], innermost_file: str) -> str:
         name = function.split(".")[0]  # a compiler suffix: .isra.0, .constprop.0
         if name in STAGE_OF:
             return STAGE_OF[name]
+        if name.startswith(BLOCK_PREFIX) and name.endswith(("_reset", "_clear_invalid")):
+            return "pipeline glue"  # a struct of headers' validity reset around the parser
+        if name.startswith(BLOCK_PREFIX):
+            return name[len(BLOCK_PREFIX):].replace("_", " ")
     return "other"
 
 
@@ -240,7 +247,9 @@ def profile_switch(example: str, traffic: side.Traffic, work: Path, seconds: flo
     costs = stages(profile, binary)
     costs["drivers"] = driver_cost(profile)
     costs["other"] = costs.get("other", 0) + profile.total - sum(costs.values())
-    rows = [(name, costs[name] / packets) for name in ORDER if costs.get(name)]
+    others = sorted(name for name in costs if name not in FIRST + BLOCKS + LAST)
+    order = FIRST + BLOCKS + others + LAST
+    rows = [(name, costs[name] / packets) for name in order if costs.get(name)]
     return Result(f"p4odp {example}", rows, profile.total / packets), profile.object_cost(RX_DRIVER) / packets
 
 

@@ -122,7 +122,10 @@ static const struct p4odp_table_entry *found_or_default(const struct p4odp_table
 							const struct p4odp_table_entry *entry, bool *hit)
 {
 	*hit = entry != NULL;
-	return entry ? entry : p4odp_table_get_default(table);
+	/* A branch, not a conditional move, which would load the default for every hit. */
+	if (odp_likely(entry != NULL))
+		return entry;
+	return p4odp_table_get_default(table);
 }
 
 const struct p4odp_table_entry *p4odp_table_apply(struct p4odp_switch *sw, uint32_t index, const uint8_t *key,

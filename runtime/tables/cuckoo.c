@@ -22,10 +22,12 @@ struct p4odp__cuckoo *p4odp__cuckoo_new(uint32_t buckets, uint32_t key_words, ui
 	if (buckets < 2 || (buckets & (buckets - 1)))
 		return NULL;
 	/* calloc, not aligned_alloc + memset: large tables come as zero
-	 * pages from the kernel, touched only as they fill. */
+	 * pages from the kernel, touched only as they fill, and in huge pages
+	 * (p4odp__advise_huge_pages). */
 	base = calloc(1, size + 63);
 	if (!base)
 		return NULL;
+	p4odp__advise_huge_pages(base, size + 63);
 	h = (struct p4odp__cuckoo *)(((uintptr_t)base + 63) & ~(uintptr_t)63);
 	h->base = base;
 	h->mask = buckets - 1;

@@ -39,6 +39,22 @@ void p4odp__pages_free(void *p, size_t size)
 		munmap(p, size);
 }
 
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+void p4odp__advise_huge_pages(void *p, size_t size)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	uintptr_t end = ((uintptr_t)p + size) & ~(HUGE_PAGE - 1);
+
+	if (end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)size;
+#endif
+}
+
 /* ---- Deferred frees ---- */
 
 static void free_cb(void *p)

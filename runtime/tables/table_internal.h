@@ -29,6 +29,9 @@ static inline void p4odp__words(const uint8_t *p, uint32_t len, uint64_t *w)
  * pages would miss the TLB on most lookups.  NULL without memory. */
 void *p4odp__pages_alloc(size_t size);
 void p4odp__pages_free(void *p, size_t size);
+/* The same advice for the whole huge pages within a block of `size` bytes at `p` that the C
+ * library mapped for a large allocation (and frees as usual). */
+void p4odp__advise_huge_pages(void *p, size_t size);
 
 /* ---- Deferred frees ---- */
 

@@ -114,7 +114,7 @@ class Architecture:
     # p4_<role>_clear_invalid (Generator.header_state_functions).
     headers: tuple[str, ...] = ("headers",)
     # The copies ("clone", "resubmit", "recirculate") its pipeline may ask the traffic manager for
-    # whatever the program calls (PSA's, asked by metadata); v1model's are those its calls ask for.
+    # whatever the program calls (PSA's, asked by metadata); v1model's and PNA's are those its calls ask for.
     copies: tuple[str, ...] = ()
     include_files: tuple[str, ...] = ()  # the names programs include it by, e.g. "bmv2/psa.p4"
     p4info_arch: str = ""  # PkgInfo.arch of its programs' P4Info

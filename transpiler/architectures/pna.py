@@ -56,10 +56,12 @@ def _mirror_packet(ctx: FunctionContext, call: ir.MethodCall, args: list) -> Non
     if slot is not None and not 0 <= slot < MIRROR_SLOTS:
         raise Refused(args[0].loc, f"mirror slot {slot}: the switch has {MIRROR_SLOTS} (0 to {MIRROR_SLOTS - 1})")
     index = slot if slot is not None else f"(uint32_t)({ctx.value(args[0])}) % {MIRROR_SLOTS}"
+    ctx.gen.copies.add("clone")
     ctx.emit(f"pc->tm.clone_sessions[{index}] = 1 + (uint32_t)({ctx.value(args[1])});")
 
 
 def _recirculate(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    ctx.gen.copies.add("recirculate")
     ctx.emit("pc->tm.recirculate = 1;")
     ctx.emit("pc->tm.drop = 0;")
 
@@ -146,7 +148,7 @@ PNA = Architecture(
     same_types=(("pre_headers", "headers"), ("pre_meta", "meta")),
     constants=CONSTANTS,
     pipeline_template="pna/pipeline.c.j2",
-    copies=("clone", "recirculate"),
+    metadata="pna_main_input_metadata_t",
     timed_fields=("timestamp",),
     include_files=("pna.p4", "dpdk/pna.p4"),
     p4info_arch="pna",
