@@ -59,6 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dpdk_side_by_side as side  # noqa: E402  (the traffic, the entries, DPDK's builds)
 
 from p4odp.backend.build import valgrind_build_env  # noqa: E402
+from p4odp.stf.pcap import write_pcap  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 FRAME_SIZE = 64
@@ -303,7 +304,8 @@ def main() -> None:
             dpdk = side.build_dpdk(work, args.verbose)
             for example in args.examples:
                 traffic = (side.l2_traffic if example == "l2fwd" else side.l3_traffic)([FRAME_SIZE], work)
-                side.write_pcaps(traffic, example, work)
+                traffic.pcaps[FRAME_SIZE] = work / f"{example}-{FRAME_SIZE}.pcap"
+                write_pcap(str(traffic.pcaps[FRAME_SIZE]), traffic.frames[FRAME_SIZE])
                 ours, rx_per_packet = profile_switch(example, traffic, work, args.seconds, args.verbose)
                 show([ours, dpdk_result(f"DPDK {example}", profile_dpdk(example, dpdk, traffic, work,
                                                                         args.seconds), rx_per_packet)])
