@@ -768,13 +768,18 @@ def parse_counts(low: int, high: int):
     return parse
 
 
-def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    cpus = sorted(os.sched_getaffinity(0))
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """--rounds, --seconds and --warmup, as every side by side takes them."""
     parser.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
     parser.add_argument("--seconds", type=float, default=3.0, help="measured seconds per run (default 3)")
     parser.add_argument("--warmup", type=float, default=1.0,
                         help="seconds between the first packet sent and the measure (default 1)")
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    cpus = sorted(os.sched_getaffinity(0))
+    add_run_options(parser)
     parser.add_argument("--sizes", type=parse_sizes, default=[64], help="frame sizes with FCS (default 64)")
     parser.add_argument("--cpu", type=int, default=cpus[-1], help=f"the one CPU of each run (default {cpus[-1]})")
     parser.add_argument("--workers", type=int, default=min(2, len(cpus)),

@@ -284,10 +284,7 @@ def our_program(case: Case, pcap: Path, switch: Path, args: argparse.Namespace, 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     cpus = sorted(os.sched_getaffinity(0))
-    parser.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
-    parser.add_argument("--seconds", type=float, default=3.0, help="measured seconds per run (default 3)")
-    parser.add_argument("--warmup", type=float, default=1.0,
-                        help="seconds between the first packet sent and the measure (default 1)")
+    dpdk.add_run_options(parser)
     parser.add_argument("--size", type=int, default=64, help="frame size with FCS (default 64)")
     parser.add_argument("--cpu", type=int, default=cpus[-1],
                         help=f"the CPU of ours and of SWX's pipeline thread (default {cpus[-1]})")
