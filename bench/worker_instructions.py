@@ -118,7 +118,8 @@ def read_profile(path: Path, binary: Optional[Path] = None, entry: str = "") -> 
             if key in ("ob", "fn", "fl", "fi", "fe", "cob", "cfn", "cfi", "cfl"):
                 match = re.match(r"\((\d+)\)(?: (.*))?", value)
                 if match:
-                    table_key = ("ob" if key in ("ob", "cob") else "fn" if key in ("fn", "cfn") else "fl") + match.group(1)
+                    kind = "ob" if key in ("ob", "cob") else "fn" if key in ("fn", "cfn") else "fl"
+                    table_key = kind + match.group(1)
                     if match.group(2) is not None:
                         names[table_key] = match.group(2)
                     value = names.get(table_key, "")
@@ -315,7 +316,8 @@ def main() -> None:
 
 
 def profile_dpdk(example: str, dpdk: side.DpdkBuild, traffic: side.Traffic, work: Path, seconds: float) -> Profile:
-    eal = [*EAL, "--file-prefix", f"p4odp-instr-{os.getpid()}-dpdk-{example}", *side.vdevs((traffic.pcaps[FRAME_SIZE],))]
+    eal = [*EAL, "--file-prefix", f"p4odp-instr-{os.getpid()}-dpdk-{example}",
+           *side.vdevs((traffic.pcaps[FRAME_SIZE],))]
     env = dict(os.environ)
     if example == "l2fwd":
         args = ["-p", "0x3", "-q", "2", "--portmap", f"({side.IN_PORT},{side.OUT_PORT})", "-T", "0"]

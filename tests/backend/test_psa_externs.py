@@ -314,3 +314,16 @@ def test_an_action_selector_picks_a_groups_member_by_its_psa_algorithm(tmp_path:
     group = [20, 30, 40]  # members 1, 2, 3, in handle order
     assert [p[3] for p in out] == [group[zlib.crc32(p[1:3]) % 3] for p in out]
     assert len({p[3] for p in out}) == 3
+
+
+@pytest.mark.parametrize("ingress, reads",
+                         [("", False), ("hdr.h.a = (bit<8>)(TimestampUint_t)istd.ingress_timestamp;", True)],
+                         ids=["no-time", "ingress_timestamp"])
+def test_the_workers_read_the_clock_only_for_a_program_that_reads_a_time(tmp_path: Path, ingress: str, reads: bool):
+    """PSA has no one metadata struct: the time fields it fills (ingress_timestamp,
+    egress_timestamp) decide by name whether the workers time their bursts."""
+    (tmp_path / "prog.p4").write_text(psa_program("bit<8> a;", ingress=ingress))
+    build = subprocess.run([sys.executable, "-m", "p4odp.cli", "compile", str(tmp_path / "prog.p4"), "--emit", "c",
+                            "-o", str(tmp_path / "out")], capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    assert (".timestamps = true" in (tmp_path / "out" / "datapath.c").read_text()) == reads

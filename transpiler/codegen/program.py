@@ -40,6 +40,7 @@ class Generator:
         self.burst_lookups = result.burst_lookups
         self.unread_fields = result.unread_fields
         self.metadata_read = result.metadata_read
+        self.times_read = result.times_read
         self.table_layouts = result.table_layouts
         # The tables whose entries the datapath adds, by learner number (p4odp_program.learners).
         self.learners = [CLearner(layout.index, layout.size, layout.key_bytes, layout.data_bytes, learnt(layout))
@@ -131,8 +132,7 @@ class Generator:
                         [c_profile(p) for p in sorted(self.action_profiles.values(), key=lambda p: p.index)],
                         self.extern_code, self.crcs, self.digests, self.learners,
                         # learnt entries expire: their hits are timed too
-                        timestamps=bool(self.learners) or any(self.metadata_read is None or field in self.metadata_read
-                                                              for field in arch.timed_fields))
+                        timestamps=bool(self.learners) or self.times_read)
 
     def header_state_functions(self, typ: t.Type, c_type: str, role: str) -> dict:
         """`p4_<role>_reset` and `p4_<role>_clear_invalid` of the headers of `role` (header_state.py);

@@ -100,7 +100,8 @@ class PassResult:
     where they are (burst_lookup.py).  `unread_fields` maps header types
     to the fields nothing reads, which the parser does not load
     (unread_fields.py); `metadata_read` the fields of the architecture's metadata the
-    program reads (None: it may read any), the only ones the pipeline sets.
+    program reads (None: it may read any), the only ones the pipeline sets; `times_read`
+    whether it may read a time (a field named in Architecture.timed_fields).
     `reports` are
     the passes' reports, `"pass: message (file:line:col)"`, verbose or not;
     `ran` the names of the passes that ran.
@@ -120,6 +121,7 @@ class PassResult:
     burst_lookups: dict = field(default_factory=dict)
     unread_fields: dict = field(default_factory=dict)
     metadata_read: Optional[frozenset] = None
+    times_read: bool = True
     reports: list[str] = field(default_factory=list)
     ran: list[str] = field(default_factory=list)
 

@@ -68,6 +68,7 @@ class UnreadFields:
                 ctx.report(f"the parser does not load {', '.join(f'{name}.{f}' for f in sorted(fields))}: "
                            f"nothing reads them")
         ctx.result.unread_fields = unread
+        ctx.result.times_read = reads.times_read
         if reads.metadata is not None and not reads.metadata_whole:
             ctx.result.metadata_read = frozenset(reads.metadata_fields)
             ctx.report(f"the pipeline sets no {reads.metadata} field but those it reads: "
@@ -89,8 +90,29 @@ class _Reads:
         self.metadata = (architecture.metadata or None) if architecture is not None else None
         self.metadata_fields: set[str] = set()  # fields of the architecture's metadata read
         self.metadata_whole = False  # the metadata struct used whole as a value
+        # The architecture's time fields (PSA's ingress_timestamp, ...): whether one is read, as a
+        # member of a struct or in a struct holding it used whole.
+        self.timed = frozenset(architecture.timed_fields) if architecture is not None else frozenset()
+        self.times_read = False
+        self.struct_holds_time: dict[str, bool] = {}
         self.header_params: set[str] = set()  # the block's parameters of the in-place headers type
         self.from_packet: set[int] = set()  # ids of checksum fields taken from the packet's bytes
+
+    def _holds_time(self, typ: t.Type, seen: frozenset = frozenset()) -> bool:
+        """Does a value of `typ` hold one of the architecture's time fields (a struct's, not a
+        header's)?  Answers for structs are kept: every expression asks."""
+        if not self.timed:
+            return False
+        if isinstance(typ, t.Stack):
+            return self._holds_time(typ.element, seen)
+        if isinstance(typ, t.TupleT):
+            return any(self._holds_time(e, seen) for e in typ.elements)
+        if not isinstance(typ, t.StructLike) or typ.kind == "header" or typ.name in seen:
+            return False
+        if typ.name not in self.struct_holds_time:
+            self.struct_holds_time[typ.name] = any(f.name in self.timed or self._holds_time(f.type, seen | {typ.name})
+                                                   for f in typ.fields)
+        return self.struct_holds_time[typ.name]
 
     def visit(self, node: ir.Node, use: str) -> None:
         if id(node) in self.from_packet:
@@ -106,13 +128,18 @@ class _Reads:
             self.whole.update(h.name for h in header_types(node.type))
             if self.metadata is not None and holds_struct(node.type, self.metadata):
                 self.metadata_whole = True
+            if self._holds_time(node.type):
+                self.times_read = True
         if isinstance(node, ir.Member):
             base = node.expr.type
             if use != _WRITTEN and isinstance(base, t.StructLike) and base.field(node.member):
                 if base.kind == "header":
                     self.fields.add((base.name, node.member))
-                elif base.name == self.metadata:
-                    self.metadata_fields.add(node.member)
+                else:
+                    if base.name == self.metadata:
+                        self.metadata_fields.add(node.member)
+                    if node.member in self.timed:
+                        self.times_read = True
             self.visit(node.expr, _BASE)
         elif isinstance(node, ir.ArrayIndex):
             self.visit(node.expr, _BASE)
