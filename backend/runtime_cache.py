@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Optional
 
-__all__ = ["BuildFailure", "archiver_for", "cache_dir", "runtime_library"]
+__all__ = ["BuildFailure", "archiver_for", "cache_dir", "cache_folder", "runtime_library"]
 
 _HEADER_FOLDERS = ("include", "core", "tables", "odp", "odp/include")
 _SYSTEM_INCLUDES = ("/usr/include", "/usr/local/include")
@@ -55,7 +55,7 @@ def runtime_library(compiler: list[str], cflags: list[str], sources: list[str], 
     then match no key).  Raises BuildFailure."""
     key = build_key(compiler, cflags, sources, runtime)
     name = f"libp4odp-runtime-{key}.a"
-    shared = _writable_folder(cache_dir(), key[:2])
+    shared = cache_folder(key[:2])
     if shared is not None and (shared / name).exists():
         return shared / name
     with tempfile.TemporaryDirectory(dir=shared or private, prefix=".build-") as work:
@@ -76,8 +76,10 @@ def runtime_library(compiler: list[str], cflags: list[str], sources: list[str], 
     return library
 
 
-def _writable_folder(cache: Optional[Path], name: str) -> Optional[Path]:
-    """cache/name, created; None when it cannot be created or written."""
+def cache_folder(name: str) -> Optional[Path]:
+    """cache_dir()/name, created; None without a cache folder or when it cannot be created or
+    written (a caller then builds in a scratch folder of its own)."""
+    cache = cache_dir()
     if cache is None:
         return None
     folder = cache / name

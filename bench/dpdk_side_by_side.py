@@ -105,7 +105,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from p4odp.backend.requirements import install_debian_packages
-from p4odp.backend.runtime_cache import cache_dir
+from p4odp.backend.runtime_cache import cache_folder
 from p4odp.stf.pcap import write_pcap
 from p4odp.throughput import hugepages
 from p4odp.throughput.traffic import FCS_LEN, MIN_SIZE, split_by_queue
@@ -215,10 +215,8 @@ def build_examples(examples: tuple[str, ...], scratch: Path, verbose: bool, patc
         key.update(name.encode() + b"\0" + source.read_bytes())
     for patch in patches:
         key.update(f"patch\0{patch.path}\0{patch.old}\0{patch.new}\0".encode())
-    cache = cache_dir()
-    folder = cache / "dpdk-examples" / key.hexdigest()[:16] if cache else None
-    if folder is None or not _writable(folder.parent):
-        folder = scratch / f"dpdk-examples-{key.hexdigest()[:16]}"
+    cache = cache_folder("dpdk-examples")
+    folder = cache / key.hexdigest()[:16] if cache else scratch / f"dpdk-examples-{key.hexdigest()[:16]}"
     if (folder / "built").exists():
         return version, folder
     folder.parent.mkdir(parents=True, exist_ok=True)
@@ -288,14 +286,6 @@ def build_dpdk(scratch: Path, verbose: bool, lpm_rules: int = LPM_RULES, mbufs: 
     version, folder = build_examples(("l2fwd", "l3fwd"), scratch, verbose, tuple(patches), shim=True)
     return DpdkBuild(version, folder / "l2fwd" / "build" / "l2fwd", folder / "l3fwd" / "build" / "l3fwd",
                      folder / "dpdk_offload_shim.so")
-
-
-def _writable(folder: Path) -> bool:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return False
-    return os.access(folder, os.W_OK | os.X_OK)
 
 
 def _link_tree(source: Path, target: Path) -> None:

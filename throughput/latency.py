@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Callable, Optional
 
-from p4odp.backend.runtime_cache import cache_dir
+from p4odp.backend.runtime_cache import cache_folder
 from p4odp.throughput.traffic import FCS_LEN, header_length, write_frames
 
 __all__ = ["LatencyError", "LatencyOptions", "Device", "LoadLatency", "LatencyRun", "generator_missing",
@@ -180,10 +180,8 @@ def build_generator(scratch: Path, verbose: bool = False) -> Path:
     for part in (*flags.values(), shlex.join(cc), version[0] if version else ""):
         key.update(part.encode() + b"\0")
     key.update(SOURCE.read_bytes())
-    cache = cache_dir()
-    folder = cache / "latency-gen" / key.hexdigest()[:16] if cache is not None else None
-    if folder is None or not _writable(folder.parent):
-        folder = scratch / "latency-gen"
+    cache = cache_folder("latency-gen")
+    folder = cache / key.hexdigest()[:16] if cache is not None else scratch / "latency-gen"
     binary = folder / "latency_gen"
     if binary.exists():
         return binary
@@ -200,14 +198,6 @@ def build_generator(scratch: Path, verbose: bool = False) -> Path:
                            + _tail(built.stdout + built.stderr))
     os.replace(partial, binary)  # atomic: a concurrent run finds it whole or not at all
     return binary
-
-
-def _writable(folder: Path) -> bool:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return False
-    return os.access(folder, os.W_OK | os.X_OK)
 
 
 def _tail(text: str, lines: int = 15) -> str:

@@ -527,7 +527,7 @@ static bool after_ingress(struct p4odp_pctx *pc, struct p4odp_packet_state *pack
 	return false;
 }
 
-/* What the contexts of a burst's packets share: the switch, the worker, the port. */
+/* What the contexts of a burst's packets share: the switch, the worker, the port, the burst's time. */
 static void burst_context(struct p4odp_pctx *pc, struct p4odp_worker *w, uint32_t port)
 {
 	pc->sw = w->sw;
