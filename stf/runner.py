@@ -152,6 +152,10 @@ def switch_commands(statements: list, model: CProgram, diags: Diagnostics) -> Op
     statements whose `counter_read` answers the switch prints, in the same order."""
     commands, counter_checks = [], []
     added_to: dict[str, None] = {}  # the tables `remove all` clears, in the order first added to
+    # The handle of each named entry (`add ... = ENTRY`): a table's entries take handles 0, 1, 2, ...
+    # in the order added, until `remove all` frees some, whose reuse the runner cannot foresee.
+    handles: dict[str, tuple[str, int]] = {}
+    next_handle: dict[str, Optional[int]] = {}
     order = _CLI_PRIORITY_TOP - 1
     for statement in statements:
         if isinstance(statement, stf.Add):
@@ -164,6 +168,11 @@ def switch_commands(statements: list, model: CProgram, diags: Diagnostics) -> Op
             order -= 1
             commands.append(line)
             added_to[table.name] = None
+            handle = next_handle.setdefault(table.name, 0)
+            if handle is not None:
+                next_handle[table.name] = handle + 1
+                if statement.entry is not None:
+                    handles[statement.entry] = (table.name, handle)
         elif isinstance(statement, stf.SetDefault):
             table = _find(model.tables, statement.table, statement.loc, "table", diags)
             if table is None:
@@ -175,18 +184,20 @@ def switch_commands(statements: list, model: CProgram, diags: Diagnostics) -> Op
             commands.append(f"table_set_default {table.name} {name} {' '.join(args)}".rstrip())
         elif isinstance(statement, stf.RemoveAll):
             commands += [f"table_clear {name}" for name in added_to]
+            next_handle.update(dict.fromkeys(added_to))
             added_to.clear()
         elif isinstance(statement, stf.Packet):
             commands.append(f"receive {statement.port}")
         elif isinstance(statement, stf.CheckCounter):
-            if statement.entry is not None:
-                diags.error(statement.loc, "check_counter of a direct counter ($ENTRY): direct counters are "
-                                           "not supported yet")
-                return None
             counter = _find(model.counters, statement.counter, statement.loc, "counter", diags)
             if counter is None:
                 return None
-            commands.append(f"counter_read {counter.name} {statement.index}")
+            index = statement.index
+            if statement.entry is not None:
+                index = _direct_counter_cell(statement, counter, handles, model, diags)
+                if index is None:
+                    return None
+            commands.append(f"counter_read {counter.name} {index}")
             counter_checks.append(statement)
         elif isinstance(statement, stf.CliCommand):
             commands.append(statement.line)
@@ -200,6 +211,23 @@ _COMPARE = {"==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, "<=": int.__le_
             ">=": int.__ge__}
 
 
+def _direct_counter_cell(check: stf.CheckCounter, counter, handles: dict, model: CProgram,
+                         diags: Diagnostics) -> Optional[int]:
+    """The entry handle that `counter_read` takes for a direct counter's `check_counter C($ENTRY)`."""
+    if counter.table < 0:
+        diags.error(check.loc, f"counter {counter.name} is not a direct counter: check it by index")
+        return None
+    if check.entry not in handles:
+        diags.error(check.loc, f"no entry named {check.entry} whose handle is known (named by `add ... = "
+                               f"{check.entry}`, before any `remove all` of its table)")
+        return None
+    table, handle = handles[check.entry]
+    if table != model.tables[counter.table].name:
+        diags.error(check.loc, f"entry {check.entry} is of table {table}, not of counter {counter.name}'s")
+        return None
+    return handle
+
+
 def _check_counters(checks: list, output: str) -> Optional[str]:
     """The first `check_counter` that the switch's `counter_read` answers contradict, said in words."""
     answers = _COUNTER_READ.findall(output)
@@ -210,14 +238,16 @@ def _check_counters(checks: list, output: str) -> Optional[str]:
             continue
         got = int(packets) if check.kind == "packets" else int(nbytes)
         if not _COMPARE[check.op](got, check.value):
-            return (f"{check.loc}: check_counter {check.counter}({check.index}): {check.kind} is {got}, "
+            cell = check.index if check.entry is None else f"${check.entry}"
+            return (f"{check.loc}: check_counter {check.counter}({cell}): {check.kind} is {got}, "
                     f"expected {check.op} {check.value} ({name}[{index}])")
     return None
 
 
 def _find(items, name: str, loc: Loc, what: str, diags: Diagnostics):
     name = re.sub(r"\$(\d+)", r"[\1]", name)  # STF writes stack elements as `x$0`
-    exact = [i for i in items if i.name == name]
+    # A P4_14 `valid` key is named `header.$valid$`; STF names it by the header.
+    exact = [i for i in items if i.name in (name, name + ".$valid$")]
     if exact:
         return exact[0]
     suffix = [i for i in items if i.name.endswith("." + name) or name.endswith("." + i.name)]
