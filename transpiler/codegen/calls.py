@@ -80,15 +80,18 @@ class Calls:
         count = self.gen.const_int(args[0])
         size = stack.type.size
         i = self.temp("i")
+        # The elements shifted in are invalid and, as BMv2 leaves them, all zeros (what a
+        # P4_14 push, which makes them valid, shows).
+        cleared = f"(__typeof__({stack.c}.e[0])){{0}}"
         if name == "push_front":
             self.emit(f"for (int {i} = {size} - 1; {i} >= 0; {i}--)")
             self.emit(f"\tif ({i} >= {count}) {stack.c}.e[{i}] = {stack.c}.e[{i} - {count}]; "
-                      f"else {stack.c}.e[{i}]._valid = 0;")
+                      f"else {stack.c}.e[{i}] = {cleared};")
             self.emit(f"{stack.c}._next = {stack.c}._next + {count} > {size} ? {size} : {stack.c}._next + {count};")
         else:
             self.emit(f"for (int {i} = 0; {i} < {size}; {i}++)")
             self.emit(f"\tif ({i} + {count} < {size}) {stack.c}.e[{i}] = {stack.c}.e[{i} + {count}]; "
-                      f"else {stack.c}.e[{i}]._valid = 0;")
+                      f"else {stack.c}.e[{i}] = {cleared};")
             self.emit(f"{stack.c}._next = {stack.c}._next > {count} ? {stack.c}._next - {count} : 0;")
 
 
