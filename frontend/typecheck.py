@@ -64,7 +64,9 @@ class TypeChecker:
         self.method_signatures: dict[int, t.Signature] = {}  # extern methods and constructors
         self.ctor_params: dict[int, tuple] = {}  # parsers and controls
         self.control_plane_names: dict[str, tuple] = {}  # name -> (declaration, kind)
-        self.actions_named: dict[str, list] = {}  # control-plane name -> actions, in source order
+        # control-plane name -> (action, the control it is in (None: none), its parameters' names,
+        # directions and types), in source order
+        self.actions_named: dict[str, list] = {}
         self.used_actions: set[int] = set()  # ids of the actions the program refers to
         self.function_checked: Optional[str] = None  # the function whose body is being checked
         self._owner_ids = 0
@@ -333,7 +335,9 @@ class TypeChecker:
         if decl.name == "NoAction" and ctx.where == "global" and sig.params:
             self.error(decl.loc, "NoAction: expected an action with no parameters")
         name = self.control_name(decl, ctx)
-        self.actions_named.setdefault(name, []).append(decl)
+        signature = tuple((p.name, p.direction, repr(p.type)) for p in sig.params)
+        control = ctx.name_prefix if ctx.where == "control" else None
+        self.actions_named.setdefault(name, []).append((decl, control, signature))
         symbol = Symbol("action", decl.name, t.ActionT(name, decl), decl.loc, decl)
         symbol.value = sig
         self.declare(ctx.scope, symbol)
@@ -664,14 +668,21 @@ class TypeChecker:
             self.diags.note(previous[0].loc, f"{name}: also used here")
 
     def check_action_names(self) -> None:
-        """Actions the program uses need distinct control-plane names.  An unused one is not in
-        P4Info, so it clashes with nothing (as in p4c, which removes it first): p4c's own output
-        declares `@name(".NoAction") action NoAction_1()` beside core.p4's unused NoAction."""
+        """Actions the program uses need distinct control-plane names, but for copies in different
+        controls with the same parameters, which P4Info holds as one action (p4c's conversion
+        of a P4_14 action used by both ingress and egress declares it in both).  An unused one
+        is not in P4Info, so it clashes with nothing (as in p4c, which removes it first): p4c's
+        own output declares `@name(".NoAction") action NoAction_1()` beside core.p4's unused
+        NoAction."""
         for name, actions in self.actions_named.items():
-            used = [a for a in actions if id(a) in self.used_actions]
-            for action in used[1:]:
-                self.error(action.loc, f"{name}: conflicting control-plane name")
-                self.diags.note(used[0].loc, f"{name}: also used here")
+            used = [entry for entry in actions if id(entry[0]) in self.used_actions]
+            first, first_control, first_signature = used[0] if used else (None, None, None)
+            controls = {first_control}
+            for action, control, signature in used[1:]:
+                if None in (control, first_control) or control in controls or signature != first_signature:
+                    self.error(action.loc, f"{name}: conflicting control-plane name")
+                    self.diags.note(first.loc, f"{name}: also used here")
+                controls.add(control)
 
     # ------------------------------------------------------------------
     # Signatures and parameters

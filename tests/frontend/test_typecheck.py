@@ -528,6 +528,17 @@ def test_an_unused_action_clashes_with_no_name(tmp_path):
     """, at="NoAction_1()", message="NoAction: conflicting control-plane name")
 
 
+def test_copies_of_an_action_in_two_controls_share_its_control_plane_name(tmp_path):
+    # As p4c's conversion of a P4_14 action that tables of ingress and of egress both use.
+    assert_rule(tmp_path, """
+        control C() { @name(".a") action a(bit<8> x) {} table t { actions = { a; } } apply { t.apply(); } }
+        control D() { @name(".a") action a(bit<8> x) {} table t { actions = { a; } } apply { t.apply(); } }
+    """, """
+        control C() { @name(".a") action a(bit<8> x) {} table t { actions = { a; } } apply { t.apply(); } }
+        control D() { @name(".a") action a(bit<9> x) {} table t { actions = { a; } } apply { t.apply(); } }
+    """, at="a(bit<9> x)", message="a: conflicting control-plane name")
+
+
 def test_a_table_and_an_action_may_share_a_control_plane_name(tmp_path):
     accept(tmp_path, """
         control C() {
