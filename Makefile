@@ -12,7 +12,7 @@
 #                     latency under load; 10,000 P4Runtime inserts while forwarding; a
 #                     minute of table churn under traffic (soak); a minute of front-end
 #                     fuzzing; the examples' datapaths fuzzed for 10 s each
-#   make conformance  measure the front end on p4c's corpus (P4C_TESTDATA=.../p4c/testdata)
+#   make conformance  measure the front end on p4c's corpus, P4_16 and P4_14 (P4C_TESTDATA=.../p4c/testdata)
 #   make fresh-check  the two first commands on a brand-new Debian root (as root; long)
 
 # The Python that makes the virtual environment; everything else runs in it, so that the
@@ -127,6 +127,8 @@ conformance: setup
 	fi
 	$(VENV_PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_16_samples --jobs $(JOBS) $(CONFORMANCE_FLAGS)
 	$(VENV_PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_16_errors --jobs $(JOBS) $(CONFORMANCE_FLAGS)
+	$(VENV_PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_14_samples --jobs $(JOBS) $(CONFORMANCE_FLAGS)
+	$(VENV_PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_14_errors --jobs $(JOBS) $(CONFORMANCE_FLAGS)
 
 # The README's two commands on a brand-new Debian 12 root, a new clone of HEAD in it (as root;
 # 12 to 30 minutes).  TEST_ORDER (a new random seed unless given), TEST_JOBS and TESTS apply.

@@ -1,4 +1,5 @@
-"""The P4_16 front end: preprocess, parse, resolve and type-check into the IR."""
+"""The front end: preprocess, parse, resolve and type-check into the IR.  A P4_14 program is
+read into its P4_16 conversion first (frontend/p4_14)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from dataclasses import dataclass, field
 from p4odp import ir
 from p4odp.diagnostics import Diagnostics
 from p4odp.frontend.lexer import tokenize
+from p4odp.frontend.p4_14 import looks_like_p4_14, to_p4_16
 from p4odp.frontend.parser import parse_program
-from p4odp.frontend.preprocess import preprocess
+from p4odp.frontend.preprocess import preprocess, preprocess_source
 
 __all__ = ["FrontendOptions", "parse_file", "load_program"]
 
@@ -18,6 +20,8 @@ class FrontendOptions:
     include_dirs: list[str] = field(default_factory=list)
     defines: list[str] = field(default_factory=list)
     undefines: list[str] = field(default_factory=list)
+    # The language: "p4-16", "p4-14", or None to tell by the program's declarations.
+    std: str | None = None
 
 
 def parse_file(path: str, options: FrontendOptions, diags: Diagnostics) -> ir.Program | None:
@@ -26,8 +30,19 @@ def parse_file(path: str, options: FrontendOptions, diags: Diagnostics) -> ir.Pr
     if text is None:
         return None
     tokens = tokenize(text, path, diags)
+    if options.std == "p4-14" or (options.std is None and not diags.error_count and looks_like_p4_14(tokens)):
+        architecture = preprocess_source(P4_14_ARCHITECTURE, path, diags)
+        converted = to_p4_16(tokens, tokenize(architecture, path, diags), diags) if architecture is not None else None
+        if converted is None:
+            return None
+        text = architecture + converted
+        tokens = tokenize(text, path, diags)
     program = parse_program(tokens, diags, text)
     return None if diags.error_count else program
+
+
+# What a P4_14 program's conversion is written against, as p4c's is.
+P4_14_ARCHITECTURE = "#include <core.p4>\n#include <v1model.p4>\n"
 
 
 def load_program(path: str, options: FrontendOptions, diags: Diagnostics) -> ir.Program | None:

@@ -55,6 +55,27 @@ class Token:
         return self.kind == kind and self.text == text
 
 
+class TokenCursor:
+    """A position in a list of tokens, which ends with the "eof" token: what both parsers (P4_16's,
+    P4_14's) read with."""
+
+    def __init__(self, tokens: list[Token]) -> None:
+        self.tokens = tokens
+        self.pos = 0
+
+    @property
+    def tok(self) -> Token:
+        return self.tokens[self.pos]
+
+    def peek(self, offset: int = 1) -> Token:
+        return self.tokens[min(self.pos + offset, len(self.tokens) - 1)]
+
+    def at(self, text: str) -> bool:
+        """Whether the token here is the operator, keyword or name `text`."""
+        tok = self.tok
+        return tok.text == text and tok.kind in ("op", "kw", "id")
+
+
 def tokenize(text: str, filename: str, diags: Diagnostics) -> list[Token]:
     """Split preprocessed text into tokens; errors go to `diags`."""
     tokens: list[Token] = []

@@ -18,7 +18,7 @@ from typing import Callable, Optional, TypeVar
 
 from p4odp import ir
 from p4odp.diagnostics import Diagnostics, Loc
-from p4odp.frontend.lexer import Token
+from p4odp.frontend.lexer import Token, TokenCursor
 
 T = TypeVar("T")
 
@@ -67,11 +67,10 @@ def parse_program(tokens: list[Token], diags: Diagnostics, text: str) -> ir.Prog
     return Parser(tokens, diags, text).program()
 
 
-class Parser:
+class Parser(TokenCursor):
     def __init__(self, tokens: list[Token], diags: Diagnostics, text: str) -> None:
-        self.tokens = tokens
+        super().__init__(tokens)
         self.text = text
-        self.pos = 0
         self.diags = diags
         self.type_names: set[str] = set()
         self.type_param_scopes: list[set[str]] = []
@@ -79,17 +78,6 @@ class Parser:
 
     # ------------------------------------------------------------------
     # Token helpers
-
-    @property
-    def tok(self) -> Token:
-        return self.tokens[self.pos]
-
-    def peek(self, offset: int = 1) -> Token:
-        return self.tokens[min(self.pos + offset, len(self.tokens) - 1)]
-
-    def at(self, text: str) -> bool:
-        tok = self.tok
-        return tok.text == text and tok.kind in ("op", "kw", "id")
 
     def at_op(self, text: str) -> bool:
         return self.tok.kind == "op" and self.tok.text == text

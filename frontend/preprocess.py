@@ -17,7 +17,7 @@ from importlib import resources
 
 from p4odp.diagnostics import Diagnostics, Loc
 
-__all__ = ["preprocess", "architecture_include_dir"]
+__all__ = ["preprocess", "preprocess_source", "architecture_include_dir"]
 
 
 def architecture_include_dir() -> str:
@@ -30,14 +30,24 @@ def preprocess(path: str, include_dirs: list[str], defines: list[str], undefines
     if not os.path.isfile(path):
         diags.error(Loc(path, 0, 0), "no such file")
         return None
+    return _run_cpp(path, None, include_dirs, defines, undefines, diags)
+
+
+def preprocess_source(source: str, name: str, diags: Diagnostics) -> str | None:
+    """The preprocessed text of `source`, a program of p4odp's own (its errors are placed in `name`)."""
+    return _run_cpp(name, source, [], [], [], diags)
+
+
+def _run_cpp(path: str, source: str | None, include_dirs: list[str], defines: list[str], undefines: list[str],
+             diags: Diagnostics) -> str | None:
     cpp = os.environ.get("CPP") or shutil.which("cpp")
     if cpp is None:
         diags.error(Loc(path, 0, 0), "no C preprocessor found (install cpp, or set CPP)")
         return None
     command = [*cpp.split(), "-undef", "-nostdinc", "-x", "assembler-with-cpp"]
     command += [f"-D{d}" for d in defines] + [f"-U{u}" for u in undefines]
-    command += [f"-I{d}" for d in include_dirs] + [f"-I{architecture_include_dir()}", path]
-    result = subprocess.run(command, capture_output=True, text=True, errors="replace")
+    command += [f"-I{d}" for d in include_dirs] + [f"-I{architecture_include_dir()}", path if source is None else "-"]
+    result = subprocess.run(command, input=source, capture_output=True, text=True, errors="replace")
     if result.returncode != 0:
         for line in result.stderr.splitlines():
             _report_cpp_message(line, path, diags)

@@ -28,7 +28,10 @@ REPORT_LINE = "this is a bug in p4odp; please report it with the program that ca
 
 
 def _add_frontend_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("program", help="the P4_16 source file")
+    parser.add_argument("program", help="the P4 source file (P4_16, or P4_14 for v1model)")
+    parser.add_argument("--std", choices=["p4-16", "p4-14"],
+                        help="the language of the program (default: P4_14 where its declarations are P4_14's, "
+                             "else P4_16); a P4_14 program is converted to v1model as p4c converts it")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
                         help="add DIR to the include path (the architectures' files, core.p4, v1model.p4, psa.p4, pna.p4, ..., are always found)")
     parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
@@ -274,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _frontend(args: argparse.Namespace, diags: Diagnostics):
     from p4odp.frontend import FrontendOptions, load_program
 
-    options = FrontendOptions(args.include_dirs, args.defines, args.undefines)
+    options = FrontendOptions(args.include_dirs, args.defines, args.undefines, args.std)
     return load_program(args.program, options, diags)
 
 
