@@ -264,5 +264,6 @@ def build_switch(c_files: dict[str, str], out_dir: Path, target: Target, options
         return None
     if options.verbose and result.stderr:
         sys.stderr.write(result.stderr)
+    (out_dir / "build.log").unlink(missing_ok=True)  # an earlier failure's, which this build has fixed
     os.chmod(binary, 0o755)
     return binary

@@ -250,6 +250,15 @@ def test_a_bad_compiler_flag_is_not_called_a_p4odp_bug(tmp_path):
     assert "with this compiler and flags" in result.stderr and "p4odp bug" not in result.stderr
 
 
+def test_a_build_that_succeeds_removes_an_earlier_failures_log(tmp_path):
+    env = dict(os.environ, CFLAGS="-fno-such-flag-p4odp", P4ODP_CACHE_DIR=str(tmp_path / "cache"))
+    assert p4odp("compile", "examples/l2fwd/l2fwd.p4", "-o", str(tmp_path / "o"), env=env).returncode == 1
+    assert (tmp_path / "o" / "build.log").exists()
+    result = p4odp("compile", "examples/l2fwd/l2fwd.p4", "-o", str(tmp_path / "o"))
+    assert result.returncode == 0, result.stderr
+    assert not (tmp_path / "o" / "build.log").exists()
+
+
 def test_generated_c_that_does_not_compile_is_not_blamed_on_the_runtime(tmp_path):
     # The C the generator writes carries `#line`s to P4 files: where the compiler's error is says nothing.
     (tmp_path / "bad" / "target").mkdir(parents=True)
