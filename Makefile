@@ -114,8 +114,8 @@ bench: setup
 	$(VENV_PYTHON) bench/p4runtime_inserts.py
 	$(VENV_PYTHON) bench/control_plane_load.py
 	$(VENV_PYTHON) bench/soak.py
-	$(VENV_PYTHON) bench/frontend_fuzz.py --out $(BUILD)/fuzz-out
-	$(VENV_PYTHON) bench/datapath_fuzz.py --examples --seconds 10 --out $(BUILD)/datapath-fuzz
+	$(VENV_PYTHON) bench/fuzz_frontend.py --out $(BUILD)/fuzz-out
+	$(VENV_PYTHON) bench/fuzz_datapaths.py --examples --seconds 10 --out $(BUILD)/datapath-fuzz
 
 conformance: setup
 	@if [ -z "$(P4C_TESTDATA)" ]; then \

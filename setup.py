@@ -13,7 +13,7 @@ PACKAGES = {
     "p4odp.controlplane": "controlplane",
     "p4odp.stf": "stf",
     "p4odp.ptfharness": "ptfharness",
-    "p4odp.throughput": "throughput",
+    "p4odp.switchbench": "switchbench",
     "p4odp.templates": "templates",
     "p4odp.runtime": "runtime",
 }
@@ -27,7 +27,7 @@ setup(
     package_dir=PACKAGES,
     package_data={
         "p4odp.frontend": ["include/*.p4", "include/*/*.p4"],
-        "p4odp.throughput": ["latency_gen.c"],
+        "p4odp.switchbench": ["latency_gen.c"],
         "p4odp.templates": ["*.j2", "target/*.j2", "v1model/*.j2", "psa/*.j2", "pna/*.j2"],
         "p4odp.runtime": ["*/*.c", "*/*.h", "*/Makefile", "include/*.h", "odp/include/*.h", "odp/include/*/*.h",
                           "odp/include/*/*/*.h"],

@@ -483,10 +483,10 @@ def _serve_until_stopped(diags: Diagnostics, switch: str, address: str, start, s
 
 def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:
     from p4odp.backend.build import BuildOptions
-    from p4odp.throughput import report
-    from p4odp.throughput.runner import BenchOptions, parse_list, run_bench as run, run_latency
-    from p4odp.throughput.spec import SpecError, parse_spec
-    from p4odp.throughput.traffic import MAX_SIZE, MIN_SIZE
+    from p4odp.switchbench import report
+    from p4odp.switchbench.runner import BenchOptions, parse_list, run_bench as run, run_latency
+    from p4odp.switchbench.spec import SpecError, parse_spec
+    from p4odp.switchbench.traffic import MAX_SIZE, MIN_SIZE
     from p4odp.transpiler.passes import PassOptions
 
     here = Loc("<command line>", 0, 0)
@@ -524,7 +524,7 @@ def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:
             return EXIT_USER_ERROR
     latency_options = None
     if args.latency:
-        from p4odp.throughput.latency import LatencyError, LatencyOptions, pick_cpus
+        from p4odp.switchbench.latency import LatencyError, LatencyOptions, pick_cpus
         try:
             device_cpu, generator_cpu = pick_cpus(cpus[0] if cpus else None, args.generator_cpu)
         except LatencyError as err:
@@ -582,7 +582,7 @@ FUZZ_CLEAN, FUZZ_CRASH, FUZZ_ERROR = 0, 1, 2
 
 def run_fuzz(args: argparse.Namespace, diags: Diagnostics) -> int:
     from p4odp.backend.build import BuildOptions
-    from p4odp.backend.fuzz import FuzzOptions, fuzz_program
+    from p4odp.backend.datapath_fuzzer import FuzzOptions, fuzz_program
 
     here = Loc("<command line>", 0, 0)
     problems = [message for bad, message in [

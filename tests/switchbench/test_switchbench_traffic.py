@@ -1,4 +1,4 @@
-"""The traffic builder of `p4odp bench` (throughput/traffic.py): frames of exactly each size,
+"""The traffic builder of `p4odp bench` (switchbench/traffic.py): frames of exactly each size,
 headers kept, lengths and checksums right, the bundled ODP's flow hash."""
 
 import ipaddress
@@ -7,8 +7,8 @@ import struct
 import pytest
 
 from p4odp.stf.pcap import write_pcap
-from p4odp.throughput.spec import parse_spec
-from p4odp.throughput.traffic import (FCS_LEN, TrafficError, fit_frame, flow_hash, frames_from_pcap, generate,
+from p4odp.switchbench.spec import parse_spec
+from p4odp.switchbench.traffic import (FCS_LEN, TrafficError, fit_frame, flow_hash, frames_from_pcap, generate,
                                       header_length, read_traffic, split_by_queue)
 
 SIZES = [64, 128, 256, 512, 1024, 1280, 1518]

@@ -1,4 +1,4 @@
-"""A short run of bench/frontend_fuzz.py: 400 mutants of the repository's programs (a token deleted,
+"""A short run of bench/fuzz_frontend.py: 400 mutants of the repository's programs (a token deleted,
 duplicated, swapped, replaced, the text cut short, stray bytes, a line deleted) through the front
 end, the midend and the C generator: no traceback, no rejection without a position, no hang.  The
 mutants are drawn from a fixed seed; what longer runs found is in tests/frontend/invalid."""
@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-FUZZER = Path(__file__).resolve().parents[2] / "bench" / "frontend_fuzz.py"
+FUZZER = Path(__file__).resolve().parents[2] / "bench" / "fuzz_frontend.py"
 
 
 def test_mutants_of_the_repository_programs_are_rejected_with_a_position_or_accepted(tmp_path: Path):

@@ -1,8 +1,8 @@
-"""RFC 2544 arithmetic and the CPU frequency (throughput/linerate.py)."""
+"""RFC 2544 arithmetic and the CPU frequency (switchbench/linerate.py)."""
 
 import pytest
 
-from p4odp.throughput.linerate import (cpu_frequency, cycles_per_packet, gbps, line_rate_pps, line_rate_share,
+from p4odp.switchbench.linerate import (cpu_frequency, cycles_per_packet, gbps, line_rate_pps, line_rate_share,
                                        summarize)
 
 

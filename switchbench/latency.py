@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from p4odp.backend.runtime_cache import cache_folder
-from p4odp.throughput.traffic import FCS_LEN, header_length, write_frames
+from p4odp.switchbench.traffic import FCS_LEN, header_length, write_frames
 
 __all__ = ["LatencyError", "LatencyOptions", "Device", "LoadLatency", "LatencyRun", "generator_missing",
            "build_generator", "measure", "forwarder", "pick_cpus", "STAMP_LEN", "MAX_FRAMES", "MAX_SIZE",

@@ -19,7 +19,7 @@
  * --forward: no generator, a forwarder for the baseline: port 0's frames to port 1, as they
  * are, until SIGINT or SIGTERM.
  *
- * Built by throughput/latency.py with pkg-config's libdpdk, into p4odp's cache.
+ * Built by switchbench/latency.py with pkg-config's libdpdk, into p4odp's cache.
  */
 
 #include <errno.h>

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from p4odp.throughput.latency import LatencyRun, run_to_json
-from p4odp.throughput.linerate import LINK_SPEEDS_GBPS, line_rate_pps
-from p4odp.throughput.runner import BenchResult, LatencyResult
+from p4odp.switchbench.latency import LatencyRun, run_to_json
+from p4odp.switchbench.linerate import LINK_SPEEDS_GBPS, line_rate_pps
+from p4odp.switchbench.runner import BenchResult, LatencyResult
 
 __all__ = ["table", "to_json", "plot", "PlotUnavailable", "check_plot", "latency_table", "latency_json",
            "plot_latency", "latency_header", "latency_rows", "BASELINE_NOTE", "plot_latency_runs"]

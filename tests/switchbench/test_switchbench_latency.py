@@ -1,4 +1,4 @@
-"""`p4odp bench --latency` (throughput/latency.py and its generator, latency_gen.c): a real
+"""`p4odp bench --latency` (switchbench/latency.py and its generator, latency_gen.c): a real
 switch between memif links, its report's figures consistent with each other.
 
 Functional, not a measure: nothing is compared with a figure (the machine is shared)."""
@@ -13,9 +13,9 @@ import pytest
 
 from support import require_target
 
-from p4odp.throughput import latency
-from p4odp.throughput.traffic import generate
-from p4odp.throughput.spec import parse_spec
+from p4odp.switchbench import latency
+from p4odp.switchbench.traffic import generate
+from p4odp.switchbench.spec import parse_spec
 
 REPO = Path(__file__).resolve().parents[2]
 L2FWD = REPO / "examples" / "l2fwd"

@@ -1,8 +1,8 @@
-"""The generator spec of `p4odp bench --gen` (throughput/spec.py)."""
+"""The generator spec of `p4odp bench --gen` (switchbench/spec.py)."""
 
 import pytest
 
-from p4odp.throughput.spec import PORT_COUNT, PORT_FIRST, FieldValues, SpecError, parse_spec
+from p4odp.switchbench.spec import PORT_COUNT, PORT_FIRST, FieldValues, SpecError, parse_spec
 
 
 def test_defaults_are_the_benchmarking_ranges():

@@ -2,7 +2,7 @@
 """Mutation fuzzing of the front end, and of the midend and C generator behind it, over p4odp's
 own P4 programs.
 
-    python3 bench/frontend_fuzz.py [--seconds S | --count N] [--seed N] [--timeout S] [--jobs N]
+    python3 bench/fuzz_frontend.py [--seconds S | --count N] [--seed N] [--timeout S] [--jobs N]
                                    [--out DIR] [PROGRAM...]
 
 Each mutant is one of the programs (default: every .p4 file git tracks in the repository) changed
@@ -14,7 +14,7 @@ not UTF-8 among them), or a line deleted.  It goes through what `p4odp compile -
 rejection without a positioned error (FILE:LINE), or one that runs past the timeout (a hang); each
 is saved under --out (default fuzz-out/) as KIND-N.p4 with the original's name in its first line,
 and the run exits 1.  The mutants are drawn from --seed: a run is repeatable (but for hangs,
-which depend on the machine).  A benchmark, not a test: tests/frontend/test_fuzz.py runs a short
+which depend on the machine).  A benchmark, not a test: tests/frontend/test_fuzz_frontend.py runs a short
 one.
 """
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`p4odp fuzz` over p4odp's own programs: every example and every program of tests/packets.
 
-    python3 bench/datapath_fuzz.py [--seconds S] [--jobs N] [--only NAME]... [--examples]
+    python3 bench/fuzz_datapaths.py [--seconds S] [--jobs N] [--only NAME]... [--examples]
                                    [--asserts] [--out DIR] [--resume]
 
 Each program's datapath runs under libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer
@@ -170,7 +170,7 @@ def main() -> int:
     args = parser.parse_args()
     chosen = [p for p in programs(args.examples) if not args.only or any(n in p.name for n in args.only)]
     if not chosen:
-        print("datapath_fuzz: no program matches", file=sys.stderr)
+        print("fuzz_datapaths: no program matches", file=sys.stderr)
         return 2
 
     def one(program: Program) -> Row:
@@ -181,7 +181,7 @@ def main() -> int:
         figures = f"{row.execs:,} inputs in {row.seconds:.0f} s ({row.execs_per_s:,}/s), coverage {row.coverage} edges"
         state = f"error: {row.error}" if row.error else \
             f"{'CRASH' if row.crashed else 'clean'}{' (an earlier run)' if again else ''}, {figures}"
-        print(f"datapath_fuzz: {row.name}: {state}", file=sys.stderr, flush=True)
+        print(f"fuzz_datapaths: {row.name}: {state}", file=sys.stderr, flush=True)
         return row
 
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:

@@ -1,6 +1,6 @@
-"""The parser of the counters the switch prints (throughput/counters.py)."""
+"""The parser of the counters the switch prints (switchbench/counters.py)."""
 
-from p4odp.throughput.counters import CounterParser, PortCounters, parse_counters
+from p4odp.switchbench.counters import CounterParser, PortCounters, parse_counters
 
 SIGUSR1_BLOCK = """\
 counters at 1.500000 s

@@ -1,4 +1,4 @@
-"""`p4odp bench` end to end (throughput/runner.py): a real switch, replayed traffic, its counters.
+"""`p4odp bench` end to end (switchbench/runner.py): a real switch, replayed traffic, its counters.
 
 A functional test: the rate must be above zero, never above a figure (the machine is shared)."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from support import require_target
 
-from p4odp.throughput.runner import parse_list
+from p4odp.switchbench.runner import parse_list
 
 REPO = Path(__file__).resolve().parents[2]
 L2FWD = REPO / "examples" / "l2fwd"

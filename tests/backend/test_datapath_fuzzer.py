@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from p4odp.backend.fuzz import libfuzzer_problem
+from p4odp.backend.datapath_fuzzer import libfuzzer_problem
 from p4odp.stf.pcap import read_packets
 from support import LIBFUZZER_RUNTIME, require_debian
 

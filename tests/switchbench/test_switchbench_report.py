@@ -1,13 +1,13 @@
-"""The table, JSON document and plot of `p4odp bench` (throughput/report.py)."""
+"""The table, JSON document and plot of `p4odp bench` (switchbench/report.py)."""
 
 import json
 import sys
 
 import pytest
 
-from p4odp.throughput import report
-from p4odp.throughput.linerate import CpuFrequency, summarize
-from p4odp.throughput.runner import BenchResult
+from p4odp.switchbench import report
+from p4odp.switchbench.linerate import CpuFrequency, summarize
+from p4odp.switchbench.runner import BenchResult
 
 
 def result(cpu=CpuFrequency(2.5e9, "/proc/cpuinfo cpu MHz")):

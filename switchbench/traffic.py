@@ -18,7 +18,7 @@ import struct
 from pathlib import Path
 
 from p4odp.stf.pcap import LINKTYPE_ETHERNET, PcapError, PcapWriter, read_pcap
-from p4odp.throughput.spec import PORT_COUNT, PORT_FIRST, GenSpec
+from p4odp.switchbench.spec import PORT_COUNT, PORT_FIRST, GenSpec
 
 __all__ = ["FCS_LEN", "MIN_SIZE", "MAX_SIZE", "TrafficError", "flow_hash", "header_length", "fit_frame",
            "frames_from_pcap", "read_traffic", "generate", "split_by_queue", "write_frames"]

@@ -35,11 +35,11 @@ from p4odp.backend.requirements import debian_hint
 from p4odp.backend.target import Target
 from p4odp.backend.targets import DPDK_PCAP_EAL
 from p4odp.diagnostics import Diagnostics, Loc
-from p4odp.throughput import hugepages, latency
-from p4odp.throughput.counters import CounterParser, CountersBlock
-from p4odp.throughput.linerate import CpuFrequency, cpu_frequency, summarize
-from p4odp.throughput.spec import GenSpec
-from p4odp.throughput.traffic import (FCS_LEN, TrafficError, frames_from_pcap, generate, read_traffic,
+from p4odp.switchbench import hugepages, latency
+from p4odp.switchbench.counters import CounterParser, CountersBlock
+from p4odp.switchbench.linerate import CpuFrequency, cpu_frequency, summarize
+from p4odp.switchbench.spec import GenSpec
+from p4odp.switchbench.traffic import (FCS_LEN, TrafficError, frames_from_pcap, generate, read_traffic,
                                       split_by_queue, write_frames)
 from p4odp.transpiler import generate_c
 from p4odp.transpiler.passes import PassOptions
@@ -82,7 +82,7 @@ class BenchOptions:
     in_ports: list = field(default_factory=lambda: [0])
     keep: Optional[Path] = None
     passes: Optional[PassOptions] = None  # the midend's options (passes skipped)
-    hugepages: bool = True                # x86-dpdk: on 2 MB hugepages, as DPDK is deployed (throughput.hugepages)
+    hugepages: bool = True                # x86-dpdk: on 2 MB hugepages, as DPDK is deployed (switchbench.hugepages)
     latency: Optional[latency.LatencyOptions] = None  # run_latency's
     baseline: bool = True                 # run_latency: the forwarder in the switch's place too
 
