@@ -40,7 +40,11 @@ def _add_frontend_options(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="p4odp", description="P4_16 to OpenDataPlane compiler")
+    parser = argparse.ArgumentParser(
+        prog="p4odp", description="P4_16 to OpenDataPlane compiler: compiles v1model, PSA and PNA programs into "
+                                  "software switches, and tests, measures and controls them.",
+        epilog="`p4odp COMMAND --help` lists a command's options; docs/cli.md lists them all, with more on each "
+               "(docs/ is the documentation: `mkdocs serve` shows it as a site).")
     parser.add_argument("--version", action="version", version=f"p4odp {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -121,7 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     ptf.set_defaults(run=run_ptf, target="x86")
 
     bench = commands.add_parser(
-        "bench", help="measure the switch's packet rate per frame size on traffic replayed from memory",
+        "bench", help="measure the switch's packet rate per frame size on traffic replayed from memory, or its latency "
+                      "under load",
         description="Build PROG for the target, then for each frame size run the switch with the traffic's input "
                     "ports replaying frames from memory (bundled ODP: pcap:in=F:loops=0:cache; x86-dpdk: net_pcap "
                     "with infinite_rx) and the other ports as sinks (null; x86-dpdk: net_null), and sample its "
