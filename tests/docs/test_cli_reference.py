@@ -4,7 +4,10 @@ argument parsers print (p4odp/cli_reference.py; `pytest --update-golden` or
 in docs/cli.md, and every option and command of the switch binary is in docs/switch.md."""
 
 import argparse
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,3 +92,37 @@ def test_every_switch_command_is_documented():
     text = SWITCH_PAGE.read_text()
     missing = [c for c in switch_commands() if not re.search(rf"`{c}[` ]", text)]
     assert not missing, f"switch commands (runtime/core/cli*.c) missing from docs/switch.md: {missing}"
+
+
+def bench_scripts() -> list[str]:
+    """The developers' benchmark scripts: those `make bench` runs, and bench/plot_history.py."""
+    makefile = (REPO / "Makefile").read_text()
+    return sorted(set(re.findall(r"bench/(\w+)\.py", makefile)) | {"plot_history"})
+
+
+def script_options(script: str) -> list[list[str]]:
+    """The options a script's --help lists, each as its aliases (`-v`, `--verbose`)."""
+    env = {**os.environ, "COLUMNS": "200"}
+    run = subprocess.run([sys.executable, str(REPO / "bench" / f"{script}.py"), "--help"], capture_output=True,
+                         text=True, timeout=120, env=env)
+    assert run.returncode == 0, f"bench/{script}.py --help failed: {run.stderr}"
+    options = []
+    for line in run.stdout.splitlines():
+        match = re.match(r"\s{2}(-[^\s,]+(?:\s[^\s-]\S*)?(?:,\s-[^\s,]+(?:\s[^\s-]\S*)?)*)", line)
+        if match:
+            aliases = re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", match[1])
+            if not {"-h", "--help"} & set(aliases):
+                options.append(aliases)
+    return options
+
+
+@pytest.mark.parametrize("script", bench_scripts())
+def test_every_bench_script_option_is_documented(script: str):
+    text = (REPO / "docs" / "benchmarking.md").read_text()
+    section = text[text.index("## The benchmark scripts"):]
+    assert f"bench/{script}.py" in section, f"docs/benchmarking.md does not list bench/{script}.py"
+    options = script_options(script)
+    assert options, f"bench/{script}.py --help: no option found (has its format changed?)"
+    missing = [aliases for aliases in options
+               if not any(re.search(rf"[\[|`] ?{re.escape(o)}[\]` ]", section) for o in aliases)]
+    assert missing == [], f"bench/{script}.py: options missing from docs/benchmarking.md: {missing}"
