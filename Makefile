@@ -13,6 +13,8 @@
 #                     minute of table churn under traffic (soak); a minute of front-end
 #                     fuzzing; the examples' datapaths fuzzed for 10 s each
 #   make conformance  measure the front end on p4c's corpus (P4C_TESTDATA=.../p4c/testdata)
+#   make docs         build the documentation site (docs/, mkdocs.yml) into build/site, strictly:
+#                     a broken link fails (make test checks the same); .venv/bin/mkdocs serve shows it
 #   make fresh-check  the two first commands on a brand-new Debian root (as root; long)
 
 # The Python that makes the virtual environment; everything else runs in it, so that the
@@ -43,7 +45,7 @@ export PIP_ROOT_USER_ACTION = ignore
 
 SETUP_STAMP = $(BUILD)/.setup-done
 
-.PHONY: setup example test bench conformance fresh-check clean
+.PHONY: setup example test bench conformance docs fresh-check clean
 
 # 1. Debian packages that are missing (apt-get update only then).
 # 2. The virtual environment, unless it is there and works.
@@ -127,6 +129,9 @@ conformance: setup
 	fi
 	$(VENV_PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_16_samples --jobs $(JOBS) $(CONFORMANCE_FLAGS)
 	$(VENV_PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_16_errors --jobs $(JOBS) $(CONFORMANCE_FLAGS)
+
+docs: setup
+	$(VENV)/bin/mkdocs build --strict --site-dir $(CURDIR)/$(BUILD)/site
 
 # The README's two commands on a brand-new Debian 12 root, a new clone of HEAD in it (as root;
 # 12 to 30 minutes).  TEST_ORDER (a new random seed unless given), TEST_JOBS and TESTS apply.
