@@ -13,6 +13,8 @@
 #                     minute of table churn under traffic (soak); a minute of front-end
 #                     fuzzing; the examples' datapaths fuzzed for 10 s each
 #   make conformance  measure the front end on p4c's corpus, P4_16 and P4_14 (P4C_TESTDATA=.../p4c/testdata)
+#   make docs         build the documentation site (docs/, mkdocs.yml) into build/site, strictly:
+#                     a broken link fails (make test checks the same); .venv/bin/mkdocs serve shows it
 #   make fresh-check  the two first commands on a brand-new Debian root (as root; long)
 
 # The Python that makes the virtual environment; everything else runs in it, so that the
@@ -43,7 +45,7 @@ export PIP_ROOT_USER_ACTION = ignore
 
 SETUP_STAMP = $(BUILD)/.setup-done
 
-.PHONY: setup example test bench conformance fresh-check clean
+.PHONY: setup example test bench conformance docs fresh-check clean
 
 # 1. Debian packages that are missing (apt-get update only then).
 # 2. The virtual environment, unless it is there and works.
@@ -114,8 +116,8 @@ bench: setup
 	$(VENV_PYTHON) bench/p4runtime_inserts.py
 	$(VENV_PYTHON) bench/control_plane_load.py
 	$(VENV_PYTHON) bench/soak.py
-	$(VENV_PYTHON) bench/frontend_fuzz.py --out $(BUILD)/fuzz-out
-	$(VENV_PYTHON) bench/datapath_fuzz.py --examples --seconds 10 --out $(BUILD)/datapath-fuzz
+	$(VENV_PYTHON) bench/fuzz_frontend.py --out $(BUILD)/fuzz-out
+	$(VENV_PYTHON) bench/fuzz_datapaths.py --examples --seconds 10 --out $(BUILD)/datapath-fuzz
 
 conformance: setup
 	@if [ -z "$(P4C_TESTDATA)" ]; then \
@@ -129,6 +131,9 @@ conformance: setup
 	$(VENV_PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_16_errors --jobs $(JOBS) $(CONFORMANCE_FLAGS)
 	$(VENV_PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_14_samples --jobs $(JOBS) $(CONFORMANCE_FLAGS)
 	$(VENV_PYTHON) tests/conformance/p4c_corpus.py $(P4C_TESTDATA)/p4_14_errors --jobs $(JOBS) $(CONFORMANCE_FLAGS)
+
+docs: setup
+	$(VENV)/bin/mkdocs build --strict --site-dir $(CURDIR)/$(BUILD)/site
 
 # The README's two commands on a brand-new Debian 12 root, a new clone of HEAD in it (as root;
 # 12 to 30 minutes).  TEST_ORDER (a new random seed unless given), TEST_JOBS and TESTS apply.

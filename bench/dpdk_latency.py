@@ -8,7 +8,7 @@
 A benchmark, not a test: it prints latencies and their ratios, and fails only when something
 cannot be built or run.
 
-What runs.  `p4odp bench --latency`'s generator (throughput/latency_gen.c, a DPDK program
+What runs.  `p4odp bench --latency`'s generator (switchbench/latency_gen.c, a DPDK program
 built with pkg-config's libdpdk into the cache folder) owns the server ends of two DPDK
 net_memif links; the program measured owns the client ends, as its ports 0 and 1.  The
 generator sends into port 0 and takes the frames back from port 1, the TSC stamped in each
@@ -65,11 +65,11 @@ from pathlib import Path
 from dpdk_side_by_side import (IN_PORT, NEXT_HOP, OUT_PORT, BenchError, build_dpdk, compile_switch, ensure_dpdk,
                                l2_traffic, l3_traffic, run_script)
 
-from p4odp.throughput import latency
-from p4odp.throughput.hugepages import HugepagesError, ensure_hugepages
-from p4odp.throughput.report import (BASELINE_NOTE, PlotUnavailable, check_plot, latency_header, latency_rows,
+from p4odp.switchbench import latency
+from p4odp.switchbench.hugepages import HugepagesError, ensure_hugepages
+from p4odp.switchbench.report import (BASELINE_NOTE, PlotUnavailable, check_plot, latency_header, latency_rows,
                                      plot_latency_runs)
-from p4odp.throughput.traffic import MIN_SIZE
+from p4odp.switchbench.traffic import MIN_SIZE
 
 TARGET = 2.0            # p4odp's p99 at 50% load over DPDK l3fwd's: issue 39's bound
 

@@ -107,8 +107,8 @@ from typing import Callable, Optional
 from p4odp.backend.requirements import install_debian_packages
 from p4odp.backend.runtime_cache import cache_folder
 from p4odp.stf.pcap import write_pcap
-from p4odp.throughput import hugepages
-from p4odp.throughput.traffic import FCS_LEN, MIN_SIZE, split_by_queue
+from p4odp.switchbench import hugepages
+from p4odp.switchbench.traffic import FCS_LEN, MIN_SIZE, split_by_queue
 
 REPO = Path(__file__).resolve().parents[1]
 SHIM = Path(__file__).resolve().parent / "dpdk_offload_shim.c"

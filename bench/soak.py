@@ -50,7 +50,7 @@ from pathlib import Path
 
 from p4odp.controlplane.channel import ChannelError, SwitchChannel
 from p4odp.stf.pcap import write_pcap
-from p4odp.throughput.counters import parse_counters
+from p4odp.switchbench.counters import parse_counters
 
 REPO = Path(__file__).resolve().parents[1]
 PROGRAM = REPO / "bench" / "soak.p4"

@@ -43,7 +43,11 @@ def _add_frontend_options(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="p4odp", description="P4_16 to OpenDataPlane compiler")
+    parser = argparse.ArgumentParser(
+        prog="p4odp", description="P4_16 to OpenDataPlane compiler: compiles v1model, PSA and PNA programs into "
+                                  "software switches, and tests, measures and controls them.",
+        epilog="`p4odp COMMAND --help` lists a command's options; docs/cli.md lists them all, with more on each "
+               "(docs/ is the documentation: `mkdocs serve` shows it as a site).")
     parser.add_argument("--version", action="version", version=f"p4odp {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -124,7 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     ptf.set_defaults(run=run_ptf, target="x86")
 
     bench = commands.add_parser(
-        "bench", help="measure the switch's packet rate per frame size on traffic replayed from memory",
+        "bench", help="measure the switch's packet rate per frame size on traffic replayed from memory, or its latency "
+                      "under load",
         description="Build PROG for the target, then for each frame size run the switch with the traffic's input "
                     "ports replaying frames from memory (bundled ODP: pcap:in=F:loops=0:cache; x86-dpdk: net_pcap "
                     "with infinite_rx) and the other ports as sinks (null; x86-dpdk: net_null), and sample its "
@@ -486,10 +491,10 @@ def _serve_until_stopped(diags: Diagnostics, switch: str, address: str, start, s
 
 def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:
     from p4odp.backend.build import BuildOptions
-    from p4odp.throughput import report
-    from p4odp.throughput.runner import BenchOptions, parse_list, run_bench as run, run_latency
-    from p4odp.throughput.spec import SpecError, parse_spec
-    from p4odp.throughput.traffic import MAX_SIZE, MIN_SIZE
+    from p4odp.switchbench import report
+    from p4odp.switchbench.runner import BenchOptions, parse_list, run_bench as run, run_latency
+    from p4odp.switchbench.spec import SpecError, parse_spec
+    from p4odp.switchbench.traffic import MAX_SIZE, MIN_SIZE
     from p4odp.transpiler.passes import PassOptions
 
     here = Loc("<command line>", 0, 0)
@@ -527,7 +532,7 @@ def run_bench(args: argparse.Namespace, diags: Diagnostics) -> int:
             return EXIT_USER_ERROR
     latency_options = None
     if args.latency:
-        from p4odp.throughput.latency import LatencyError, LatencyOptions, pick_cpus
+        from p4odp.switchbench.latency import LatencyError, LatencyOptions, pick_cpus
         try:
             device_cpu, generator_cpu = pick_cpus(cpus[0] if cpus else None, args.generator_cpu)
         except LatencyError as err:
@@ -585,7 +590,7 @@ FUZZ_CLEAN, FUZZ_CRASH, FUZZ_ERROR = 0, 1, 2
 
 def run_fuzz(args: argparse.Namespace, diags: Diagnostics) -> int:
     from p4odp.backend.build import BuildOptions
-    from p4odp.backend.fuzz import FuzzOptions, fuzz_program
+    from p4odp.backend.datapath_fuzzer import FuzzOptions, fuzz_program
 
     here = Loc("<command line>", 0, 0)
     problems = [message for bad, message in [

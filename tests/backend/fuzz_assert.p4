@@ -1,5 +1,5 @@
 /* fuzz_assert.p4 -- a program with a bug that one frame shows: p4odp fuzz with --asserts
- * must find it (tests/backend/test_fuzz_datapath.py).
+ * must find it (tests/backend/test_datapath_fuzzer.py).
  *
  * A probe (etherType 0x88b5) carries a code; the program asserts that its code is never
  * 0x2a while it is received on port 1, which only that frame on that port breaks.  The

@@ -330,8 +330,8 @@ def test_pcap_cache_endless(build, tmp_path):
 @pytest.mark.parametrize("num_in", [2, 3, 64])
 def test_pcap_cache_queues_replay_their_flows(build, tmp_path, num_in):
     """Queue q replays the frames whose flow hash is q modulo the queues: one flow, one queue.
-    The hash is the loop device's, and p4odp bench's Python copy (throughput/traffic.py) agrees."""
-    from p4odp.throughput.traffic import flow_hash, split_by_queue
+    The hash is the loop device's, and p4odp bench's Python copy (switchbench/traffic.py) agrees."""
+    from p4odp.switchbench.traffic import flow_hash, split_by_queue
 
     frames = mixed_frames() + [udp_frame(2000 + i) for i in range(200 if num_in == 64 else 0)]
     src = tmp_path / "in.pcap"
