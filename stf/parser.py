@@ -26,7 +26,10 @@ it).  Names are identifiers with `$` allowed
 Differences from p4c's parser.  It accepts more only where p4c's lexer gets
 in its own way: a comment after packet data (p4c's lexer stops with an
 exception there), `remove all` (p4c's lexer never makes `all` a keyword),
-qualified counter names in `check_counter`, `[N]` on any part of a name.
+qualified counter names in `check_counter`, `[N]` on any part of a name;
+and in the commands of action profiles and selectors (`act_prof_*`,
+`table_indirect_*`), which p4c's STF has no statement for: without them no
+test could fill a table that has an `implementation`.
 It rejects what p4c's runners cannot use, or read in a surprising way:
 packet data with an odd number of hex digits (p4c's BMv2 runner fails the
 test when it sends it), `*` digits in action arguments or together with
