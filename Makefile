@@ -4,7 +4,8 @@
 #   make setup        install the Debian packages it needs (as root) and p4odp with its test
 #                     extras, editable, into this checkout's own virtual environment (.venv);
 #                     TARGETS="x86-dpdk arm64 ..." also installs what those targets need (as root)
-#   make example      run the main job on a bundled example (EXAMPLE=l3fwd by default)
+#   make example      run the main job on a bundled example: EXAMPLE=NAME, a folder of examples/
+#                     that holds NAME.p4 (l3fwd by default)
 #   make test         run the test suite (TEST_JOBS, TEST_ORDER, TESTS: see below)
 #   make bench        time the front end; instructions per packet of the examples (their
 #                     pipelines, and their whole worker loops by stage beside DPDK's); the

@@ -152,6 +152,42 @@ class P4RuntimeTest(BaseTest):
     def insert(self, table: str, match: dict, action: str, priority: int = 0, **params) -> None:
         self.write(Update(type=Update.INSERT, entity=self.table_entry(table, match, action, priority, **params)))
 
+    def insert_member(self, profile: str, member_id: int, action: str, **params) -> None:
+        """Member `member_id` of action profile (or selector) `profile`: the action it runs."""
+        entity = p4runtime_pb2.Entity()
+        member = entity.action_profile_member
+        member.action_profile_id = self._find(self.info.action_profiles, profile, "action profile").preamble.id
+        member.member_id = member_id
+        member.action.CopyFrom(self._action(action, params))
+        self.write(Update(type=Update.INSERT, entity=entity))
+
+    def _group(self, profile: str, group_id: int, members: list[int]) -> p4runtime_pb2.Entity:
+        entity = p4runtime_pb2.Entity()
+        group = entity.action_profile_group
+        group.action_profile_id = self._find(self.info.action_profiles, profile, "action profile").preamble.id
+        group.group_id = group_id
+        for member_id in members:
+            group.members.add(member_id=member_id, weight=1)
+        return entity
+
+    def insert_group(self, profile: str, group_id: int, members: list[int]) -> None:
+        """Group `group_id` of action selector `profile`, of `members` (member ids)."""
+        self.write(Update(type=Update.INSERT, entity=self._group(profile, group_id, members)))
+
+    def modify_group(self, profile: str, group_id: int, members: list[int]) -> None:
+        """Group `group_id` of `profile` made of `members` from now on."""
+        self.write(Update(type=Update.MODIFY, entity=self._group(profile, group_id, members)))
+
+    def insert_indirect(self, table: str, match: dict, member: Optional[int] = None, group: Optional[int] = None,
+                        priority: int = 0) -> None:
+        """An entry of `table` (which has an `implementation`) that names a member or a group."""
+        entity = self.table_entry(table, match, None, priority)
+        if group is not None:
+            entity.table_entry.action.action_profile_group_id = group
+        else:
+            entity.table_entry.action.action_profile_member_id = member
+        self.write(Update(type=Update.INSERT, entity=entity))
+
     def set_default(self, table: str, action: str, **params) -> None:
         """The table's default action, until the test ends (then the program's again)."""
         entity = self.table_entry(table, {}, action, **params)

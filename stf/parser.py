@@ -26,7 +26,10 @@ it).  Names are identifiers with `$` allowed
 Differences from p4c's parser.  It accepts more only where p4c's lexer gets
 in its own way: a comment after packet data (p4c's lexer stops with an
 exception there), `remove all` (p4c's lexer never makes `all` a keyword),
-qualified counter names in `check_counter`, `[N]` on any part of a name.
+qualified counter names in `check_counter`, `[N]` on any part of a name;
+and in the commands of action profiles and selectors (`act_prof_*`,
+`table_indirect_*`), which p4c's STF has no statement for: without them no
+test could fill a table that has an `implementation`.
 It rejects what p4c's runners cannot use, or read in a surprising way:
 packet data with an odd number of hex digits (p4c's BMv2 runner fails the
 test when it sends it), `*` digits in action arguments or together with
@@ -230,9 +233,12 @@ class CliCommand:
 Statement = (Packet | Expect | NoPacket | Add | SetDefault | RemoveAll | Wait | CheckCounter
              | CliCommand)
 
-# The BMv2 CLI commands that p4c's STF grammar passes through, with their
-# arguments: "n" a number, "name" a qualified name, "n+" numbers to the end
-# of the line, "rate+" meter rates `RATE:BURST` to the end of the line.
+# The BMv2 CLI commands that p4c's STF grammar passes through, and those of
+# action profiles and selectors (p4odp's: p4c's STF has no way to fill the
+# tables that have an `implementation`), with their arguments: "n" a number,
+# "name" a qualified name, "n+" numbers to the end of the line, "rate+" meter
+# rates `RATE:BURST` to the end of the line, "words" whatever words follow,
+# as the CLI reads them (keys `V/LEN`, `V&&&MASK`, `=>`, MAC addresses).
 CLI_COMMANDS: dict[str, tuple[str, ...]] = {
     "mirroring_add": ("n", "n"),
     "mirroring_add_mc": ("n", "n"),
@@ -250,6 +256,14 @@ CLI_COMMANDS: dict[str, tuple[str, ...]] = {
     "meter_get_rates": ("name", "n"),
     "meter_set_rates": ("name", "n", "rate+"),
     "meter_array_set_rates": ("name", "rate+"),
+    "act_prof_create_member": ("name", "name", "words"),
+    "act_prof_create_group": ("name",),
+    "act_prof_add_member_to_group": ("name", "n", "n"),
+    "act_prof_remove_member_from_group": ("name", "n", "n"),
+    "table_indirect_add": ("name", "words"),
+    "table_indirect_add_with_group": ("name", "words"),
+    "table_indirect_set_default": ("name", "n"),
+    "table_indirect_set_default_with_group": ("name", "n"),
 }
 
 COUNTER_KINDS = ("packets", "bytes")
@@ -386,7 +400,13 @@ class _LineParser:
         loc = self.loc(start + 1)
         if keyword in ("packet", "expect"):
             return self.packet_line(keyword, loc, word.end())
-        self.tokens = _tokenize(self.line, word.end())
+        end = len(self.line)
+        if "words" in CLI_COMMANDS.get(keyword, ()):
+            # The words after the named arguments are the CLI's to read: not tokens.
+            words = list(re.finditer(r"\S+", self.line.split("#")[0]))
+            named = len(CLI_COMMANDS[keyword]) - 1
+            end = words[named + 1].start() if len(words) > named + 1 else end
+        self.tokens = _tokenize(self.line[:end], word.end())
         if keyword in CLI_COMMANDS:
             return self.cli_command(keyword, loc)
         handler = _HANDLERS.get(keyword)
@@ -620,6 +640,8 @@ class _LineParser:
                 args.append(self.number("a number").text)
                 while self.peek().kind != "end":
                     args.append(self.number("a number").text)
+            elif kind == "words":
+                args += self.line[self.tokens[-1].col - 1:].split("#")[0].split()
             else:  # "rate+"
                 args.append(self.meter_rate())
                 while self.peek().kind != "end":

@@ -4,6 +4,7 @@ switch programmed through P4Runtime by the tests (p4odp.ptfharness.base_test).""
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import os
 import subprocess
@@ -62,11 +63,29 @@ def namespaces() -> list[str]:
     return [line.split()[0] for line in listed.splitlines()]
 
 
-@pytest.mark.parametrize("example, tests", [("l2fwd", 4), ("l3fwd", 5)])
-def test_the_examples_ptf_suites_pass(ptf_command: Path, example: str, tests: int):
+def ptf_tests(folder: Path) -> int:
+    """The number of tests in a folder of PTF test modules: the classes that define runTest."""
+    return sum(isinstance(node, ast.ClassDef) and any(isinstance(item, ast.FunctionDef) and item.name == "runTest"
+                                                      for item in node.body)
+               for module in folder.glob("*.py") for node in ast.parse(module.read_text()).body)
+
+
+EXAMPLES = sorted(p.name for p in (REPO / "examples").iterdir() if (p / "ptf").is_dir())
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_the_examples_ptf_suites_pass(ptf_command: Path, example: str):
+    tests = ptf_tests(REPO / "examples" / example / "ptf")
     run = p4odp_ptf(ptf_command, f"examples/{example}/{example}.p4", f"examples/{example}/ptf")
     assert run.returncode == 0, run.stdout + run.stderr
     assert f"Ran {tests} tests" in run.stderr and "\nOK" in run.stderr
+
+
+def test_every_example_has_a_ptf_suite():
+    assert {"l2fwd", "l3fwd"} <= set(EXAMPLES)
+    programs = [p.name for p in (REPO / "examples").iterdir() if (p / f"{p.name}.p4").exists()]
+    missing = sorted(set(programs) - set(EXAMPLES))
+    assert not missing, f"examples without a ptf/ folder: {missing}"
 
 
 # A program that sends LLDP frames to the CPU port and a controller's packets where their header says.

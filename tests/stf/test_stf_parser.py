@@ -230,6 +230,17 @@ CLI_CASES = [
     ("meter_get_rates cIngress.meter0 1", ("cIngress.meter0", "1")),
     ("meter_set_rates cIngress.meter0 2 0.000005:4 0.00002:5",
      ("cIngress.meter0", "2", "0.000005:4", "0.00002:5")),
+    ("act_prof_create_member Ing.sel set_nhop 00:00:00:00:02:02 2  # a member",
+     ("Ing.sel", "set_nhop", "00:00:00:00:02:02", "2")),
+    ("act_prof_create_member Ing.sel NoAction", ("Ing.sel", "NoAction")),
+    ("act_prof_create_group Ing.sel", ("Ing.sel",)),
+    ("act_prof_add_member_to_group Ing.sel 1 0", ("Ing.sel", "1", "0")),
+    ("act_prof_remove_member_from_group Ing.sel 1 0", ("Ing.sel", "1", "0")),
+    ("table_indirect_add_with_group routes 10.0.0.0/8 0x50&&&0xf0 => 0 7",
+     ("routes", "10.0.0.0/8", "0x50&&&0xf0", "=>", "0", "7")),
+    ("table_indirect_add routes 0x0a000000/8 => 2", ("routes", "0x0a000000/8", "=>", "2")),
+    ("table_indirect_set_default routes 2", ("routes", "2")),
+    ("table_indirect_set_default_with_group routes 0", ("routes", "0")),
     ("meter_array_set_rates m 6:7 0.00008 : 9", ("m", "6:7", "0.00008:9")),
 ]
 
