@@ -250,7 +250,7 @@ static inline void _odp_pktio_tx_count(_odp_pktio_entry_t *e, int q, uint64_t pk
  * ports and the protocol (behind one VLAN tag or none), else over the MAC
  * addresses. Devices that spread flows over input queues with hash_enable take
  * it modulo the number of queues (loop, pcap's cache), so one flow always
- * lands on one queue. p4odp's bench computes the same hash (throughput/). */
+ * lands on one queue. p4odp's bench computes the same hash (switchbench/). */
 uint32_t _odp_flow_hash(const uint8_t *data, uint32_t len);
 
 /* Close all open pktios (odp_term_global()); returns how many were open. */

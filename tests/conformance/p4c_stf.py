@@ -7,7 +7,8 @@
 Runs `p4odp stf PROG.p4 PROG.stf` for every program of DIR (p4c's
 `testdata/p4_16_samples`) that has a sibling `.stf`, includes one of the
 architecture's files (v1model.p4; psa.p4, bmv2/psa.p4, ...) and otherwise
-only core.p4 or local files.  Outcomes: pass, fail (the
+only core.p4 or local files.  `--architecture p4-14` takes every program of DIR
+with a sibling `.stf` (p4c's `testdata/p4_14_samples`) as P4_14.  Outcomes: pass, fail (the
 packets differ, or the switch failed), unsupported (the C generator said
 what it cannot translate yet) and crash (exit 2, a traceback, a timeout).
 A measuring tool: it exits 0 whatever the numbers; it contains no p4c file.
@@ -37,6 +38,9 @@ def includes_architecture(path: str, architecture: str) -> bool:
         return pattern.search(source.read()) is not None
 
 
+P4_14 = "p4-14"  # the `--architecture` of P4_14 programs, which p4odp converts to v1model
+
+
 def eligible(directory: str, architecture: str) -> list[str]:
     programs = []
     for name in sorted(os.listdir(directory)):
@@ -45,14 +49,14 @@ def eligible(directory: str, architecture: str) -> list[str]:
             continue
         if not os.path.isfile(path[:-3] + ".stf") or include_problem(path) is not None:
             continue
-        if includes_architecture(path, architecture):
+        if architecture == P4_14 or includes_architecture(path, architecture):
             programs.append(path)
     return programs
 
 
-def run_one(path: str, target: str, timeout: float, workers: int) -> tuple[str, str, str]:
+def run_one(path: str, target: str, timeout: float, workers: int, architecture: str) -> tuple[str, str, str]:
     command = [sys.executable, "-P", "-m", "p4odp.cli", "stf", path, path[:-3] + ".stf", "--target", target,
-               "--workers", str(workers)]
+               "--workers", str(workers), *(["--std", P4_14] if architecture == P4_14 else [])]
     try:
         result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -78,11 +82,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", default="x86", help="the target to build and run for (default x86)")
     parser.add_argument("--workers", type=int, default=1, help="the switch's workers (default 1)")
     parser.add_argument("--architecture", default="v1model", help="the programs of this architecture (v1model, "
-                                                                    "psa, pna; default v1model)")
+                                                                    "psa, pna, or p4-14 for P4_14 programs; "
+                                                                    "default v1model)")
     args = parser.parse_args(argv)
     programs = eligible(args.directory, args.architecture)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda p: run_one(p, args.target, args.timeout, args.workers), programs))
+        results = list(pool.map(lambda p: run_one(p, args.target, args.timeout, args.workers, args.architecture),
+                                programs))
     counts = collections.Counter(outcome for _, outcome, _ in results)
     if args.list_failures:
         for path, outcome, detail in results:
