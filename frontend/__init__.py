@@ -10,7 +10,7 @@ from p4odp.diagnostics import Diagnostics
 from p4odp.frontend.lexer import tokenize
 from p4odp.frontend.p4_14 import looks_like_p4_14, to_p4_16
 from p4odp.frontend.parser import parse_program
-from p4odp.frontend.preprocess import preprocess, preprocess_source
+from p4odp.frontend.preprocess import preprocess
 
 __all__ = ["FrontendOptions", "parse_file", "load_program"]
 
@@ -31,18 +31,12 @@ def parse_file(path: str, options: FrontendOptions, diags: Diagnostics) -> ir.Pr
         return None
     tokens = tokenize(text, path, diags)
     if options.std == "p4-14" or (options.std is None and not diags.error_count and looks_like_p4_14(tokens)):
-        architecture = preprocess_source(P4_14_ARCHITECTURE, path, diags)
-        converted = to_p4_16(tokens, tokenize(architecture, path, diags), diags) if architecture is not None else None
-        if converted is None:
+        text = to_p4_16(tokens, path, diags)
+        if text is None:
             return None
-        text = architecture + converted
         tokens = tokenize(text, path, diags)
     program = parse_program(tokens, diags, text)
     return None if diags.error_count else program
-
-
-# What a P4_14 program's conversion is written against, as p4c's is.
-P4_14_ARCHITECTURE = "#include <core.p4>\n#include <v1model.p4>\n"
 
 
 def load_program(path: str, options: FrontendOptions, diags: Diagnostics) -> ir.Program | None:

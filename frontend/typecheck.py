@@ -668,21 +668,19 @@ class TypeChecker:
             self.diags.note(previous[0].loc, f"{name}: also used here")
 
     def check_action_names(self) -> None:
-        """Actions the program uses need distinct control-plane names, but for copies in different
-        controls with the same parameters, which P4Info holds as one action (p4c's conversion
-        of a P4_14 action used by both ingress and egress declares it in both).  An unused one
-        is not in P4Info, so it clashes with nothing (as in p4c, which removes it first): p4c's
-        own output declares `@name(".NoAction") action NoAction_1()` beside core.p4's unused
-        NoAction."""
+        """Actions the program uses need distinct control-plane names, but for copies in controls
+        with the same parameters, which P4Info holds as one action: p4c's conversion of a P4_14
+        program declares an action that ingress and egress use in both, and a copy for each
+        table with a direct meter, which reads the meter first.  An unused one is not in P4Info,
+        so it clashes with nothing (as in p4c, which removes it first): p4c's own output declares
+        `@name(".NoAction") action NoAction_1()` beside core.p4's unused NoAction."""
         for name, actions in self.actions_named.items():
             used = [entry for entry in actions if id(entry[0]) in self.used_actions]
             first, first_control, first_signature = used[0] if used else (None, None, None)
-            controls = {first_control}
             for action, control, signature in used[1:]:
-                if None in (control, first_control) or control in controls or signature != first_signature:
+                if None in (control, first_control) or signature != first_signature:
                     self.error(action.loc, f"{name}: conflicting control-plane name")
                     self.diags.note(first.loc, f"{name}: also used here")
-                controls.add(control)
 
     # ------------------------------------------------------------------
     # Signatures and parameters

@@ -6,12 +6,19 @@ from __future__ import annotations
 from typing import Optional
 
 from p4odp.diagnostics import Diagnostics
-from p4odp.frontend.lexer import KEYWORDS, Token
+from p4odp.frontend.lexer import KEYWORDS, Token, tokenize
 from p4odp.frontend.p4_14.convert import convert
 from p4odp.frontend.p4_14.syntax import parse
+from p4odp.frontend.preprocess import preprocess_source
 
 __all__ = ["looks_like_p4_14", "to_p4_16"]
 
+# What a P4_14 program's conversion is written against, as p4c's is.
+ARCHITECTURE = "#include <core.p4>\n#include <v1model.p4>\n"
+# The P4_16 names the conversion declares itself.
+_CONVERSION_NAMES = frozenset({"headers", "metadata", "ParserImpl", "ingress", "egress", "verifyChecksum",
+                               "computeChecksum", "DeparserImpl", "main", "accept", "reject", "hdr", "meta",
+                               "standard_metadata", "packet"})
 # Words that begin a declaration in P4_14 and never in P4_16.
 _P4_14_WORDS = frozenset({"header_type", "field_list", "field_list_calculation", "calculated_field",
                           "parser_exception", "parser_value_set", "action_profile", "action_selector"})
@@ -37,17 +44,33 @@ def looks_like_p4_14(tokens: list[Token]) -> bool:
     return False
 
 
-def to_p4_16(tokens: list[Token], architecture: list[Token], diags: Diagnostics) -> Optional[str]:
-    """The P4_16 text of a P4_14 program's tokens, to follow the tokens of the architecture it is
-    converted for, or None after reporting its errors."""
+def to_p4_16(tokens: list[Token], path: str, diags: Diagnostics) -> Optional[str]:
+    """The P4_16 program, v1model's declarations and then the conversion of the P4_14 program of
+    `tokens` (from `path`), or None after reporting its errors."""
     program = parse(tokens, diags)
-    if diags.error_count:
+    architecture = preprocess_source(ARCHITECTURE, path, diags) if not diags.error_count else None
+    if architecture is None:
         return None
-    reserved = frozenset(t.text for t in architecture if t.kind == "id") | KEYWORDS | _CONVERSION_NAMES
-    return convert(program, diags, reserved)
+    reserved = declared_names(tokenize(architecture, path, diags)) | KEYWORDS | _CONVERSION_NAMES
+    converted = convert(program, diags, reserved)
+    return None if converted is None else architecture + converted
 
 
-# The P4_16 names the conversion declares itself.
-_CONVERSION_NAMES = frozenset({"headers", "metadata", "ParserImpl", "ingress", "egress", "verifyChecksum",
-                               "computeChecksum", "DeparserImpl", "main", "accept", "reject", "hdr", "meta",
-                               "standard_metadata", "packet"})
+def declared_names(tokens: list[Token]) -> frozenset[str]:
+    """The names the top level of a P4_16 program declares (types, externs, functions, constants,
+    match kinds, errors): those the conversion's own must not take."""
+    names = set()
+    depth, opener = 0, ""
+    for i, token in enumerate(tokens[:-1]):
+        if token.is_("op", "{"):
+            opener = tokens[i - 1].text if depth == 0 and i else opener
+            depth += 1
+        elif token.is_("op", "}"):
+            depth -= 1
+        elif token.kind == "id":
+            after = tokens[i + 1]
+            if depth == 0 and after.kind == "op" and after.text in ("(", "<", "{", ";", "="):
+                names.add(token.text)
+            elif depth == 1 and opener in ("match_kind", "error"):
+                names.add(token.text)
+    return frozenset(names)

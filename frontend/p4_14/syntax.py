@@ -18,14 +18,14 @@ from p4odp.frontend.lexer import Token, TokenCursor
 # ---- Expressions and references -------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Const:
     value: int
     width: Optional[int]
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Name:
     """A bare name: an action parameter, a field list, a header or a metadata instance."""
 
@@ -33,21 +33,21 @@ class Name:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class HeaderRef:
     instance: str
     index: Union[int, str, None]  # a number, "last", "next", or None for no index
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class FieldRef:
     header: HeaderRef
     field: str
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Latest:
     """`latest.field` in a parser state: the field of the header extracted last."""
 
@@ -55,7 +55,7 @@ class Latest:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Current:
     """`current(offset, width)`: bits of the packet ahead of the parser."""
 
@@ -64,20 +64,20 @@ class Current:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Valid:
     ref: Union[HeaderRef, FieldRef]
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Unary:
     op: str  # "-", "~", "not"
     operand: "Expr"
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Binary:
     op: str
     left: "Expr"
@@ -85,7 +85,7 @@ class Binary:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Bool:
     value: bool
     loc: Loc
@@ -96,7 +96,7 @@ Expr = Union[Const, Name, HeaderRef, FieldRef, Latest, Current, Valid, Unary, Bi
 # ---- Declarations -----------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class FieldDecl:
     name: str
     width: Optional[int]  # None: `*`, the variable-length field
@@ -105,7 +105,7 @@ class FieldDecl:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class HeaderType:
     name: str
     fields: list[FieldDecl]
@@ -114,7 +114,7 @@ class HeaderType:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Instance:
     metadata: bool
     type_name: str
@@ -124,14 +124,14 @@ class Instance:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class FieldList:
     name: str
     entries: list[Expr]  # field and header references, constants, names of field lists, Name("payload")
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class FieldListCalculation:
     name: str
     inputs: list[Name]
@@ -140,7 +140,7 @@ class FieldListCalculation:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class CalculatedUpdate:
     verify: bool  # else update
     calculation: Name
@@ -148,33 +148,33 @@ class CalculatedUpdate:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class CalculatedField:
     field: FieldRef
     specs: list[CalculatedUpdate]
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class ValueSet:
     name: str
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Extract:
     header: HeaderRef
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class SetMetadata:
     field: FieldRef
     value: Expr
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class SelectCase:
     values: Optional[list[tuple[Expr, Optional[Expr]]]]  # (value or value set name, mask); None: default
     target: Name  # a state or a control, or with parse_error a parser exception
@@ -182,7 +182,7 @@ class SelectCase:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Return:
     """A state's end: `return NAME;` (a state or a control), `return parse_error NAME;`, or a
     select over `keys` (each case's target a state or a control)."""
@@ -194,7 +194,7 @@ class Return:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class ParserState:
     name: str
     statements: list[Union[Extract, SetMetadata]]
@@ -202,7 +202,7 @@ class ParserState:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class ParserException:
     name: str
     statements: list[SetMetadata]
@@ -210,7 +210,7 @@ class ParserException:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Properties:
     """The `name : value ;` and `name : NAME ;` properties of a counter, meter, register,
     table, action profile or selector, by name, each with its position."""
@@ -224,7 +224,7 @@ class Properties:
         return self.values[key][1] if key in self.values else None
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Stateful:
     """A counter, meter or register."""
 
@@ -234,14 +234,14 @@ class Stateful:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Call:
     name: str
     args: list[Expr]
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Action:
     name: str
     params: list[Name]
@@ -249,7 +249,7 @@ class Action:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Read:
     ref: Union[HeaderRef, FieldRef]
     mask: Optional[Expr]
@@ -257,7 +257,7 @@ class Read:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Table:
     name: str
     reads: list[Read]
@@ -268,7 +268,7 @@ class Table:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class ActionProfile:
     name: str
     actions: list[Name]
@@ -276,28 +276,28 @@ class ActionProfile:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class ActionSelector:
     name: str
     properties: Properties
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class ApplyCase:
     labels: list[Name]  # actions' names, or one of "hit", "miss", "default"
     body: list["Statement"]
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Apply:
     table: Name
     cases: Optional[list[ApplyCase]]
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class If:
     condition: Expr
     then: list["Statement"]
@@ -305,7 +305,7 @@ class If:
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class ControlCall:
     name: Name
     loc: Loc
@@ -314,14 +314,14 @@ class ControlCall:
 Statement = Union[Apply, If, ControlCall]
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Control:
     name: str
     body: list[Statement]
     loc: Loc
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Program:
     declarations: list[object]
     pragmas: list[tuple[list[str], Loc]]
@@ -329,7 +329,8 @@ class Program:
 
 # ---- The parser -----------------------------------------------------------------------
 
-# Operators of expressions, loosest first (P4_14 follows C's precedence).
+# Operators of expressions, loosest first: p4c's P4_14 precedence, where `&`, `^` and `|` bind
+# tighter than comparisons (C's are looser).
 _BINARY_LEVELS = (
     ("or",),
     ("and",),

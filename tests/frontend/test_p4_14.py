@@ -179,3 +179,131 @@ def test_control_plane_names_are_p4cs(sample):
     # so they are compared only in number.
     assert len(ours.pop("digests")) == len(theirs.pop("digests"))
     assert ours == theirs
+
+
+# ---- The conversion's rules, each on a program that needs it
+
+# A header h, a metadata m, and a parser that extracts h; {decls} and {ingress} complete it.
+BASE = """\
+header_type h_t { fields { a : 8; b : 16; c : 8; } }
+header h_t h;
+header_type m_t { fields { x : 8; y : 32; } }
+metadata m_t m;
+parser start { extract(h); return ingress; }
+"""
+
+
+def converted(tmp_path: Path, text: str) -> str:
+    """The P4_16 program of a valid P4_14 one, the front end having accepted it."""
+    from p4odp.frontend.lexer import tokenize
+    from p4odp.frontend.p4_14 import to_p4_16
+    from p4odp.frontend.preprocess import preprocess
+
+    program, errors = load(tmp_path, text)
+    assert errors == [] and program is not None, errors
+    path = str(tmp_path / "prog.p4")
+    diags = Diagnostics()
+    p4_16 = to_p4_16(tokenize(preprocess(path, [], [], [], diags), path, diags), path, diags)
+    return p4_16[p4_16.index(f'"{path}"'):]  # the conversion, after v1model's declarations
+
+
+def statements(p4_16: str, needle: str) -> list[str]:
+    return [line.strip() for line in p4_16.splitlines() if needle in line]
+
+
+def test_a_select_case_splits_its_value_and_mask_over_the_keys(tmp_path):
+    text = BASE.replace("return ingress; }", "return select(h.b, h.a) { 0x12345 mask 0xfff0f : ingress; "
+                                             "0x00ff05 : ingress; default : ingress; } }") + "control ingress { }\n"
+    cases = statements(converted(tmp_path, text), ": accept;")
+    assert cases == ["(16w0x123 &&& 16w0xfff, 8w0x45 &&& 8w0xf): accept;", "(16w0xff, 8w0x5): accept;",
+                     "default: accept;"]
+
+
+def test_a_compound_action_binds_its_arguments_inside_expressions(tmp_path):
+    text = BASE + ("action inner(p) { modify_field(h.a, p + 1); }\naction outer(p, q) { inner(q); }\n"
+                   "table t { actions { outer; } }\ncontrol ingress { apply(t); }\n")
+    p4_16 = converted(tmp_path, text)
+    assert statements(p4_16, "hdr.h.a =") == ["hdr.h.a = (q + 8w0x1);"]
+    assert statements(p4_16, "action outer") == ['@name(".outer") action outer(bit<32> p, bit<8> q) {']
+
+
+def test_ingress_and_egress_share_a_register(tmp_path):
+    text = BASE + ("register r { width : 8; instance_count : 4; }\naction w() { register_write(r, 0, h.a); }\n"
+                   "action rd() { register_read(h.c, r, 0); }\ntable ti { actions { w; } }\n"
+                   "table te { actions { rd; } }\ncontrol ingress { apply(ti); }\ncontrol egress { apply(te); }\n")
+    lines = converted(tmp_path, text).splitlines()
+    declared = [i for i, line in enumerate(lines) if "register<bit<8>>" in line]
+    assert len(declared) == 1 and declared[0] < next(i for i, line in enumerate(lines) if "control ingress" in line)
+
+
+def test_a_field_list_passed_to_a_compound_action_is_kept_by_its_resubmit(tmp_path):
+    text = BASE + ("field_list fl { m.x; }\naction inner(l) { resubmit(l); }\naction outer() { inner(fl); }\n"
+                   "table t { actions { outer; } }\ncontrol ingress { apply(t); }\n")
+    p4_16 = converted(tmp_path, text)
+    assert statements(p4_16, "resubmit") == ["resubmit_preserving_field_list(8w1);"]
+    assert "@field_list(1)" in p4_16
+
+
+def test_signed_fields_meet_unsigned_ones_at_the_wider_type(tmp_path):
+    text = BASE + ("header_type s_t { fields { v : 8 (signed); } }\nmetadata s_t s;\n"
+                   "action a() { modify_field(s.v, h.b); }\ntable t { actions { a; } }\n"
+                   "control ingress { if (s.v < h.b) { apply(t); } }\n")
+    p4_16 = converted(tmp_path, text)
+    assert statements(p4_16, "meta.s.v =") == ["meta.s.v = (int<8>)((bit<8>)(hdr.h.b));"]
+    assert statements(p4_16, "if (") == ["if (((bit<16>)((int<16>)(meta.s.v)) < hdr.h.b)) {"]
+
+
+def test_a_table_with_a_direct_meter_runs_copies_of_its_actions_that_read_it(tmp_path):
+    text = BASE + ("meter mt { type : bytes; direct : t; result : m.x; }\naction a() { no_op(); }\n"
+                   "table t { actions { a; } }\ntable u { actions { a; } }\ncontrol ingress { apply(t); apply(u); }\n")
+    p4_16 = converted(tmp_path, text)
+    assert statements(p4_16, 'action a') == ['@name(".a") action a() {', '@name(".a") action a_1() {']
+    assert statements(p4_16, "mt.read") == ["mt.read(meta.m.x);"]
+    assert p4_16.index("mt.read") > p4_16.index("action a_1")
+
+
+def test_a_value_set_over_two_keys_holds_tuples(tmp_path):
+    text = BASE.replace("parser start { extract(h); return ingress; }",
+                        "parser_value_set pv;\nparser start { extract(h); return select(h.a, h.b) "
+                        "{ pv : ingress; default : ingress; } }") + "control ingress { }\n"
+    assert statements(converted(tmp_path, text), "value_set<") == ['@name(".pv") value_set<tuple<bit<8>, bit<16>>>(4) pv;']
+
+
+def test_a_checksum_over_a_nested_payload_takes_the_payload(tmp_path):
+    text = BASE + ("field_list p { payload; }\nfield_list fl { h.a; h.c; p; }\n"
+                   "field_list_calculation c { input { fl; } algorithm : csum16; output_width : 16; }\n"
+                   "calculated_field h.b { update c; }\ncontrol ingress { }\n")
+    assert statements(converted(tmp_path, text), "update_checksum") == [
+        "update_checksum_with_payload(true, { hdr.h.a, hdr.h.c }, hdr.h.b, HashAlgorithm.csum16);"]
+
+
+def test_a_parameter_named_as_the_conversions_names_is_renamed_its_control_plane_name_kept(tmp_path):
+    text = BASE + "action a(meta) { modify_field(m.x, meta); }\ntable t { actions { a; } }\ncontrol ingress { apply(t); }\n"
+    p4_16 = converted(tmp_path, text)
+    assert statements(p4_16, "action a(") == ['@name(".a") action a(@name("meta") bit<8> meta_1) {']
+    program, _ = load(tmp_path, text)
+    info = program_p4info(program, Diagnostics())
+    assert [(a.preamble.name, [p.name for p in a.params]) for a in info.actions if a.preamble.name == "a"] == \
+        [("a", ["meta"])]
+
+
+def test_min_and_max_compare_in_their_first_operands_type(tmp_path):
+    text = BASE + "action a() { min(m.x, h.b, h.a); }\ntable t { actions { a; } }\ncontrol ingress { apply(t); }\n"
+    assert statements(converted(tmp_path, text), "meta.m.x =") == [
+        "meta.m.x = (bit<8>)((hdr.h.b < (bit<16>)(hdr.h.a) ? hdr.h.b : (bit<16>)(hdr.h.a)));"]
+
+
+@pytest.mark.parametrize("decls, ingress, line, message", [
+    ("table t { reads { latest.a : exact; } actions { a; } }\naction a() { }", "apply(t);", 6, "a table reads a field"),
+    ("table t { actions { a; } }\naction a() { }", "if (valid(latest.a)) { apply(t); }", 8, "valid() takes a header"),
+    ("counter c { type : packets; direct : nosuch; }", "", 6, "direct: names no table"),
+    ("header_type n_t { fields { z : 8; } }\nmetadata n_t n[2];", "", 7, "metadata 'n' cannot be a stack"),
+])
+def test_what_the_conversion_refuses_is_placed(tmp_path, decls, ingress, line, message):
+    _, errors = load(tmp_path, BASE + decls + f"\ncontrol ingress {{ {ingress} }}\n")
+    assert errors and errors[0][0] == line and errors[0][2].startswith(message), errors
+
+
+def test_mark_for_drop_is_drop(tmp_path):
+    text = BASE + "action a() { mark_for_drop(); }\ntable t { actions { a; } }\ncontrol ingress { apply(t); }\n"
+    assert statements(converted(tmp_path, text), "mark_to_drop") == ["mark_to_drop(standard_metadata);"]

@@ -507,8 +507,8 @@ def test_actions_need_distinct_control_plane_names(tmp_path):
     assert_rule(tmp_path, """
         control C() { @name(".a") action a() {} @name(".b") action b() {} apply { a(); b(); } }
     """, """
-        control C() { @name(".same") action a() {} @name(".same") action b() {} apply { a(); b(); } }
-    """, at="b()", message="same: conflicting control-plane name")
+        control C() { @name(".same") action a() {} @name(".same") action b(bit<8> x) {} apply { a(); b(1); } }
+    """, at="b(bit<8> x)", message="same: conflicting control-plane name")
 
 
 def test_an_unused_action_clashes_with_no_name(tmp_path):
