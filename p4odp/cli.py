@@ -44,7 +44,7 @@ def _add_frontend_options(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="p4odp", description="P4_16 to OpenDataPlane compiler: compiles v1model, PSA and PNA programs into "
+        prog="p4odp", description="P4 to OpenDataPlane compiler: compiles P4_16 programs for v1model, PSA and PNA, and P4_14 ones, into "
                                   "software switches, and tests, measures and controls them.",
         epilog="`p4odp COMMAND --help` lists a command's options; docs/cli.md lists them all, with more on each "
                "(docs/ is the documentation: `mkdocs serve` shows it as a site).")
