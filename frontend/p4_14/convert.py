@@ -461,7 +461,7 @@ class Converter(ActionConverter):
                 raise self.error(default.loc, f"action '{action.name}' takes {len(action.params)} arguments")
             args = ", ".join(self.cast(arg, Bits(self.param_types[(action.name, p.name)]))
                              for arg, p in zip(default.args, action.params))
-            const = "const " if table.properties.get("const_default_action") else ""
+            const = "const " if table.const_default else ""
             out.line(f"{const}default_action = {self.action_local(default.name, table.name)}({args});", default.loc)
         out.close()
 

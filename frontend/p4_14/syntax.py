@@ -265,6 +265,7 @@ class Table:
     profile: Optional[Name]
     properties: Properties
     default_action: Optional[Call]
+    const_default: bool  # `const default_action`, p4c's extension: the control plane cannot change it
     loc: Loc
 
 
@@ -793,9 +794,10 @@ class _Parser(TokenCursor):
         actions: list[Name] = []
         profile: Optional[Name] = None
         default_action: Optional[Call] = None
+        const_default = False
         properties = Properties()
         while not self.accept("}"):
-            const = self.accept("const")  # p4c's extension: a default action the control plane cannot change
+            const = self.accept("const")
             key = self.name("reads, actions, action_profile, size or another table property")
             if const and key.name != "default_action":
                 self.diags.error(key.loc, "only default_action can be const")
@@ -820,12 +822,12 @@ class _Parser(TokenCursor):
                 self.expect(":")
                 default_action = self.call() if self.peek().text == "(" else Call(self.name().name, [], key.loc)
                 self.expect(";")
-                properties.values["const_default_action"] = (const, key.loc)
+                const_default = const
             else:
                 self.expect(":")
                 properties.values[key.name] = (self.expression(), key.loc)
                 self.expect(";")
-        return Table(name.name, reads, actions, profile, properties, default_action, loc)
+        return Table(name.name, reads, actions, profile, properties, default_action, const_default, loc)
 
     def action_profile(self) -> ActionProfile:
         loc = self.tokens[self.pos - 1].loc
