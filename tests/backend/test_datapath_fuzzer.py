@@ -38,7 +38,9 @@ def test_examples_fuzz_clean(example: str, tmp_path: Path):
     folder = REPO / "examples" / example
     run = fuzz(str(folder / f"{example}.p4"), "--commands", str(folder / "commands.txt"), "--seconds", "3",
                "-o", str(tmp_path / "out"), cwd=tmp_path)
-    assert run.returncode == 0, run.stdout + run.stderr
+    # A finding's stack is in libFuzzer's report, which the run's folder does not outlive: shown here.
+    log = tmp_path / "out" / "fuzz.log"
+    assert run.returncode == 0, run.stdout + run.stderr + (log.read_text(errors="replace")[-6000:] if log.exists() else "")
     found = re.search(r"no crash: (\d+) inputs in [\d.]+ s \((\d+)/s\), coverage (\d+) edges", run.stdout)
     assert found, run.stdout
     execs, _, coverage = map(int, found.groups())
