@@ -26,28 +26,34 @@ class FrontendOptions:
 
 def parse_file(path: str, options: FrontendOptions, diags: Diagnostics) -> ir.Program | None:
     """Preprocess and parse `path`; None if it has errors (reported to `diags`)."""
+    return _parse(path, options, diags)[0]
+
+
+def _parse(path: str, options: FrontendOptions, diags: Diagnostics) -> tuple[ir.Program | None, bool]:
+    """parse_file's program, and whether it is a P4_14 program's conversion."""
     text = preprocess(path, options.include_dirs, options.defines, options.undefines, diags)
     if text is None:
-        return None
+        return None, False
     tokens = tokenize(text, path, diags)
-    if options.std == "p4-14" or (options.std is None and not diags.error_count and looks_like_p4_14(tokens)):
+    p4_14 = options.std == "p4-14" or (options.std is None and not diags.error_count and looks_like_p4_14(tokens))
+    if p4_14:
         text = to_p4_16(tokens, path, diags)
         if text is None:
-            return None
+            return None, True
         tokens = tokenize(text, path, diags)
     program = parse_program(tokens, diags, text)
-    return None if diags.error_count else program
+    return (None if diags.error_count else program), p4_14
 
 
 def load_program(path: str, options: FrontendOptions, diags: Diagnostics) -> ir.Program | None:
     """The whole front end: the typed IR of `path`, or None after reporting its errors."""
     from p4odp.frontend.typecheck import check_program
 
-    program = parse_file(path, options, diags)
+    program, p4_14 = _parse(path, options, diags)
     if program is None:
         return None
     try:
-        typed = check_program(program, diags)
+        typed = check_program(program, diags, action_copies=p4_14)
     except RecursionError:
         diags.error(program.loc, "the program nests expressions or statements too deeply to check")
         return None

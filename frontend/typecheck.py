@@ -33,8 +33,10 @@ MATCH_KIND = t.MatchKindT()
 BIT32 = t.Bits(32)
 
 
-def check_program(program: ir.Program, diags: Diagnostics) -> ir.Program:
-    return TypeChecker(diags).program(program)
+def check_program(program: ir.Program, diags: Diagnostics, action_copies: bool = False) -> ir.Program:
+    """The typed program.  `action_copies`: the program is a P4_14 program's conversion, whose copies
+    of one action (in ingress and egress, or for a metered table) share its control-plane name."""
+    return TypeChecker(diags, action_copies).program(program)
 
 
 @dataclass
@@ -56,8 +58,9 @@ class Context:
 
 
 class TypeChecker:
-    def __init__(self, diags: Diagnostics) -> None:
+    def __init__(self, diags: Diagnostics, action_copies: bool = False) -> None:
         self.diags = diags
+        self.action_copies = action_copies
         self.global_scope = Scope(None)
         self.error_members: dict[str, Loc] = {}
         self.decl_types: dict[int, t.Type] = {}
@@ -668,17 +671,19 @@ class TypeChecker:
             self.diags.note(previous[0].loc, f"{name}: also used here")
 
     def check_action_names(self) -> None:
-        """Actions the program uses need distinct control-plane names, but for copies in controls
-        with the same parameters, which P4Info holds as one action: p4c's conversion of a P4_14
-        program declares an action that ingress and egress use in both, and a copy for each
-        table with a direct meter, which reads the meter first.  An unused one is not in P4Info,
-        so it clashes with nothing (as in p4c, which removes it first): p4c's own output declares
-        `@name(".NoAction") action NoAction_1()` beside core.p4's unused NoAction."""
+        """Actions the program uses need distinct control-plane names (p4c: "conflicting control plane
+        name").  But in a P4_14 program's conversion (`action_copies`), copies of one action in
+        controls, with the same parameters, share its name, and P4Info holds them as one action:
+        p4c's conversion declares an action that ingress and egress use in both, and a copy for
+        each table with a direct meter, which reads the meter first.  An unused one is not in
+        P4Info, so it clashes with nothing (as in p4c, which removes it first): p4c's own output
+        declares `@name(".NoAction") action NoAction_1()` beside core.p4's unused NoAction."""
         for name, actions in self.actions_named.items():
             used = [entry for entry in actions if id(entry[0]) in self.used_actions]
             first, first_control, first_signature = used[0] if used else (None, None, None)
             for action, control, signature in used[1:]:
-                if None in (control, first_control) or signature != first_signature:
+                copy = self.action_copies and None not in (control, first_control) and signature == first_signature
+                if not copy:
                     self.error(action.loc, f"{name}: conflicting control-plane name")
                     self.diags.note(first.loc, f"{name}: also used here")
 

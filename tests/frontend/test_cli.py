@@ -185,7 +185,7 @@ def current_stderr(monkeypatch):
 @pytest.fixture
 def broken_checker(monkeypatch):
     """Make the type checker crash, as a bug in p4odp would."""
-    def crash(program, diags):
+    def crash(program, diags, **options):
         return program.no_such_attribute  # AttributeError, a Python bug
     monkeypatch.setattr("p4odp.frontend.typecheck.check_program", crash)
 
@@ -212,7 +212,7 @@ def test_internal_error_traceback_with_p4odp_traceback(write, broken_checker, mo
 
 
 def test_internal_error_exception_is_reported_the_same_way(write, monkeypatch, capsys):
-    def fail(program, diags):
+    def fail(program, diags, **options):
         raise InternalError("unexpected IR node")
     monkeypatch.setattr("p4odp.frontend.typecheck.check_program", fail)
     monkeypatch.delenv("P4ODP_TRACEBACK", raising=False)
@@ -226,7 +226,7 @@ def test_internal_error_exception_is_reported_the_same_way(write, monkeypatch, c
 
 def test_internal_error_keeps_the_errors_found_before(write, current_stderr, monkeypatch, capsys):
     """Diagnostics recorded before the crash are still printed."""
-    def fail(program, diags):
+    def fail(program, diags, **options):
         from p4odp.diagnostics import Loc
         diags.warning(Loc(str(path), 1, 1), "something odd")
         raise RuntimeError("boom")
