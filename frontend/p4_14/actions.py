@@ -21,6 +21,7 @@ _BINARY_FORMS = {
     "bit_orca": "~{a} | {b}", "bit_orcb": "{a} | ~{b}",
 }
 
+
 class ActionConverter(ProgramModel):
     def __init__(self, program: s.Program, diags: Diagnostics, reserved: frozenset[str]) -> None:
         super().__init__(program, diags, reserved)
@@ -45,25 +46,12 @@ class ActionConverter(ProgramModel):
         if meter is not None:
             declaration, path = meter
             out.line(f"{self.local('extern', declaration.name)}.read({path});", declaration.loc)
-        for call in action.body:
-            self.emit_call(action, call, {}, set())
+        for call, args in self.expanded_calls(action):
+            self.emit_primitive(action, call, args)
         out.close()
 
-    def emit_call(self, action: s.Action, call: s.Call, bindings: dict[str, s.Expr], calling: set[str]) -> None:
-        """A primitive action as statements, or a compound action's body with its arguments."""
-        args = [self.bind(arg, bindings) for arg in call.args]
-        if call.name in self.scope.actions:
-            callee = self.scope.actions[call.name]
-            if callee.name in calling or callee.name == action.name:  # P4_14 has no recursion
-                raise self.error(call.loc, f"action '{callee.name}' calls itself")
-            if len(args) != len(callee.params):
-                raise self.error(call.loc, f"action '{callee.name}' takes {len(callee.params)} arguments, given {len(args)}")
-            # The callee's parameters bound to the caller's arguments, which name the outermost
-            # action's parameters: that action's are the only ones in scope.
-            inner = {p.name: arg for p, arg in zip(callee.params, args)}
-            for inner_call in callee.body:
-                self.emit_call(action, inner_call, inner, calling | {callee.name})
-            return
+    def emit_primitive(self, action: s.Action, call: s.Call, args: list[s.Expr]) -> None:
+        """A primitive action as statements; its arguments name `action`'s parameters."""
         if call.name in _BINARY_FORMS:
             self.binary_primitive(action.name, call, args, _BINARY_FORMS[call.name])
             return
@@ -300,19 +288,3 @@ class ActionConverter(ProgramModel):
         fields = self.field_list_fields([args[1]], args[1].loc)
         self.out.line(f"digest<{self.local('digest', args[1].name)}>({self.cast(args[0], INDEX, action)}, "
                        f"{{ {', '.join(fields)} }});", call.loc)
-
-    def primitive_calls(self):
-        """Every primitive call of every action, with its arguments: the bodies of the compound
-        actions an action calls with their caller's arguments bound."""
-        def expand(action: s.Action, bindings: dict[str, s.Expr], calling: frozenset):
-            for call in action.body:
-                args = [self.bind(arg, bindings) for arg in call.args]
-                callee = self.scope.actions.get(call.name)
-                if callee is None:
-                    yield call, args
-                elif callee.name not in calling and len(args) == len(callee.params):  # else an error, when emitted
-                    yield from expand(callee, {p.name: a for p, a in zip(callee.params, args)},
-                                      calling | {callee.name})
-
-        for action in self.scope.actions.values():
-            yield from expand(action, {}, frozenset({action.name}))

@@ -86,10 +86,9 @@ class Converter(ActionConverter):
                 if decl.width is None:
                     if header_type.max_length is None:
                         raise self.error(decl.loc, f"variable-length field '{decl.name}' needs the header type's max_length")
-                    fixed = sum(f.width or 0 for f in header_type.fields)
-                    out.line(f"varbit<{header_type.max_length * 8 - fixed}> {decl.name};", decl.loc)
+                    out.line(f"varbit<{header_type.max_length * 8 - self.fixed_bits(header_type)}> {decl.name};", decl.loc)
                 else:
-                    out.line(f"{'int' if decl.signed else 'bit'}<{decl.width}> {decl.name};", decl.loc)
+                    out.line(f"{Bits(decl.width, decl.signed)} {decl.name};", decl.loc)
             out.close()
         out.open("struct metadata")
         for instance in self.scope.instances.values():
@@ -138,20 +137,31 @@ class Converter(ActionConverter):
             if header_type.length is None:
                 raise self.error(header_type.loc, f"header type '{header_type.name}' has a variable-length "
                                                   f"field: it needs a length")
-            self.out.open(f"header {self.local('fixed_type', header_type.name + '_fixed')}", header_type.loc)
+            self.out.open(f"header {self.fixed_type(header_type)}", header_type.loc)
             for decl in header_type.fields[: self.variable_field(header_type)]:
                 self.out.line(f"{Bits(decl.width, decl.signed)} {decl.name};", decl.loc)  # type: ignore[arg-type]
             self.out.close()
 
     def emit_lookaheads(self) -> None:
         for header_type in self.variable_headers():
-            self.out.line(f"{self.local('fixed_type', header_type.name + '_fixed')} {self.local('lookahead', header_type.name + '_ahead')};")
+            self.out.line(f"{self.fixed_type(header_type)} {self.lookahead(header_type)};")
+
+    def fixed_type(self, header_type: s.HeaderType) -> str:
+        """The header of the fields a variable-length header's length is read from."""
+        return self.local("fixed_type", header_type.name + "_fixed")
+
+    def lookahead(self, header_type: s.HeaderType) -> str:
+        """The parser's variable of that header, read ahead."""
+        return self.local("lookahead", header_type.name + "_ahead")
+
+    @staticmethod
+    def fixed_bits(header_type: s.HeaderType) -> int:
+        return sum(f.width or 0 for f in header_type.fields)
 
     def varbit_length(self, header_type: s.HeaderType, ahead: str) -> str:
         """The bits of a header's variable-length field: its length in bytes (the header type's
         `length`, over the fields read ahead) times 8, less its fixed fields."""
         fixed = [f.name for f in header_type.fields[: self.variable_field(header_type)]]
-        fixed_bits = sum(f.width or 0 for f in header_type.fields)
 
         def bits32(expr: s.Expr) -> str:
             if isinstance(expr, s.Const):
@@ -165,7 +175,7 @@ class Converter(ActionConverter):
             raise self.error(expr.loc, "a header's length is an expression of numbers and the fields "
                                        "before its variable-length one")
 
-        return f"({bits32(header_type.length)} << 3) - 32w{fixed_bits}"  # type: ignore[arg-type]
+        return f"({bits32(header_type.length)} << 3) - 32w{self.fixed_bits(header_type)}"  # type: ignore[arg-type]
 
     def pragma_value(self, pragma: str, name: str) -> Optional[int]:
         for words, _loc in self.program.pragmas:
@@ -214,8 +224,8 @@ class Converter(ActionConverter):
                     out.line(f"packet.extract({self.header_path(ref)});", statement.loc)
                     continue
                 # Its length is in its fixed fields: read them ahead first.
-                ahead = self.local("lookahead", header_type.name + "_ahead")
-                out.line(f"{ahead} = packet.lookahead<{self.local('fixed_type', header_type.name + '_fixed')}>();", statement.loc)
+                ahead = self.lookahead(header_type)
+                out.line(f"{ahead} = packet.lookahead<{self.fixed_type(header_type)}>();", statement.loc)
                 out.line(f"packet.extract({self.header_path(ref)}, {self.varbit_length(header_type, ahead)});",
                          statement.loc)
             else:
@@ -264,7 +274,7 @@ class Converter(ActionConverter):
     def emit_digest_types(self) -> None:
         """A struct for each field list a digest sends, a field for each of its fields."""
         digested = []
-        for call, args in self.primitive_calls():
+        for call, args in self.every_expanded_call():
             if call.name == "generate_digest" and len(args) == 2 and isinstance(args[1], s.Name) \
                     and args[1].name in self.scope.field_lists and args[1].name not in digested:
                 digested.append(args[1].name)
@@ -347,19 +357,12 @@ class Converter(ActionConverter):
     def externs_used_by(self, actions: list[str]) -> list[s.Stateful]:
         """The counters, meters and registers that `actions` name, themselves or through the actions they call."""
         used: list[s.Stateful] = []
-
-        def visit(action: s.Action, seen: set[str]) -> None:
-            for call in action.body:
-                if call.name in self.scope.actions and call.name not in seen:
-                    visit(self.scope.actions[call.name], seen | {call.name})
-                for arg in call.args:
-                    if isinstance(arg, s.Name) and arg.name in self.scope.stateful:
-                        declaration = self.scope.stateful[arg.name]
-                        if declaration not in used:
-                            used.append(declaration)
-
         for name in actions:
-            visit(self.scope.actions[name], {name})
+            for _call, args in self.expanded_calls(self.scope.actions[name]):
+                for arg in args:
+                    if isinstance(arg, s.Name) and arg.name in self.scope.stateful \
+                            and self.scope.stateful[arg.name] not in used:
+                        used.append(self.scope.stateful[arg.name])
         return used
 
     def direct_meters(self, tables: list[str]) -> dict[tuple[str, str], tuple[s.Stateful, str]]:
@@ -438,15 +441,13 @@ class Converter(ActionConverter):
             if default.name not in self.scope.actions:
                 raise self.error(default.loc, f"no action '{default.name}'")
             out.line(f"@defaultonly {self.action_local(default.name, table.name)};", default.loc)  # p4c's reading of such a default
-            actions = actions + [self.scope.actions[default.name]]
         out.close()
         size = table.properties.get("size") or table.properties.get("max_size")
         if isinstance(size, s.Const):
             out.line(f"size = {size.value};", table.properties.loc("size") or table.properties.loc("max_size"))
-        if table.properties.get("support_timeout") is not None:
-            timeout = table.properties.get("support_timeout")
-            if isinstance(timeout, s.Bool) and timeout.value:
-                out.line("support_timeout = true;")
+        timeout = table.properties.get("support_timeout")
+        if isinstance(timeout, s.Bool) and timeout.value:
+            out.line("support_timeout = true;")
         if table.profile is not None:
             self.emit_implementation(table)
         for declaration in self.scope.stateful.values():

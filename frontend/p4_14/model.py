@@ -138,25 +138,24 @@ class ProgramModel:
         """The P4_16 name of the P4_14 object `name` of `kind`: `base` (default `name`), or
         `base`_N where another has that."""
         key = (kind, name)
-        base = name if base is None else base
         if key not in self.locals:
-            local, n = base, 0
-            while local in self.taken:
-                n += 1
-                local = f"{base}_{n}"
-            self.taken.add(local)
-            self.locals[key] = local
+            self.locals[key] = self.free_name(name if base is None else base)
+            self.taken.add(self.locals[key])
         return self.locals[key]
+
+    def free_name(self, base: str) -> str:
+        """`base`, or the first of `base`_1, `base`_2, ... that no name takes."""
+        local, n = base, 0
+        while local in self.taken:
+            n += 1
+            local = f"{base}_{n}"
+        return local
 
     def param_local(self, name: str) -> str:
         """The P4_16 name of an action parameter: its own, unless that would hide a name the action's
         statements use (hdr, meta, an extern, a v1model function): then NAME_1, ... (`@name` keeps
         its control-plane name)."""
-        local, n = name, 0
-        while local in self.taken:
-            n += 1
-            local = f"{name}_{n}"
-        return local
+        return self.free_name(name)
 
     def program_loc(self) -> Loc:
         """Where the program begins: its first declaration."""
@@ -337,8 +336,7 @@ class ProgramModel:
         if isinstance(expr, s.Binary) and expr.op in ("<<", ">>"):
             return self.bits(expr.left, action, state)
         if isinstance(expr, s.Binary) and expr.op in ("|", "&", "^", "+", "-", "*"):
-            operands = [b for b in (self.bits(expr.left, action, state), self.bits(expr.right, action, state)) if b]
-            return max(operands, key=lambda b: b.width) if operands else None
+            return self.wider(expr, action, state)
         if isinstance(expr, s.Unary) and expr.op in ("-", "~"):
             return self.bits(expr.operand, action, state)
         width = self.width(expr, action)
@@ -354,7 +352,7 @@ class ProgramModel:
 
     def expression(self, expr: s.Expr, action: Optional[str] = None, state: Optional[s.ParserState] = None) -> str:
         if isinstance(expr, s.Const):
-            return str(expr.value) if expr.width is None else f"{expr.width}w{expr.value % (1 << expr.width):#x}"
+            return str(expr.value) if expr.width is None else Bits(expr.width).literal(expr.value)
         if isinstance(expr, s.Bool):
             return "true" if expr.value else "false"
         if self.is_valid_field(expr):
@@ -393,11 +391,14 @@ class ProgramModel:
             return f"({self.expression(expr.left, action, state)} {op} {self.expression(expr.right, action, state)})"
         if op in ("<<", ">>"):
             return f"({self.expression(expr.left, action, state)} {op} {self.shift_amount(expr.right, action, state)})"
-        # Operands of different types meet at the wider (P4_16 has no implicit widening).
-        types = [b for b in (self.bits(expr.left, action, state), self.bits(expr.right, action, state)) if b is not None]
-        to = max(types, key=lambda b: b.width) if types else None
+        to = self.wider(expr, action, state)
         left, right = self.cast(expr.left, to, action, state), self.cast(expr.right, to, action, state)
         return f"({left} {op} {right})"
+
+    def wider(self, expr: s.Binary, action: Optional[str], state: Optional[s.ParserState]) -> Optional[Bits]:
+        """The type two operands meet at, the wider's (P4_16 has no implicit widening); None for two numbers."""
+        types = [b for b in (self.bits(expr.left, action, state), self.bits(expr.right, action, state)) if b]
+        return max(types, key=lambda b: b.width) if types else None
 
     def shift_amount(self, expr: s.Expr, action: Optional[str], state: Optional[s.ParserState]) -> str:
         if isinstance(expr, s.Const):
@@ -489,27 +490,37 @@ class ProgramModel:
                 entries.append(entry)
         return entries
 
-    def primitive_calls(self):
-        """Every primitive call of every action, with its arguments: the bodies of the compound
-        actions an action calls with their caller's arguments bound."""
-        def expand(action: s.Action, bindings: dict[str, s.Expr], calling: frozenset):
-            for call in action.body:
+    def expanded_calls(self, action: s.Action):
+        """The primitive calls `action` runs, with their arguments: the bodies of the compound
+        actions it calls, their parameters bound to the caller's arguments (which name `action`'s
+        parameters, the only ones in scope)."""
+        def expand(body: list[s.Call], bindings: dict[str, s.Expr], calling: frozenset):
+            for call in body:
                 args = [self.bind(arg, bindings) for arg in call.args]
                 callee = self.scope.actions.get(call.name)
                 if callee is None:
                     yield call, args
-                elif callee.name not in calling and len(args) == len(callee.params):  # else an error, when emitted
-                    yield from expand(callee, {p.name: a for p, a in zip(callee.params, args)},
-                                      calling | {callee.name})
+                    continue
+                if callee.name in calling:  # P4_14 has no recursion
+                    raise self.error(call.loc, f"action '{callee.name}' calls itself")
+                if len(args) != len(callee.params):
+                    raise self.error(call.loc, f"action '{callee.name}' takes {len(callee.params)} arguments, "
+                                               f"given {len(args)}")
+                yield from expand(callee.body, {p.name: a for p, a in zip(callee.params, args)},
+                                  calling | {callee.name})
 
+        return expand(action.body, {}, frozenset({action.name}))
+
+    def every_expanded_call(self):
+        """expanded_calls of every action."""
         for action in self.scope.actions.values():
-            yield from expand(action, {}, frozenset({action.name}))
+            yield from self.expanded_calls(action)
 
     def number_preserved_lists(self) -> None:
         """Index the field lists that resubmits, recirculations and clones keep, from 1 in the
         order of their names (p4c's), and the metadata fields each keeps."""
         kept = set()
-        for call, args in self.primitive_calls():
+        for call, args in self.every_expanded_call():
             position = {"resubmit": 0, "recirculate": 0, "clone_ingress_pkt_to_egress": 1,
                         "clone_egress_pkt_to_egress": 1}.get(call.name)
             if position is not None and len(args) > position and isinstance(args[position], s.Name):

@@ -84,6 +84,8 @@ def test_std_p4_16_reads_a_p4_14_program_as_p4_16(tmp_path):
     # Conversion errors, at the construct.
     # (in an action no table uses, as in any other)
     (switch(actions="action a() { frobnicate(ethernet.dstAddr); }"), 16, 14, "no action or primitive action 'frobnicate'"),
+    # (a name the converter's own methods could answer to is no primitive either)
+    (switch(actions="action a() { calls(ethernet.dstAddr); }"), 16, 14, "no action or primitive action 'calls'"),
     (switch(ingress="    apply(smac);"), 22, 11, "no table 'smac'"),
     (switch(ingress="    apply(dmac) { drop { } }"), 22, 19, "'drop' is not an action of table 'dmac'"),
     (ETHERNET + "parser start { set_metadata(ethernet.etherType, latest.etherType); extract(ethernet); "
