@@ -169,10 +169,20 @@ const struct p4odp_table_entry *p4odp_profile_action(struct p4odp_switch *sw, ui
 	return member ? member : &no_action;
 }
 
+/* Out of line and cold: the path of a hit, the burst's usual case, loads nothing of the table
+ * (inline, the compiler loads the table's pointer before it knows whether it needs it). */
+__attribute__((noinline, cold)) static const struct p4odp_table_entry *missed(struct p4odp_switch *sw, uint32_t index)
+{
+	return p4odp_table_get_default(sw->tables[index].table);
+}
+
 const struct p4odp_table_entry *p4odp_table_found(struct p4odp_switch *sw, uint32_t index,
 						 const struct p4odp_table_entry *entry, bool *hit)
 {
-	return found_or_default(sw->tables[index].table, entry, hit);
+	*hit = entry != NULL;
+	if (odp_likely(entry != NULL))
+		return entry;
+	return missed(sw, index);
 }
 
 void p4odp_table_apply_burst(struct p4odp_switch *sw, uint32_t index, const uint8_t *const keys[], uint32_t n,
