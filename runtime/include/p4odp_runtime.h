@@ -432,6 +432,7 @@ struct p4odp_program {
 	bool (*egress)(struct p4odp_pctx *pc, struct p4odp_packet_state *packet, const struct p4odp_copy *copy);
 	uint32_t copies;	/* P4ODP_USES_*: the copies the program may ask for */
 	bool timestamps;	/* it reads the time (p4odp_time_us): the workers time every burst */
+	bool truncates;		/* it calls p4odp_truncate: a copy it sends may be cut */
 	/* With P4ODP_USES_CLONE: the state a clone of kind P4ODP_COPY_*_CLONE of
 	 * the packet of `pc` begins egress with, made from the state `from` its
 	 * ingress or egress ended with and keeping field list `fields`.  An
@@ -557,10 +558,12 @@ void p4odp_table_apply_burst_int(struct p4odp_switch *sw, uint32_t index, enum p
 const struct p4odp_table_entry *p4odp_table_found(struct p4odp_switch *sw, uint32_t index,
 						 const struct p4odp_table_entry *entry, bool *hit);
 
-/* The bytes of the packet of `pc` the parser consumed (its cursor, within the packet). */
+/* The bytes of the packet of `pc` the parser consumed.  Within the packet: the parser moves its
+ * cursor only after checking that the packet holds the bits it moves over (PacketTooShort), and
+ * a copy that begins again with other bytes begins with its cursor at 0. */
 static inline uint32_t p4odp_parsed_bytes(const struct p4odp_pctx *pc)
 {
-	return pc->cursor / 8 < pc->len ? pc->cursor / 8 : pc->len;
+	return pc->cursor / 8;
 }
 
 /* Queue a copy of the packet of `pc` for `port`: its first `pc->cursor / 8`

@@ -132,7 +132,7 @@ static void fake_state_of(const uint8_t *d, uint32_t len, uint32_t in_port, stru
 	p->target = get32(d + AT_TARGET);
 	p->rule = d[AT_RULE];
 	p->seq = get32(d + AT_SEQ);
-	p->parsed = d[AT_PARSED];
+	p->parsed = d[AT_PARSED] < len ? d[AT_PARSED] : (uint8_t)len;	/* as a parser: no more than the packet holds */
 	p->hdr_len = (uint16_t)(d[AT_HDR_LEN] << 8 | d[AT_HDR_LEN + 1]);
 	p->in_port = in_port;
 	p->len = len;
@@ -441,9 +441,12 @@ static struct copy_want want_calls[MAX_CALLS];
 static uint32_t n_want;
 static uint64_t want_rx[P4ODP_PORT_NUMBERS], want_tx[P4ODP_PORT_NUMBERS], want_drops[P4ODP_DROP_COUNT];
 
+/* The bytes the fake parser consumes of packet `seq` (fake_ingress). */
 static uint32_t parsed_of(uint32_t seq)
 {
-	return packets[seq].bytes[AT_PARSED];
+	uint32_t asked = packets[seq].bytes[AT_PARSED];
+
+	return asked < packets[seq].len ? asked : packets[seq].len;
 }
 
 static uint32_t hdr_len_of(uint32_t seq)
@@ -458,7 +461,7 @@ static uint32_t hdr_len_of(uint32_t seq)
 static bool leaves_in_place(const struct copy_want *want)
 {
 	uint32_t len = packets[want->seq].len;
-	uint32_t parsed = parsed_of(want->seq) < len ? parsed_of(want->seq) : len;
+	uint32_t parsed = parsed_of(want->seq);
 	uint32_t hdr_len = hdr_len_of(want->seq);
 
 	return hdr_len <= parsed + pool_headroom && (hdr_len > 0 || parsed < len);
@@ -571,7 +574,7 @@ static uint32_t expected_frame(const struct copy_want *c, uint8_t *frame)
 {
 	const struct test_packet *t = &packets[c->seq];
 	uint32_t hdr_len = hdr_len_of(c->seq);
-	uint32_t parsed = parsed_of(c->seq) < t->len ? parsed_of(c->seq) : t->len;
+	uint32_t parsed = parsed_of(c->seq);
 
 	for (uint32_t i = 0; i < hdr_len; i++)
 		frame[i] = header_byte(c->seq, c->port, c->rid, c->kind, i);
