@@ -203,3 +203,4 @@ class CProgram:
     learners: list[CLearner] = field(default_factory=list)  # the tables whose entries the datapath adds
     p4info: bytes = b""  # the program's P4Info, serialized: what a P4Runtime server learns the switch runs from
     timestamps: bool = False  # it may read a time (Architecture.timed_fields): the workers time their bursts
+    truncates: bool = False  # it calls truncate(): what it sends may be cut

@@ -254,7 +254,10 @@ static odp_packet_t outgoing(struct p4odp_pctx *pc, const uint8_t *hdrs, uint32_
 
 	if (out == ODP_PACKET_INVALID)
 		return out;
-	if (odp_unlikely(pc->truncate_to) && !truncated(out, pc->truncate_to - 1)) {
+	/* Only a program that truncates, or a clone session's copy, is ever cut. */
+	bool may_be_cut = p4odp_program.truncates || (p4odp_program.copies & P4ODP_USES_CLONE);
+
+	if (may_be_cut && odp_unlikely(pc->truncate_to) && !truncated(out, pc->truncate_to - 1)) {
 		odp_packet_free(out);
 		p4odp_count_drop(pc, P4ODP_DROP_TRUNCATED);
 		return ODP_PACKET_INVALID;

@@ -53,6 +53,7 @@ def _mark_to_drop(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None
 
 
 def _truncate(ctx: FunctionContext, call: ir.MethodCall, args: list) -> None:
+    ctx.gen.truncates = True
     ctx.emit(f"p4odp_truncate(pc, (uint64_t)({ctx.value(args[0])}));")
 
 

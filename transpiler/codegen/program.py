@@ -69,6 +69,7 @@ class Generator:
         # pipeline's p4_preserve): members of struct p4odp_packet_state; number 0 keeps none.
         self.field_lists: list[tuple] = [()]
         self.copies: set[str] = set()  # those of "clone", "resubmit", "recirculate" the program asks for
+        self.truncates = False  # it calls truncate()
         self.state_types: dict[str, t.Type] = {}  # the types of the architecture's `types`, by role
         self.extern_code: list[str] = []  # the c_code of the externs the program uses, in order of use
         # The locks of the instances of atomic externs (registers), members of `struct p4_state`, in the
@@ -132,7 +133,7 @@ class Generator:
                         [c_profile(p) for p in sorted(self.action_profiles.values(), key=lambda p: p.index)],
                         self.extern_code, self.crcs, self.digests, self.learners,
                         # learnt entries expire: their hits are timed too
-                        timestamps=bool(self.learners) or self.times_read)
+                        timestamps=bool(self.learners) or self.times_read, truncates=self.truncates)
 
     def header_state_functions(self, typ: t.Type, c_type: str, role: str) -> dict:
         """`p4_<role>_reset` and `p4_<role>_clear_invalid` of the headers of `role` (header_state.py);
