@@ -191,6 +191,11 @@ void p4odp_table_apply_burst(struct p4odp_switch *sw, uint32_t index, const uint
 	p4odp_table_lookup_burst(sw->tables[index].table, keys, n, entries);
 }
 
+const struct p4odp_table *p4odp_table_of(struct p4odp_switch *sw, uint32_t index)
+{
+	return sw->tables[index].table;
+}
+
 void p4odp_table_apply_burst_int(struct p4odp_switch *sw, uint32_t index, enum p4odp_table_kind kind,
 				 uint32_t key_len, const uint64_t keys[], uint32_t n,
 				 const struct p4odp_table_entry *entries[])

@@ -66,6 +66,7 @@
 #define P4ODP_MAX_HEADER_BITS (2048 * 8)
 #define P4ODP_MAX_PORTS 64
 #define P4ODP_BURST 32		/* the most packets a worker receives and runs at once */
+_Static_assert(P4ODP_BURST <= P4ODP_TABLE_BURST, "a burst's lookups run as one burst of the table library's");
 /* The passes through the pipeline a received packet may cause after its own
  * (resubmits, recirculations, clones at egress); the switch drops the rest,
  * so that a program cannot keep a worker busy with one packet forever. */
@@ -552,6 +553,10 @@ void p4odp_table_apply_burst(struct p4odp_switch *sw, uint32_t index, const uint
 void p4odp_table_apply_burst_int(struct p4odp_switch *sw, uint32_t index, enum p4odp_table_kind kind,
 				 uint32_t key_len, const uint64_t keys[], uint32_t n,
 				 const struct p4odp_table_entry *entries[]);
+
+/* The lookup structure of table `index`, for the burst's lookups the generated code runs in
+ * stages itself (p4odp_cuckoo_burst_begin). */
+const struct p4odp_table *p4odp_table_of(struct p4odp_switch *sw, uint32_t index);
 
 /* What an application of table `index` gives for a lookup that found `entry`
  * (NULL: none): `entry`, else the default entry; `*hit` whether one matched. */

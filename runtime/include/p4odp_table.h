@@ -246,6 +246,19 @@ static inline void p4odp_table_lookup_burst_int(const struct p4odp_table *t, enu
 						uint32_t key_len, const uint64_t keys[], uint32_t n,
 						const struct p4odp_table_entry *out[]);
 
+/* The cuckoo hash's part of p4odp_table_lookup_burst_int in stages, so that a caller may run
+ * the same stage of several tables in one loop over a burst (the generated p4_lookup_burst):
+ * p4odp_cuckoo_burst_begin once, p4odp_cuckoo_burst_locate for each key i of the burst (its
+ * first bucket on its way to the cache), then p4odp_cuckoo_burst_find for each; i below
+ * P4ODP_TABLE_BURST. */
+#define P4ODP_TABLE_BURST 32
+struct p4odp_cuckoo_burst;
+static inline void p4odp_cuckoo_burst_begin(struct p4odp_cuckoo_burst *b, const struct p4odp_table *t);
+static inline void p4odp_cuckoo_burst_locate(struct p4odp_cuckoo_burst *b, uint32_t i, uint32_t key_len,
+					     uint64_t key);
+static inline const struct p4odp_table_entry *p4odp_cuckoo_burst_find(const struct p4odp_cuckoo_burst *b,
+								      uint32_t i);
+
 /* ---- Internals of the inline lookups; not an API. ---- */
 
 #if defined(__GNUC__)
@@ -258,7 +271,6 @@ static inline void p4odp_table_lookup_burst_int(const struct p4odp_table *t, enu
 #define P4ODP__PREFETCH(p) ((void)(p))
 #endif
 
-#define P4ODP__BURST 32  /* keys a burst lookup runs through each stage at once */
 /* Entries from which a table's index of them (8 bytes each) outgrows a core's level-2 cache. */
 #define P4ODP__SPREAD_ENTRIES 65536
 #define P4ODP__WAYS 7
@@ -776,42 +788,75 @@ p4odp_table_lookup_int(const struct p4odp_table *t, enum p4odp_table_kind kind, 
 	return p4odp_table_lookup(t, bytes);
 }
 
-/* Up to P4ODP__BURST keys of p4odp_table_lookup_burst_int. */
+struct p4odp_cuckoo_burst {
+	const struct p4odp_table *t;
+	const struct p4odp__cuckoo *h;
+	uint32_t mask, key_off;  /* fixed while h is the table's: read once, not after every acquire */
+	uint64_t w[P4ODP_TABLE_BURST];  /* each key as the hash holds it */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const struct p4odp__bucket *first[P4ODP_TABLE_BURST];
+	uint64_t pat[P4ODP_TABLE_BURST];
+#endif
+};
+
+static inline void p4odp_cuckoo_burst_begin(struct p4odp_cuckoo_burst *b, const struct p4odp_table *t)
+{
+	b->t = t;
+	b->h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
+	b->mask = b->h->mask;
+	b->key_off = b->h->key_off;
+}
+
+static inline void p4odp_cuckoo_burst_locate(struct p4odp_cuckoo_burst *b, uint32_t i, uint32_t key_len,
+					     uint64_t key)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t hv;
+
+	b->w[i] = p4odp__int_word(key, key_len);
+	hv = p4odp__hash1(b->w[i]);
+	b->first[i] = &b->h->b[(uint32_t)hv & b->mask];
+	b->pat[i] = p4odp__cuckoo_pattern(hv);
+	P4ODP__PREFETCH(b->first[i]);
+#else
+	(void)key_len;
+	b->w[i] = key;  /* looked up as p4odp_table_lookup_int does */
+#endif
+}
+
+static inline const struct p4odp_table_entry *p4odp_cuckoo_burst_find(const struct p4odp_cuckoo_burst *b,
+								      uint32_t i)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* A key in its first bucket is found there; any other (in its second
+	 * bucket, absent, or moving between them) as a single lookup finds it. */
+	const void *o = p4odp__bucket_find(b->first[i], b->key_off, b->pat[i], &b->w[i], 1);
+
+	return P4ODP__LIKELY(o) ? (const struct p4odp_table_entry *)o : p4odp__cuckoo_find_word(b->h, b->w[i]);
+#else
+	return p4odp_table_lookup_int(b->t, P4ODP_TABLE_CUCKOO, b->t->key_len, b->w[i]);
+#endif
+}
+
+/* Up to P4ODP_TABLE_BURST keys of p4odp_table_lookup_burst_int. */
 static inline void p4odp__lookup_burst_int(const struct p4odp_table *t, enum p4odp_table_kind kind,
 					   uint32_t key_len, const uint64_t keys[], uint32_t n,
 					   const struct p4odp_table_entry *out[])
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	if (kind == P4ODP_TABLE_CUCKOO) {
-		const struct p4odp__cuckoo *h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
-		/* Fixed while h is the table's: read once, not after every acquire. */
-		const uint32_t mask = h->mask, key_off = h->key_off;
-		const struct p4odp__bucket *first[P4ODP__BURST];
-		uint64_t w[P4ODP__BURST], pat[P4ODP__BURST];
+		struct p4odp_cuckoo_burst b;
 
-		for (uint32_t i = 0; i < n; i++) {
-			uint64_t hv;
-
-			w[i] = p4odp__int_word(keys[i], key_len);
-			hv = p4odp__hash1(w[i]);
-			first[i] = &h->b[(uint32_t)hv & mask];
-			pat[i] = p4odp__cuckoo_pattern(hv);
-			P4ODP__PREFETCH(first[i]);
-		}
-		/* A key in its first bucket is found there; any other (in its second
-		 * bucket, absent, or moving between them) as a single lookup finds it. */
-		for (uint32_t i = 0; i < n; i++) {
-			const void *o = p4odp__bucket_find(first[i], key_off, pat[i], &w[i], 1);
-
-			out[i] = P4ODP__LIKELY(o) ? (const struct p4odp_table_entry *)o : p4odp__cuckoo_find_word(h, w[i]);
-		}
+		p4odp_cuckoo_burst_begin(&b, t);
+		for (uint32_t i = 0; i < n; i++)
+			p4odp_cuckoo_burst_locate(&b, i, key_len, keys[i]);
+		for (uint32_t i = 0; i < n; i++)
+			out[i] = p4odp_cuckoo_burst_find(&b, i);
 		return;
 	}
-#endif
 	if (kind == P4ODP_TABLE_DIR24) {
 		const struct p4odp__dir *d = atomic_load_explicit(&t->dir, memory_order_acquire);
 		const uint32_t b2 = d->b2;  /* fixed while d is the table's */
-		const _Atomic uint32_t *slot[P4ODP__BURST];
+		const _Atomic uint32_t *slot[P4ODP_TABLE_BURST];
 
 		for (uint32_t i = 0; i < n; i++) {
 			slot[i] = &d->tbl1[(uint32_t)keys[i] >> b2];
@@ -821,7 +866,7 @@ static inline void p4odp__lookup_burst_int(const struct p4odp_table *t, enum p4o
 		 * P4ODP__SPREAD_ENTRIES, whose index (t->entries) outgrows a core's caches, their
 		 * places in the index first (a million routes spread them over 8 MB). */
 		if (t->max_entries > P4ODP__SPREAD_ENTRIES) {
-			uint32_t x[P4ODP__BURST];
+			uint32_t x[P4ODP_TABLE_BURST];
 
 			for (uint32_t i = 0; i < n; i++) {
 				x[i] = p4odp__dir_index(d, atomic_load_explicit(slot[i], memory_order_acquire),
@@ -852,9 +897,9 @@ static inline void p4odp_table_lookup_burst_int(const struct p4odp_table *t, enu
 						uint32_t key_len, const uint64_t keys[], uint32_t n,
 						const struct p4odp_table_entry *out[])
 {
-	for (uint32_t base = 0; base < n; base += P4ODP__BURST)
+	for (uint32_t base = 0; base < n; base += P4ODP_TABLE_BURST)
 		p4odp__lookup_burst_int(t, kind, key_len, keys + base,
-					n - base < P4ODP__BURST ? n - base : P4ODP__BURST, out + base);
+					n - base < P4ODP_TABLE_BURST ? n - base : P4ODP_TABLE_BURST, out + base);
 }
 
 static inline const struct p4odp_table_entry *

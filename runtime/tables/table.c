@@ -1178,8 +1178,8 @@ static void cuckoo_burst(const struct p4odp_table *t, const uint8_t *const keys[
 {
 	const struct p4odp__cuckoo *h = atomic_load_explicit(&t->cuckoo, memory_order_acquire);
 	uint32_t len = t->key_len;
-	uint64_t w[P4ODP__BURST][2], hv[P4ODP__BURST];
-	const void *cand[P4ODP__BURST];
+	uint64_t w[P4ODP_TABLE_BURST][2], hv[P4ODP_TABLE_BURST];
+	const void *cand[P4ODP_TABLE_BURST];
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t b1, b2;
@@ -1222,8 +1222,8 @@ static void dir_burst(const struct p4odp_table *t, const uint8_t *const keys[], 
 		      const struct p4odp_table_entry *out[])
 {
 	const struct p4odp__dir *d = atomic_load_explicit(&t->dir, memory_order_acquire);
-	const _Atomic uint32_t *slot[P4ODP__BURST];
-	uint32_t v[P4ODP__BURST];
+	const _Atomic uint32_t *slot[P4ODP_TABLE_BURST];
+	uint32_t v[P4ODP_TABLE_BURST];
 
 	for (uint32_t i = 0; i < n; i++) {
 		v[i] = 0;
@@ -1253,10 +1253,10 @@ static void trie_burst(const struct p4odp_table *t, const uint8_t *const keys[],
 		       const struct p4odp_table_entry *out[])
 {
 	const struct p4odp__trie *tr = atomic_load_explicit(&t->trie, memory_order_acquire);
-	const struct p4odp__trie_node *node[P4ODP__BURST];
-	const struct p4odp__trie_tail *tail[P4ODP__BURST];
-	const uint32_t *leaf[P4ODP__BURST];
-	uint32_t x[P4ODP__BURST], pos = tr->pad + P4ODP__TRIE_ROOT_BITS;
+	const struct p4odp__trie_node *node[P4ODP_TABLE_BURST];
+	const struct p4odp__trie_tail *tail[P4ODP_TABLE_BURST];
+	const uint32_t *leaf[P4ODP_TABLE_BURST];
+	uint32_t x[P4ODP_TABLE_BURST], pos = tr->pad + P4ODP__TRIE_ROOT_BITS;
 	bool more = false;
 
 	for (uint32_t i = 0; i < n; i++)
@@ -1304,8 +1304,8 @@ static void trie_burst(const struct p4odp_table *t, const uint8_t *const keys[],
 void p4odp_table_lookup_burst(const struct p4odp_table *t, const uint8_t *const keys[],
 			      uint32_t n, const struct p4odp_table_entry *out[])
 {
-	for (uint32_t base = 0; base < n; base += P4ODP__BURST) {
-		uint32_t m = n - base < P4ODP__BURST ? n - base : P4ODP__BURST;
+	for (uint32_t base = 0; base < n; base += P4ODP_TABLE_BURST) {
+		uint32_t m = n - base < P4ODP_TABLE_BURST ? n - base : P4ODP_TABLE_BURST;
 
 		/* Keys longer than 16 bytes and tuple spaces: one by one. */
 		if (t->kind == P4ODP_TABLE_CUCKOO && t->key_len <= 16) {

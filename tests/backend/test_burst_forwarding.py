@@ -112,7 +112,7 @@ def test_bursts_of_packets_leave_as_per_packet_lookups_send_them(tmp_path: Path)
                            capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
     datapath = (tmp_path / "out" / "datapath.c").read_text()
-    assert "p4odp_table_apply_burst_int(sw, 0, P4ODP_TABLE_CUCKOO" in datapath  # macs
+    assert "p4odp_cuckoo_burst_begin(&hash0, p4odp_table_of(sw, 0));" in datapath  # macs
     assert "p4odp_table_apply_burst_int(sw, 1, P4ODP_TABLE_DIR24" in datapath  # routes
     assert "p4odp_table_apply_burst(sw, 2, keys" in datapath  # pairs, 12 bytes
     commands = [f"table_add macs to {mac:012x} => {port}" for mac, port in MACS.items()]

@@ -68,14 +68,19 @@ def test_keys_of_several_fields_are_shifted_into_place(tmp_path: Path):
     assert "| p4odp_load_bits_in8(data + 15, 0, 8) << 0;" in stage
 
 
-def test_the_integer_keys_of_several_tables_are_read_in_one_pass_over_the_burst(tmp_path: Path):
+def test_the_integer_keys_of_several_tables_are_read_and_hashed_in_one_pass_and_found_in_another(tmp_path: Path):
     stage = function(generated(tmp_path, sized("l2fwd", "1024")), "static void p4_lookup_burst(")
-    assert stage.count("for (uint32_t i = 0; i < n; i++)") == 1
+    assert stage.count("for (uint32_t i = 0; i < n; i++)") == 2
     assert stage.count("odp_packet_data(pkts[i])") == 1
+    begin = stage.index("p4odp_cuckoo_burst_begin(&hash1, p4odp_table_of(sw, 1));")
     smac = stage.index("ws->tbl_L2Ingress_smac_burst_keys[i] = len < 12 ? 0 :")
+    smac_hashed = stage.index("p4odp_cuckoo_burst_locate(&hash0, i, 6, ws->tbl_L2Ingress_smac_burst_keys[i]);")
     dmac = stage.index("ws->tbl_L2Ingress_dmac_burst_keys[i] = len < 6 ? 0 :")
-    first_lookup = stage.index("p4odp_table_apply_burst_int(")
-    assert smac < dmac < first_lookup
+    dmac_hashed = stage.index("p4odp_cuckoo_burst_locate(&hash1, i, 6, ws->tbl_L2Ingress_dmac_burst_keys[i]);")
+    second_pass = stage.index("for (uint32_t i = 0; i < n; i++)", dmac_hashed)
+    found = stage.index("ws->tbl_L2Ingress_smac_burst_entries[i] = p4odp_cuckoo_burst_find(&hash0, i);")
+    assert begin < smac < smac_hashed < dmac < dmac_hashed < second_pass < found
+    assert "p4odp_table_apply_burst_int(" not in stage  # every table is a cuckoo hash
 
 
 def test_keys_over_8_bytes_are_copied_as_bytes(tmp_path: Path):
