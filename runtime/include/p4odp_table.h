@@ -440,10 +440,12 @@ static inline uint64_t p4odp__hfin(uint64_t h)
  * table would put a load before the multiply of every lookup. */
 static inline uint64_t p4odp__hash1(uint64_t w)
 {
-#if defined(__BMI2__) && defined(__x86_64__)
-	/* The same product, but GCC 12 puts a 128-bit one on the stack on its way to the xor. */
-	unsigned long long high, low = _mulx_u64(w, 0x9e3779b97f4a7c15ull, &high);
+#if defined(__BMI2__) && defined(__x86_64__) && defined(__GNUC__)
+	/* The same product as below, by one mulx: GCC 12 puts a 128-bit product on the stack on
+	 * its way to the xor, and _mulx_u64's high half (its address taken) too. */
+	uint64_t high, low;
 
+	__asm__("mulxq %2, %0, %1" : "=r"(low), "=r"(high) : "r"(0x9e3779b97f4a7c15ull), "d"(w));
 	return low ^ high;
 #elif defined(__SIZEOF_INT128__)
 	__uint128_t p = (__uint128_t)w * 0x9e3779b97f4a7c15ull;
