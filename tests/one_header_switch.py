@@ -97,3 +97,12 @@ def eventually(condition, seconds: float = 10) -> bool:
             return False
         time.sleep(0.02)
     return True
+
+
+def no_more_events(channel: SwitchChannel, wait: float) -> bool:
+    """Whether, once the events received so far and those already on their way are dropped, none
+    comes within `wait` seconds (after a command that stops them: digest_unlisten, a learned entry)."""
+    channel.events.clear()
+    while channel.next_event(timeout=0.3) is not None:  # those already on their way
+        pass
+    return channel.next_event(timeout=wait) is None

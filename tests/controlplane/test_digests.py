@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from one_header_switch import build_switch, one_header_program, start_switch
+from one_header_switch import build_switch, no_more_events, one_header_program, start_switch
 
 from p4odp.controlplane.channel import SwitchChannel
 from p4odp.controlplane.digests import DigestLists
@@ -54,10 +54,7 @@ def test_listening_clients_get_every_digest_as_a_line(digest_binary: Path, tmp_p
                             "digest digest_0 0x0"}
             assert other.next_event(timeout=0.2) is None  # not listening
             listener.command("digest_unlisten")
-            listener.events.clear()
-            while listener.next_event(timeout=0.3) is not None:  # those already on their way
-                pass
-            assert listener.next_event(timeout=0.3) is None
+            assert no_more_events(listener, wait=0.3)
     finally:
         process.kill()
         process.wait()

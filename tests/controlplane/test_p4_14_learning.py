@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from one_header_switch import start_switch
+from one_header_switch import no_more_events, start_switch
 
 from p4odp.controlplane.channel import SwitchChannel
 
@@ -32,10 +32,7 @@ def test_a_p4_14_switch_asks_for_an_unknown_source_until_it_is_learned(tmp_path:
             # The digest's struct, then the field list's fields: the source address, the port.
             assert event.split()[2:] == ["0xa", "0x0"]
             assert channel.command("table_add smac _nop 00:00:00:00:00:0a =>").startswith("Entry has been added")
-            channel.events.clear()
-            while channel.next_event(timeout=0.3) is not None:  # those already on their way
-                pass
-            assert channel.next_event(timeout=0.5) is None
+            assert no_more_events(channel, wait=0.5)
     finally:
         process.kill()
         process.wait()
